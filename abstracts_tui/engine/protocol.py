@@ -1,0 +1,265 @@
+"""The engine's text protocol (GTP 2 framing) on standard input and output.
+
+Each command line gets one answer: `=[id] result` or `?[id] message`, then an empty
+line. A refused command changes nothing; only `quit` or the end of input stops it.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from typing import BinaryIO, TextIO
+
+from .. import __version__
+from ..rules import GAMES, Game, RulesError, format_number, game_class, load_position
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+class CommandError(Exception):
+    """A command that is refused; the message is sent after `?`."""
+
+
+Handler = Callable[[list[str]], str]
+
+
+class Engine:
+    """The protocol's state (the current game) and its commands."""
+
+    def __init__(self) -> None:
+        self.game: Game | None = None
+        self.quitting = False
+        self.commands: dict[str, Handler] = {
+            "protocol_version": self.protocol_version,
+            "name": self.name,
+            "version": self.version,
+            "list_commands": self.list_commands,
+            "known_command": self.known_command,
+            "quit": self.quit,
+            "list_games": self.list_games,
+            "newgame": self.newgame,
+            "legal_moves": self.legal_moves,
+            "play": self.play,
+            "undo": self.undo,
+            "side_to_move": self.side_to_move,
+            "game_over": self.game_over,
+            "scores": self.scores,
+            "winner": self.winner,
+            "showboard": self.showboard,
+            "position": self.position,
+            "setposition": self.setposition,
+            "moves": self.moves,
+        }
+        self.aliases: dict[str, Handler] = {
+            "gogui-rules_game_id": self.game_id,
+            "gogui-rules_legal_moves": self.legal_moves,
+            "gogui-rules_side_to_move": self.side_to_move,
+            "gogui-rules_final_result": self.final_result,
+            "gogui-rules_board_size": self.board_size,
+        }
+
+    # -- framing --------------------------------------------------------------------
+
+    def handle(self, line: str) -> str | None:
+        """The full answer (ending in an empty line) to one input line; None to ignore it."""
+        line = _CONTROL.sub("", line.replace("\t", " ")).strip()
+        if not line or line.startswith("#"):
+            return None
+        words = line.split()
+        ident = ""
+        if words[0].isdigit():
+            ident = words.pop(0)
+            if not words:
+                return f"?{ident} no command after the id\n\n"
+        command, args = words[0], words[1:]
+        handler = self.commands.get(command) or self.aliases.get(command)
+        try:
+            if handler is None:
+                raise CommandError(f"unknown command '{command[:40]}' (see list_commands)")
+            result = handler(args)
+        except (CommandError, RulesError) as error:
+            return f"?{ident} {_one_paragraph(str(error))}\n\n"
+        except Exception as error:  # the engine must outlive any bug behind one command
+            return f"?{ident} internal error: {type(error).__name__}: {error}\n\n"
+        body = _one_paragraph(result)
+        if result.startswith("\n"):  # a diagram starts on its own line, as in GTP's showboard
+            return f"={ident}\n{body}\n\n"
+        return f"={ident} {body}".rstrip(" ") + "\n\n"
+
+    def run(self, stdin: BinaryIO, stdout: TextIO) -> int:
+        """Answer commands until `quit` or the end of input; returns the exit status."""
+        for raw in stdin:
+            answer = self.handle(raw.decode("utf-8", errors="replace"))
+            if answer is not None:
+                stdout.write(answer)
+                stdout.flush()
+            if self.quitting:
+                break
+        return 0
+
+    # -- helpers --------------------------------------------------------------------
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise CommandError("no game yet: start one with newgame GAME (see list_games)")
+        return self.game
+
+    @staticmethod
+    def _no_args(args: list[str]) -> None:
+        if args:
+            raise CommandError(f"this command takes no arguments, not '{' '.join(args)[:40]}'")
+
+    # -- commands -------------------------------------------------------------------
+
+    def protocol_version(self, args: list[str]) -> str:
+        self._no_args(args)
+        return "2"
+
+    def name(self, args: list[str]) -> str:
+        self._no_args(args)
+        return "abstracts-tui"
+
+    def version(self, args: list[str]) -> str:
+        self._no_args(args)
+        return __version__
+
+    def list_commands(self, args: list[str]) -> str:
+        self._no_args(args)
+        return "\n".join([*self.commands, *self.aliases])
+
+    def known_command(self, args: list[str]) -> str:
+        if len(args) != 1:
+            raise CommandError("usage: known_command COMMAND")
+        return "true" if args[0] in self.commands or args[0] in self.aliases else "false"
+
+    def quit(self, args: list[str]) -> str:
+        self.quitting = True
+        return ""
+
+    def list_games(self, args: list[str]) -> str:
+        self._no_args(args)
+        lines = []
+        for name, cls in GAMES.items():
+            info = cls.info
+            sizes = f"{info.sizes.start}-{info.sizes.stop - 1}"
+            options = []
+            if info.variants:
+                options.append("variant=" + "|".join(info.variants))
+            if info.komi_variants:
+                options.append("komi")
+            lines.append(f"{name} {sizes} {info.default_size} {' '.join(options) or '-'}")
+        return "\n".join(lines)
+
+    def newgame(self, args: list[str]) -> str:
+        if not args:
+            raise CommandError("usage: newgame GAME [size=N] [variant=V] [komi=K]")
+        cls = game_class(args[0])
+        values: dict[str, str] = {}
+        allowed = cls.info.option_names()
+        for arg in args[1:]:
+            key, sep, value = arg.partition("=")
+            key = key.lower()
+            if not sep or not value:
+                raise CommandError(f"options are written key=value, e.g. size=8; not '{arg}'")
+            if key not in allowed:
+                raise CommandError(
+                    f"{cls.info.title} takes the options {', '.join(allowed)}, not '{key}'"
+                )
+            if key in values:
+                raise CommandError(f"the option {key} is given twice")
+            values[key] = value
+        size: int | None = None
+        if "size" in values:
+            try:
+                size = int(values["size"])
+            except ValueError:
+                raise CommandError(f"size must be a whole number, not '{values['size']}'") from None
+        komi: float | None = None
+        if "komi" in values:
+            try:
+                komi = float(values["komi"])
+            except ValueError:
+                raise CommandError(f"komi must be a number, not '{values['komi']}'") from None
+        self.game = cls.new(size, values.get("variant"), komi)
+        return ""
+
+    def legal_moves(self, args: list[str]) -> str:
+        self._no_args(args)
+        game = self._game()
+        return " ".join(game.move_name(move) for move in game.legal_moves())
+
+    def play(self, args: list[str]) -> str:
+        if len(args) != 1:
+            raise CommandError("usage: play MOVE (e.g. play c3, play c3-f6, play pass)")
+        self._game().play(args[0])
+        return ""
+
+    def undo(self, args: list[str]) -> str:
+        self._no_args(args)
+        self._game().undo()
+        return ""
+
+    def side_to_move(self, args: list[str]) -> str:
+        self._no_args(args)
+        return self._game().side_to_move()
+
+    def game_over(self, args: list[str]) -> str:
+        self._no_args(args)
+        return "true" if self._game().is_over() else "false"
+
+    def scores(self, args: list[str]) -> str:
+        self._no_args(args)
+        game = self._game()
+        points = game.score().points
+        colours = game.info.colours
+        return " ".join(f"{colours[i]} {format_number(points[i])}" for i in (0, 1))
+
+    def winner(self, args: list[str]) -> str:
+        self._no_args(args)
+        return self._game().winner_name()
+
+    def final_result(self, args: list[str]) -> str:
+        self._no_args(args)
+        game = self._game()
+        outcome = game.outcome()
+        if outcome is None:
+            return "unknown"
+        return f"{game.winner_name()}: {outcome.reason}"
+
+    def showboard(self, args: list[str]) -> str:
+        self._no_args(args)
+        return "\n" + self._game().board_text()
+
+    def position(self, args: list[str]) -> str:
+        self._no_args(args)
+        return self._game().position()
+
+    def setposition(self, args: list[str]) -> str:
+        if not args:
+            raise CommandError("usage: setposition POSITION (as given by the position command)")
+        self.game = load_position(" ".join(args))
+        return ""
+
+    def moves(self, args: list[str]) -> str:
+        self._no_args(args)
+        game = self._game()
+        return " ".join(game.move_name(move) for move in game.moves)
+
+    def game_id(self, args: list[str]) -> str:
+        self._no_args(args)
+        return self._game().info.title
+
+    def board_size(self, args: list[str]) -> str:
+        self._no_args(args)
+        return str(self._game().size)
+
+
+def _one_paragraph(text: str) -> str:
+    """Drop empty lines: a result never contains one (it would end the answer)."""
+    return "\n".join(line for line in text.splitlines() if line.strip())
+
+
+def main() -> int:
+    """Run the protocol on this process's standard input and output."""
+    return Engine().run(sys.stdin.buffer, sys.stdout)
