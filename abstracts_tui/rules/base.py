@@ -521,6 +521,15 @@ class Piece:
     """The number of disks in a stack (1 for anything else)."""
 
 
+def colour_masks(pieces: Sequence[Piece | None]) -> tuple[int, int]:
+    """Bitboards (bit `c` for cell `c`) of the cells holding each colour's pieces."""
+    masks = [0, 0]
+    for cell, piece in enumerate(pieces):
+        if piece is not None and piece.colour is not None:
+            masks[piece.colour] |= 1 << cell
+    return masks[0], masks[1]
+
+
 def parse_options(info: GameInfo, text: str) -> Options:
     """Parse the options field of a position string, e.g. `size=7,variant=squared,komi=4`."""
     values: dict[str, str] = {}

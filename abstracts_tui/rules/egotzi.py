@@ -36,6 +36,7 @@ from .base import (
     Outcome,
     Piece,
     Score,
+    colour_masks,
     format_number,
     yes_no,
     yes_no_text,
@@ -513,16 +514,7 @@ class Egotzi(Game):
         counters: Mapping[str, str],
     ) -> Self:
         game = cls(options)
-        black = white = 0
-        for cell, piece in enumerate(pieces):
-            if piece is None:
-                continue
-            if piece.colour == BLACK:
-                black |= 1 << cell
-            elif piece.colour == WHITE:
-                white |= 1 << cell
-            else:
-                raise PositionError("Egotzi has only Black and White stones")
+        black, white = colour_masks(pieces)  # the base parser allows no other piece
         blacks, whites = black.bit_count(), white.bit_count()
         if not 0 <= blacks - whites <= 1:
             raise PositionError(

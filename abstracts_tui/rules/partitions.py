@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Self, cast
 
-from .base import PASS, SWAP, Game, GameInfo, Move, Options, Outcome, Piece, Score
+from .base import PASS, SWAP, Game, GameInfo, Move, Options, Outcome, Piece, Score, colour_masks
 from .errors import PositionError
 from .geometry import HexGrid
 
@@ -544,16 +544,7 @@ class Partitions(Game):
         counters: Mapping[str, str],
     ) -> Self:
         game = cls(options)
-        white = black = 0
-        for cell, piece in enumerate(pieces):
-            if piece is None:
-                continue
-            if piece.colour == WHITE:
-                white |= 1 << cell
-            elif piece.colour == BLACK:
-                black |= 1 << cell
-            else:
-                raise PositionError("Partitions has only white and black pieces")
+        white, black = colour_masks(pieces)  # the base parser allows no other piece
         count = (white | black).bit_count()
         if turn != count & 1:
             counted = f"{count} piece{'s' if count != 1 else ''}"
