@@ -1,0 +1,164 @@
+"""The Textual app: game selection, play, dialogs, help and autosave."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from platformdirs import user_data_dir
+from textual import on
+from textual.app import App
+from textual.binding import Binding
+
+from .dialogs import ConfirmDialog
+from .messages import HelpRequested, LoadRequested, NewGameRequested
+from .screens.select import NewGameScreen, SelectScreen
+
+if TYPE_CHECKING:
+    from ..session import Session, Setup
+
+# The play screen, records and sessions are imported when a game starts, so that the
+# selection screen comes up as fast as a bare Textual app would (see tui/bench.py).
+
+AUTOSAVE_NAME = "autosave.sgf"
+
+
+def data_dir() -> Path:
+    """Where the game in progress is kept: the user's data directory."""
+    return Path(user_data_dir("abstracts-tui", appauthor=False))
+
+
+class AbstractsApp(App[None]):
+    """Hot-seat play of Petrify, Pilo, Egotzi, Linage and Partitions."""
+
+    TITLE = "abstracts-tui"
+    ENABLE_COMMAND_PALETTE = False  # every action has its key; the footer needs the room
+    CSS_PATH = "app.tcss"
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True)]
+
+    def __init__(
+        self,
+        setup: Setup | None = None,
+        *,
+        load: str | None = None,
+        ascii: bool = False,
+        data: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.setup = setup
+        self.load_path = load
+        self.ascii = ascii
+        self.autosave = (data or data_dir()) / AUTOSAVE_NAME
+        if ascii:
+            self.add_class("-ascii")
+
+    def on_mount(self) -> None:
+        if self.load_path is not None:
+            self.load_game(self.load_path, first=True)
+        elif self.setup is not None:
+            self.start_game(self.setup)
+        else:
+            self.offer_resume()
+
+    # -- starting games --------------------------------------------------------------------
+
+    def offer_resume(self) -> None:
+        """Offer the autosaved game if one is in progress, else show the selection screen."""
+        if not self.autosave.exists():
+            self.show_selection()
+            return
+        from ..records import RecordError
+        from ..rules import RulesError
+        from ..session import Session
+
+        try:
+            session = Session.load(self.autosave, self.autosave)
+        except (OSError, RecordError, RulesError):
+            session = None  # an unreadable autosave is no game to resume
+        if session is None or session.game.is_over():
+            self.show_selection()
+            return
+        game = session.game
+        question = (
+            f"Resume the {game.info.title} game in progress?\n"
+            f"{session.people[0]} and {session.people[1]}, "
+            f"{len(game.moves)} moves played, {session.turn_text()}."
+        )
+
+        def chosen(resume: bool | None) -> None:
+            if resume:
+                self.show_play(session)
+            else:
+                self.show_selection()
+
+        self.push_screen(ConfirmDialog(question, "Resume", "New game"), chosen)
+
+    def show_selection(self) -> None:
+        self.push_screen(SelectScreen(self.setup), self.start_game)
+
+    def start_game(self, setup: Setup | None) -> None:
+        if setup is None:
+            self.exit()
+            return
+        from ..session import Session
+
+        self.setup = setup
+        self.show_play(Session.start(setup, self.autosave))
+
+    def show_play(self, session: Session) -> None:
+        from .screens.play import PlayScreen
+
+        screen = PlayScreen(session, ascii=self.ascii)
+        if isinstance(self.screen, PlayScreen):
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def load_game(self, path: str, first: bool = False) -> None:
+        """Open a record file; a bad file is reported and nothing else changes."""
+        from ..records import RecordError
+        from ..rules import RulesError
+        from ..session import Session
+
+        try:
+            session = Session.load(path, self.autosave)
+        except (OSError, RecordError, RulesError) as error:
+            message = f"Could not load {path}: {getattr(error, 'strerror', None) or error}"
+            if first:
+                self.show_selection()
+            self.notify(message, severity="error", timeout=10)
+            return
+        self.show_play(session)
+        self.notify(f"Loaded {path}")
+
+    # -- requests from the play screen ---------------------------------------------------------
+
+    @on(NewGameRequested)
+    def new_game(self) -> None:
+        self.push_screen(NewGameScreen(self.setup), self.start_game_over)
+
+    def start_game_over(self, setup: Setup | None) -> None:
+        if setup is not None:
+            self.start_game(setup)
+
+    @on(LoadRequested)
+    def load_requested(self, message: LoadRequested) -> None:
+        self.load_game(message.path)
+
+    @on(HelpRequested)
+    def action_help(self) -> None:
+        from .screens.help import HelpScreen
+        from .screens.play import PlayScreen
+
+        screen = self.screen
+        game = screen.session.game.info.name if isinstance(screen, PlayScreen) else None
+        grouped: dict[str, list[str]] = {}
+        for active in self.screen.active_bindings.values():
+            binding = active.binding
+            if binding.description:
+                shown = grouped.setdefault(binding.description, [])
+                key = self.get_key_display(binding)
+                if key not in shown:
+                    shown.append(key)
+        keys = [(" ".join(shown), description) for description, shown in grouped.items()]
+        self.push_screen(HelpScreen(game, keys))

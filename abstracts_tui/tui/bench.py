@@ -1,0 +1,91 @@
+"""Speed of the app: `python -m abstracts_tui.tui.bench [--presses N] [--starts N]`.
+
+Prints:
+- key press to redrawn frame: the CPU time for a cursor key on a 10x10 Pilo board to be
+  handled and the whole screen composed again (headless; the test pilot's idle waits,
+  which are sleeps, are not counted);
+- start-up to the first screen of the app, next to that of a bare Textual app in the same
+  run, each a fresh Python process, taken alternately so load on the machine hits both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+FIRST_SCREEN = {
+    "bare Textual app": (
+        "from textual.app import App\n"
+        "class Bare(App):\n"
+        "    def on_mount(self):\n"
+        "        self.call_after_refresh(self.exit)\n"
+        "Bare().run(headless=True)\n"
+    ),
+    "abstracts-tui": (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from abstracts_tui.tui.app import AbstractsApp\n"
+        "app = AbstractsApp(data=Path(sys.argv[1]))\n"
+        "app.call_after_refresh(app.exit)\n"
+        "app.run(headless=True)\n"
+    ),
+}
+
+
+def key_to_frame(presses: int) -> tuple[float, float]:
+    """(mean ms, median ms) of CPU from a cursor key press to the composed frame, 10x10 Pilo."""
+    from ..session import Setup
+    from .app import AbstractsApp
+
+    async def measure() -> list[float]:
+        with tempfile.TemporaryDirectory() as data:
+            app = AbstractsApp(Setup("pilo", 10), data=Path(data))
+            async with app.run_test(size=(100, 30)) as pilot:
+                await pilot.pause()
+                times = []
+                for index in range(presses):
+                    key = "right" if index % 20 < 10 else "left"
+                    start = time.process_time()
+                    await pilot.press(key)
+                    app.screen._compositor.render_update(full=True)
+                    times.append(time.process_time() - start)
+                return times
+
+    times = asyncio.run(measure())
+    return statistics.mean(times) * 1e3, statistics.median(times) * 1e3
+
+
+def start_up(starts: int) -> dict[str, float]:
+    """Median seconds from process start to the first screen, per program."""
+    seconds: dict[str, list[float]] = {name: [] for name in FIRST_SCREEN}
+    with tempfile.TemporaryDirectory() as data:
+        for _ in range(starts):
+            for name, code in FIRST_SCREEN.items():
+                start = time.perf_counter()
+                subprocess.run([sys.executable, "-c", code, data], check=True)
+                seconds[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) for name, values in seconds.items()}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presses", type=int, default=200)
+    parser.add_argument("--starts", type=int, default=7)
+    args = parser.parse_args(argv)
+    mean, median = key_to_frame(args.presses)
+    print(f"key press to frame, 10x10 board: mean {mean:.2f} ms, median {median:.2f} ms CPU")
+    times = start_up(args.starts)
+    bare = times["bare Textual app"]
+    for name, value in times.items():
+        print(f"start-up to first screen, {name}: {value * 1e3:.0f} ms (median)")
+    print(f"start-up ratio: {times['abstracts-tui'] / bare:.2f}x the bare app")
+
+
+if __name__ == "__main__":
+    main()

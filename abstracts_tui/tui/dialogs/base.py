@@ -1,0 +1,45 @@
+"""What every dialog shares: a framed box in the middle of the screen and a footer."""
+
+from __future__ import annotations
+
+from typing import ClassVar, TypeVar
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer
+
+ResultT = TypeVar("ResultT")
+
+
+class KeyButton(Button, can_focus=False):
+    """A button worked by its key (named on it and in the footer) or by the mouse.
+
+    Dialog buttons never take focus, so that every key means the same thing whichever
+    button was last clicked: Enter is always the dialog's default answer.
+    """
+
+
+class Dialog(ModalScreen[ResultT]):
+    """A modal box with a border title, a body from `compose_body()` and the footer."""
+
+    CSS_PATH: ClassVar[str] = "dialogs.tcss"
+
+    def __init__(self, title: str) -> None:
+        super().__init__()
+        self.dialog_title = title
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box") as box:
+            box.border_title = self.dialog_title
+            yield from self.compose_body()
+        yield Footer()
+
+    def compose_body(self) -> ComposeResult:
+        """The widgets inside the box; subclasses yield theirs."""
+        yield from ()
+
+    @staticmethod
+    def button_row(*buttons: Button) -> Horizontal:
+        """The row of buttons at the bottom of the box."""
+        return Horizontal(*buttons, classes="dialog-buttons")

@@ -1,0 +1,21 @@
+"""Requests the play screen sends to the app."""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+
+class NewGameRequested(Message):
+    """The players want the selection screen for a new game."""
+
+
+class LoadRequested(Message):
+    """The players want to open the record at `path`."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self.path = path
+
+
+class HelpRequested(Message):
+    """The players want the help screen."""

@@ -1,0 +1,399 @@
+"""The game-selection screen: pick a game, its options and the two players' names."""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Button, Footer, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...rules import GAMES, GameInfo, format_number
+from ...session import Setup
+from ..dialogs.komi import KomiValidator, komi_error, komi_rule
+
+DEFAULT_NAMES = ("Player 1", "Player 2")
+SUMMARY_WIDTH = 34
+"""Width the game summaries are wrapped to (the game list is 40 columns wide)."""
+
+_CHANGE = Binding.Group("Change")
+_GAME = Binding.Group("Game")
+
+
+class Stepper(Widget, can_focus=True):
+    """One value out of a short list, changed with left/right: `< 8 x 8 >`."""
+
+    DEFAULT_CSS = """
+    Stepper {
+        width: auto;
+        height: 1;
+        padding: 0 1;
+    }
+    Stepper:focus {
+        text-style: reverse bold;
+    }
+    """
+    BINDINGS = [
+        Binding("left,h,minus", "step(-1)", "", key_display="←", group=_CHANGE, id="stepper.less"),
+        Binding("right,l,plus", "step(1)", "", key_display="→", group=_CHANGE, id="stepper.more"),
+    ]
+
+    index: reactive[int] = reactive(0)
+
+    @dataclass
+    class Changed(Message):
+        """The user picked another value."""
+
+        stepper: Stepper
+        index: int
+
+        @property
+        def control(self) -> Stepper:
+            return self.stepper
+
+    def __init__(self, labels: list[str], index: int = 0, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.labels = labels
+        self.set_reactive(Stepper.index, index)
+
+    def set_choices(self, labels: list[str], index: int) -> None:
+        """Show other values (no `Changed` message: the user did not pick them)."""
+        self.labels = labels
+        self.set_reactive(Stepper.index, index)
+        self.refresh(layout=True)
+
+    def render(self) -> Content:
+        label = self.labels[self.index] if self.labels else ""
+        return Content(f"< {label} >")
+
+    def action_step(self, delta: int) -> None:
+        index = max(0, min(len(self.labels) - 1, self.index + delta))
+        if index != self.index:
+            self.index = index
+            self.post_message(self.Changed(self, index))
+
+    def on_click(self, event: events.Click) -> None:
+        self.action_step(-1 if event.x < self.size.width // 2 else 1)
+
+
+@dataclass
+class GameChoice:
+    """What has been chosen for one game so far (kept while other games are looked at)."""
+
+    size: int
+    variant: str
+    komi: str
+
+
+def size_label(info: GameInfo, size: int) -> str:
+    """`8 x 8` for a square board or grid of points, `side 6` for a hexagonal board."""
+    return f"side {size}" if info.geometry == "hex" else f"{size} x {size}"
+
+
+def variant_rule(info: GameInfo, variant: str) -> str:
+    """`pie rule`, `komi` or nothing: how a variant makes up for moving first."""
+    return "komi" if info.takes_komi(variant) else "pie rule" if info.has_pie_rule(variant) else ""
+
+
+def game_prompt(info: GameInfo, highlighted: bool) -> Content:
+    """A game's entry in the list: a marker, the title in bold, the summary below it."""
+    indent = "  "
+    summary = textwrap.fill(
+        info.summary, SUMMARY_WIDTH, initial_indent=indent, subsequent_indent=indent
+    )
+    return Content.assemble(
+        "> " if highlighted else indent, (info.title, "bold"), "\n", (summary, "dim")
+    )
+
+
+class SelectScreen(Screen[Setup]):
+    """Choose a game, its board size, variant and komi, and the two players' names.
+
+    Dismissed with a `Setup` when the game starts (Start button or Enter). `default`
+    preselects a game and its options. Escape or `q` quits the app.
+    """
+
+    CSS_PATH = "select.tcss"
+    BINDINGS = [
+        # Up and down pick the game from any field (priority: the list, the inputs and
+        # the scrolling pane would take them otherwise); j and k only where no text is typed.
+        Binding(
+            "up",
+            "game(-1)",
+            "Previous game",
+            key_display="↑/k",
+            priority=True,
+            group=_GAME,
+            id="select.previous_game",
+        ),
+        Binding(
+            "down",
+            "game(1)",
+            "Next game",
+            key_display="↓/j",
+            priority=True,
+            group=_GAME,
+            id="select.next_game",
+        ),
+        Binding("k", "game(-1)", "Previous game", show=False, id="select.previous_game_k"),
+        Binding("j", "game(1)", "Next game", show=False, id="select.next_game_j"),
+        Binding("tab", "app.focus_next", "Next field", id="select.next_field"),
+        Binding("shift+tab", "app.focus_previous", "Previous field", show=False),
+        Binding("enter", "start", "Start", priority=True, id="select.start"),
+        Binding("escape,q", "quit", "Quit", key_display="esc/q", id="select.quit"),
+    ]
+
+    def __init__(self, default: Setup | None = None) -> None:
+        super().__init__()
+        self.infos = [cls.info for cls in GAMES.values()]
+        self.choices = {
+            info.name: GameChoice(info.default_size, info.variants[0] if info.variants else "", "")
+            for info in self.infos
+        }
+        self.names = DEFAULT_NAMES
+        self.index = 0
+        if default is not None and default.game in GAMES:
+            self._take_default(default)
+
+    def _take_default(self, default: Setup) -> None:
+        info = GAMES[default.game].info
+        self.index = list(GAMES).index(info.name)
+        choice = self.choices[info.name]
+        if default.size is not None and default.size in info.sizes:
+            choice.size = default.size
+        if default.variant in info.variants:
+            choice.variant = default.variant
+        if default.komi is not None:
+            choice.komi = format_number(default.komi)
+        self.names = (default.first, default.second)
+
+    @property
+    def info(self) -> GameInfo:
+        """The highlighted game."""
+        return self.infos[self.index]
+
+    # -- layout -----------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            "abstracts-tui: choose a game and its options, then press Enter to start",
+            id="select-title",
+        )
+        with Horizontal(id="select-body"):
+            games = OptionList(
+                *(
+                    Option(game_prompt(info, i == self.index), id=info.name)
+                    for i, info in enumerate(self.infos)
+                ),
+                id="games",
+            )
+            games.border_title = "Games"
+            yield games
+            with VerticalScroll(id="setup", can_focus=False):
+                with Horizontal(classes="field", id="size-row"):
+                    yield Label("Board size", classes="field-label")
+                    yield Stepper([], id="size")
+                    yield Static("", id="size-range", classes="field-hint")
+                with Horizontal(classes="field", id="variant-row"):
+                    yield Label("Variant", classes="field-label")
+                    yield Stepper([], id="variant")
+                    yield Static("", id="variant-rule", classes="field-hint")
+                with Horizontal(classes="field", id="komi-row"):
+                    yield Label("Komi", classes="field-label")
+                    yield Input(
+                        placeholder="blank: set it at the start",
+                        validators=[KomiValidator(0.5)],
+                        valid_empty=True,
+                        compact=True,
+                        max_length=12,
+                        id="komi",
+                    )
+                yield Static("", id="komi-note", markup=False)
+                with Horizontal(classes="field", id="first-row"):
+                    yield Label("", classes="field-label", id="first-label")
+                    yield Input(self.names[0], compact=True, max_length=24, id="first")
+                with Horizontal(classes="field", id="second-row"):
+                    yield Label("", classes="field-label", id="second-label")
+                    yield Input(self.names[1], compact=True, max_length=24, id="second")
+                yield Static("", id="explanation", markup=False)
+                yield Button("Start (Enter)", variant="primary", id="start")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        games = self.query_one("#games", OptionList)
+        games.highlighted = self.index
+        games.focus()
+        self._show_game()
+
+    # -- showing the highlighted game ---------------------------------------------------
+
+    def _show_game(self) -> None:
+        info = self.info
+        choice = self.choices[info.name]
+        self.query_one("#setup", VerticalScroll).border_title = info.title
+        sizes = list(info.sizes)
+        self.query_one("#size", Stepper).set_choices(
+            [size_label(info, size) for size in sizes], sizes.index(choice.size)
+        )
+        self.query_one("#size-range", Static).update(f"{sizes[0]} to {sizes[-1]}")
+        self.query_one("#variant-row").display = bool(info.variants)
+        if info.variants:
+            self.query_one("#variant", Stepper).set_choices(
+                [v.capitalize() for v in info.variants], info.variants.index(choice.variant)
+            )
+        komi = self.query_one("#komi", Input)
+        komi.validators = [KomiValidator(info.komi_step or 0.5)]
+        with self.prevent(Input.Changed):
+            komi.value = choice.komi
+        self._show_komi()
+
+    def _show_komi(self) -> None:
+        """Show or hide the komi field for the chosen variant, then the texts."""
+        info = self.info
+        variant = self.choices[info.name].variant
+        takes_komi = info.takes_komi(variant)
+        self.query_one("#variant-rule", Static).update(variant_rule(info, variant))
+        self.query_one("#komi-row").display = takes_komi
+        self.query_one("#komi-note").display = takes_komi
+        focused = self.focused
+        if focused is not None and not all(node.display for node in focused.ancestors_with_self):
+            self.query_one("#games", OptionList).focus()
+        self._show_texts()
+
+    def _show_texts(self) -> None:
+        """The labels, the komi note and the explanation, which name the players."""
+        info = self.info
+        first, second = self.player_names()
+        one, two = (colour.capitalize() for colour in info.colours)
+        choice = self.choices[info.name]
+        if info.takes_komi(choice.variant):
+            labels = ("Sets komi", "Picks side")
+            error = self.komi_error()
+            note = self.query_one("#komi-note", Static)
+            note.set_class(error is not None, "-error")
+            if error is not None:
+                note.update(error)
+            else:
+                note.update(
+                    f"Komi is {komi_rule(info)}."
+                    if choice.komi.strip()
+                    else f"Left blank, {first} sets komi at the start. Komi is {komi_rule(info)}."
+                )
+            if choice.komi.strip() and error is None:
+                what = f"Komi {format_number(float(choice.komi))} is agreed."
+            else:
+                what = f"{first} sets komi (the points {two} adds to its score)."
+            explanation = (
+                f"{what} Then {second} chooses a side: {one} moves first, {two} gets komi."
+            )
+        else:
+            labels = (one, two)
+            explanation = f"{first} plays {one} and moves first; {second} plays {two}."
+            if info.has_pie_rule(choice.variant):
+                explanation += (
+                    f" On {two}'s first turn {second} may swap instead of moving "
+                    f"(the pie rule): {second} takes over {one}'s position."
+                )
+        self.query_one("#first-label", Label).update(labels[0])
+        self.query_one("#second-label", Label).update(labels[1])
+        self.query_one("#explanation", Static).update(explanation)
+
+    # -- reading the fields ---------------------------------------------------------------
+
+    def player_names(self) -> tuple[str, str]:
+        """The names typed, or the defaults for blank ones."""
+        first = self.query_one("#first", Input).value.strip() or DEFAULT_NAMES[0]
+        second = self.query_one("#second", Input).value.strip() or DEFAULT_NAMES[1]
+        return first, second
+
+    def komi_error(self) -> str | None:
+        """Why the komi typed is not allowed; None if it is, or if it is blank or unused."""
+        info = self.info
+        choice = self.choices[info.name]
+        if not info.takes_komi(choice.variant) or not choice.komi.strip():
+            return None
+        return komi_error(choice.komi, info.komi_step)
+
+    def setup(self) -> Setup:
+        """The game as chosen (the komi must be valid: see `komi_error`)."""
+        info = self.info
+        choice = self.choices[info.name]
+        komi = choice.komi.strip() if info.takes_komi(choice.variant) else ""
+        first, second = self.player_names()
+        return Setup(
+            game=info.name,
+            size=choice.size,
+            variant=choice.variant or None,
+            komi=float(komi) + 0.0 if komi else None,
+            first=first,
+            second=second,
+        )
+
+    # -- events and actions ---------------------------------------------------------------
+
+    @on(OptionList.OptionHighlighted, "#games")
+    def _game_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_index == self.index:
+            return
+        games = event.option_list
+        games.replace_option_prompt_at_index(self.index, game_prompt(self.info, False))
+        self.index = event.option_index
+        games.replace_option_prompt_at_index(self.index, game_prompt(self.info, True))
+        self._show_game()
+
+    @on(Stepper.Changed, "#size")
+    def _size_changed(self, event: Stepper.Changed) -> None:
+        self.choices[self.info.name].size = list(self.info.sizes)[event.index]
+
+    @on(Stepper.Changed, "#variant")
+    def _variant_changed(self, event: Stepper.Changed) -> None:
+        self.choices[self.info.name].variant = self.info.variants[event.index]
+        self._show_komi()
+
+    @on(Input.Changed, "#komi")
+    def _komi_changed(self, event: Input.Changed) -> None:
+        self.choices[self.info.name].komi = event.value
+        self._show_texts()
+
+    @on(Input.Changed, "#first, #second")
+    def _name_changed(self) -> None:
+        self._show_texts()
+
+    @on(Button.Pressed, "#start")
+    def _start_pressed(self) -> None:
+        self.action_start()
+
+    def action_game(self, delta: int) -> None:
+        self.query_one("#games", OptionList).highlighted = (self.index + delta) % len(self.infos)
+
+    def action_start(self) -> None:
+        error = self.komi_error()
+        if error is not None:
+            self.app.bell()
+            self.notify(error, title="Komi", severity="error")
+            self.query_one("#komi", Input).focus()
+            return
+        self.dismiss(self.setup())
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+
+class NewGameScreen(SelectScreen):
+    """The selection screen opened from a game: Escape goes back to that game."""
+
+    BINDINGS = [
+        Binding("escape,q", "back", "Back to the game", key_display="esc/q", id="select.back"),
+    ]
+
+    def action_back(self) -> None:
+        self.dismiss(None)

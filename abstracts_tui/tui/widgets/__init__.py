@@ -1,0 +1,1 @@
+"""Widgets of the abstracts-tui app."""

@@ -1,0 +1,466 @@
+"""The board widget's base class: cursor, keys, mouse, and drawing cells onto a layout.
+
+Each geometry (`square_board.py`, `point_board.py`, `hex_board.py`) says where its cells
+go (a `BoardLayout`) and how the cursor steps; everything else is shared here. Styles are
+component classes (`board--cursor`, `board--blue`, ...) so that themes and app CSS can
+change them; the defaults below keep the two sides apart in 16 colours, and glyphs and
+markers keep them apart with no colour at all.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar, Self
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.strip import Strip
+from textual.widget import Widget
+
+from ...rules import Game, Piece
+from .canvas import Canvas, StyleKey
+from .glyphs import ASCII, UNICODE, Glyphs
+
+DIRECTIONS = (
+    "left",
+    "right",
+    "up",
+    "down",
+    "up_left",
+    "up_right",
+    "down_left",
+    "down_right",
+)
+"""Where `move_cursor` can go; square boards take the diagonals too."""
+
+MARKS = ("own0", "own1", "cancelled", "fragment", "free")
+"""The overlay marks `show` understands (see `tui/overlay.py`)."""
+
+WOODEN = frozenset({"black", "white"})
+"""Colours drawn on a wooden board rather than a dark one."""
+
+MOVE = Binding.Group("Move", compact=True)
+
+
+@dataclass(frozen=True)
+class BoardLayout:
+    """Where a board's cells go on the widget, and the parts drawn once."""
+
+    canvas: Canvas
+    """Labels and grid lines; never drawn on (copied for each redraw)."""
+    cells: tuple[tuple[int, int], ...]
+    """`cells[c]`: (x, y) of the first character of cell `c`'s content."""
+    content: int
+    """Characters of a cell's content: 1, or 2 for a stack and its height."""
+    margins: bool
+    """Whether each cell has columns of its own on both sides of its content for markers
+    (square boards); else the columns between cells are shared and only the cursor marks
+    them."""
+    hits: Mapping[tuple[int, int], int]
+    """The cell under each (x, y) a mouse click can pick."""
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height) in terminal cells."""
+        return self.canvas.width, self.canvas.height
+
+
+class BoardView(Widget, can_focus=True):
+    """Draws a game's board with a cursor; one subclass per geometry.
+
+    Create one with `board_for(game)`, redraw it with `show(...)` after every change, and
+    handle `BoardView.Activated` to act on the cell the player chose.
+    """
+
+    geometry_kind: ClassVar[str] = ""
+    """The `GameInfo.geometry` this class draws."""
+
+    empty_class: ClassVar[str] = "board--empty"
+    """The style of an empty cell."""
+    territory_lines: ClassVar[bool] = False
+    """Whether territory marks are Linage's (`↕` / `↔`) rather than small pieces."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left,h,a", "cursor('left')", "Left", id="board.left", group=MOVE),
+        Binding("right,l,d", "cursor('right')", "Right", id="board.right", group=MOVE),
+        Binding("up,k,w", "cursor('up')", "Up", id="board.up", group=MOVE),
+        Binding("down,j,s", "cursor('down')", "Down", id="board.down", group=MOVE),
+        Binding("enter,space", "activate", "Choose", id="board.activate"),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "board--label",
+        "board--grid",
+        "board--empty",
+        "board--block",
+        "board--stone",
+        "board--blue",
+        "board--orange",
+        "board--black",
+        "board--white",
+        "board--vertical",
+        "board--horizontal",
+        "board--own0",
+        "board--own1",
+        "board--cancelled",
+        "board--fragment",
+        "board--free",
+        "board--last",
+        "board--target",
+        "board--selected",
+        "board--cursor",
+    }
+
+    DEFAULT_CSS = """
+    BoardView {
+        width: auto;
+        height: auto;
+        background: #1e2430;
+        color: #9aa0aa;
+    }
+    BoardView > .board--label { color: #8a8f99; }
+    BoardView > .board--grid { color: #5c6370; }
+    BoardView > .board--empty { color: #5c6370; }
+    BoardView > .board--block { color: #9aa0aa; }
+    BoardView > .board--stone { color: #101010; text-style: bold; }
+    BoardView > .board--blue { color: #4da3ff; text-style: bold; }
+    BoardView > .board--orange { color: #ffb000; text-style: bold; }
+    BoardView > .board--black { color: #101010; text-style: bold; }
+    BoardView > .board--white { color: #ffffff; text-style: bold; }
+    BoardView > .board--vertical { color: #0a2a5a; text-style: bold; }
+    BoardView > .board--horizontal { color: #5a0a0a; text-style: bold; }
+    BoardView > .board--own0 { background: #10308a; }
+    BoardView > .board--own1 { background: #705000; }
+    BoardView > .board--cancelled { background: #3c3c3c; text-style: dim; }
+    BoardView > .board--fragment { background: #c0504d; }
+    BoardView > .board--free { background: #c9a24a; }
+    BoardView > .board--last { background: #3c5a28; text-style: bold underline; }
+    BoardView > .board--target { background: #8b2020; text-style: bold; }
+    BoardView > .board--selected { background: #1f7a1f; text-style: bold; }
+    BoardView > .board--cursor { text-style: bold reverse; }
+
+    BoardView.-wood { background: #b8862b; color: #3a2a10; }
+    BoardView.-wood > .board--label { color: #3a2a10; }
+    BoardView.-wood > .board--grid { color: #5a3e12; }
+    BoardView.-wood > .board--empty { color: #6b4e1f; }
+    BoardView.-wood > .board--own0 { background: #4aa0b0; }
+    BoardView.-wood > .board--own1 { background: #c87060; }
+    BoardView.-wood > .board--cancelled { background: #8a7a60; }
+    BoardView.-wood > .board--last { background: #d8b860; }
+    """
+
+    cursor: reactive[int] = reactive(0, repaint=False)
+    """The dense cell index under the cursor (see `rules/geometry.py`)."""
+
+    class Activated(Message):
+        """The player chose `cell`: Enter or Space on the cursor, or a click."""
+
+        def __init__(self, board: BoardView, cell: int) -> None:
+            super().__init__()
+            self.board = board
+            self.cell = cell
+
+        @property
+        def control(self) -> BoardView:
+            """The board the cell belongs to (lets `@on` match a board's id)."""
+            return self.board
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        ascii: bool = False,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.ascii = ascii
+        self.glyphs: Glyphs = ASCII if ascii else UNICODE
+        self._check(game)
+        self._game = game
+        self._layout = self._make_layout(game)
+        self._pieces: list[Piece | None] = []
+        self._selected: int | None = None
+        self._targets: frozenset[int] = frozenset()
+        self._last: frozenset[int] = frozenset()
+        self._overlay: Mapping[int, str] = {}
+        self._painted: Canvas | None = None
+        """The cells as shown, without the cursor."""
+        self._canvas: Canvas | None = None
+        """The same with the cursor: what the lines are drawn from."""
+        self._lines: dict[int, Strip] = {}
+        self._styles: dict[StyleKey, Style] = {}
+        self._read(game)
+        self._set_game_classes(game)
+        self.set_reactive(BoardView.cursor, self._centre())
+
+    # -- what subclasses provide ---------------------------------------------------------
+
+    @abstractmethod
+    def _make_layout(self, game: Game) -> BoardLayout:
+        """Where the cells of `game`'s board go."""
+
+    @abstractmethod
+    def _neighbour(self, cell: int, direction: str) -> int | None:
+        """The cell one step from `cell` in `direction`, None off the board."""
+
+    @abstractmethod
+    def _centre(self) -> int:
+        """Where the cursor starts."""
+
+    def _empty_text(self, cell: int) -> str:
+        """What an empty cell shows."""
+        return self.glyphs.empty
+
+    # -- public interface ----------------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        """The game last shown."""
+        return self._game
+
+    def show(
+        self,
+        game: Game,
+        *,
+        selected: int | None = None,
+        targets: frozenset[int] = frozenset(),
+        last: frozenset[int] = frozenset(),
+        overlay: Mapping[int, str] | None = None,
+    ) -> None:
+        """Redraw for this position: `selected` piece, its legal `targets`, the cells of the
+        last move, and an optional score overlay (cell -> mark)."""
+        self._check(game)
+        old = self._game
+        self._game = game
+        if (type(old), old.size) != (type(game), game.size):
+            self._layout = self._make_layout(game)
+            self._set_game_classes(game)
+            self.set_reactive(BoardView.cursor, min(self.cursor, game.geometry.cell_count - 1))
+            self.refresh(layout=True)
+        self._selected = selected
+        self._targets = targets
+        self._last = last
+        self._overlay = overlay or {}
+        self._read(game)
+        self.refresh()
+
+    def move_cursor(self, direction: str) -> None:
+        """Move the cursor one cell: "left", "right", "up", "down" and, on hex boards,
+        "up_left", "up_right", "down_left", "down_right". It stops at the edge."""
+        if direction not in DIRECTIONS:
+            raise ValueError(f"unknown direction '{direction}'; use one of {DIRECTIONS}")
+        cell = self._neighbour(self.cursor, direction)
+        if cell is not None:
+            self.cursor = cell
+
+    def size_needed(self) -> tuple[int, int]:
+        """(width, height) in terminal cells, coordinates included."""
+        return self._layout.size
+
+    # -- actions and events ---------------------------------------------------------------
+
+    def action_cursor(self, direction: str) -> None:
+        """Move the cursor (the keys' action)."""
+        self.move_cursor(direction)
+
+    def action_activate(self) -> None:
+        """Choose the cell under the cursor."""
+        self.post_message(self.Activated(self, self.cursor))
+
+    def on_click(self, event: events.Click) -> None:
+        """Move the cursor to the clicked cell and choose it."""
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        cell = self._layout.hits.get((offset.x, offset.y))
+        if cell is None:
+            return
+        event.stop()
+        self.cursor = cell
+        self.post_message(self.Activated(self, cell))
+
+    def validate_cursor(self, cell: int) -> int:
+        return max(0, min(cell, self._game.geometry.cell_count - 1))
+
+    # -- sizing and drawing --------------------------------------------------------------
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return self._layout.size[0]
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return self._layout.size[1]
+
+    def refresh(
+        self,
+        *regions: Region,
+        repaint: bool = True,
+        layout: bool = False,
+        recompose: bool = False,
+    ) -> Self:
+        """Refresh the widget; a full repaint (no `regions`) also forgets cached lines, as
+        it follows any change of position, styles or theme."""
+        if not regions and hasattr(self, "_lines"):
+            self._lines.clear()
+            self._styles.clear()
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        self._canvas = None
+        for cell in (old, new):
+            if 0 <= cell < len(self._layout.cells):
+                y = self._layout.cells[cell][1]
+                self._lines.pop(y, None)
+                self.refresh(Region(0, y, self.size.width, 1))
+
+    def render_line(self, y: int) -> Strip:
+        """One line of the board (the Line API: a key press redraws only the lines the
+        cursor left and entered)."""
+        strip = self._lines.get(y)
+        if strip is None:
+            strip = self._line_strip(y)
+            self._lines[y] = strip
+        return strip
+
+    def _line_strip(self, y: int) -> Strip:
+        canvas = self._draw()
+        if not 0 <= y < canvas.height:
+            return Strip.blank(canvas.width, self.rich_style)
+        chars = canvas.chars[y]
+        keys = canvas.keys[y]
+        segments = []
+        start = 0
+        for x in range(1, canvas.width + 1):
+            if x == canvas.width or keys[x] != keys[start]:
+                segments.append(Segment("".join(chars[start:x]), self._style(keys[start])))
+                start = x
+        return Strip(segments, canvas.width)
+
+    def _style(self, key: StyleKey) -> Style:
+        """The widget's style with the component classes of `key` over it, in order."""
+        style = self._styles.get(key)
+        if style is None:
+            style = self.rich_style
+            for name in key:
+                style += self.get_component_rich_style(name, partial=True)
+            self._styles[key] = style
+        return style
+
+    def _draw(self) -> Canvas:
+        """The canvas of the current position with the cursor."""
+        if self._canvas is None:
+            if self._painted is None:
+                painted = self._layout.canvas.copy()
+                for cell in range(len(self._pieces)):
+                    self._paint(painted, cell, cursor=False)
+                if not self._layout.margins:
+                    self._join_marks(painted)
+                self._painted = painted
+            canvas = self._painted.copy()
+            self._paint(canvas, self.cursor, cursor=True)
+            self._canvas = canvas
+        return self._canvas
+
+    def _paint(self, canvas: Canvas, cell: int, cursor: bool) -> None:
+        """Draw one cell: content, markers and the style of its state."""
+        glyphs = self.glyphs
+        colours = self._game.info.colours
+        piece = self._pieces[cell]
+        mark = self._overlay.get(cell)
+        target = cell in self._targets
+        classes: list[str] = []
+        if piece is None:
+            if target:
+                text = glyphs.target
+                classes.append("board--target")
+            elif mark in ("own0", "own1"):
+                owner = 0 if mark == "own0" else 1
+                text = glyphs.territory(owner, colours, lines=self.territory_lines)
+                classes.append(f"board--{colours[owner]}")
+            else:
+                text = self._empty_text(cell)
+                classes.append(self.empty_class)
+        else:
+            text = glyphs.piece(piece, colours, scoring=mark == "fragment")
+            if piece.colour is None:
+                classes.append(f"board--{piece.kind}")
+            else:
+                classes.append(f"board--{colours[piece.colour]}")
+        if mark in MARKS:
+            classes.append(f"board--{mark}")
+        if cell in self._last:
+            classes.append("board--last")
+        if piece is not None and target:
+            classes.append("board--target")
+        if cell == self._selected:
+            classes.append("board--selected")
+        if cursor:
+            classes.append("board--cursor")
+        key = tuple(classes)
+        layout = self._layout
+        x, y = layout.cells[cell]
+        width = layout.content
+        if piece is not None and piece.kind == "block":
+            text = glyphs.block * width
+        text = text.ljust(width)[:width]
+        if layout.margins:
+            if cursor:
+                left, right = glyphs.cursor
+            elif cell == self._selected:
+                left, right = glyphs.selected
+            elif piece is not None and target:
+                left, right = glyphs.capture
+            elif piece is not None and piece.kind == "block":
+                left = right = glyphs.block
+            elif piece is not None and mark == "cancelled":
+                left, right = glyphs.cancelled
+            else:
+                left = right = " "
+            canvas.put(x - 1, y, left + text + right, key)
+        else:
+            canvas.put(x, y, text, key)
+            if cursor:
+                canvas.put(x - 1, y, glyphs.cursor[0], key)
+                canvas.put(x + width, y, glyphs.cursor[1], key)
+
+    def _join_marks(self, canvas: Canvas) -> None:
+        """Give the column between two neighbours of a row their overlay mark's background,
+        so that a region reads as one area rather than a row of dots."""
+        overlay = self._overlay
+        cells = self._layout.cells
+        for cell in range(len(cells) - 1):
+            mark = overlay.get(cell)
+            x, y = cells[cell]
+            if mark in MARKS and overlay.get(cell + 1) == mark and cells[cell + 1][1] == y:
+                key = canvas.keys[y][x + 1]
+                canvas.keys[y][x + 1] = (*key, f"board--{mark}")
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _read(self, game: Game) -> None:
+        self._pieces = [game.piece_at(cell) for cell in range(game.geometry.cell_count)]
+        self._painted = None
+        self._canvas = None
+
+    def _check(self, game: Game) -> None:
+        if game.info.geometry != self.geometry_kind:
+            raise ValueError(
+                f"{type(self).__name__} draws {self.geometry_kind} boards, not "
+                f"{game.info.title}'s {game.info.geometry}: use board_for(game)"
+            )
+
+    def _set_game_classes(self, game: Game) -> None:
+        for name in list(self.classes):
+            if name.startswith("-game-"):
+                self.remove_class(name)
+        wooden = bool(WOODEN & set(game.info.colours)) or game.info.geometry == "points"
+        self.set_class(wooden, "-wood")
+        self.add_class(f"-game-{game.info.name}")

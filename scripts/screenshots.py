@@ -1,0 +1,119 @@
+"""Make the SVG screenshots shown in the README: `python scripts/screenshots.py`.
+
+Each picture is the real app driven by keys in a headless terminal of 100x30, with
+random moves from a fixed seed, written to screenshots/NAME.svg.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+import tempfile
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from abstracts_tui.session import Setup
+from abstracts_tui.tui.app import AbstractsApp
+from abstracts_tui.tui.screens.play import PlayScreen
+
+OUT = Path(__file__).resolve().parent.parent / "screenshots"
+SIZE = (100, 30)
+
+Steps = Callable[[AbstractsApp, Pilot[None]], Awaitable[None]]
+
+
+async def type_move(pilot: Pilot[None], move: str) -> None:
+    await pilot.press("colon", *move, "enter")
+
+
+async def random_moves(app: AbstractsApp, pilot: Pilot[None], count: int, seed: int) -> None:
+    """Type `count` random legal moves (fewer if the game ends)."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        game = screen.session.game
+        if game.is_over():
+            return
+        await type_move(pilot, game.move_name(rng.choice(game.legal_moves())))
+        await pilot.pause()
+        if not isinstance(app.screen, PlayScreen):  # the pie dialog: play on
+            await pilot.press("p")
+
+
+def midgame(count: int, seed: int, extra: tuple[str, ...] = ()) -> Steps:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await random_moves(app, pilot, count, seed)
+        if extra:
+            await pilot.press(*extra)
+
+    return steps
+
+
+def keys(*pressed: str) -> Steps:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.press(*pressed)
+
+    return steps
+
+
+def chain(*parts: Steps) -> Steps:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        for part in parts:
+            await part(app, pilot)
+            await pilot.pause()
+
+    return steps
+
+
+async def pie(app: AbstractsApp, pilot: Pilot[None]) -> None:
+    await type_move(pilot, "d5")
+
+
+async def finished(app: AbstractsApp, pilot: Pilot[None]) -> None:
+    await random_moves(app, pilot, 200, seed=4)
+
+
+SHOTS: dict[str, tuple[Setup | None, Steps]] = {
+    "select": (None, keys("down", "down")),
+    "petrify": (Setup("petrify", 8, first="Ann", second="Bob"), midgame(40, 1)),
+    "pilo": (Setup("pilo", 8, first="Ann", second="Bob"), midgame(50, 2, ("right", "up"))),
+    "egotzi": (Setup("egotzi", 7, first="Ann", second="Bob"), midgame(20, 3)),
+    "linage": (
+        Setup("linage", 11, komi=4.5, first="Ann", second="Bob"),
+        chain(keys("2"), midgame(25, 8)),
+    ),
+    "partitions": (Setup("partitions", 6, first="Ann", second="Bob"), midgame(40, 5)),
+    "pie-dialog": (Setup("petrify", 8, first="Ann", second="Bob"), pie),
+    "komi-dialog": (Setup("linage", 11, first="Ann", second="Bob"), keys()),
+    "side-dialog": (Setup("egotzi", 7, "squared", first="Ann", second="Bob"), keys("enter")),
+    "score-overlay": (Setup("pilo", 8, first="Ann", second="Bob"), midgame(60, 6, ("t",))),
+    "finished": (Setup("partitions", 6, first="Ann", second="Bob"), finished),
+    "help": (Setup("linage", 11, komi=0.5), keys("1", "question_mark")),
+}
+
+
+async def shoot(name: str, setup: Setup | None, steps: Steps, data: Path) -> Path:
+    app = AbstractsApp(setup, data=data)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await steps(app, pilot)
+        await pilot.pause()
+        return Path(app.save_screenshot(f"{name}.svg", str(OUT)))
+
+
+def main(names: list[str]) -> None:
+    OUT.mkdir(exist_ok=True)
+    for name, (setup, steps) in SHOTS.items():
+        if names and name not in names:
+            continue
+        with tempfile.TemporaryDirectory() as data:
+            path = asyncio.run(shoot(name, setup, steps, Path(data)))
+        print(path.relative_to(OUT.parent))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

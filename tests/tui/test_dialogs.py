@@ -1,0 +1,331 @@
+"""The modal dialogs answer with the right value for their keys and buttons."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import Button, Input, Static
+
+from abstracts_tui.rules import GAMES
+from abstracts_tui.tui.dialogs import (
+    ConfirmDialog,
+    KomiDialog,
+    PathDialog,
+    PieDialog,
+    SideDialog,
+)
+
+EGOTZI = GAMES["egotzi"].info
+LINAGE = GAMES["linage"].info
+
+
+class Host(App[None]):
+    """A bare app that shows one dialog and keeps what it answers."""
+
+    def __init__(self, dialog: Screen[Any]) -> None:
+        super().__init__()
+        self.dialog = dialog
+        self.answers: list[object] = []
+
+    def on_mount(self) -> None:
+        self.push_screen(self.dialog, self.answers.append)
+
+
+Steps = Callable[[Host, Pilot[None]], Awaitable[None]]
+
+
+def answers(dialog: Screen[Any], steps: Steps) -> list[object]:
+    """Run `steps` against `dialog` at 80x24; the dialog's answers (at most one)."""
+    host = Host(dialog)
+
+    async def main() -> None:
+        async with host.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await steps(host, pilot)
+            await pilot.pause()
+
+    asyncio.run(main())
+    return host.answers
+
+
+def keys(*names: str) -> Steps:
+    async def steps(host: Host, pilot: Pilot[None]) -> None:
+        await pilot.press(*names)
+
+    return steps
+
+
+def click(selector: str) -> Steps:
+    async def steps(host: Host, pilot: Pilot[None]) -> None:
+        await pilot.click(selector)
+
+    return steps
+
+
+def text(host: Host, selector: str) -> str:
+    return str(host.screen.query_one(selector, Static).content)
+
+
+async def retype(pilot: Pilot[None], value: str) -> None:
+    """Replace the text of the focused input."""
+    await pilot.press("end", "ctrl+u", *value)
+
+
+# -- ConfirmDialog ----------------------------------------------------------------------
+
+
+def test_confirm_keys() -> None:
+    question = "Abandon this game?"
+    assert answers(ConfirmDialog(question), keys("y")) == [True]
+    assert answers(ConfirmDialog(question), keys("enter")) == [True]
+    assert answers(ConfirmDialog(question), keys("n")) == [False]
+    assert answers(ConfirmDialog(question), keys("escape")) == [False]
+
+
+def test_confirm_buttons_carry_the_given_words() -> None:
+    def dialog() -> ConfirmDialog:
+        return ConfirmDialog("Resume the game in progress?", yes="Resume", no="New game")
+
+    seen: list[str] = []
+
+    async def look(host: Host, pilot: Pilot[None]) -> None:
+        seen.append(text(host, ".dialog-text"))
+        seen.extend(str(button.label) for button in host.screen.query(Button))
+        await pilot.click("#no")
+
+    assert answers(dialog(), look) == [False]
+    assert seen[0] == "Resume the game in progress?"
+    assert "Resume" in seen[1] and "New game" in seen[2]
+    assert answers(dialog(), click("#yes")) == [True]
+
+
+def test_confirm_ignores_other_keys() -> None:
+    assert answers(ConfirmDialog("Abandon this game?"), keys("x", "s", "space")) == []
+
+
+# -- PieDialog ----------------------------------------------------------------------------
+
+
+def pie() -> PieDialog:
+    return PieDialog(("blue", "orange"), "Ann", "Bob")
+
+
+def test_pie_keys() -> None:
+    assert answers(pie(), keys("s")) == [True]
+    assert answers(pie(), keys("p")) == [False]
+    assert answers(pie(), keys("enter")) == [False]
+
+
+def test_pie_buttons() -> None:
+    assert answers(pie(), click("#swap")) == [True]
+    assert answers(pie(), click("#play-on")) == [False]
+
+
+def test_pie_explains_the_choice_with_names_and_colours() -> None:
+    seen: list[str] = []
+
+    async def look(host: Host, pilot: Pilot[None]) -> None:
+        seen.append(text(host, ".dialog-text"))
+
+    answers(pie(), look)
+    assert "Ann (Blue) has made the first move" in seen[0]
+    assert "Bob takes over Blue" in seen[0]
+    assert "Ann plays Orange and moves next" in seen[0]
+
+
+# -- KomiDialog ---------------------------------------------------------------------------
+
+
+def test_komi_default_is_accepted_with_enter() -> None:
+    assert answers(KomiDialog(LINAGE, "Ann", default=6.5), keys("enter")) == ["6.5"]
+    assert answers(KomiDialog(EGOTZI, "Ann"), keys("enter")) == ["0"]
+
+
+def test_komi_typed_and_normalised() -> None:
+    async def steps(host: Host, pilot: Pilot[None]) -> None:
+        await retype(pilot, " -6.50 ")
+        await pilot.press("enter")
+
+    assert answers(KomiDialog(LINAGE, "Ann"), steps) == ["-6.5"]
+
+
+def test_odd_komi_refused_for_egotzi_squared_with_the_reason() -> None:
+    shown: list[str] = []
+
+    async def steps(host: Host, pilot: Pilot[None]) -> None:
+        await retype(pilot, "3")
+        await pilot.press("enter")
+        await pilot.pause()
+        shown.append(text(host, "#komi-error"))
+        assert host.screen.query_one("#accept", Button).disabled
+        await pilot.click("#accept")
+        await retype(pilot, "-4")
+        await pilot.press("enter")
+
+    assert answers(KomiDialog(EGOTZI, "Ann"), steps) == ["-4"]
+    assert "even whole number" in shown[0]
+
+
+def test_quarter_points_and_words_refused_for_linage() -> None:
+    shown: list[str] = []
+
+    async def steps(host: Host, pilot: Pilot[None]) -> None:
+        for bad in ("6.25", "six", ""):
+            await retype(pilot, bad)
+            await pilot.press("enter")
+            await pilot.pause()
+            shown.append(text(host, "#komi-error"))
+        await retype(pilot, "7")
+        await pilot.click("#accept")
+
+    assert answers(KomiDialog(LINAGE, "Ann"), steps) == ["7"]
+    assert "whole or half number" in shown[0]
+    assert "six" in shown[1]
+    assert shown[2]  # blank: asks for a value
+
+
+def test_komi_dialog_says_who_gets_komi() -> None:
+    seen: list[str] = []
+
+    async def look(host: Host, pilot: Pilot[None]) -> None:
+        seen.append(text(host, ".dialog-text"))
+
+    answers(KomiDialog(LINAGE, "Ann"), look)
+    answers(KomiDialog(EGOTZI, "Ann"), look)
+    assert "Horizontal's score" in seen[0] and "chooses a side" in seen[0]
+    assert "White's score" in seen[1] and "even whole number" in seen[1]
+
+
+# -- SideDialog ---------------------------------------------------------------------------
+
+
+def test_side_keys_by_number_and_initial() -> None:
+    assert answers(SideDialog(LINAGE, "Bob", 6.5), keys("1")) == [0]
+    assert answers(SideDialog(LINAGE, "Bob", 6.5), keys("2")) == [1]
+    assert answers(SideDialog(LINAGE, "Bob", 6.5), keys("v")) == [0]
+    assert answers(SideDialog(LINAGE, "Bob", 6.5), keys("h")) == [1]
+    assert answers(SideDialog(EGOTZI, "Bob", 4), keys("b")) == [0]
+    assert answers(SideDialog(EGOTZI, "Bob", 4), keys("w")) == [1]
+
+
+def test_side_buttons_are_named_by_colour_and_komi() -> None:
+    labels: list[str] = []
+
+    async def steps(host: Host, pilot: Pilot[None]) -> None:
+        labels.extend(str(button.label) for button in host.screen.query(Button))
+        await pilot.click("#colour1")
+
+    assert answers(SideDialog(LINAGE, "Bob", 6.5), steps) == [1]
+    assert labels == ["Vertical (moves first)", "Horizontal (+komi 6.5)"]
+    assert answers(SideDialog(LINAGE, "Bob", 6.5), click("#colour0")) == [0]
+
+
+def test_side_negative_komi_label() -> None:
+    labels: list[str] = []
+
+    async def steps(host: Host, pilot: Pilot[None]) -> None:
+        labels.extend(str(button.label) for button in host.screen.query(Button))
+
+    answers(SideDialog(EGOTZI, "Bob", -2), steps)
+    assert labels == ["Black (moves first)", "White (komi -2)"]
+
+
+def test_side_other_keys_do_nothing() -> None:
+    assert answers(SideDialog(LINAGE, "Bob", 6.5), keys("3", "b", "escape")) == []
+
+
+# -- PathDialog ---------------------------------------------------------------------------
+
+
+def test_load_an_existing_file(tmp_path: Path) -> None:
+    record = tmp_path / "game.sgf"
+    record.write_text("(;)")
+    assert answers(PathDialog("Load", str(record), must_exist=True), keys("enter")) == [str(record)]
+
+
+def test_load_refuses_a_missing_file_then_takes_a_real_one(tmp_path: Path) -> None:
+    record = tmp_path / "game.sgf"
+    record.write_text("(;)")
+    shown: list[str] = []
+
+    async def steps(host: Host, pilot: Pilot[None]) -> None:
+        await pilot.press("enter")
+        await pilot.pause()
+        shown.append(text(host, "#path-note"))
+        await retype(pilot, str(tmp_path))
+        await pilot.pause()
+        shown.append(text(host, "#path-note"))
+        await retype(pilot, str(record))
+        await pilot.press("enter")
+
+    missing = tmp_path / "missing.sgf"
+    assert answers(PathDialog("Load", str(missing), must_exist=True), steps) == [str(record)]
+    assert "There is no file" in shown[0]
+    assert "folder" in shown[1]
+
+
+def test_save_needs_an_existing_folder(tmp_path: Path) -> None:
+    shown: list[str] = []
+
+    async def steps(host: Host, pilot: Pilot[None]) -> None:
+        await pilot.press("enter")
+        await pilot.pause()
+        shown.append(text(host, "#path-note"))
+        await retype(pilot, str(tmp_path / "new.sgf"))
+        await pilot.press("enter")
+
+    nowhere = tmp_path / "no-such-folder" / "game.sgf"
+    assert answers(PathDialog("Save", str(nowhere), must_exist=False), steps) == [
+        str(tmp_path / "new.sgf")
+    ]
+    assert "does not exist" in shown[0]
+
+
+def test_save_warns_before_replacing_a_file(tmp_path: Path) -> None:
+    record = tmp_path / "game.sgf"
+    record.write_text("(;)")
+    shown: list[str] = []
+
+    async def steps(host: Host, pilot: Pilot[None]) -> None:
+        shown.append(text(host, "#path-note"))
+        await pilot.click("#accept")
+
+    assert answers(PathDialog("Save", str(record), must_exist=False), steps) == [str(record)]
+    assert "will be replaced" in shown[0]
+
+
+def test_path_escape_and_cancel_give_none(tmp_path: Path) -> None:
+    where = str(tmp_path / "game.sgf")
+    assert answers(PathDialog("Save", where, must_exist=False), keys("escape")) == [None]
+    assert answers(PathDialog("Save", where, must_exist=False), click("#cancel")) == [None]
+
+
+def test_path_home_is_expanded() -> None:
+    home = Path.home()
+    assert answers(PathDialog("Load", "~", must_exist=False), keys("enter")) == []
+
+    async def steps(host: Host, pilot: Pilot[None]) -> None:
+        await retype(pilot, "~/abstracts-test.sgf")
+        await pilot.press("enter")
+
+    if home.is_dir():
+        assert answers(PathDialog("Save", "", must_exist=False), steps) == [
+            str(home / "abstracts-test.sgf")
+        ]
+
+
+def test_typing_in_the_path_field_does_not_trigger_keys(tmp_path: Path) -> None:
+    async def steps(host: Host, pilot: Pilot[None]) -> None:
+        await retype(pilot, str(tmp_path / "yes-no.sgf"))
+        assert host.screen.query_one("#path", Input).value.endswith("yes-no.sgf")
+        await pilot.press("enter")
+
+    assert answers(PathDialog("Save", "", must_exist=False), steps) == [
+        str(tmp_path / "yes-no.sgf")
+    ]

@@ -1,0 +1,188 @@
+"""The help screen shows the game's rules and the keys it is given; the rules texts."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+from collections.abc import Awaitable, Callable
+
+import pytest
+from textual.app import App
+from textual.pilot import Pilot
+
+from abstracts_tui.rules import GAMES
+from abstracts_tui.tui.rules_text import NOTATION, RULES
+from abstracts_tui.tui.screens.help import HelpScreen, blocks
+
+KEYS = [("ctrl+z", "Take back the last move"), ("colon", "Type a move")]
+
+
+class Host(App[None]):
+    """A bare app that shows the help screen and notes when it is closed."""
+
+    def __init__(self, help_screen: HelpScreen) -> None:
+        super().__init__()
+        self.help_screen = help_screen
+        self.closed: list[None] = []
+
+    def on_mount(self) -> None:
+        self.push_screen(self.help_screen, self.closed.append)
+
+
+Steps = Callable[[Host, Pilot[None]], Awaitable[None]]
+
+
+def run(help_screen: HelpScreen, steps: Steps) -> Host:
+    host = Host(help_screen)
+
+    async def main() -> None:
+        async with host.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await steps(host, pilot)
+            await pilot.pause()
+
+    asyncio.run(main())
+    return host
+
+
+def visible_text(host: Host) -> str:
+    """The characters on the terminal, row by row, as the user sees them."""
+    svg = host.export_screenshot()
+    rows: dict[float, list[tuple[float, str]]] = {}
+    for match in re.finditer(r'<text [^>]*x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)</text>', svg):
+        x, y, chunk = float(match[1]), float(match[2]), html.unescape(match[3])
+        rows.setdefault(y, []).append((x, chunk.replace("\xa0", " ")))
+    return "\n".join("".join(chunk for _, chunk in sorted(row)) for _, row in sorted(rows.items()))
+
+
+def flat(text: str) -> str:
+    """Text with the help box's borders and line breaks turned into single spaces."""
+    return " ".join(re.sub(r"[█▀▄▌▐│]", " ", text).split())
+
+
+async def scroll_to_end(host: Host, pilot: Pilot[None], seen: list[str]) -> None:
+    """Page down, keeping what each page shows, until nothing changes."""
+    previous = None
+    for _ in range(40):
+        page = visible_text(host)
+        if page == previous:
+            return
+        seen.append(page)
+        previous = page
+        await pilot.press("pagedown")
+        await pilot.pause()
+
+
+def test_help_shows_the_rules_of_the_game_and_the_keys() -> None:
+    pages: list[str] = []
+
+    async def steps(host: Host, pilot: Pilot[None]) -> None:
+        await scroll_to_end(host, pilot, pages)
+
+    host = run(HelpScreen("linage", KEYS), steps)
+    everything = flat("\n".join(pages))
+    assert "Help: Linage" in pages[0]
+    assert "Keys" in pages[-1]
+    assert "Take back the last move" in pages[-1] and "ctrl+z" in pages[-1]
+    assert "Type a move" in pages[-1]
+    assert "A region with no line across belongs to Vertical" in everything
+    assert "Two passes in a row end the game" in everything
+    assert "Petrify" not in pages[0]  # only this game's rules
+    assert host.closed == []
+
+
+def test_help_for_all_games_has_all_five() -> None:
+    pages: list[str] = []
+
+    async def steps(host: Host, pilot: Pilot[None]) -> None:
+        await scroll_to_end(host, pilot, pages)
+
+    run(HelpScreen(None, KEYS), steps)
+    everything = flat("\n".join(pages))
+    for cls in GAMES.values():
+        assert cls.info.title in everything
+    assert "a1 is the bottom-left corner" in everything
+    assert "Take back the last move" in pages[-1]
+
+
+@pytest.mark.parametrize("key", ["escape", "q", "question_mark"])
+def test_help_closes_with(key: str) -> None:
+    async def steps(host: Host, pilot: Pilot[None]) -> None:
+        assert isinstance(host.screen, HelpScreen)
+        await pilot.press(key)
+        await pilot.pause()
+        assert not isinstance(host.screen, HelpScreen)
+
+    host = run(HelpScreen("petrify", KEYS), steps)
+    assert host.closed == [None]
+
+
+def test_help_scrolls_with_j_and_k() -> None:
+    async def steps(host: Host, pilot: Pilot[None]) -> None:
+        top = visible_text(host)
+        await pilot.press("j", "j", "j")
+        await pilot.pause()
+        assert visible_text(host) != top
+        await pilot.press("k", "k", "k")
+        await pilot.pause()
+        assert visible_text(host) == top
+
+    run(HelpScreen("egotzi", KEYS), steps)
+
+
+# -- the rules texts ------------------------------------------------------------------------
+
+
+def test_every_game_has_rules() -> None:
+    assert list(RULES) == list(GAMES)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_rules_agree_with_the_game_info(name: str) -> None:
+    info = GAMES[name].info
+    text = " ".join(RULES[name].split())
+    for colour in info.colours:
+        assert colour.capitalize() in text
+    low, high = info.sizes[0], info.sizes[-1]
+    if info.geometry == "hex":
+        assert f"{low} to {high} cells per side" in text
+        assert f"({info.default_size} unless chosen)" in text
+    else:
+        assert f"{low}x{low} to {high}x{high}" in text
+        assert f"({info.default_size}x{info.default_size} unless chosen)" in text
+    assert f"{info.colours[0].capitalize()} moves first" in text
+    pie = any(info.has_pie_rule(v) for v in info.variants or ("",))
+    komi = any(info.takes_komi(v) for v in info.variants or ("",))
+    assert ("Pie rule" in text) == pie
+    assert ("komi" in text) == komi
+    for section in ("Aim:", "Turn:"):
+        assert section in text
+
+
+def test_tie_rules() -> None:
+    assert "the colour that made the last board play" in " ".join(RULES["petrify"].split())
+    assert "the colour that made the last board play" in " ".join(RULES["pilo"].split())
+    egotzi = " ".join(RULES["egotzi"].split())
+    assert "colour that placed the last stone loses" in egotzi
+    assert "Equal scores are a draw" in egotzi
+    assert "equal scores are a draw" in " ".join(RULES["linage"].split())
+    partitions = " ".join(RULES["partitions"].split())
+    assert "changes colour" in partitions and "draw" in partitions
+
+
+def test_notation_explains_cells_captures_pass_and_swap() -> None:
+    text = " ".join(NOTATION.split())
+    for words in ("a1 is the bottom-left corner", "c3-f6", "pass", "swap", "row letter"):
+        assert words in text
+
+
+def test_blocks_join_wrapped_lines_and_keep_list_items() -> None:
+    text = "Turn: one\ntwo:\n- first\n  item\n- second\nAfter.\n\nNext para."
+    assert [(b.text, b.item) for b in blocks(text)] == [
+        ("Turn: one two:", False),
+        ("first item", True),
+        ("second", True),
+        ("After.", False),
+        ("Next para.", False),
+    ]

@@ -1,0 +1,256 @@
+"""Whole games played by keys in the real app, the pie rule, komi, autosave, small terminals."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from abstracts_tui.records import Record
+from abstracts_tui.rules import Game, new_game
+from abstracts_tui.session import Setup
+from abstracts_tui.tui.app import AbstractsApp
+from abstracts_tui.tui.screens.play import PlayScreen
+
+Scenario = Callable[[AbstractsApp, Pilot[None]], Awaitable[None]]
+
+
+def run(app: AbstractsApp, scenario: Scenario, size: tuple[int, int] = (100, 30)) -> None:
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await scenario(app, pilot)
+
+    asyncio.run(main())
+
+
+def text(app: AbstractsApp, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).content)
+
+
+def play_screen(app: AbstractsApp) -> PlayScreen:
+    screen = app.screen
+    assert isinstance(screen, PlayScreen), type(screen)
+    return screen
+
+
+async def type_move(pilot: Pilot[None], move: str) -> None:
+    await pilot.press("colon", *move, "enter")
+
+
+async def finish_randomly(app: AbstractsApp, pilot: Pilot[None], seed: int) -> Game:
+    """Type random legal moves until the game ends; returns the library's own copy."""
+    rng = random.Random(seed)
+    shadow = play_screen(app).session.game.copy()
+    while not shadow.is_over():
+        move = rng.choice(shadow.legal_moves())
+        shadow.play(move)
+        await type_move(pilot, shadow.move_name(move))
+        assert play_screen(app).session.game.position() == shadow.position()
+    return shadow
+
+
+def assert_result_shown(app: AbstractsApp, game: Game) -> None:
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.reason in text(app, "#score")
+    turn = text(app, "#turn")
+    if outcome.winner is None:
+        assert turn == "Draw"
+    else:
+        assert turn.startswith(f"{game.colour_name(outcome.winner).capitalize()} (")
+        assert turn.endswith(") wins")
+
+
+def test_petrify_with_a_swap_played_to_the_end(tmp_path: Path) -> None:
+    app = AbstractsApp(Setup("petrify", 6, first="Ann", second="Bob"), data=tmp_path)
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        assert text(app, "#turn") == "Blue to move (Ann)"
+        await type_move(pilot, "c3")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "PieDialog"
+        await pilot.press("s")
+        await pilot.pause()
+        session = play_screen(app).session
+        assert [session.game.move_name(m) for m in session.game.moves] == ["c3", "swap"]
+        # Ann made the first move as Blue; after the swap she plays Orange and moves.
+        assert text(app, "#turn") == "Orange to move (Ann)"
+        game = await finish_randomly(app, pilot, seed=3)
+        assert_result_shown(app, game)
+
+    run(app, scenario)
+
+
+def test_pilo_played_on_without_swap(tmp_path: Path) -> None:
+    app = AbstractsApp(Setup("pilo", 6, first="Ann", second="Bob"), data=tmp_path)
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await type_move(pilot, "d4")
+        await pilot.pause()
+        await pilot.press("p")  # play on
+        await pilot.pause()
+        assert isinstance(app.screen, PlayScreen)
+        assert text(app, "#turn") == "Orange to move (Bob)"
+        game = await finish_randomly(app, pilot, seed=5)
+        assert_result_shown(app, game)
+
+    run(app, scenario)
+
+
+def test_linage_komi_then_side_then_passes(tmp_path: Path) -> None:
+    app = AbstractsApp(Setup("linage", 5, first="Ann", second="Bob"), data=tmp_path)
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        assert type(app.screen).__name__ == "KomiDialog"
+        await pilot.press("ctrl+a", "ctrl+k", *"2.3", "enter")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "KomiDialog"  # 2.3 is refused
+        await pilot.press("backspace", "5", "enter")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "SideDialog"
+        await pilot.press("2")  # Bob, the second player, takes Horizontal
+        await pilot.pause()
+        session = play_screen(app).session
+        assert session.game.options.komi == 2.5
+        assert text(app, "#turn") == "Vertical to move (Ann)"
+        await type_move(pilot, "c3")
+        await pilot.press("p")
+        await pilot.press("p")
+        game = session.game
+        assert game.is_over()
+        assert_result_shown(app, game)
+        record = Record.load(tmp_path / "autosave.sgf")
+        assert record.players == ("Ann", "Bob")
+        assert record.options.komi == 2.5
+
+    run(app, scenario)
+
+
+def test_egotzi_squared_the_second_player_takes_black(tmp_path: Path) -> None:
+    app = AbstractsApp(
+        Setup("egotzi", 5, variant="squared", first="Ann", second="Bob"), data=tmp_path
+    )
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        await pilot.press("ctrl+a", "ctrl+k", *"-4", "enter")
+        await pilot.pause()
+        await pilot.press("1")  # Bob takes Black and moves first
+        await pilot.pause()
+        assert text(app, "#turn") == "Black to move (Bob)"
+        game = await finish_randomly(app, pilot, seed=11)
+        assert game.options.komi == -4
+        assert_result_shown(app, game)
+
+    run(app, scenario)
+
+
+def test_partitions_whole_game(tmp_path: Path) -> None:
+    app = AbstractsApp(Setup("partitions", 5), data=tmp_path)
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        assert text(app, "#turn") == "White to move (Player 1)"
+        game = await finish_randomly(app, pilot, seed=2)
+        assert_result_shown(app, game)
+
+    run(app, scenario)
+
+
+def test_a_wrong_move_is_refused_with_the_reason(tmp_path: Path) -> None:
+    app = AbstractsApp(Setup("partitions", 5), data=tmp_path)
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await type_move(pilot, "c3")
+        await type_move(pilot, "c3")  # occupied: refused, the move line stays open
+        assert "occupied" in text(app, "#status")
+        await pilot.press("escape")
+        await pilot.press("p")  # no passing in Partitions
+        assert "Not passed" in text(app, "#status")
+        game = play_screen(app).session.game
+        assert [game.move_name(m) for m in game.moves] == ["c3"]
+
+    run(app, scenario)
+
+
+def test_undo_and_redo(tmp_path: Path) -> None:
+    app = AbstractsApp(Setup("partitions", 5), data=tmp_path)
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        for move in ("a1", "b2", "c3"):
+            await type_move(pilot, move)
+        game = play_screen(app).session.game
+        await pilot.press("u", "u")
+        assert [game.move_name(m) for m in game.moves] == ["a1"]
+        await pilot.press("r")
+        assert [game.move_name(m) for m in game.moves] == ["a1", "b2"]
+        await type_move(pilot, "e5")  # a new move after an undo starts the main line
+        assert [game.move_name(m) for m in game.moves] == ["a1", "b2", "e5"]
+        assert "3. White" in text(app, "#moves")
+
+    run(app, scenario)
+
+
+def test_autosave_restores_a_game_stopped_mid_game(tmp_path: Path) -> None:
+    first = AbstractsApp(Setup("pilo", 6, first="Ann", second="Bob"), data=tmp_path)
+
+    async def moves(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await type_move(pilot, "a1")
+        await pilot.press("p")  # no swap
+        await type_move(pilot, "f6")
+        await type_move(pilot, "c3")
+
+    run(first, moves)
+    expected = new_game("pilo", 6)
+    for move in ("a1", "f6", "c3"):
+        expected.play(move)
+
+    second = AbstractsApp(data=tmp_path)
+
+    async def resume(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        assert type(app.screen).__name__ == "ConfirmDialog"
+        await pilot.press("y")
+        await pilot.pause()
+        session = play_screen(app).session
+        assert session.game.position() == expected.position()
+        assert session.people == ("Ann", "Bob")
+        assert text(app, "#turn") == "Orange to move (Bob)"
+
+    run(second, resume)
+
+
+def test_a_tiny_terminal_is_told_and_recovers(tmp_path: Path) -> None:
+    app = AbstractsApp(Setup("linage", 19, komi=0.5), data=tmp_path)
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        await pilot.press("1")  # the side dialog (komi was agreed)
+        await pilot.pause()
+        screen = play_screen(app)
+        assert screen.has_class("-too-small")
+        assert "too small" in text(app, "#too-small")
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert not screen.has_class("-too-small")
+
+    run(app, scenario, size=(50, 15))
+
+
+def test_help_lists_the_keys(tmp_path: Path) -> None:
+    app = AbstractsApp(Setup("petrify", 8), data=tmp_path)
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "HelpScreen"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, PlayScreen)
+
+    run(app, scenario)
