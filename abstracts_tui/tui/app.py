@@ -10,7 +10,7 @@ from textual import on
 from textual.app import App
 from textual.binding import Binding
 
-from .dialogs import ConfirmDialog
+from .dialogs.confirm import ConfirmDialog
 from .messages import HelpRequested, LoadRequested, NewGameRequested
 from .screens.select import NewGameScreen, SelectScreen
 
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 # selection screen comes up as fast as a bare Textual app would (see tui/bench.py).
 
 AUTOSAVE_NAME = "autosave.sgf"
+ASCII_KEYS = {"←": "<", "→": ">", "↑": "^", "↓": "v", "⏎": "enter", "⇥": "tab", "⌫": "bksp"}
 
 
 def data_dir() -> Path:
@@ -51,6 +52,13 @@ class AbstractsApp(App[None]):
         self.autosave = (data or data_dir()) / AUTOSAVE_NAME
         if ascii:
             self.add_class("-ascii")
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Keys as the footer and help show them; plain ASCII with --ascii."""
+        display = super().get_key_display(binding)
+        if self.ascii and not display.isascii():
+            display = "".join(ASCII_KEYS.get(char, char) for char in display)
+        return display
 
     def on_mount(self) -> None:
         if self.load_path is not None:

@@ -13,13 +13,11 @@ from textual.screen import Screen
 from textual.widgets import Button, Input, Static
 
 from abstracts_tui.rules import GAMES
-from abstracts_tui.tui.dialogs import (
-    ConfirmDialog,
-    KomiDialog,
-    PathDialog,
-    PieDialog,
-    SideDialog,
-)
+from abstracts_tui.tui.dialogs.confirm import ConfirmDialog
+from abstracts_tui.tui.dialogs.komi import KomiDialog
+from abstracts_tui.tui.dialogs.path import PathDialog
+from abstracts_tui.tui.dialogs.pie import PieDialog
+from abstracts_tui.tui.dialogs.side import SideDialog
 
 EGOTZI = GAMES["egotzi"].info
 LINAGE = GAMES["linage"].info

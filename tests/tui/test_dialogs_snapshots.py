@@ -11,7 +11,10 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from abstracts_tui.rules import GAMES
-from abstracts_tui.tui.dialogs import ConfirmDialog, KomiDialog, PieDialog, SideDialog
+from abstracts_tui.tui.dialogs.confirm import ConfirmDialog
+from abstracts_tui.tui.dialogs.komi import KomiDialog
+from abstracts_tui.tui.dialogs.pie import PieDialog
+from abstracts_tui.tui.dialogs.side import SideDialog
 
 SnapCompare = Callable[..., bool]
 

@@ -7,6 +7,7 @@ import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -252,5 +253,76 @@ def test_help_lists_the_keys(tmp_path: Path) -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, PlayScreen)
+
+    run(app, scenario)
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [
+        Setup("petrify", 10),
+        Setup("pilo", 10),
+        Setup("egotzi", 9, variant="squared", komi=0),
+        Setup("linage", 19, komi=0.5),
+        Setup("partitions", 10),
+    ],
+    ids=lambda setup: setup.game,
+)
+def test_every_largest_board_fits_80_by_24(tmp_path: Path, setup: Setup) -> None:
+    app = AbstractsApp(setup, data=tmp_path)
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        if not isinstance(app.screen, PlayScreen):
+            await pilot.press("1")  # the side dialog
+            await pilot.pause()
+        screen = play_screen(app)
+        assert not screen.has_class("-too-small")
+        board = screen.board.region
+        assert board.right <= 80 - 28 and board.bottom <= 24 - 2, board
+
+    run(app, scenario, size=(80, 24))
+
+
+def test_save_and_load_a_record(tmp_path: Path) -> None:
+    app = AbstractsApp(Setup("egotzi", 5, first="Ann", second="Bob"), data=tmp_path)
+    path = tmp_path / "study.sgf"
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await type_move(pilot, "c3")
+        await pilot.press("p")  # play on
+        await type_move(pilot, "b2")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "PathDialog"
+        await pilot.press("ctrl+a", "ctrl+k", *str(path), "enter")
+        await pilot.pause()
+        assert "Saved to" in text(app, "#status")
+        assert Record.load(path).players == ("Ann", "Bob")
+        await type_move(pilot, "e5")
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await pilot.press(*str(tmp_path / "missing.sgf"), "enter")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "PathDialog"  # no such file: refused
+        await pilot.press("ctrl+a", "ctrl+k", *str(path), "enter")
+        await pilot.pause()
+        game = play_screen(app).session.game
+        assert [game.move_name(m) for m in game.moves] == ["c3", "b2"]
+        assert text(app, "#turn") == "Black to move (Ann)"
+
+    run(app, scenario)
+
+
+def test_a_malformed_record_on_the_command_line_is_reported(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.sgf"
+    bad.write_text("(;GM[1000]GA[linage]SZ[5]\n;V[c3]\n;H[c3])")
+    app = AbstractsApp(load=str(bad), data=tmp_path)
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        assert type(app.screen).__name__ == "SelectScreen"
+        notes = [n.message for n in app._notifications]
+        assert any("line 3: the move H[c3]: c3 is" in note for note in notes), notes
 
     run(app, scenario)

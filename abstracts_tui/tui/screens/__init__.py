@@ -1,8 +1,1 @@
-"""Full screens of the app: choosing a game, playing it, and the help."""
-
-from __future__ import annotations
-
-from .help import HelpScreen
-from .select import SelectScreen
-
-__all__ = ["HelpScreen", "SelectScreen"]
+"""Full screens of the app: choosing a game (`select`), playing it (`play`), the help."""

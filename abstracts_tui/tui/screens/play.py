@@ -15,7 +15,11 @@ from textual.widgets import Footer, Input, Static
 
 from ...rules import PASS, SWAP, Game, Move, RulesError, format_number
 from ...session import Phase, Session
-from ..dialogs import ConfirmDialog, KomiDialog, PathDialog, PieDialog, SideDialog
+from ..dialogs.confirm import ConfirmDialog
+from ..dialogs.komi import KomiDialog
+from ..dialogs.path import PathDialog
+from ..dialogs.pie import PieDialog
+from ..dialogs.side import SideDialog
 from ..messages import HelpRequested, LoadRequested, NewGameRequested
 from ..overlay import overlay_for
 from ..widgets.board import BoardView, board_for
