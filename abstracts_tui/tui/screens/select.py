@@ -123,6 +123,7 @@ class SelectScreen(Screen[Setup]):
     """
 
     CSS_PATH = "select.tcss"
+    AUTO_FOCUS = "#games"  # focused once, on mount: each change of focus recomposes the footer
     BINDINGS = [
         # Up and down pick the game from any field (priority: the list, the inputs and
         # the scrolling pane would take them otherwise); j and k only where no text is typed.
@@ -229,9 +230,7 @@ class SelectScreen(Screen[Setup]):
         yield Footer()
 
     def on_mount(self) -> None:
-        games = self.query_one("#games", OptionList)
-        games.highlighted = self.index
-        games.focus()
+        self.query_one("#games", OptionList).highlighted = self.index
         self._show_game()
 
     # -- showing the highlighted game ---------------------------------------------------
