@@ -48,7 +48,7 @@ from .pairs import Group, cancel
 INFO = GameInfo(
     name="egotzi",
     title="Egotzi",
-    summary="Each stone placed pushes its neighbours away; fill the board, then groups cancel.",
+    summary="Each stone pushes its neighbours",
     colours=("black", "white"),
     sizes=range(5, 10),
     default_size=7,

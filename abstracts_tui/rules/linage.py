@@ -28,7 +28,7 @@ from .geometry import SquareGrid
 INFO = GameInfo(
     name="linage",
     title="Linage",
-    summary="Neutral stones on the points; regions without a line across are territory.",
+    summary="Neutral stones wall off territory",
     colours=("vertical", "horizontal"),
     sizes=range(5, 20),
     default_size=11,

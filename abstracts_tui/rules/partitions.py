@@ -39,7 +39,7 @@ from .geometry import HexGrid
 INFO = GameInfo(
     name="partitions",
     title="Partitions",
-    summary="Fill the hex board; groups that do not split the board score for the opponent.",
+    summary="Fragments score for the opponent",
     colours=("white", "black"),
     sizes=range(5, 11),
     default_size=6,

@@ -27,7 +27,7 @@ from .squares import (
 INFO = GameInfo(
     name="petrify",
     title="Petrify",
-    summary="Place disks or capture by sliding; every capture leaves a block. Own the patches.",
+    summary="Captures leave blocks; own areas",
     colours=("blue", "orange"),
     sizes=range(6, 11),
     default_size=8,

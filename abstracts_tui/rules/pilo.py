@@ -30,7 +30,7 @@ from .squares import (
 INFO = GameInfo(
     name="pilo",
     title="Pilo",
-    summary="Stacks capture stacks of their own height and grow; captures leave blocks.",
+    summary="Equal stacks capture and grow",
     colours=("blue", "orange"),
     sizes=range(6, 11),
     default_size=8,

@@ -22,7 +22,7 @@ from ...session import Setup
 from ..dialogs.komi import KomiValidator, komi_error, komi_rule
 
 DEFAULT_NAMES = ("Player 1", "Player 2")
-SUMMARY_WIDTH = 34
+SUMMARY_WIDTH = 35  # the list is 40 wide: border, scrollbar gutter and padding take 5
 """Width the game summaries are wrapped to (the game list is 40 columns wide)."""
 
 _CHANGE = Binding.Group("Change")
