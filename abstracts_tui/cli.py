@@ -21,9 +21,9 @@ def run_app(
     second: str = "Player 2",
     ascii: bool = False,
 ) -> None:
+    from .game_setup import Setup
     from .rules import OptionError, game_class
     from .rules.base import parse_komi
-    from .session import Setup
     from .tui.app import AbstractsApp
 
     setup = None

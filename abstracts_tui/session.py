@@ -12,10 +12,10 @@ import datetime
 import os
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
+from .game_setup import Setup
 from .records import Record, RecordNode, result_text
 from .rules import SWAP, Game, Move, OptionError, Options, game_class
 from .rules.base import parse_komi
@@ -29,20 +29,6 @@ class Phase(Enum):
     SIDE = "side"
     """The second person chooses a colour (Linage, Egotzi squared)."""
     PLAY = "play"
-
-
-@dataclass(frozen=True)
-class Setup:
-    """What is chosen before a game: the game, its options and the two people's names."""
-
-    game: str
-    size: int | None = None
-    variant: str | None = None
-    komi: float | None = None
-    """A komi agreed beforehand; None lets the first person set it in the game."""
-    first: str = "Player 1"
-    """The person who moves first (or, with komi, who sets komi)."""
-    second: str = "Player 2"
 
 
 class Session:

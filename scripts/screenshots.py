@@ -15,7 +15,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from abstracts_tui.session import Setup
+from abstracts_tui.game_setup import Setup
 from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.screens.play import PlayScreen
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from platformdirs import user_data_dir
 from textual import on
 from textual.app import App
 from textual.binding import Binding
@@ -15,7 +14,8 @@ from .messages import HelpRequested, LoadRequested, NewGameRequested
 from .screens.select import NewGameScreen, SelectScreen
 
 if TYPE_CHECKING:
-    from ..session import Session, Setup
+    from ..game_setup import Setup
+    from ..session import Session
 
 # The play screen, records and sessions are imported when a game starts, so that the
 # selection screen comes up as fast as a bare Textual app would (see tui/bench.py).
@@ -26,6 +26,8 @@ ASCII_KEYS = {"←": "<", "→": ">", "↑": "^", "↓": "v", "⏎": "enter", "�
 
 def data_dir() -> Path:
     """Where the game in progress is kept: the user's data directory."""
+    from platformdirs import user_data_dir
+
     return Path(user_data_dir("abstracts-tui", appauthor=False))
 
 
@@ -49,7 +51,7 @@ class AbstractsApp(App[None]):
         self.setup = setup
         self.load_path = load
         self.ascii = ascii
-        self.autosave = (data or data_dir()) / AUTOSAVE_NAME
+        self.data_folder = data
         if ascii:
             self.add_class("-ascii")
 
@@ -66,14 +68,20 @@ class AbstractsApp(App[None]):
         elif self.setup is not None:
             self.start_game(self.setup)
         else:
-            self.offer_resume()
+            # The selection screen first; an unfinished game is offered over it right after.
+            self.show_selection()
+            self.call_after_refresh(self.offer_resume)
+
+    @property
+    def autosave(self) -> Path:
+        """The file the game in progress is written to after every move."""
+        return (self.data_folder or data_dir()) / AUTOSAVE_NAME
 
     # -- starting games --------------------------------------------------------------------
 
     def offer_resume(self) -> None:
-        """Offer the autosaved game if one is in progress, else show the selection screen."""
+        """Offer the autosaved game, if one is in progress, over the selection screen."""
         if not self.autosave.exists():
-            self.show_selection()
             return
         from ..records import RecordError
         from ..rules import RulesError
@@ -84,7 +92,6 @@ class AbstractsApp(App[None]):
         except (OSError, RecordError, RulesError):
             session = None  # an unreadable autosave is no game to resume
         if session is None or session.game.is_over():
-            self.show_selection()
             return
         game = session.game
         question = (
@@ -96,8 +103,6 @@ class AbstractsApp(App[None]):
         def chosen(resume: bool | None) -> None:
             if resume:
                 self.show_play(session)
-            else:
-                self.show_selection()
 
         self.push_screen(ConfirmDialog(question, "Resume", "New game"), chosen)
 
@@ -117,7 +122,7 @@ class AbstractsApp(App[None]):
         from .screens.play import PlayScreen
 
         screen = PlayScreen(session, ascii=self.ascii)
-        if isinstance(self.screen, PlayScreen):
+        if isinstance(self.screen, PlayScreen | SelectScreen):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)

@@ -40,7 +40,7 @@ FIRST_SCREEN = {
 
 def key_to_frame(presses: int) -> tuple[float, float]:
     """(mean ms, median ms) of CPU from a cursor key press to the composed frame, 10x10 Pilo."""
-    from ..session import Setup
+    from ..game_setup import Setup
     from .app import AbstractsApp
 
     async def measure() -> list[float]:

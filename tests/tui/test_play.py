@@ -11,9 +11,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from abstracts_tui.game_setup import Setup
 from abstracts_tui.records import Record
 from abstracts_tui.rules import Game, new_game
-from abstracts_tui.session import Setup
 from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.screens.play import PlayScreen
 

@@ -9,7 +9,7 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from abstracts_tui.session import Setup
+from abstracts_tui.game_setup import Setup
 from abstracts_tui.tui.screens.select import SelectScreen
 
 

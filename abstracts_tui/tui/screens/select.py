@@ -17,8 +17,8 @@ from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...game_setup import Setup
 from ...rules import GAMES, GameInfo, format_number
-from ...session import Setup
 from ..dialogs.komi import KomiValidator, komi_error, komi_rule
 
 DEFAULT_NAMES = ("Player 1", "Player 2")
