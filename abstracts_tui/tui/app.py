@@ -11,7 +11,7 @@ from textual.binding import Binding
 
 from .dialogs.confirm import ConfirmDialog
 from .messages import HelpRequested, LoadRequested, NewGameRequested
-from .screens.select import NewGameScreen, SelectScreen
+from .screens.select import SelectScreen
 
 if TYPE_CHECKING:
     from ..game_setup import Setup
@@ -62,14 +62,17 @@ class AbstractsApp(App[None]):
             display = "".join(ASCII_KEYS.get(char, char) for char in display)
         return display
 
+    def get_default_screen(self) -> SelectScreen:
+        """The selection screen is home: games are played over it and end back on it."""
+        return SelectScreen(self.setup)
+
     def on_mount(self) -> None:
         if self.load_path is not None:
-            self.load_game(self.load_path, first=True)
+            self.load_game(self.load_path)
         elif self.setup is not None:
             self.start_game(self.setup)
         else:
-            # The selection screen first; an unfinished game is offered over it right after.
-            self.show_selection()
+            # An unfinished game is offered over the selection screen right after it shows.
             self.call_after_refresh(self.offer_resume)
 
     @property
@@ -106,13 +109,11 @@ class AbstractsApp(App[None]):
 
         self.push_screen(ConfirmDialog(question, "Resume", "New game"), chosen)
 
-    def show_selection(self) -> None:
-        self.push_screen(SelectScreen(self.setup), self.start_game)
+    @on(SelectScreen.Chosen)
+    def game_chosen(self, message: SelectScreen.Chosen) -> None:
+        self.start_game(message.setup)
 
-    def start_game(self, setup: Setup | None) -> None:
-        if setup is None:
-            self.exit()
-            return
+    def start_game(self, setup: Setup) -> None:
         from ..session import Session
 
         self.setup = setup
@@ -122,12 +123,12 @@ class AbstractsApp(App[None]):
         from .screens.play import PlayScreen
 
         screen = PlayScreen(session, ascii=self.ascii)
-        if isinstance(self.screen, PlayScreen | SelectScreen):
+        if isinstance(self.screen, PlayScreen):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
 
-    def load_game(self, path: str, first: bool = False) -> None:
+    def load_game(self, path: str) -> None:
         """Open a record file; a bad file is reported and nothing else changes."""
         from ..records import RecordError
         from ..rules import RulesError
@@ -137,8 +138,6 @@ class AbstractsApp(App[None]):
             session = Session.load(path, self.autosave)
         except (OSError, RecordError, RulesError) as error:
             message = f"Could not load {path}: {getattr(error, 'strerror', None) or error}"
-            if first:
-                self.show_selection()
             self.notify(message, severity="error", timeout=10)
             return
         self.show_play(session)
@@ -148,11 +147,11 @@ class AbstractsApp(App[None]):
 
     @on(NewGameRequested)
     def new_game(self) -> None:
-        self.push_screen(NewGameScreen(self.setup), self.start_game_over)
+        """Back to the selection screen; the game stays in the autosave until the next starts."""
+        from .screens.play import PlayScreen
 
-    def start_game_over(self, setup: Setup | None) -> None:
-        if setup is not None:
-            self.start_game(setup)
+        while isinstance(self.screen, PlayScreen):
+            self.pop_screen()
 
     @on(LoadRequested)
     def load_requested(self, message: LoadRequested) -> None:

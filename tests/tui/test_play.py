@@ -326,3 +326,24 @@ def test_a_malformed_record_on_the_command_line_is_reported(tmp_path: Path) -> N
         assert any("line 3: the move H[c3]: c3 is" in note for note in notes), notes
 
     run(app, scenario)
+
+
+def test_new_game_goes_back_to_the_selection_screen(tmp_path: Path) -> None:
+    app = AbstractsApp(Setup("partitions", 5, first="Ann", second="Bob"), data=tmp_path)
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await type_move(pilot, "c3")
+        await pilot.press("n")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "ConfirmDialog"
+        await pilot.press("n")  # no: the game goes on
+        await pilot.pause()
+        assert isinstance(app.screen, PlayScreen)
+        await pilot.press("n", "y")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "SelectScreen"
+        await pilot.press("up", "enter")  # Linage, the game above Partitions
+        await pilot.pause()
+        assert type(app.screen).__name__ == "KomiDialog"
+
+    run(app, scenario)

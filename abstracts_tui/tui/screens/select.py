@@ -118,7 +118,8 @@ def game_prompt(info: GameInfo, highlighted: bool) -> Content:
 class SelectScreen(Screen[Setup]):
     """Choose a game, its board size, variant and komi, and the two players' names.
 
-    Dismissed with a `Setup` when the game starts (Start button or Enter). `default`
+    As the app's home screen it posts `Chosen(setup)` when the game starts (Start button
+    or Enter); pushed over another screen it is dismissed with the `Setup`. `default`
     preselects a game and its options. Escape or `q` quits the app.
     """
 
@@ -152,6 +153,13 @@ class SelectScreen(Screen[Setup]):
         Binding("enter", "start", "Start", priority=True, id="select.start"),
         Binding("escape,q", "quit", "Quit", key_display="esc/q", id="select.quit"),
     ]
+
+    class Chosen(Message):
+        """A game was chosen on the app's home screen (a pushed screen is dismissed instead)."""
+
+        def __init__(self, setup: Setup) -> None:
+            super().__init__()
+            self.setup = setup
 
     def __init__(self, default: Setup | None = None) -> None:
         super().__init__()
@@ -381,18 +389,11 @@ class SelectScreen(Screen[Setup]):
             self.notify(error, title="Komi", severity="error")
             self.query_one("#komi", Input).focus()
             return
-        self.dismiss(self.setup())
+        setup = self.setup()
+        if self.app.screen_stack[0] is self:  # the app's home screen: it stays underneath
+            self.post_message(self.Chosen(setup))
+        else:
+            self.dismiss(setup)
 
     def action_quit(self) -> None:
         self.app.exit()
-
-
-class NewGameScreen(SelectScreen):
-    """The selection screen opened from a game: Escape goes back to that game."""
-
-    BINDINGS = [
-        Binding("escape,q", "back", "Back to the game", key_display="esc/q", id="select.back"),
-    ]
-
-    def action_back(self) -> None:
-        self.dismiss(None)
