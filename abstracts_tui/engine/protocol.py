@@ -2,17 +2,35 @@
 
 Each command line gets one answer: `=[id] result` or `?[id] message`, then an empty
 line. A refused command changes nothing; only `quit` or the end of input stops it.
+
+The AI commands (`time_per_move`, `genmove`, `analyze`) search with `search.Search`.
+Two environment variables make them reproducible, for tests and match scripts:
+`ABSTRACTS_TUI_SEED=N` seeds the searches (the k-th search of the process uses seed
+N + k), and `ABSTRACTS_TUI_PLAYOUTS=N` gives every search N playouts instead of a time.
 """
 
 from __future__ import annotations
 
+import math
+import os
 import re
 import sys
-from collections.abc import Callable
-from typing import BinaryIO, TextIO
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from .. import __version__
 from ..rules import GAMES, Game, RulesError, format_number, game_class, load_position
+
+if TYPE_CHECKING:
+    from .search import Search
+
+DEFAULT_TIME_PER_MOVE = 1.0
+"""Seconds of thought for `genmove` (and `analyze` without an argument) until changed."""
+MAX_TIME_PER_MOVE = 24 * 3600.0
+ANALYZE_LINES = 10
+"""The most candidate moves `analyze` lists."""
+SEED_VARIABLE = "ABSTRACTS_TUI_SEED"
+PLAYOUTS_VARIABLE = "ABSTRACTS_TUI_PLAYOUTS"
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -27,9 +45,16 @@ Handler = Callable[[list[str]], str]
 class Engine:
     """The protocol's state (the current game) and its commands."""
 
-    def __init__(self) -> None:
+    def __init__(self, environ: Mapping[str, str] | None = None) -> None:
+        """`environ` (default: this process's) may set the AI's seed and playouts."""
         self.game: Game | None = None
         self.quitting = False
+        self.time_per_move = DEFAULT_TIME_PER_MOVE
+        self.searches = 0
+        """Searches run so far: the next one's seed is the base seed plus this."""
+        settings = os.environ if environ is None else environ
+        self.seed = _whole_number(settings, SEED_VARIABLE, minimum=0)
+        self.playouts = _whole_number(settings, PLAYOUTS_VARIABLE, minimum=1)
         self.commands: dict[str, Handler] = {
             "protocol_version": self.protocol_version,
             "name": self.name,
@@ -50,6 +75,9 @@ class Engine:
             "position": self.position,
             "setposition": self.setposition,
             "moves": self.moves,
+            "time_per_move": self.set_time_per_move,
+            "genmove": self.genmove,
+            "analyze": self.analyze,
         }
         self.aliases: dict[str, Handler] = {
             "gogui-rules_game_id": self.game_id,
@@ -246,6 +274,66 @@ class Engine:
         game = self._game()
         return " ".join(game.move_name(move) for move in game.moves)
 
+    # -- the AI -----------------------------------------------------------------------
+
+    def set_time_per_move(self, args: list[str]) -> str:
+        if len(args) != 1:
+            raise CommandError("usage: time_per_move SECONDS (e.g. time_per_move 2.5)")
+        self.time_per_move = _seconds(args[0])
+        return ""
+
+    def genmove(self, args: list[str]) -> str:
+        self._no_args(args)
+        game = self._live_game()
+        moves = game.legal_moves()
+        if len(moves) == 1:
+            move = moves[0]
+        else:
+            search = self._search(game, self.time_per_move)
+            best = search.best_move()
+            assert best is not None  # the game is not over
+            move = best
+        game.play(move)
+        return game.move_name(move)
+
+    def analyze(self, args: list[str]) -> str:
+        if len(args) > 1:
+            raise CommandError("usage: analyze [SECONDS]")
+        seconds = _seconds(args[0]) if args else self.time_per_move
+        game = self._live_game()
+        search = self._search(game, seconds)
+        lines = []
+        for found in search.candidates(ANALYZE_LINES):
+            pv = " ".join(game.move_name(move) for move in found.pv)
+            lines.append(
+                f"move {game.move_name(found.move)} visits {found.visits} "
+                f"winrate {found.winrate:.3f} pv {pv}"
+            )
+        return "\n".join(lines)
+
+    def _live_game(self) -> Game:
+        game = self._game()
+        if game.is_over():
+            winner = game.winner_name()
+            result = "a draw" if winner == "draw" else f"{winner} won"
+            raise CommandError(f"the game is over ({result}): there is no move to make")
+        return game
+
+    def _search(self, game: Game, seconds: float) -> Search:
+        """A finished search of `game` (which it leaves as it was)."""
+        # Imported here so that `python -m abstracts_tui.engine.search` does not find
+        # the module already imported by the package.
+        from .search import Budget, Search
+
+        seed = None if self.seed is None else self.seed + self.searches
+        self.searches += 1
+        search = Search(game, seed)
+        if self.playouts is not None:
+            search.run(Budget(playouts=self.playouts))
+        else:
+            search.run(Budget(seconds=seconds))
+        return search
+
     def game_id(self, args: list[str]) -> str:
         self._no_args(args)
         return self._game().info.title
@@ -253,6 +341,37 @@ class Engine:
     def board_size(self, args: list[str]) -> str:
         self._no_args(args)
         return str(self._game().size)
+
+
+def _seconds(text: str) -> float:
+    """A positive, finite number of seconds; `CommandError` saying what is wrong."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise CommandError(f"the time must be a number of seconds, not '{text[:40]}'") from None
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise CommandError(f"the time must be a positive number of seconds, not {text[:40]}")
+    if seconds > MAX_TIME_PER_MOVE:
+        raise CommandError(f"the time must be at most {MAX_TIME_PER_MOVE:.0f} seconds (a day)")
+    return seconds
+
+
+def _whole_number(environ: Mapping[str, str], name: str, minimum: int) -> int | None:
+    """The variable `name` as a whole number >= minimum; None (with a warning) otherwise."""
+    text = environ.get(name)
+    if text is None or not text.strip():
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = minimum - 1
+    if value < minimum:
+        print(
+            f"abstracts-tui engine: ignoring {name}={text!r}: not a whole number >= {minimum}",
+            file=sys.stderr,
+        )
+        return None
+    return value
 
 
 def _one_paragraph(text: str) -> str:

@@ -72,6 +72,7 @@ def test_every_command_of_the_table_is_listed() -> None:
         *("game_over", "scores", "winner", "showboard", "position", "setposition", "moves"),
         *("gogui-rules_game_id", "gogui-rules_legal_moves", "gogui-rules_side_to_move"),
         *("gogui-rules_final_result", "gogui-rules_board_size"),
+        *("time_per_move", "genmove", "analyze"),
     ]
     assert sorted(listed) == sorted(required)
 

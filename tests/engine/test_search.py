@@ -1,0 +1,260 @@
+"""The Monte Carlo tree search: legal, reproducible, stoppable, and it sees a forced win."""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+import time
+
+import pytest
+
+from abstracts_tui.engine.search import Budget, Search, choose_move
+from abstracts_tui.rules import GAMES, PASS, SWAP, Game, load_position, new_game
+
+
+def solve(game: Game) -> float:
+    """The game-theoretic value for the side to move: 1 win, 0.5 draw, 0 loss."""
+    if game.is_over():
+        outcome = game.outcome()
+        assert outcome is not None
+        if outcome.winner is None:
+            return 0.5
+        return 1.0 if outcome.winner == game.turn else 0.0
+    me = game.turn
+    best = 0.0
+    for move in game.legal_moves():
+        game.push(move)
+        value = solve(game)
+        if game.turn != me:
+            value = 1.0 - value
+        game.undo()
+        best = max(best, value)
+        if best == 1.0:
+            break
+    return best
+
+
+def winning_moves(game: Game) -> list[str]:
+    """The moves after which the side to move wins with best play."""
+    me = game.turn
+    found = []
+    for move in game.legal_moves():
+        game.push(move)
+        value = solve(game)
+        if game.turn != me:
+            value = 1.0 - value
+        game.undo()
+        if value == 1.0:
+            found.append(game.move_name(move))
+    return found
+
+
+# One move wins and every other loses (or draws) with best play; each position was found
+# by random play and is checked by `solve` in the test itself.
+FORCED_WINS = [
+    pytest.param(
+        "egotzi size=5,variant=standard bbbbw/ww.w./www.w/.b.bw/bbbbw black swap=no",
+        "d3",
+        id="egotzi",
+    ),
+    pytest.param(
+        "partitions size=5 wbbwb/wbwbwb/wbwbbww/wbbwwwbb/bwbbbwbw./b.bbwwww/w.bbwww/.bbwwb/wwbb. "
+        "white -",
+        "d2",
+        id="partitions",
+    ),
+    pytest.param(
+        "linage size=5,komi=0 ..xxx/x...x/xx.xx/...../xx.xx vertical passes=1",
+        "d4",
+        id="linage",
+    ),
+]
+
+
+@pytest.mark.parametrize(("position", "winner"), FORCED_WINS)
+def test_finds_the_only_winning_move(position: str, winner: str) -> None:
+    game = load_position(position)
+    assert len(game.legal_moves()) >= 5
+    assert winning_moves(game) == [winner]
+    search = Search(game, seed=3)
+    search.run(Budget(playouts=1500))
+    best = search.best_move()
+    assert best is not None
+    assert game.move_name(best) == winner
+    assert search.candidates()[0].winrate > 0.6
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_legal_move_in_every_game(name: str) -> None:
+    game = new_game(name)
+    rng = random.Random(5)
+    for _ in range(7):
+        game.push(rng.choice(game.legal_moves()))
+    before = game.position()
+    for grave in (True, False):
+        search = Search(game, seed=1, grave=grave)
+        search.run(Budget(playouts=60))
+        move = search.best_move()
+        assert move in game.legal_moves()
+        assert search.playouts == 60
+    assert game.position() == before  # the search works on its own copy
+
+
+@pytest.mark.parametrize("name", ["petrify", "pilo", "egotzi"])
+def test_swap_is_a_move_like_any_other(name: str) -> None:
+    game = new_game(name)
+    game.push(game.legal_moves()[len(game.legal_moves()) // 2])
+    assert SWAP in game.legal_moves()
+    search = Search(game, seed=2)
+    search.run(Budget(playouts=150))
+    assert search.best_move() in game.legal_moves()
+    # Every root move, swap included, gets tried.
+    assert SWAP in {c.move for c in search.candidates()}
+
+
+def test_only_pass_is_legal() -> None:
+    game = load_position("linage size=5,komi=0 xxxxx/xxxxx/xxxxx/xxxxx/x...x vertical passes=0")
+    assert game.legal_moves() == [PASS]
+    search = Search(game, seed=1)
+    search.run(Budget(playouts=20))
+    assert search.best_move() == PASS
+    assert choose_move(game, Budget(playouts=20)) == PASS
+
+
+def test_a_draw_counts_half() -> None:
+    # Both pass in a row on a board without territory: the only move ends in a 0-0 draw.
+    game = load_position("linage size=5,komi=0 xxxxx/xxxxx/xxxxx/xxxxx/xxxxx vertical passes=1")
+    search = Search(game, seed=1)
+    search.run(Budget(playouts=10))
+    (only,) = search.candidates()
+    assert (only.move, only.visits, only.winrate) == (PASS, 10, 0.5)
+
+
+def test_a_finished_game_has_no_move() -> None:
+    game = load_position("linage size=5,komi=0 xxxxx/xxxxx/xxxxx/xxxxx/xxxxx vertical passes=1")
+    game.push(PASS)
+    assert game.is_over()
+    search = Search(game, seed=1)
+    search.run(Budget(playouts=10))
+    assert search.best_move() is None
+    assert search.candidates() == []
+    assert search.playouts == 0
+    with pytest.raises(ValueError):
+        choose_move(game, Budget(playouts=10))
+
+
+@pytest.mark.parametrize("name", ["petrify", "partitions"])
+def test_same_seed_and_playouts_same_result(name: str) -> None:
+    game = new_game(name)
+    runs = []
+    for _ in range(2):
+        search = Search(game, seed=42)
+        search.run(Budget(playouts=120))
+        runs.append(search.candidates())
+    assert runs[0] == runs[1]
+    other = Search(game, seed=43)
+    other.run(Budget(playouts=120))
+    assert other.candidates() != runs[0]
+
+
+def test_runs_add_up() -> None:
+    game = new_game("egotzi", size=5)
+    search = Search(game, seed=9)
+    search.run(Budget(playouts=50))
+    search.run(Budget(playouts=70))
+    assert search.playouts == 120
+    assert sum(c.visits for c in search.candidates()) == 120
+
+
+def test_candidates_are_sorted_and_their_lines_are_legal() -> None:
+    game = new_game("egotzi", size=5)
+    game.push(12)
+    search = Search(game, seed=4)
+    search.run(Budget(playouts=400))
+    found = search.candidates()
+    # Moves with a tenth of the top visits or more first, by the lower bound of their
+    # winrate; then the others by visits.
+    top = max(c.visits for c in found)
+    sure = [c for c in found if c.visits >= top / 10]
+    assert found[: len(sure)] == sure
+    bounds = [c.winrate - 0.5 / math.sqrt(c.visits) for c in sure]
+    assert bounds == sorted(bounds, reverse=True)
+    rest = [c.visits for c in found[len(sure) :]]
+    assert rest == sorted(rest, reverse=True)
+    assert search.best_move() == found[0].move
+    assert search.winrate() == found[0].winrate
+    assert len(search.candidates(3)) == 3
+    for candidate in found:
+        assert 0.0 <= candidate.winrate <= 1.0
+        assert candidate.pv[0] == candidate.move
+        line = game.copy()
+        for move in candidate.pv:
+            line.play(move)
+
+
+def test_a_time_budget_is_kept() -> None:
+    game = new_game("petrify")
+    search = Search(game, seed=1)
+    start = time.perf_counter()
+    search.run(Budget(seconds=0.3))
+    spent = time.perf_counter() - start
+    assert 0.3 <= spent < 0.3 + 0.25
+    assert search.playouts > 0
+
+
+def test_stop_ends_a_search_from_another_thread() -> None:
+    game = new_game("linage")  # the slowest playouts
+    search = Search(game, seed=1)
+    worker = threading.Thread(target=search.run, args=(Budget(),))  # no limit at all
+    worker.start()
+    time.sleep(0.3)
+    assert worker.is_alive()
+    asked = time.perf_counter()
+    search.stop()
+    worker.join(timeout=2)
+    assert not worker.is_alive()
+    assert time.perf_counter() - asked < 0.2
+    assert search.playouts > 0
+    assert search.best_move() in game.legal_moves()
+    # The search can go on afterwards.
+    done = search.playouts
+    search.run(Budget(playouts=5))
+    assert search.playouts == done + 5
+
+
+def test_results_can_be_read_while_it_runs() -> None:
+    game = new_game("egotzi")
+    search = Search(game, seed=1)
+    worker = threading.Thread(target=search.run, args=(Budget(seconds=0.6),))
+    worker.start()
+    seen = []
+    while worker.is_alive():
+        found = search.candidates(5)
+        if found:
+            seen.append(found[0].visits)
+        time.sleep(0.05)
+    worker.join()
+    assert len(seen) >= 3
+    assert all(visits > 0 for visits in seen)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_colours_alternate_except_after_a_swap(name: str) -> None:
+    # The search works out who played each move of a playout from this rule.
+    rng = random.Random(11)
+    for _ in range(20):
+        game = new_game(name)
+        movers = []
+        while not game.is_over():
+            moves = game.legal_moves()
+            move = SWAP if SWAP in moves and rng.random() < 0.5 else rng.choice(moves)
+            movers.append(game.turn)
+            game.push(move)
+        expected = []
+        turn = 0
+        for move in game.moves:
+            expected.append(turn)
+            if move != SWAP:
+                turn ^= 1
+        assert movers == expected
