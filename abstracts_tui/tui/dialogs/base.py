@@ -43,3 +43,22 @@ class Dialog(ModalScreen[ResultT]):
     def button_row(*buttons: Button) -> Horizontal:
         """The row of buttons at the bottom of the box."""
         return Horizontal(*buttons, classes="dialog-buttons")
+
+
+class FieldDialog(Dialog[ResultT]):
+    """A dialog with one text field whose Accept (button `#accept`, action `accept`) is
+    greyed out while the field holds no valid value."""
+
+    def __init__(self, title: str) -> None:
+        super().__init__(title)
+        self.valid = True
+
+    def set_valid(self, valid: bool) -> None:
+        """Enable or grey out Accept, on its button and in the footer."""
+        self.valid = valid
+        self.query_one("#accept", Button).disabled = not valid
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Grey out Accept in the footer while the field holds no valid value."""
+        return None if action == "accept" and not self.valid else True

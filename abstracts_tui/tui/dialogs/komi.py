@@ -10,7 +10,7 @@ from textual.widgets import Button, Input, Static
 
 from ...rules import GameInfo, OptionError, format_number
 from ...rules.base import parse_komi
-from .base import Dialog, KeyButton
+from .base import FieldDialog, KeyButton
 
 
 def komi_error(text: str, step: float) -> str | None:
@@ -45,7 +45,7 @@ class KomiValidator(Validator):
         return self.success() if error is None else self.failure(error, value)
 
 
-class KomiDialog(Dialog[str]):
+class KomiDialog(FieldDialog[str]):
     """The first player (`chooser`) sets komi; dismissed with the komi as validated text.
 
     Enter accepts only a valid komi; the reason is shown under the field while it is not.
@@ -60,7 +60,6 @@ class KomiDialog(Dialog[str]):
         self.info = info
         self.chooser = chooser
         self.default = default
-        self.valid = True
 
     def explanation(self) -> str:
         """What komi is and what happens next."""
@@ -94,14 +93,8 @@ class KomiDialog(Dialog[str]):
     def _show_error(self, text: str) -> str | None:
         error = komi_error(text, self.info.komi_step)
         self.query_one("#komi-error", Static).update(error or "")
-        self.valid = error is None
-        self.query_one("#accept", Button).disabled = not self.valid
-        self.refresh_bindings()
+        self.set_valid(error is None)
         return error
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Grey out Accept in the footer while the field holds no valid value."""
-        return None if action == "accept" and not self.valid else True
 
     def action_accept(self) -> None:
         text = self.query_one("#komi", Input).value

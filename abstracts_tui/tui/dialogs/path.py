@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Input, Static
 
-from .base import Dialog, KeyButton
+from .base import FieldDialog, KeyButton
 
 
 def path_error(text: str, must_exist: bool) -> str | None:
@@ -34,14 +34,13 @@ class PathValidator(Validator):
     def __init__(self, must_exist: bool) -> None:
         super().__init__()
         self.must_exist = must_exist
-        self.valid = True
 
     def validate(self, value: str) -> ValidationResult:
         error = path_error(value, self.must_exist)
         return self.success() if error is None else self.failure(error, value)
 
 
-class PathDialog(Dialog[str | None]):
+class PathDialog(FieldDialog[str | None]):
     """A file path for Save or Load; dismissed with the path (`~` expanded) or None on Escape.
 
     With `must_exist` the file must exist (loading); otherwise its folder must (saving).
@@ -85,14 +84,8 @@ class PathDialog(Dialog[str | None]):
         exists = not self.must_exist and error is None and Path(text.strip()).expanduser().exists()
         note.update(error or ("The file exists and will be replaced" if exists else ""))
         note.set_class(error is None, "-warning")
-        self.valid = error is None
-        self.query_one("#accept", Button).disabled = not self.valid
-        self.refresh_bindings()
+        self.set_valid(error is None)
         return error
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Grey out Accept in the footer while the field holds no valid value."""
-        return None if action == "accept" and not self.valid else True
 
     def action_accept(self) -> None:
         text = self.query_one("#path", Input).value
