@@ -51,7 +51,9 @@ def winning_moves(game: Game) -> list[str]:
 
 
 # One move wins and every other loses (or draws) with best play; each position was found
-# by random play and is checked by `solve` in the test itself.
+# by random play and is checked by `solve` in the test itself. GRAVE is not infallible
+# here: in the Linage position, where passing is a sure draw and the winning stone looks
+# poor in random playouts, 1 seed in 40 never tries d4 within a few thousand playouts.
 FORCED_WINS = [
     pytest.param(
         "egotzi size=5,variant=standard bbbbw/ww.w./www.w/.b.bw/bbbbw black swap=no",
@@ -72,12 +74,13 @@ FORCED_WINS = [
 ]
 
 
+@pytest.mark.parametrize("seed", [3, 4])
 @pytest.mark.parametrize(("position", "winner"), FORCED_WINS)
-def test_finds_the_only_winning_move(position: str, winner: str) -> None:
+def test_finds_the_only_winning_move(position: str, winner: str, seed: int) -> None:
     game = load_position(position)
     assert len(game.legal_moves()) >= 5
     assert winning_moves(game) == [winner]
-    search = Search(game, seed=3)
+    search = Search(game, seed=seed)
     search.run(Budget(playouts=1500))
     best = search.best_move()
     assert best is not None
