@@ -7,6 +7,7 @@ import sys
 import click
 
 from . import __version__
+from .engine.levels import DEFAULT_LEVEL, LEVELS
 
 GAME_NAMES = ["petrify", "pilo", "egotzi", "linage", "partitions"]
 
@@ -20,6 +21,8 @@ def run_app(
     first: str = "Player 1",
     second: str = "Player 2",
     ascii: bool = False,
+    computer: str | None = None,
+    level: str = "hard",
 ) -> None:
     from .game_setup import Setup
     from .rules import OptionError, game_class
@@ -34,7 +37,14 @@ def run_app(
             info.options(size, variant, komi_value)  # refuse bad options before the screen opens
         except OptionError as error:
             raise click.UsageError(str(error)) from None
-        setup = Setup(game, size, variant, komi_value, first, second)
+        levels = [level if computer in (seat, "both") else None for seat in ("first", "second")]
+        names = [
+            "Computer" if seat_level and name in ("Player 1", "Player 2") else name
+            for name, seat_level in zip((first, second), levels, strict=True)
+        ]
+        if names[0] == names[1]:
+            names[1] += " 2"
+        setup = Setup(game, size, variant, komi_value, names[0], names[1], levels[0], levels[1])
     AbstractsApp(setup, load=load, ascii=ascii).run()
 
 
@@ -62,6 +72,18 @@ def main(ctx: click.Context, ascii: bool) -> None:
 @click.option("--load", "load", type=click.Path(dir_okay=False), help="Open a game record (SGF).")
 @click.option("--first", default="Player 1", show_default=True, help="The first player's name.")
 @click.option("--second", default="Player 2", show_default=True, help="The second player's name.")
+@click.option(
+    "--computer",
+    type=click.Choice(["first", "second", "both"]),
+    help="Who the computer plays: the first person's seat, the second's, or both (a demo).",
+)
+@click.option(
+    "--level",
+    type=click.Choice(list(LEVELS)),
+    default=DEFAULT_LEVEL,
+    show_default=True,
+    help="The computer's strength.",
+)
 @click.option("--ascii", is_flag=True, help="Draw with ASCII characters only.")
 def play(
     game: str | None,
@@ -71,12 +93,14 @@ def play(
     load: str | None,
     first: str,
     second: str,
+    computer: str | None,
+    level: str,
     ascii: bool,
 ) -> None:
     """Start a game of GAME directly, or open a record with --load."""
     if game is None and load is None:
         raise click.UsageError("name a game (e.g. play petrify) or give --load FILE")
-    run_app(game, size, variant, komi, load, first, second, ascii)
+    run_app(game, size, variant, komi, load, first, second, ascii, computer, level)
 
 
 @main.command()
@@ -117,3 +141,73 @@ def check(path: str) -> None:
         click.echo(f"{game.side_to_move().capitalize()} to move")
     else:
         click.echo(f"result: {game.winner_name()} ({outcome.reason})")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", default=2222, show_default=True, help="The port (0: any free port).")
+@click.option(
+    "--authorized-keys",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Public keys allowed in (OpenSSH authorized_keys format).",
+)
+@click.option(
+    "--password-file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="NAME:HASH lines (python -m abstracts_tui.ssh.auth NAME makes one).",
+)
+@click.option("--open", "open_", is_flag=True, help="Let anyone in on a non-loopback address.")
+@click.option(
+    "--data",
+    type=click.Path(file_okay=False),
+    help="The server's folder: host key, rooms, players' games [default: user data dir].",
+)
+@click.option("--sessions-per-user", default=3, show_default=True, help="Sessions per user name.")
+@click.option(
+    "--idle-timeout", default=1800.0, show_default=True, help="Seconds without input to close."
+)
+def serve(
+    host: str,
+    port: int,
+    authorized_keys: str | None,
+    password_file: str | None,
+    open_: bool,
+    data: str | None,
+    sessions_per_user: int,
+    idle_timeout: float,
+) -> None:
+    """Serve the games over SSH: each connection gets its own app, with rooms to play in.
+
+    On loopback anyone may connect; on any other address give --authorized-keys and/or
+    --password-file, or --open.
+    """
+    import asyncio
+    import logging
+    from pathlib import Path
+
+    from .ssh.auth import ConfigError
+    from .ssh.limits import Limits, ServerConfig
+    from .ssh.server import serve as run_server
+    from .tui.app import data_dir
+
+    # The apps swap sys.stderr while they run: log to the real one.
+    handler = logging.StreamHandler(sys.__stderr__)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%d %H:%M:%S"))
+    logger = logging.getLogger("abstracts_tui.ssh")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    config = ServerConfig(
+        data=Path(data) if data else data_dir() / "server",
+        host=host,
+        port=port,
+        authorized_keys=Path(authorized_keys) if authorized_keys else None,
+        password_file=Path(password_file) if password_file else None,
+        open=open_,
+        limits=Limits(sessions_per_user=sessions_per_user, idle_seconds=idle_timeout),
+    )
+    try:
+        asyncio.run(run_server(config))
+    except ConfigError as error:
+        raise click.UsageError(str(error)) from None
+    except OSError as error:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {error}") from None

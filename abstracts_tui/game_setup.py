@@ -17,3 +17,7 @@ class Setup:
     first: str = "Player 1"
     """The person who moves first (or, with komi, who sets komi)."""
     second: str = "Player 2"
+    first_level: str | None = None
+    """The strength of the computer that plays for the first person; None: a person plays."""
+    second_level: str | None = None
+    """The strength of the computer that plays for the second person; None: a person plays."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from enum import Enum
 from pathlib import Path
 
@@ -42,6 +42,9 @@ class Session:
         self.phase = Phase.PLAY
         self.people = record.players
         """Names of the people who start as the first and the second colour."""
+        self.listeners: list[Callable[[], None]] = []
+        """Called after every change of the position or the phase (the screens showing
+        this session redraw; over SSH several screens show one session)."""
         for node in record.root.mainline():
             self._step_into(node)
 
@@ -58,6 +61,9 @@ class Session:
             players=(setup.first, setup.second),
             date=datetime.date.today().isoformat(),
         )
+        for name, level in ((setup.first, setup.first_level), (setup.second, setup.second_level)):
+            if level is not None:
+                record.computers[name] = level
         session = cls(record, autosave)
         if info.takes_komi(options.variant):
             session.phase = Phase.KOMI if setup.komi is None else Phase.SIDE
@@ -78,6 +84,7 @@ class Session:
         komi = parse_komi(text, info.komi_step)
         self._replace_options(Options(self.game.size, self.game.options.variant, komi))
         self.phase = Phase.SIDE
+        self.notify()
         return komi
 
     def choose_side(self, colour: int) -> None:
@@ -89,6 +96,7 @@ class Session:
         self.record.players = self.people
         self.phase = Phase.PLAY
         self.save_autosave()
+        self.notify()
 
     def _replace_options(self, options: Options) -> None:
         self.record.options = options
@@ -105,6 +113,18 @@ class Session:
         """The name of the person who holds `colour` now."""
         return self.people[colour ^ self.swapped]
 
+    def level(self, name: str) -> str | None:
+        """The strength level if `name` is a computer player, else None."""
+        return self.record.computers.get(name)
+
+    def waiting_for(self) -> str | None:
+        """The name of who must act now (komi, side or move); None once the game is over."""
+        if self.phase is not Phase.PLAY:
+            return self.chooser
+        if self.game.is_over():
+            return None
+        return self.person(self.game.turn)
+
     def turn_text(self) -> str:
         """`Blue to move (Ann)`, or the result once the game is over."""
         game = self.game
@@ -120,11 +140,12 @@ class Session:
 
     # -- moves ----------------------------------------------------------------------------
 
-    def play(self, move: Move | str) -> Move:
+    def play(self, move: Move | str, *, branch: bool = False) -> Move:
         """Play a move (raises the rules' errors and changes nothing if it is not legal).
 
-        A move played after an undo that differs from the move taken back starts the
-        new main line; the old one is kept as a variation.
+        A move already in the tree here is followed. Otherwise, in play, a new move after
+        an undo starts the new main line and the old one is kept as a variation; with
+        `branch` (analysis) the new move starts a variation and the main line stays.
         """
         if self.phase is not Phase.PLAY:
             raise OptionError(
@@ -132,9 +153,11 @@ class Session:
             )
         code = self.game.play(move)
         name = self.game.move_name(code)
+        known = any(child.move == name and child.setup is None for child in self.node.children)
         child = self.node.add(name)
-        self.node.children.remove(child)
-        self.node.children.insert(0, child)
+        if not known and not branch:
+            self.node.children.remove(child)
+            self.node.children.insert(0, child)
         self.node = child
         self._after_change()
         return code
@@ -174,19 +197,111 @@ class Session:
 
     def path(self) -> Iterator[RecordNode]:
         """The nodes from the first move to the current one."""
-        nodes = []
-        node: RecordNode | None = self.node
-        while node is not None and node is not self.record.root:
-            nodes.append(node)
-            node = node.parent
-        return reversed(nodes)
+        return iter(self.node.line())
+
+    # -- stepping through the tree (analysis) -------------------------------------------
+
+    def go_to(self, node: RecordNode) -> None:
+        """Show the position at `node` (any node of the tree)."""
+        if node is self.node:
+            return
+        self.game = self.record.game_at(node)
+        self.node = node
+        self._after_change()
+
+    def line_nodes(self) -> list[RecordNode]:
+        """The current line: from the first move through this node to its last first child."""
+        return self.node.line() + list(self.node.mainline())
+
+    def move_number(self) -> int:
+        """How many nodes from the root the current one is (0 at the start)."""
+        return len(self.node.line())
+
+    def jump(self, number: int) -> bool:
+        """Go to the position after move `number` of the current line; False if none."""
+        nodes = self.line_nodes()
+        if not 0 <= number <= len(nodes):
+            return False
+        self.go_to(nodes[number - 1] if number else self.record.root)
+        return True
+
+    def back(self) -> bool:
+        """One node up the tree (setup nodes included); False at the start."""
+        if self.node.parent is None:
+            return False
+        self.go_to(self.node.parent)
+        return True
+
+    def variations(self) -> list[RecordNode]:
+        """The current node and its alternatives: the children of its parent."""
+        parent = self.node.parent
+        return [self.node] if parent is None else list(parent.children)
+
+    def switch_variation(self, step: int) -> bool:
+        """Go to the next (`step` 1) or previous (-1) alternative to the current move."""
+        siblings = self.variations()
+        if len(siblings) < 2:
+            return False
+        index = siblings.index(self.node)
+        self.go_to(siblings[(index + step) % len(siblings)])
+        return True
+
+    def on_main_line(self) -> bool:
+        """Whether the current node lies on the main line (first children from the root)."""
+        return all(node.parent is None or node.parent.children[0] is node for node in self.path())
+
+    def delete_variation(self) -> bool:
+        """Remove the current node and everything after it, going to its parent; the main
+        line itself cannot be deleted this way (False)."""
+        parent = self.node.parent
+        if parent is None or parent.children[0] is self.node:
+            return False
+        parent.children.remove(self.node)
+        self.go_to(parent)
+        return True
+
+    def promote(self) -> bool:
+        """Make the current line the main line; False if it already is."""
+        if self.on_main_line():
+            return False
+        for node in self.path():
+            assert node.parent is not None
+            node.parent.children.remove(node)
+            node.parent.children.insert(0, node)
+        self._after_change()
+        return True
+
+    def set_comment(self, text: str) -> None:
+        """The comment of the current node (the root's is the game's comment)."""
+        self.node.comment = text.strip()
+        self._after_change()
+
+    def set_up(self, position: str) -> None:
+        """Continue from `position` (checked by the rules; raises `PositionError`): a setup
+        node after the current one, or the start position itself on an empty record."""
+        game = type(self.game).from_position(position)
+        if game.options != self.game.options:
+            raise OptionError("a set-up position keeps the game's size, variant and komi")
+        text = game.position()
+        if self.node is self.record.root and not self.node.children:
+            self.record.root.setup = text
+            self.game = self.record.new_game()
+        else:
+            self.node = self.node.add(setup=text)
+            self.game = self.record.game_at(self.node)
+        self._after_change()
 
     # -- files ----------------------------------------------------------------------------
 
     def _after_change(self) -> None:
-        if self.node_is_last():  # the current line is the main line: its end has the result
-            self.record.result = result_text(self.game)
+        self.record.result = result_text(self.record.main_game())
         self.save_autosave()
+        self.notify()
+
+    def notify(self) -> None:
+        """Tell every listener that the session changed."""
+        for listener in list(self.listeners):
+            listener()
 
     def node_is_last(self) -> bool:
         return not self.node.children

@@ -1,5 +1,6 @@
-"""The engine: the text protocol for other programs (and, later, the AI)."""
+"""The engine: Monte Carlo tree search (`search`), the computer's decisions in a game
+(`decide`), its strength levels (`levels`) and the text protocol (`protocol`).
 
-from .protocol import Engine
-
-__all__ = ["Engine"]
+Nothing is imported here, so that naming the levels on the command line loads no search
+code; import the modules themselves.
+"""

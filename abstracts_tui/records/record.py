@@ -28,7 +28,7 @@ from . import sgf
 GM_NUMBER = "1000"
 """The private SGF GM value of abstracts-tui records (the property GA names the game)."""
 
-ROOT_KEYS = ("FF", "GM", "CA", "AP", "GA", "SZ", "VR", "KM", "DT", "RE", "EV", "SP", "C")
+ROOT_KEYS = ("FF", "GM", "CA", "AP", "GA", "SZ", "VR", "KM", "DT", "RE", "EV", "SP", "C", "AI")
 
 
 class RecordError(ValueError):
@@ -46,6 +46,16 @@ class RecordNode:
     comment: str = ""
     children: list[RecordNode] = field(default_factory=list)
     parent: RecordNode | None = field(default=None, repr=False)
+    evaluation: float | None = field(default=None, repr=False)
+    """The first colour's win rate here, from the longest search of it so far (not saved)."""
+    evaluated_with: int = field(default=0, repr=False)
+    """The playouts of the search that gave `evaluation`."""
+
+    def evaluate(self, first_winrate: float | None, playouts: int) -> None:
+        """Keep `first_winrate` unless a longer search has already evaluated this node."""
+        if first_winrate is not None and playouts >= self.evaluated_with:
+            self.evaluation = first_winrate
+            self.evaluated_with = playouts
 
     def add(self, move: str | None = None, setup: str | None = None) -> RecordNode:
         """The child holding `move` (or `setup`), made if it is not there yet."""
@@ -62,6 +72,15 @@ class RecordNode:
         while node.children:
             node = node.children[0]
             yield node
+
+    def line(self) -> list[RecordNode]:
+        """The nodes from the root's first move down to this node."""
+        nodes = []
+        node: RecordNode | None = self
+        while node is not None and node.parent is not None:
+            nodes.append(node)
+            node = node.parent
+        return nodes[::-1]
 
     def walk(self) -> Iterator[RecordNode]:
         """This node and every node below it, depth first."""
@@ -84,6 +103,8 @@ class Record:
     """`<colour>+<margin>` (e.g. `orange+13`), `draw`, or empty while unfinished."""
     event: str = ""
     root: RecordNode = field(default_factory=RecordNode)
+    computers: dict[str, str] = field(default_factory=dict)
+    """Players that are the computer: name -> strength level (SGF `AI[level:name]`)."""
     extra: dict[str, list[str]] = field(default_factory=dict)
     """Root properties this program does not use, kept so that saving loses nothing."""
 
@@ -155,6 +176,8 @@ class Record:
         for key, value in (("DT", self.date), ("RE", self.result), ("EV", self.event)):
             if value:
                 props[key] = [value]
+        if self.computers:
+            props["AI"] = [f"{level}:{name}" for name, level in self.computers.items()]
         if self.root.setup is not None:
             props["SP"] = [self.root.setup]
         if self.root.comment:
@@ -233,6 +256,10 @@ class Record:
             event=top.get("EV") or "",
         )
         record.root.comment = top.get("C") or ""
+        for value in top.properties.get("AI", []):
+            level, _, name = value.partition(":")
+            if name in record.players:
+                record.computers[name] = level
         setup = top.get("SP")
         if setup is not None:
             try:

@@ -394,6 +394,38 @@ class Game(ABC):
             )
         )
 
+    def setup_position(self, pieces: Sequence[Piece | None], turn: int) -> str:
+        """The position string of `pieces` (by cell) with colour `turn` to move, as set up
+        by hand: no passes pending and no swap offer open. It is not checked here:
+        `from_position` says what is wrong with it, if anything."""
+        board = "/".join(
+            "".join(self._piece_token(pieces[cell]) for cell in row) for row in self.geometry.rows()
+        )
+        counters = self._setup_counters(pieces, turn)
+        text = ",".join(f"{k}={v}" for k, v in counters.items()) or "-"
+        options = self.options.token(self.info)
+        return f"{self.info.name} {options} {board} {self.info.colours[turn]} {text}"
+
+    @classmethod
+    def placeable_pieces(cls) -> list[Piece]:
+        """The kinds of piece a position of this game can hold (stacks of height 1), in the
+        order of the colours, neutral last: what setting up a position can place."""
+        found = []
+        for letter in [colour[0] for colour in cls.info.colours] + ["x"]:
+            for token in (letter, letter + "1"):
+                try:
+                    piece = cls._parse_piece(token, 1)
+                except PositionError:
+                    continue
+                if piece is not None:
+                    found.append(piece)
+                    break
+        return found
+
+    def _setup_counters(self, pieces: Sequence[Piece | None], turn: int) -> dict[str, str]:
+        """The counters of a set-up position: those of a new game unless a game says more."""
+        return type(self)(self.options)._counters()
+
     @property
     def start_position(self) -> str:
         """The position string before the first move of `moves`."""

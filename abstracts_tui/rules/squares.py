@@ -20,7 +20,7 @@ import functools
 import random
 from abc import abstractmethod
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
@@ -572,6 +572,12 @@ class SlidingCaptureGame(Game):
         game._turn = turn
         game._load_counters(counters)
         return game
+
+    def _setup_counters(self, pieces: Sequence[Piece | None], turn: int) -> dict[str, str]:
+        # The last board play is the other colour's, unless nothing was played yet.
+        played = any(piece is not None for piece in pieces)
+        last = self.info.colours[1 - turn] if played else "none"
+        return {"passes": "0", "last": last, "swap": "no"}
 
     def _load_counters(self, counters: Mapping[str, str]) -> None:
         """Read the counters and check that they fit the board (a reachable position)."""

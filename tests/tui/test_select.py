@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
+import pytest
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from abstracts_tui.game_setup import Setup
+from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.screens.select import SelectScreen
 
 
@@ -73,12 +76,44 @@ def test_egotzi_squared_with_komi_and_names() -> None:
         await pilot.press("right")  # squared
         assert shown(host, "#komi")
         await pilot.press("tab", *"-4")
-        await pilot.press("tab", *"Ann", "tab", *"Bob")
+        await pilot.press("tab", *"Ann", "tab", "tab", *"Bob")
         await pilot.press("enter")
 
     host = run(steps)
     assert host.setups == [
         Setup("egotzi", size=7, variant="squared", komi=-4.0, first="Ann", second="Bob")
+    ]
+
+
+def test_the_computer_takes_a_seat_at_a_level_with_its_own_name() -> None:
+    async def steps(host: Host, pilot: Pilot[None]) -> None:
+        await pilot.press("tab", "tab", *"Ann", "tab")  # size, first name, first player
+        assert screen(host).focused is screen(host).query_one("#first-player")
+        await pilot.press("tab", "tab", "right", "right")  # second player: medium
+        await pilot.press("enter")
+
+    host = run(steps)
+    assert host.setups == [
+        Setup("petrify", size=8, first="Ann", second="Computer", second_level="medium")
+    ]
+
+
+def test_two_computers_get_two_names() -> None:
+    async def steps(host: Host, pilot: Pilot[None]) -> None:
+        await pilot.press("tab", "tab", "tab", "right")  # first player: easy
+        await pilot.press("tab", "tab", "right")  # second player: easy
+        await pilot.press("enter")
+
+    host = run(steps)
+    assert host.setups == [
+        Setup(
+            "petrify",
+            size=8,
+            first="Computer",
+            second="Computer 2",
+            first_level="easy",
+            second_level="easy",
+        )
     ]
 
 
@@ -191,7 +226,7 @@ def test_blank_names_fall_back_to_the_defaults() -> None:
     async def steps(host: Host, pilot: Pilot[None]) -> None:
         first = screen(host).query_one("#first", Input)
         first.focus()
-        await pilot.press("end", "ctrl+u", "tab", *"Bea", "enter")
+        await pilot.press("end", "ctrl+u", "tab", "tab", *"Bea", "enter")
 
     host = run(steps)
     assert host.setups == [Setup("petrify", size=8, first="Player 1", second="Bea")]
@@ -232,11 +267,25 @@ def test_start_button() -> None:
     assert host.setups == [Setup("pilo", size=8)]
 
 
-def test_escape_and_q_quit_the_app() -> None:
+def test_escape_and_q_over_a_game_go_back_to_it() -> None:
     host = run(keys("escape"))
-    assert host.setups == [] and host.return_code == 0
+    assert host.setups == [None]  # dismissed: the app goes on
     host = run(keys("q"))
-    assert host.setups == [] and host.return_code == 0
+    assert host.setups == [None]  # dismissed: the app goes on
+
+
+@pytest.mark.parametrize("key", ["escape", "q"])
+def test_escape_and_q_on_the_home_screen_quit_the_app(key: str, tmp_path: Path) -> None:
+    app = AbstractsApp(data=tmp_path)
+
+    async def main() -> None:
+        async with app.run_test() as pilot:
+            await pilot.pause()
+            await pilot.press(key)
+            await pilot.pause()
+
+    asyncio.run(main())  # returns only once the app has exited
+    assert app.return_code == 0
 
 
 def test_q_typed_in_a_name_is_a_letter() -> None:

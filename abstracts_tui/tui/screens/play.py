@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
+from textual.message import Message
 from textual.screen import Screen
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Footer, Input, Static
 
-from ...rules import PASS, SWAP, Game, Move, RulesError, format_number
+from ...engine.search import Candidate
+from ...rules import PASS, SWAP, Move, Piece, RulesError, format_number
 from ...session import Phase, Session
+from ..computer import Searches
 from ..dialogs.confirm import ConfirmDialog
 from ..dialogs.komi import KomiDialog
 from ..dialogs.path import PathDialog
@@ -23,6 +28,7 @@ from ..dialogs.side import SideDialog
 from ..messages import HelpRequested, LoadRequested, NewGameRequested
 from ..overlay import overlay_for
 from ..widgets.board import BoardView, board_for
+from .study import StudyScreen
 
 PANEL_WIDTH = 30
 """Columns of the side panel (its border included)."""
@@ -49,7 +55,7 @@ class MoveText(Validator):
         return self.failure(reason) if reason else self.success()
 
 
-class PlayScreen(Screen[None]):
+class PlayScreen(StudyScreen):
     """A game in progress, played from the keyboard or the mouse."""
 
     CSS_PATH = "play.tcss"
@@ -59,7 +65,8 @@ class PlayScreen(Screen[None]):
         Binding("p", "pass_turn", "Pass", id="play.pass"),
         Binding("u,ctrl+z", "undo", "Undo", id="play.undo"),
         Binding("r,ctrl+y", "redo", "Redo", id="play.redo", show=False),
-        Binding("t", "toggle_score", "Score", id="play.score"),
+        Binding("b", "hint", "Hint", id="play.hint"),
+        Binding("x", "toggle_analysis", "Analysis", id="play.analysis"),
         Binding("escape", "cancel", "Cancel", id="play.cancel", show=False),
         Binding("n", "new_game", "New", id="play.new"),
         Binding("ctrl+s", "save", "Save", id="play.save"),
@@ -67,10 +74,36 @@ class PlayScreen(Screen[None]):
         Binding("question_mark,f1", "help", "Help", id="play.help", key_display="?"),
     ]
 
-    def __init__(self, session: Session, *, ascii: bool = False) -> None:
+    class SessionChanged(Message):
+        """The session changed (here, on another screen showing it, or by the computer)."""
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        ascii: bool = False,
+        local_people: frozenset[str] | None = None,
+        shared: bool = False,
+    ) -> None:
         super().__init__()
         self.session = session
         self.ascii = ascii
+        self.local_people = local_people
+        """The people who play at this screen; None: everyone (hot-seat). Over SSH each
+        screen shows the shared session but moves only for its own people."""
+        self.shared = shared
+        """A game shared with other screens (over SSH): moves cannot be taken back, and
+        analysis, setup and loading are for games of one's own."""
+        self.asking = False
+        """Whether a komi, side or pie dialog of this screen is open."""
+        self.searches = Searches(self)
+        self.analysing = False
+        """Analysis mode: moves start variations, the computer players wait, and the
+        position is searched continuously."""
+        self.setting_up: list[Piece | None] | None = None
+        """The pieces of the position being set up (setup mode), by cell."""
+        self.setup_turn = 0
+        self.hint: Candidate | None = None
         self.selected: int | None = None
         self.show_score = session.game.is_over()
         self.board: BoardView = board_for(session.game, ascii=ascii, id="board")
@@ -84,6 +117,8 @@ class PlayScreen(Screen[None]):
                 yield Static(id="title")
                 yield Static(id="turn")
                 yield Static(id="cursor")
+                yield Static(id="analysis")
+                yield Static(id="graph")
                 with VerticalScroll(id="score-box"):
                     yield Static(id="score")
                 with VerticalScroll(id="moves-box"):
@@ -97,8 +132,38 @@ class PlayScreen(Screen[None]):
         self.query_one("#move-line", Input).validators = [MoveText(self)]
         self.board.focus()
         self.watch(self.board, "cursor", self.cursor_moved)
+        self.session.listeners.append(self.session_changed)
+        self.ticker = self.set_interval(0.5, self.tick)
         self.redraw()
         self.call_after_refresh(self.next_step)
+
+    def on_unmount(self) -> None:
+        self.searches.cancel_all()
+        if self.session_changed in self.session.listeners:
+            self.session.listeners.remove(self.session_changed)
+
+    def session_changed(self) -> None:
+        self.post_message(self.SessionChanged())
+
+    @on(SessionChanged)
+    def redraw_changed(self) -> None:
+        if self.selected is not None and self.selected not in self.own_pieces():
+            self.selected = None
+        self.hint = None
+        self.searches.cancel("hint")
+        self.redraw()
+        if self.analysing:
+            self.start_analysis()
+        self.next_step()
+
+    def own_pieces(self) -> set[int]:
+        game = self.game
+        cells = range(game.geometry.cell_count)
+        return {c for c in cells if (p := game.piece_at(c)) and p.colour == game.turn}
+
+    def is_local(self, name: str | None) -> bool:
+        """Whether `name` plays at this screen."""
+        return name is not None and (self.local_people is None or name in self.local_people)
 
     def on_resize(self, event: Resize) -> None:
         self.check_size()
@@ -122,10 +187,6 @@ class PlayScreen(Screen[None]):
 
     # -- drawing -------------------------------------------------------------------------
 
-    @property
-    def game(self) -> Game:
-        return self.session.game
-
     def targets(self) -> frozenset[int]:
         if self.selected is None:
             return frozenset()
@@ -143,13 +204,15 @@ class PlayScreen(Screen[None]):
         last_cells = frozenset(
             c for c in (game.move_cells(last) if last is not None else ()) if c is not None
         )
-        overlay = overlay_for(game) if self.show_score else None
+        setting_up = self.setting_up is not None
+        overlay = overlay_for(game) if self.show_score and not setting_up else None
         self.board.show(
             game,
             selected=self.selected,
-            targets=self.targets(),
-            last=last_cells,
+            targets=self.targets() | self.marked_cells(),
+            last=frozenset() if setting_up else last_cells,
             overlay=overlay,
+            pieces=self.setting_up,
         )
         info = game.info
         title = info.title
@@ -160,16 +223,25 @@ class PlayScreen(Screen[None]):
             title += f"  komi {format_number(game.options.komi)}"
         self.query_one("#title", Static).update(title)
         turn = session.turn_text() if session.phase is Phase.PLAY else "Choosing komi and sides"
+        if setting_up:
+            turn = f"Setting up: {game.info.colours[self.setup_turn].capitalize()} to move"
+        elif self.analysing:
+            turn = f"Analysis, move {session.move_number()}: {turn}"
         self.query_one("#turn", Static).update(turn)
+        self.update_analysis()
         self.query_one("#score", Static).update(self.score_text())
         self.query_one("#moves", Static).update(self.moves_text())
-        self.query_one("#moves-box", VerticalScroll).scroll_end(animate=False)
+        box = self.query_one("#moves-box", VerticalScroll)
+        if self.analysing:
+            box.scroll_to(y=max(0, self.session.move_number() - 4), animate=False)
+        else:
+            box.scroll_end(animate=False)
         self.cursor_moved(self.board.cursor)
 
     def cursor_moved(self, cell: int) -> None:
         game = self.game
         name = game.geometry.name(cell)
-        piece = game.piece_at(cell)
+        piece = game.piece_at(cell) if self.setting_up is None else self.setting_up[cell]
         if piece is None:
             what = "empty"
         elif piece.colour is None:
@@ -198,13 +270,31 @@ class PlayScreen(Screen[None]):
         return "\n".join(lines)
 
     def moves_text(self) -> str:
-        game = self.game
-        replay = type(game).from_position(game.start_position)
+        """The current line: moves played, and in analysis the moves after this one too,
+        with `>` at the position shown, (i/n) where the move has alternatives and `*`
+        where it has a comment."""
+        session = self.session
+        nodes = session.line_nodes() if self.analysing else session.node.line()
+        replay = session.record.new_game()
         lines = []
-        for number, move in enumerate(game.moves, start=1):
-            colour = replay.side_to_move().capitalize()
-            lines.append(f"{number:>3}. {colour:<11}{game.move_name(move)}")
-            replay.push(move)
+        for number, node in enumerate(nodes, start=1):
+            if node.setup is not None:
+                replay = type(replay).from_position(node.setup)
+                text = "(position set up)"
+            else:
+                text = ""
+            if node.move is not None:
+                colour = replay.side_to_move().capitalize()
+                replay.play(node.move)
+                text = f"{colour:<11}{node.move}"
+            marks = ""
+            siblings = node.parent.children if node.parent is not None else [node]
+            if len(siblings) > 1:
+                marks += f" ({siblings.index(node) + 1}/{len(siblings)})"
+            if node.comment:
+                marks += " *"
+            here = ">" if self.analysing and node is session.node else " "
+            lines.append(f"{here}{number:>3}. {text}{marks}")
         return "\n".join(lines) or "No moves yet."
 
     def say(self, message: str) -> None:
@@ -213,40 +303,75 @@ class PlayScreen(Screen[None]):
     # -- the steps around moves ------------------------------------------------------------
 
     def next_step(self) -> None:
-        """Ask for what the session waits for: komi, a side, or the pie decision."""
+        """Ask whoever the session waits for here: komi, a side, or the pie decision."""
         session = self.session
+        waiting = session.waiting_for()
+        if self.asking or self.analysing or not self.is_local(waiting):
+            return
+        assert waiting is not None
+        level = session.level(waiting)
+        if level is not None:
+            self.computer_turn(waiting, level)
+            return
         info = self.game.info
         if session.phase is Phase.KOMI:
-            self.app.push_screen(KomiDialog(info, session.chooser), self.komi_chosen)
+            self.ask(KomiDialog(info, session.chooser), self.komi_chosen)
         elif session.phase is Phase.SIDE:
-            self.app.push_screen(
-                SideDialog(info, session.chooser, self.game.options.komi), self.side_chosen
-            )
+            self.ask(SideDialog(info, session.chooser, self.game.options.komi), self.side_chosen)
+        elif self.swap_offered():
+            colours = tuple(c.capitalize() for c in info.colours)
+            dialog = PieDialog((colours[0], colours[1]), session.person(0), session.person(1))
+            self.ask(dialog, self.swap_chosen)
+
+    def ask(self, dialog: Screen[Any], callback: Callable[[Any], None]) -> None:
+        def answered(value: Any) -> None:
+            self.asking = False
+            callback(value)
+
+        self.asking = True
+        self.app.push_screen(dialog, answered)
+
+    def swap_offered(self) -> bool:
+        """Whether the pie rule's offer is open: one move played, on the main line's end."""
+        game = self.game
+        return (
+            len(game.moves) == 1
+            and self.session.node_is_last()
+            and game.illegal_reason(SWAP) is None
+        )
+
+    def computer_turn(self, name: str, level: str) -> None:
+        """Let the computer decide what the session waits for, in a worker thread."""
+        if self.searches.busy("turn"):
+            return
+        what = {Phase.KOMI: "komi", Phase.SIDE: "a side"}.get(self.session.phase, "its move")
+        self.say(f"{name} ({level}) is choosing {what}... (Esc: decide now)")
+        self.searches.computer_turn(level, self.computer_decided)
+
+    def computer_decided(self, decision: Any) -> None:
+        session = self.session
+        name = session.waiting_for()
+        if session.phase is Phase.KOMI:
+            komi = session.set_komi(decision)
+            self.say(f"{name} set komi to {format_number(komi)}.")
+        elif session.phase is Phase.SIDE:
+            session.choose_side(decision)
+            colour = self.game.colour_name(decision).capitalize()
+            self.say(f"{name} takes {colour}. {session.turn_text()}.")
+        else:
+            self.make_move(decision, by=name)
 
     def komi_chosen(self, komi: str | None) -> None:
-        if komi is not None:
+        if komi is not None and self.session.phase is Phase.KOMI:
             self.session.set_komi(komi)
-        self.redraw()
-        self.next_step()
 
     def side_chosen(self, colour: int | None) -> None:
-        if colour is not None:
+        if colour is not None and self.session.phase is Phase.SIDE:
             self.session.choose_side(colour)
             self.say(f"{self.session.turn_text()}.")
-        self.redraw()
-        self.next_step()
-
-    def offer_swap(self) -> None:
-        game = self.game
-        if len(game.moves) == 1 and game.illegal_reason(SWAP) is None:
-            colours = tuple(c.capitalize() for c in game.info.colours)
-            dialog = PieDialog(
-                (colours[0], colours[1]), self.session.person(0), self.session.person(1)
-            )
-            self.app.push_screen(dialog, self.swap_chosen)
 
     def swap_chosen(self, swap: bool | None) -> None:
-        if swap:
+        if swap and self.swap_offered():
             self.play(SWAP)
             self.say(
                 f"Swapped: {self.session.person(1)} now plays "
@@ -255,25 +380,43 @@ class PlayScreen(Screen[None]):
 
     def play(self, move: Move | str) -> bool:
         """Play a move for the side to move; a refused move is explained and changes nothing."""
+        reason = self.not_yours()
+        if reason is not None:
+            self.say(reason)
+            self.app.bell()
+            return False
+        return self.make_move(move)
+
+    def make_move(self, move: Move | str, by: str | None = None) -> bool:
+        """Play `move` in the session (a branch in analysis) and say what happened."""
         try:
-            code = self.session.play(move)
+            code = self.session.play(move, branch=self.analysing)
         except RulesError as error:
             self.say(f"Not played: {error}")
             self.app.bell()
             return False
         self.selected = None
         game = self.game
+        played = f"{by} played {game.move_name(code)}" if by else f"{game.move_name(code)} played"
         if game.is_over():
             self.show_score = True
             outcome = game.outcome()
             assert outcome is not None
-            self.say(f"Game over. {self.session.turn_text()}: {outcome.reason}")
+            self.say(f"{played}. Game over. {self.session.turn_text()}: {outcome.reason}")
         else:
-            self.say(f"{game.move_name(code)} played. {self.session.turn_text()}.")
-        self.redraw()
-        if code != SWAP:
-            self.offer_swap()
+            self.say(f"{played}. {self.session.turn_text()}.")
         return True
+
+    def not_yours(self) -> str | None:
+        """Why no move may be made at this screen now; None if one may."""
+        waiting = self.session.waiting_for()
+        if waiting is None or self.session.phase is not Phase.PLAY or self.analysing:
+            return None  # the rules or the session give the reason
+        if self.session.level(waiting):
+            return f"Not played: {waiting} (the computer) is to move."
+        if not self.is_local(waiting):
+            return f"Not played: it is {waiting}'s turn."
+        return None
 
     # -- input ---------------------------------------------------------------------------
 
@@ -281,6 +424,9 @@ class PlayScreen(Screen[None]):
     def cell_activated(self, event: BoardView.Activated) -> None:
         cell = event.cell
         game = self.game
+        if self.setting_up is not None:
+            self.cycle_cell(cell)
+            return
         if self.session.phase is not Phase.PLAY:
             self.next_step()
             return
@@ -342,7 +488,11 @@ class PlayScreen(Screen[None]):
         self.set_focus(self.board)
 
     def action_cancel(self) -> None:
-        if self.has_class("-typing"):
+        if self.searches.hurry("turn"):
+            self.say("Deciding now...")
+        elif self.setting_up is not None:
+            self.leave_setup(keep=False)
+        elif self.has_class("-typing"):
             self.close_move_line()
             self.say("")
         elif self.selected is not None:
@@ -358,22 +508,54 @@ class PlayScreen(Screen[None]):
             return
         self.play(PASS)
 
+    def refused_when_shared(self, what: str) -> bool:
+        """In a shared game, say that `what` is not possible there; True if refused."""
+        if self.shared:
+            self.say(f"{what} is not possible in a shared game.")
+            self.app.bell()
+        return self.shared
+
     def action_undo(self) -> None:
+        if self.refused_when_shared("Taking back a move"):
+            return
         self.selected = None
-        if self.session.undo():
-            self.say(f"Move taken back. {self.session.turn_text()}.")
-        else:
+        if self.analysing:
+            self.action_back()
+            return
+        self.searches.cancel("turn")
+        session = self.session
+        if not session.undo():
             self.say("Nothing to take back.")
+            return
+        while self.computer_waits() and session.undo():
+            pass  # against the computer, its reply goes too: back to a person's turn
+        self.say(f"Move taken back. {session.turn_text()}.")
         self.show_score = self.show_score and self.game.is_over()
         self.redraw()
 
     def action_redo(self) -> None:
+        if self.refused_when_shared("Replaying a move"):
+            return
         self.selected = None
-        if self.session.redo():
-            self.say(f"Move replayed. {self.session.turn_text()}.")
-        else:
+        if self.analysing:
+            self.action_forward()
+            return
+        self.searches.cancel("turn")
+        session = self.session
+        if not session.redo():
             self.say("Nothing to replay.")
+            return
+        while self.computer_waits() and session.redo():
+            pass
+        self.say(f"Move replayed. {session.turn_text()}.")
         self.redraw()
+
+    def computer_waits(self) -> bool:
+        """Whether a computer is to move while a person also plays in this game."""
+        session = self.session
+        waiting = session.waiting_for()
+        people = any(session.level(name) is None for name in session.people)
+        return people and waiting is not None and session.level(waiting) is not None
 
     def action_toggle_score(self) -> None:
         self.show_score = not self.show_score
@@ -393,6 +575,8 @@ class PlayScreen(Screen[None]):
             chosen(True)
 
     def action_save(self) -> None:
+        if self.refused_when_shared("Saving a record"):
+            return
         default = f"{self.game.info.name}-{self.session.record.date or 'game'}.sgf"
 
         def chosen(path: str | None) -> None:
@@ -408,6 +592,9 @@ class PlayScreen(Screen[None]):
         self.app.push_screen(PathDialog("Save the game as", default, must_exist=False), chosen)
 
     def action_load(self) -> None:
+        if self.refused_when_shared("Loading a record"):
+            return
+
         def chosen(path: str | None) -> None:
             if path is not None:
                 self.post_message(LoadRequested(path))

@@ -17,11 +17,14 @@ from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...engine.levels import LEVELS
 from ...game_setup import Setup
 from ...rules import GAMES, GameInfo, format_number
 from ..dialogs.komi import KomiValidator, komi_error, komi_rule
 
 DEFAULT_NAMES = ("Player 1", "Player 2")
+PLAYERS = ["person", *LEVELS]
+"""Who plays a seat: a person, or the computer at one of its levels."""
 SUMMARY_WIDTH = 35  # the list is 40 wide: border, scrollbar gutter and padding take 5
 """Width the game summaries are wrapped to (the game list is 40 columns wide)."""
 
@@ -115,7 +118,7 @@ def game_prompt(info: GameInfo, highlighted: bool) -> Content:
     )
 
 
-class SelectScreen(Screen[Setup]):
+class SelectScreen(Screen[Setup | None]):
     """Choose a game, its board size, variant and komi, and the two players' names.
 
     As the app's home screen it posts `Chosen(setup)` when the game starts (Start button
@@ -169,6 +172,8 @@ class SelectScreen(Screen[Setup]):
             for info in self.infos
         }
         self.names = DEFAULT_NAMES
+        self.levels = (0, 0)
+        """Index in `PLAYERS` of who plays each seat."""
         self.index = 0
         if default is not None and default.game in GAMES:
             self._take_default(default)
@@ -184,6 +189,10 @@ class SelectScreen(Screen[Setup]):
         if default.komi is not None:
             choice.komi = format_number(default.komi)
         self.names = (default.first, default.second)
+        self.levels = (
+            PLAYERS.index(default.first_level) if default.first_level in PLAYERS else 0,
+            PLAYERS.index(default.second_level) if default.second_level in PLAYERS else 0,
+        )
 
     @property
     def info(self) -> GameInfo:
@@ -230,9 +239,11 @@ class SelectScreen(Screen[Setup]):
                 with Horizontal(classes="field", id="first-row"):
                     yield Label("", classes="field-label", id="first-label")
                     yield Input(self.names[0], compact=True, max_length=24, id="first")
+                    yield Stepper(PLAYERS, self.levels[0], id="first-player")
                 with Horizontal(classes="field", id="second-row"):
                     yield Label("", classes="field-label", id="second-label")
                     yield Input(self.names[1], compact=True, max_length=24, id="second")
+                    yield Stepper(PLAYERS, self.levels[1], id="second-player")
                 yield Static("", id="explanation", markup=False)
                 yield Button("Start (Enter)", variant="primary", id="start")
         yield Footer()
@@ -317,9 +328,27 @@ class SelectScreen(Screen[Setup]):
     # -- reading the fields ---------------------------------------------------------------
 
     def player_names(self) -> tuple[str, str]:
-        """The names typed, or the defaults for blank ones."""
-        first = self.query_one("#first", Input).value.strip() or DEFAULT_NAMES[0]
-        second = self.query_one("#second", Input).value.strip() or DEFAULT_NAMES[1]
+        """The names typed, or the defaults for blank ones ("Computer" for a computer)."""
+        levels = self.player_levels()
+        names: list[str] = []
+        for seat, level in zip(("first", "second"), levels, strict=True):
+            name = self.query_one(f"#{seat}", Input).value.strip()
+            default = DEFAULT_NAMES[len(names)]
+            if level is not None and name in ("", default):
+                name = "Computer"
+            names.append(name or default)
+        if names[0] == names[1]:
+            names[1] += " 2"  # the record and the turn line tell the two apart by name
+        return names[0], names[1]
+
+    def player_levels(self) -> tuple[str | None, str | None]:
+        """The computer's level for each seat, None where a person plays."""
+        first, second = (
+            PLAYERS[i] if i else None
+            for i in (
+                self.query_one(f"#{seat}-player", Stepper).index for seat in ("first", "second")
+            )
+        )
         return first, second
 
     def komi_error(self) -> str | None:
@@ -336,6 +365,7 @@ class SelectScreen(Screen[Setup]):
         choice = self.choices[info.name]
         komi = choice.komi.strip() if info.takes_komi(choice.variant) else ""
         first, second = self.player_names()
+        first_level, second_level = self.player_levels()
         return Setup(
             game=info.name,
             size=choice.size,
@@ -343,6 +373,8 @@ class SelectScreen(Screen[Setup]):
             komi=float(komi) + 0.0 if komi else None,
             first=first,
             second=second,
+            first_level=first_level,
+            second_level=second_level,
         )
 
     # -- events and actions ---------------------------------------------------------------
@@ -372,6 +404,7 @@ class SelectScreen(Screen[Setup]):
         self._show_texts()
 
     @on(Input.Changed, "#first, #second")
+    @on(Stepper.Changed, "#first-player, #second-player")
     def _name_changed(self) -> None:
         self._show_texts()
 
@@ -396,4 +429,7 @@ class SelectScreen(Screen[Setup]):
             self.dismiss(setup)
 
     def action_quit(self) -> None:
-        self.app.exit()
+        if self.app.screen_stack[0] is self:
+            self.app.exit()
+        else:
+            self.dismiss(None)  # pushed (a new game over one in progress): back to it

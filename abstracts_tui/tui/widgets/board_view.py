@@ -10,7 +10,7 @@ markers keep them apart with no colour at all.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
@@ -235,9 +235,11 @@ class BoardView(Widget, can_focus=True):
         targets: frozenset[int] = frozenset(),
         last: frozenset[int] = frozenset(),
         overlay: Mapping[int, str] | None = None,
+        pieces: Sequence[Piece | None] | None = None,
     ) -> None:
         """Redraw for this position: `selected` piece, its legal `targets`, the cells of the
-        last move, and an optional score overlay (cell -> mark)."""
+        last move, and an optional score overlay (cell -> mark). `pieces` replaces the
+        game's own (a position being set up, which may not be legal yet)."""
         self._check(game)
         old = self._game
         self._game = game
@@ -251,6 +253,8 @@ class BoardView(Widget, can_focus=True):
         self._last = last
         self._overlay = overlay or {}
         self._read(game)
+        if pieces is not None:
+            self._pieces = list(pieces)
         self.refresh()
 
     def move_cursor(self, direction: str) -> None:

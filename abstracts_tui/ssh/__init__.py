@@ -1,0 +1,9 @@
+"""Play over SSH: `abstracts-tui serve` runs one asyncio loop with an app per connection.
+
+- `driver`: the Textual driver that draws on an SSH channel;
+- `auth`: who may connect, passwords, keys, the host key;
+- `limits`: the server's settings and limits;
+- `rooms`: rooms (one shared game each), kept in the data directory;
+- `lobby`: the lobby and waiting screens; `app`: the app each connection gets;
+- `server`: the asyncssh server and its sessions.
+"""

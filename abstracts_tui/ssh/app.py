@@ -1,0 +1,185 @@
+"""The app each SSH connection gets: the game app with a lobby as its home screen.
+
+It is the ordinary `AbstractsApp` (the same selection, play, dialog and help screens),
+drawn by `ChannelDriver` on the connection's channel, with three differences: the lobby
+is home, room games are shown with the seat's person only (`local_people`), and nothing
+touches files but the server's own (saving and loading records is refused: the server's
+disk is not the player's).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from textual import on
+from textual.await_complete import AwaitComplete
+from textual.screen import Screen
+
+from ..game_setup import Setup
+from ..tui import app as tui_app
+from ..tui.app import AbstractsApp
+from ..tui.dialogs.path import PathDialog
+from ..tui.screens.select import SelectScreen
+from .driver import Channel, ChannelDriver
+from .lobby import LobbyScreen, WaitingScreen
+from .rooms import Room, RoomError, Rooms
+
+NO_FILES = "Saving and loading files is not available over SSH: the server keeps the game."
+
+
+@dataclass(frozen=True)
+class Terminal:
+    """What the client told about its terminal."""
+
+    width: int
+    height: int
+    type: str = "xterm-256color"
+    colorterm: str = ""
+    no_color: bool = False
+
+    @property
+    def color_system(self) -> str | None:
+        """The colours to send, from the terminal type the client gave (as rich reads TERM)."""
+        if self.colorterm in ("truecolor", "24bit"):
+            return "truecolor"
+        if self.type in ("dumb", "unknown"):
+            return None
+        if "256color" in self.type or "direct" in self.type:
+            return "256"
+        return "standard"
+
+
+@dataclass(frozen=True)
+class Command:
+    """What the client asked for with `ssh -t host join CODE` or `watch CODE`."""
+
+    action: str
+    code: str
+
+
+class ServerApp(AbstractsApp):
+    """One SSH connection's app."""
+
+    CSS_PATH = str(Path(tui_app.__file__).parent / "app.tcss")  # relative paths are per module
+
+    def __init__(
+        self,
+        *,
+        user: str,
+        rooms: Rooms,
+        channel: Channel,
+        terminal: Terminal,
+        address: str,
+        data: Path,
+        command: Command | None = None,
+    ) -> None:
+        super().__init__(data=data)
+        self.user = user
+        self.rooms = rooms
+        self.channel = channel
+        self.address = address
+        self.command = command
+        self.driver_class = ChannelDriver
+        # Apps swap sys.stderr while they run, and many run at once: errors go to the real one.
+        self.error_console = Console(markup=False, highlight=False, file=sys.__stderr__)
+        if terminal.no_color:
+            from textual.filter import Monochrome
+
+            self._filters.append(Monochrome())
+        # The console decides the colour codes sent: the client's terminal, not the server's.
+        self.console = Console(
+            color_system=terminal.color_system,  # type: ignore[arg-type]
+            file=self.console.file,
+            markup=True,
+            highlight=False,
+            emoji=False,
+            legacy_windows=False,
+            force_terminal=True,
+            safe_box=False,
+            soft_wrap=False,
+            width=terminal.width,
+            height=terminal.height,
+        )
+
+    def get_default_screen(self) -> LobbyScreen:  # type: ignore[override]
+        return LobbyScreen(self.user, self.rooms, self.address)
+
+    def offer_resume(self) -> None:
+        """After the first frame: the room asked for on the command line, else the hot-seat
+        game left unfinished at this name (as the plain app offers it)."""
+        if self.command is not None:
+            self.open_room(self.command.code, watch=self.command.action == "watch")
+        else:
+            super().offer_resume()
+
+    # -- no files -------------------------------------------------------------------------
+
+    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
+        """Refuse the save and load dialogs: a player may not read or write server files."""
+        if isinstance(screen, PathDialog):
+            self.notify(NO_FILES, severity="warning")
+            return AwaitComplete()  # already complete: nothing to wait for
+        return super().push_screen(screen, *args, **kwargs)
+
+    def load_game(self, path: str) -> None:
+        self.notify(NO_FILES, severity="warning")
+
+    # -- rooms ----------------------------------------------------------------------------
+
+    @on(LobbyScreen.Open)
+    def open_requested(self, message: LobbyScreen.Open) -> None:
+        self.open_room(message.code, watch=message.watch)
+
+    def open_room(self, code: str, *, watch: bool) -> None:
+        """Take the seat in room `code` (joining if one is open), or watch it."""
+        room = self.rooms.get(code)
+        if room is None:
+            self.notify(f"There is no room {code}.", severity="error")
+            return
+        if not watch and self.user not in room.players:
+            try:
+                self.rooms.join(room, self.user)
+            except RoomError as error:
+                self.notify(f"{str(error).capitalize()}: you watch.")
+        self.enter_room(room)
+
+    def enter_room(self, room: Room) -> None:
+        """The waiting screen for a creator still alone, else the game."""
+        from ..tui.screens.play import PlayScreen
+
+        screen: Screen[Any]
+        if room.joiner is None and self.user == room.creator:
+            screen = WaitingScreen(room, self.address)
+        else:
+            seat = frozenset({self.user}) & frozenset(room.players)
+            screen = PlayScreen(room.session, ascii=self.ascii, local_people=seat, shared=True)
+        if isinstance(self.screen, WaitingScreen):
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    @on(WaitingScreen.Joined)
+    def joined(self) -> None:
+        if isinstance(self.screen, WaitingScreen):
+            self.enter_room(self.screen.room)
+
+    @on(LobbyScreen.Create)
+    def create_requested(self) -> None:
+        def chosen(setup: Setup | None) -> None:
+            if setup is not None:
+                self.enter_room(self.rooms.create(setup, self.user))
+
+        default = Setup("petrify", first=self.user, second="(joins by code)")
+        self.push_screen(SelectScreen(default), chosen)
+
+    @on(LobbyScreen.HotSeat)
+    def hot_seat_requested(self) -> None:
+        def chosen(setup: Setup | None) -> None:
+            if setup is not None:
+                self.start_game(setup)
+
+        self.push_screen(SelectScreen(), chosen)

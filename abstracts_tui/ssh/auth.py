@@ -1,0 +1,158 @@
+"""Who may connect: the loopback rule, password files, authorized keys and the host key.
+
+Anyone may connect to a server on loopback (it is the machine's own users); anywhere else
+a password or a listed key is needed unless the operator says `--open`. A person is known
+by their SSH user name; where keys are used, the first key a name logs in with is kept for
+that name, so nobody else with a listed key can take the name (and its seats) later.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import json
+import os
+import re
+import secrets
+import sys
+from pathlib import Path
+
+import asyncssh
+
+from ..session import write_atomic
+
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,23}")
+"""User names the server accepts: they name seats, and folders in the data directory."""
+HASH_NAME = "pbkdf2_sha256"
+ITERATIONS = 200_000
+
+
+class ConfigError(Exception):
+    """The server cannot start as asked (the message says why)."""
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` is an address only this machine can reach."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False  # a host name or a wildcard may be reached from anywhere
+
+
+def auth_required(host: str, *, open: bool, keys: bool, passwords: bool) -> bool:
+    """Whether clients must authenticate; raises ConfigError when they must but cannot.
+
+    Given keys or passwords are always used. Without them: loopback and `--open` let
+    anyone in; any other address is refused, since a game server open to a network by
+    mistake would let anyone take anyone's name.
+    """
+    if keys or passwords:
+        return True
+    if open or is_loopback(host):
+        return False
+    raise ConfigError(
+        f"{host} is not a loopback address: give --authorized-keys FILE and/or "
+        "--password-file FILE, or --open to let anyone in"
+    )
+
+
+def valid_name(name: str) -> bool:
+    return NAME.fullmatch(name) is not None
+
+
+# -- passwords -------------------------------------------------------------------------
+
+
+def hash_password(password: str, *, iterations: int = ITERATIONS) -> str:
+    """A salted PBKDF2 hash, as a password file holds it after `name:`."""
+    salt = secrets.token_bytes(16)
+    digest = hashlib.pbkdf2_hmac("sha256", password.encode(), salt, iterations)
+    return f"{HASH_NAME}${iterations}${salt.hex()}${digest.hex()}"
+
+
+def check_password(stored: str, password: str) -> bool:
+    """Whether `password` matches a hash made by `hash_password` (in constant time)."""
+    try:
+        kind, iterations, salt, digest = stored.split("$")
+        if kind != HASH_NAME:
+            return False
+        found = hashlib.pbkdf2_hmac(
+            "sha256", password.encode(), bytes.fromhex(salt), int(iterations)
+        )
+    except ValueError:
+        return False
+    return hmac.compare_digest(found.hex(), digest)
+
+
+def read_password_file(path: Path) -> dict[str, str]:
+    """`name:hash` lines (blank lines and `#` comments skipped); raises ConfigError."""
+    passwords = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, colon, stored = line.partition(":")
+        if not colon or not valid_name(name) or not stored.startswith(HASH_NAME + "$"):
+            raise ConfigError(
+                f"{path}, line {number}: expected NAME:{HASH_NAME}$... "
+                "(made by python -m abstracts_tui.ssh.auth NAME)"
+            )
+        passwords[name] = stored
+    return passwords
+
+
+# -- keys ----------------------------------------------------------------------------------
+
+
+class KeyBook:
+    """The key each user name first logged in with (`names.json` in the data directory)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.keys: dict[str, str] = {}
+        if path.exists():
+            self.keys = json.loads(path.read_text(encoding="utf-8"))
+
+    def allows(self, name: str, fingerprint: str) -> bool:
+        """Whether `name` may log in with this key: its own key, or any for a new name."""
+        return self.keys.get(name, fingerprint) == fingerprint
+
+    def keep(self, name: str, fingerprint: str) -> None:
+        if name not in self.keys:
+            self.keys[name] = fingerprint
+            write_atomic(self.path, json.dumps(self.keys, indent=1, sort_keys=True))
+
+
+def host_key(data: Path) -> asyncssh.SSHKey:
+    """The server's host key, made on the first start and kept (readable by the owner only)."""
+    path = data / "host_key"
+    if path.exists():
+        return asyncssh.read_private_key(path)
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    data.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(key.export_private_key())
+    return key
+
+
+def main(argv: list[str]) -> int:
+    """`python -m abstracts_tui.ssh.auth NAME`: ask a password, print the password-file line."""
+    import getpass
+
+    if len(argv) != 1 or not valid_name(argv[0]):
+        print("usage: python -m abstracts_tui.ssh.auth NAME (letters, digits, . _ -)")
+        return 2
+    password = getpass.getpass(f"Password for {argv[0]}: ")
+    if password != getpass.getpass("Again: "):
+        print("The two passwords differ.", file=sys.stderr)
+        return 1
+    print(f"{argv[0]}:{hash_password(password)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

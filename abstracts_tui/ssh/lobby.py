@@ -1,0 +1,206 @@
+"""The lobby (create, join or watch a room, or play hot-seat) and the waiting screen.
+
+The lobby is the home screen of every SSH connection. It lists the person's own
+unfinished games first, so that somebody whose connection dropped takes the seat back
+with Enter, then the games others play, to watch.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+if TYPE_CHECKING:
+    from .rooms import Room, Rooms
+
+LOBBY_CSS = """
+LobbyScreen #lobby-title, WaitingScreen #waiting-title {
+    width: 100%;
+    height: 1;
+    padding: 0 1;
+    text-style: bold;
+    background: $primary;
+    color: $text;
+}
+LobbyScreen OptionList {
+    height: 1fr;
+    border: round $border-blurred;
+    border-title-style: bold;
+}
+LobbyScreen OptionList:focus {
+    border: round $border;
+}
+LobbyScreen #code-row {
+    height: 1;
+    margin: 1 1 0 1;
+}
+LobbyScreen #code-row Label {
+    width: auto;
+    margin-right: 1;
+}
+LobbyScreen #code {
+    width: 12;
+}
+LobbyScreen #code-hint, LobbyScreen #lobby-status {
+    height: auto;
+    padding: 0 1;
+    color: $text-muted;
+}
+WaitingScreen #waiting-text {
+    padding: 1 2;
+}
+"""
+
+
+class LobbyScreen(Screen[None]):
+    """Your games, games to watch, and a room code to join."""
+
+    DEFAULT_CSS = LOBBY_CSS
+    AUTO_FOCUS = "#mine"
+    BINDINGS = [
+        Binding("c", "create", "Create a room", id="lobby.create"),
+        Binding("j", "code", "Join by code", id="lobby.join"),
+        Binding("h", "hot_seat", "Hot-seat game", id="lobby.hot_seat"),
+        Binding("r", "refresh", "Refresh", id="lobby.refresh"),
+        Binding("q", "app.quit", "Quit", show=False, id="lobby.quit"),
+    ]
+
+    class Open(Message):
+        """The person wants room `code`: to take a seat, or to watch if `watch`."""
+
+        def __init__(self, code: str, watch: bool) -> None:
+            super().__init__()
+            self.code = code
+            self.watch = watch
+
+    class Create(Message):
+        """The person wants a new room (the app asks for the game)."""
+
+    class HotSeat(Message):
+        """The person wants a game for two at this one terminal."""
+
+    def __init__(self, user: str, rooms: Rooms, address: str) -> None:
+        super().__init__()
+        self.user = user
+        self.rooms = rooms
+        self.address = address
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"abstracts-tui over SSH: you are {self.user}", id="lobby-title")
+        with Vertical():
+            mine = OptionList(id="mine")
+            mine.border_title = "Your games (Enter: take your seat)"
+            yield mine
+            others = OptionList(id="others")
+            others.border_title = "Games to watch (Enter: watch)"
+            yield others
+            with Horizontal(id="code-row"):
+                yield Label("Room code:")
+                yield Input(id="code", max_length=8, compact=True, placeholder="e.g. k7m2")
+            yield Static(
+                "Enter joins the room (or watches it when both seats are taken). "
+                f"From a shell: ssh -t {self.address} join CODE",
+                id="code-hint",
+                markup=False,
+            )
+            yield Static("", id="lobby-status", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_lists()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_lists()
+
+    def refresh_lists(self) -> None:
+        for list_id, rooms in (
+            ("#mine", self.rooms.of_player(self.user)),
+            ("#others", self.rooms.to_watch(self.user)),
+        ):
+            options = self.query_one(list_id, OptionList)
+            options.clear_options()
+            options.add_options(Option(room.describe(), id=room.code) for room in rooms)
+            if rooms:
+                options.highlighted = 0  # Enter takes the first game at once
+        if not self.rooms.of_player(self.user):
+            self.query_one("#mine", OptionList).add_option(
+                Option("No games yet: c creates a room, j joins one by its code.", disabled=True)
+            )
+
+    def say(self, text: str) -> None:
+        self.query_one("#lobby-status", Static).update(text)
+
+    @on(OptionList.OptionSelected)
+    def room_chosen(self, event: OptionList.OptionSelected) -> None:
+        code = event.option.id
+        if code is not None:
+            self.post_message(self.Open(code, watch=event.option_list.id == "others"))
+
+    @on(Input.Submitted, "#code")
+    def code_typed(self, event: Input.Submitted) -> None:
+        code = event.value.strip().lower()
+        if code:
+            event.input.value = ""
+            self.post_message(self.Open(code, watch=False))
+
+    def action_create(self) -> None:
+        self.post_message(self.Create())
+
+    def action_hot_seat(self) -> None:
+        self.post_message(self.HotSeat())
+
+    def action_code(self) -> None:
+        self.set_focus(self.query_one("#code", Input))  # at once: the code typed next is for it
+
+    def action_refresh(self) -> None:
+        self.refresh_lists()
+
+
+class WaitingScreen(Screen[None]):
+    """The creator of a room waits here until a second person joins."""
+
+    DEFAULT_CSS = LOBBY_CSS
+    BINDINGS = [Binding("escape", "leave", "Back to the lobby (the room stays open)")]
+
+    class Joined(Message):
+        """Somebody took the open seat."""
+
+    def __init__(self, room: Room, address: str) -> None:
+        super().__init__()
+        self.room = room
+        self.address = address
+
+    def compose(self) -> ComposeResult:
+        room = self.room
+        yield Static(f"Room {room.code}", id="waiting-title")
+        yield Static(
+            f"{room.describe()}\n\n"
+            f"Waiting for a second player. Give them the room code {room.code}:\n\n"
+            f"    ssh -t {self.address} join {room.code}\n\n"
+            "or they type the code in the lobby. The game starts as soon as they join.",
+            id="waiting-text",
+            markup=False,
+        )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.room.listeners.append(self.joined)
+
+    def on_unmount(self) -> None:
+        if self.joined in self.room.listeners:
+            self.room.listeners.remove(self.joined)
+
+    def joined(self, room: Room) -> None:
+        # Called from the joiner's app: post, so that this app does its own work.
+        self.post_message(self.Joined())
+
+    def action_leave(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,158 @@
+"""Rooms: one shared game each, known by a short code, kept in the server's data directory.
+
+A room holds ONE `Session`; every screen showing the game (both players', any watchers')
+shows that same object, so a move made on one screen is on all of them at once. The room's
+record is the session's autosave (`CODE.sgf`, written after every move), and `CODE.json`
+holds what the record cannot: who created the room, who joined, the options chosen. Both
+are read back when the server starts again.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+from ..game_setup import Setup
+from ..records import RecordError
+from ..rules import RulesError
+from ..session import Phase, Session, write_atomic
+
+CODE_LETTERS = "bcdfghjkmnpqrstvwxz23456789"
+"""No vowels (no words), no 0/o, 1/l/i: easy to read out and to type."""
+CODE_LENGTH = 4
+OPEN_SEAT = "(open seat)"
+"""The second person's name until somebody joins."""
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Room:
+    """A game two people play and others may watch."""
+
+    code: str
+    setup: Setup
+    """The game and its options; `first` is the creator."""
+    joiner: str | None
+    session: Session
+    listeners: list[Callable[[Room], None]]
+    """Called when somebody joins (the creator's waiting screen goes on to the game)."""
+
+    @property
+    def creator(self) -> str:
+        return self.setup.first
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return (self.creator,) if self.joiner is None else (self.creator, self.joiner)
+
+    @property
+    def finished(self) -> bool:
+        return self.session.phase is Phase.PLAY and self.session.game.is_over()
+
+    def describe(self) -> str:
+        """`k7m2  Pilo 8x8  ann - bob  Blue to move (ann)` for the lobby's lists."""
+        game = self.session.game
+        info = game.info
+        size = f"side {game.size}" if info.geometry == "hex" else f"{game.size}x{game.size}"
+        who = f"{self.creator} - {self.joiner or 'waiting for a player'}"
+        if self.joiner is None:
+            state = "open seat"
+        elif self.session.phase is not Phase.PLAY:
+            state = "choosing komi and sides"
+        else:
+            state = self.session.turn_text()
+        return f"{self.code}  {info.title} {size}  {who}  {state}"
+
+
+class RoomError(Exception):
+    """A room cannot be joined or made as asked (the message says why)."""
+
+
+class Rooms:
+    """Every room of the server, in memory and in `data/rooms/`."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.rooms: dict[str, Room] = {}
+        folder.mkdir(parents=True, exist_ok=True)
+        for path in sorted(folder.glob("*.json")):
+            try:
+                room = self._read(path)
+            except (OSError, ValueError, KeyError, TypeError, RecordError, RulesError) as error:
+                log.warning("room %s not loaded: %s", path.name, error)
+                continue
+            self.rooms[room.code] = room
+
+    # -- files --------------------------------------------------------------------------
+
+    def _record_path(self, code: str) -> Path:
+        return self.folder / f"{code}.sgf"
+
+    def _read(self, path: Path) -> Room:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        code = data["code"]
+        setup = Setup(**data["setup"])
+        joiner = data["joiner"]
+        record = self._record_path(code)
+        if record.exists():
+            session = Session.load(record, record)
+        else:  # komi and sides were not settled yet: they are chosen again
+            session = self._start(setup, joiner, record)
+        return Room(code, setup, joiner, session, [])
+
+    def save(self, room: Room) -> None:
+        data = {"code": room.code, "setup": asdict(room.setup), "joiner": room.joiner}
+        write_atomic(self.folder / f"{room.code}.json", json.dumps(data, indent=1))
+
+    @staticmethod
+    def _start(setup: Setup, joiner: str | None, record: Path) -> Session:
+        return Session.start(replace(setup, second=joiner or OPEN_SEAT), record)
+
+    # -- rooms ------------------------------------------------------------------------------
+
+    def new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+            if code not in self.rooms:
+                return code
+
+    def create(self, setup: Setup, creator: str) -> Room:
+        """A new room for `setup`, with `creator` as the first person and a seat open."""
+        setup = replace(setup, first=creator, second=OPEN_SEAT, first_level=None, second_level=None)
+        code = self.new_code()
+        room = Room(code, setup, None, self._start(setup, None, self._record_path(code)), [])
+        self.rooms[code] = room
+        self.save(room)
+        return room
+
+    def get(self, code: str) -> Room | None:
+        return self.rooms.get(code.strip().lower())
+
+    def join(self, room: Room, name: str) -> None:
+        """`name` takes the open seat; raises RoomError if it is taken by somebody else."""
+        if name in room.players:
+            return
+        if room.joiner is not None:
+            raise RoomError(f"room {room.code} is full: {room.creator} and {room.joiner} play")
+        room.joiner = name
+        session = room.session
+        first, _ = session.people
+        session.people = (first, name)
+        session.record.players = session.people
+        session.save_autosave()
+        self.save(room)
+        for listener in list(room.listeners):
+            listener(room)
+
+    def of_player(self, name: str) -> list[Room]:
+        """The unfinished games `name` plays in, to take the seat back."""
+        return [r for r in self.rooms.values() if name in r.players and not r.finished]
+
+    def to_watch(self, name: str) -> list[Room]:
+        """Other people's unfinished games."""
+        return [r for r in self.rooms.values() if name not in r.players and not r.finished]

@@ -1,0 +1,387 @@
+"""The SSH server: authentication, one app per terminal session, and the limits.
+
+Every connection's app runs as a task in the server's one asyncio loop, drawn through
+`ChannelDriver` on its channel. The server offers terminal sessions only: no shell, no
+commands but `join CODE` and `watch CODE`, no subsystems (so no sftp or scp), and no
+forwarding of ports, agents or X11 (asyncssh refuses those unless asked for them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import time
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import asyncssh
+
+from .auth import KeyBook, auth_required, check_password, host_key, read_password_file, valid_name
+from .limits import ServerConfig
+
+if TYPE_CHECKING:
+    from .app import ServerApp
+    from .driver import ChannelDriver
+    from .rooms import Rooms
+
+log = logging.getLogger("abstracts_tui.ssh")
+
+USAGE = """\
+abstracts-tui: this server plays games in a terminal; ask ssh for one with -t:
+
+  ssh -t {address}               the lobby: create a room, join one, watch, or play hot-seat
+  ssh -t {address} join CODE     join room CODE, or take your seat in it back
+  ssh -t {address} watch CODE    watch room CODE
+"""
+
+
+class Server:
+    """The listening server: its settings, rooms, credentials and open sessions."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        from .rooms import Rooms
+
+        self.config = config
+        self.require_auth = auth_required(
+            config.host,
+            open=config.open,
+            keys=config.authorized_keys is not None,
+            passwords=config.password_file is not None,
+        )
+        self.passwords = read_password_file(config.password_file) if config.password_file else {}
+        self.authorized: asyncssh.SSHAuthorizedKeys | None = None
+        if config.authorized_keys is not None:
+            self.authorized = asyncssh.read_authorized_keys(str(config.authorized_keys))
+        self.names = KeyBook(config.data / "names.json")
+        self.rooms: Rooms = Rooms(config.data / "rooms")
+        self.sessions: Counter[str] = Counter()
+        """Terminal sessions open per user name."""
+        self.apps: set[ServerApp] = set()
+        self.acceptor: asyncssh.SSHAcceptor | None = None
+
+    async def start(self) -> None:
+        config = self.config
+        self.acceptor = await asyncssh.create_server(
+            lambda: Connection(self),
+            config.host,
+            config.port,
+            server_host_keys=[host_key(config.data)],
+            encoding="utf-8",
+            line_editor=False,
+            agent_forwarding=False,
+            x11_forwarding=False,
+            allow_scp=False,
+            login_timeout=60,
+            keepalive_interval=60,
+            keepalive_count_max=3,
+        )
+
+    @property
+    def port(self) -> int:
+        assert self.acceptor is not None
+        return self.acceptor.get_port()
+
+    async def close(self) -> None:
+        """Stop listening and end every session (the games are on disk already)."""
+        if self.acceptor is not None:
+            self.acceptor.close()
+            await self.acceptor.wait_closed()
+        for app in list(self.apps):
+            app.exit()
+
+    def user_folder(self, user: str) -> Path:
+        """A user's own files on the server (their hot-seat game's autosave)."""
+        return self.config.data / "users" / user
+
+
+class Connection(asyncssh.SSHServer):
+    """One client connection: how it authenticates, and its sessions."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.key_fingerprint: str | None = None
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+
+    def begin_auth(self, username: str) -> bool:
+        return self.server.require_auth
+
+    def password_auth_supported(self) -> bool:
+        return bool(self.server.passwords)
+
+    async def validate_password(self, username: str, password: str) -> bool:
+        stored = self.server.passwords.get(username)
+        if stored is None:
+            return False
+        # The hash takes a tenth of a second on purpose: not in the loop every app runs in.
+        return await asyncio.to_thread(check_password, stored, password)
+
+    def public_key_auth_supported(self) -> bool:
+        return self.server.authorized is not None
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        authorized = self.server.authorized
+        assert authorized is not None and self.conn is not None
+        host = self.conn.get_extra_info("peername")[0]
+        if authorized.validate(key, host, host) is None:
+            return False
+        fingerprint = key.get_fingerprint()
+        if not self.server.names.allows(username, fingerprint):
+            log.info("%s refused: the name is kept for another key", username)
+            return False
+        self.key_fingerprint = fingerprint  # the key the client goes on to sign with
+        return True
+
+    def auth_completed(self) -> None:
+        assert self.conn is not None
+        if self.key_fingerprint is not None:
+            self.server.names.keep(self.conn.get_extra_info("username"), self.key_fingerprint)
+
+    def session_requested(self) -> TerminalSession:
+        assert self.conn is not None
+        return TerminalSession(self.server, self.conn)
+
+
+class TokenBucket:
+    """At most `rate` characters a second on average, `burst` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def take(self, amount: int) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if amount > self.tokens:
+            return False
+        self.tokens -= amount
+        return True
+
+
+class TerminalSession(asyncssh.SSHServerSession[str]):
+    """One session channel: with a terminal it runs an app; without, it says how to connect."""
+
+    def __init__(self, server: Server, conn: asyncssh.SSHServerConnection) -> None:
+        self.server = server
+        self.conn = conn
+        self.chan: asyncssh.SSHServerChannel[str] | None = None
+        self.command: str | None = None
+        self.size = (80, 24)
+        self.driver: ChannelDriver | None = None
+        self.app: ServerApp | None = None
+        self.user = ""
+        self.closed = False
+        self.goodbye = ""
+        limits = server.config.limits
+        self.input = TokenBucket(limits.input_rate, limits.input_burst)
+        self.last_input = time.monotonic()
+        self.idle_check: asyncio.TimerHandle | None = None
+
+    # -- what the client asks for --------------------------------------------------------
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel[str]) -> None:
+        self.chan = chan
+
+    def pty_requested(
+        self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]
+    ) -> bool:
+        if term_size[0] > 0 and term_size[1] > 0:
+            self.size = (term_size[0], term_size[1])
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self.command = command
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False
+
+    def address(self) -> str:
+        """How clients reach this server, for the messages: `-p 2222 127.0.0.1`."""
+        host, port = self.conn.get_extra_info("sockname")[:2]
+        host = f"[{host}]" if ":" in host else host
+        return host if port == 22 else f"-p {port} {host}"
+
+    def session_started(self) -> None:
+        from .app import Command
+
+        chan = self.chan
+        assert chan is not None
+        self.user = self.conn.get_extra_info("username") or ""
+        words = (self.command or "").split()
+        command = None
+        if len(words) == 2 and words[0] in ("join", "watch"):
+            command = Command(words[0], words[1].lower())
+        elif words:
+            status = 0 if words == ["help"] else 2
+            return self.refuse(USAGE.format(address=self.address()), status)
+        if not valid_name(self.user):
+            return self.refuse(
+                f"abstracts-tui: {self.user!r} cannot be a player's name: use 1 to 24 "
+                "letters, digits, '.', '_' or '-' (ssh NAME@host).\n"
+            )
+        if chan.get_terminal_type() is None:
+            return self.refuse(USAGE.format(address=self.address()))
+        limits = self.server.config.limits
+        if self.server.sessions[self.user] >= limits.sessions_per_user:
+            return self.refuse(
+                f"abstracts-tui: {self.user} has {limits.sessions_per_user} sessions open "
+                "already; close one first.\r\n"
+            )
+        if sum(self.server.sessions.values()) >= limits.sessions:
+            return self.refuse("abstracts-tui: the server is full; try again later.\r\n")
+        self.server.sessions[self.user] += 1
+        asyncio.get_running_loop().create_task(self.run_app(command))
+
+    def refuse(self, message: str, status: int = 1) -> None:
+        assert self.chan is not None
+        self.chan.write(message)
+        self.chan.exit(status)
+
+    async def run_app(self, command: object) -> None:
+        from .app import Command, ServerApp, Terminal
+
+        assert self.chan is not None
+        env = self.chan.get_environment()
+        terminal = Terminal(
+            self.size[0],
+            self.size[1],
+            self.chan.get_terminal_type() or "xterm",
+            env.get("COLORTERM", ""),
+            "NO_COLOR" in env,
+        )
+        app = self.app = ServerApp(
+            user=self.user,
+            rooms=self.server.rooms,
+            channel=self,
+            terminal=terminal,
+            address=self.address(),
+            data=self.server.user_folder(self.user),
+            command=command if isinstance(command, Command) else None,
+        )
+        self.server.apps.add(app)
+        self.schedule_idle_check()
+        log.info("%s: session started (%dx%d %s)", self.user, *self.size, terminal.type)
+        try:
+            await app.run_async(size=self.size)
+        except Exception:
+            log.exception("%s: the app failed", self.user)
+        finally:
+            self.server.apps.discard(app)
+            self.server.sessions[self.user] -= 1
+            if self.idle_check is not None:
+                self.idle_check.cancel()
+            log.info("%s: session ended", self.user)
+            if not self.closed:
+                if self.goodbye:
+                    self.chan.write(self.goodbye)
+                self.chan.exit(0)
+
+    # -- the channel, both ways ------------------------------------------------------------
+
+    def attach(self, driver: ChannelDriver) -> None:
+        self.driver = driver
+
+    def write_screen(self, data: str) -> None:
+        if self.closed or self.chan is None:
+            return
+        self.chan.write(data)
+        if self.chan.get_write_buffer_size() > self.server.config.limits.output_buffer:
+            log.info("%s: the client does not read its screen; closing", self.user)
+            self.closed = True
+            self.chan.close()
+            if self.app is not None:
+                self.app.exit()
+
+    def data_received(self, data: str, datatype: asyncssh.DataType) -> None:
+        self.last_input = time.monotonic()
+        if not self.input.take(len(data)):
+            return  # over the input rate: dropped (a paste cut short, or a flood)
+        if self.driver is not None:
+            self.driver.feed(data)
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        if width <= 0 or height <= 0:
+            return
+        self.size = (width, height)
+        if self.driver is not None:
+            self.driver.resize(width, height)
+
+    def eof_received(self) -> bool:
+        if self.app is not None:
+            self.app.exit()
+        return False
+
+    def break_received(self, msec: int) -> bool:
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        if self.app is not None:
+            self.app.exit()  # the room's game is saved after every move: nothing is lost
+
+    # -- idle time -------------------------------------------------------------------------
+
+    def schedule_idle_check(self) -> None:
+        idle = self.server.config.limits.idle_seconds
+        delay = max(0.5, self.last_input + idle - time.monotonic())
+        self.idle_check = asyncio.get_running_loop().call_later(delay, self.check_idle)
+
+    def check_idle(self) -> None:
+        idle = self.server.config.limits.idle_seconds
+        if time.monotonic() - self.last_input < idle:
+            self.schedule_idle_check()
+            return
+        self.idle_check = None
+        minutes = idle / 60
+        self.goodbye = (
+            f"abstracts-tui: closed after {minutes:g} minutes without input; "
+            "your games are kept (reconnect to take your seat back).\r\n"
+        )
+        if self.app is not None:
+            self.app.exit()
+
+
+async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> None:
+    """Run the server until SIGINT or SIGTERM."""
+    server = Server(config)
+    await server.start()
+    auth = "none (loopback or --open)"
+    if server.require_auth:
+        auth = " and ".join(
+            what
+            for what, given in (("keys", server.authorized), ("passwords", server.passwords))
+            if given
+        )
+    key = host_key(config.data).get_fingerprint()
+    log.info(
+        "listening on %s port %d; authentication: %s; data: %s; host key %s",
+        config.host,
+        server.port,
+        auth,
+        config.data,
+        key,
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    if ready is not None:
+        ready.set()
+    try:
+        await stop.wait()
+    finally:
+        log.info("stopping")
+        await server.close()
+        await asyncio.sleep(0.2)  # let the apps write their last frame and close

@@ -1,0 +1,213 @@
+"""Load on the SSH server: 50 sessions at once for a minute, and what each one costs.
+
+Starts `abstracts-tui serve` on a free port with a fresh data folder, opens a warm-up
+room (so that the modules every game needs are loaded before the baseline), then opens
+SESSIONS sessions: two players per room on a 10x10 Pilo board in 80x24 terminals. For
+HOLD seconds every session moves its cursor every few seconds. Prints:
+
+- memory per session: (server RSS with every session open - RSS before) / SESSIONS;
+- bytes sent per cursor move: what the server sent all clients during the hold, divided
+  by the cursor moves made (the other player's screen does not change on a cursor move,
+  so this is what one move costs), and one move measured alone on a quiet server;
+- the time from a key to the first byte of the answer, median and 95th percentile.
+
+    python scripts/ssh_load.py [--sessions 50] [--hold 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pyte
+
+RIGHT, LEFT, DOWN, TAB, ENTER = "\x1b[C", "\x1b[D", "\x1b[B", "\t", "\r"
+
+
+class Client(asyncssh.SSHClientSession[str]):
+    """Counts what arrives; keeps a screen (pyte) only while the session is set up."""
+
+    def __init__(self) -> None:
+        self.screen: pyte.Screen | None = pyte.Screen(80, 24)
+        self.stream = pyte.Stream(self.screen)
+        self.received = 0
+        self.changed = asyncio.Event()
+        self.sent_at: float | None = None
+        self.latencies: list[float] = []
+        self.chan: Any = None
+
+    def connection_made(self, chan: Any) -> None:
+        self.chan = chan
+
+    def data_received(self, data: str, datatype: Any) -> None:
+        self.received += len(data.encode())
+        if self.sent_at is not None:
+            self.latencies.append(time.monotonic() - self.sent_at)
+            self.sent_at = None
+        if self.screen is not None:
+            self.stream.feed(data)
+        self.changed.set()
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display) if self.screen is not None else ""
+
+    async def wait_for(self, text: str, timeout: float = 120) -> str:
+        deadline = time.monotonic() + timeout
+        while text not in self.text():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{text!r} never showed:\n{self.text()}")
+            self.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), 1)
+        return self.text()
+
+    def key(self, keys: str, timed: bool = False) -> None:
+        if timed:
+            self.sent_at = time.monotonic()
+        self.chan.write(keys)
+
+
+async def connect(port: int, user: str, command: str | None = None) -> Client:
+    conn = await asyncssh.connect(
+        "127.0.0.1", port, username=user, known_hosts=None, client_keys=None, agent_path=None
+    )
+    _, client = await conn.create_session(
+        Client, command, term_type="xterm-256color", term_size=(80, 24), encoding="utf-8"
+    )
+    return client
+
+
+async def room_for_two(port: int, first: str, second: str) -> tuple[Client, Client]:
+    """`first` creates a 10x10 Pilo room; `second` joins it by code."""
+    one = await connect(port, first)
+    await one.wait_for("Create a room")
+    one.key("c")
+    await one.wait_for("choose a game")
+    one.key(DOWN)  # Pilo
+    await one.wait_for("> Pilo")
+    one.key(TAB)  # the board size
+    await asyncio.sleep(0.3)
+    one.key(RIGHT + RIGHT)  # 8 -> 10
+    await one.wait_for("10 x 10")
+    one.key(ENTER)
+    found = re.search(r"Room (\w{4})", await one.wait_for("Waiting for"))
+    assert found
+    two = await connect(port, second, f"join {found.group(1)}")
+    await two.wait_for("to move")
+    await one.wait_for("to move")
+    return one, two
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+async def measure(port: int, pid: int, sessions: int, hold: float) -> None:
+    warm = await room_for_two(port, "warm1", "warm2")
+    for client in warm:
+        client.chan.close()
+    await asyncio.sleep(3)
+    before = rss_kib(pid)
+
+    started = time.monotonic()
+    clients: list[Client] = []
+    for index in range(sessions // 2):
+        clients += await room_for_two(port, f"p{index}a", f"p{index}b")
+    opened = time.monotonic() - started
+    for client in clients:
+        client.screen = None  # from now on only bytes are counted
+    await asyncio.sleep(3)
+    after = rss_kib(pid)
+
+    # One cursor move alone, on a quiet server.
+    quiet = clients[0]
+    mark = sum(c.received for c in clients)
+    quiet.key(RIGHT)
+    await asyncio.sleep(2)
+    single = sum(c.received for c in clients) - mark
+
+    moves = 0
+    mark = sum(c.received for c in clients)
+    deadline = time.monotonic() + hold
+
+    async def keep_moving(client: Client) -> None:
+        nonlocal moves
+        await asyncio.sleep(random.uniform(0, 3))
+        step = RIGHT
+        while time.monotonic() < deadline:
+            step = {RIGHT: LEFT, LEFT: RIGHT}[step]
+            client.key(step, timed=True)
+            moves += 1
+            await asyncio.sleep(random.uniform(2, 4))
+
+    await asyncio.gather(*(keep_moving(client) for client in clients))
+    await asyncio.sleep(2)
+    sent = sum(c.received for c in clients) - mark
+    latencies = sorted(x for c in clients for x in c.latencies)
+    alive = sum(1 for c in clients if not c.chan.is_closing())
+
+    print(
+        f"sessions open: {len(clients)} ({opened:.1f} s to open them all), "
+        f"still open after {hold:.0f} s: {alive}"
+    )
+    print(f"server RSS: {before / 1024:.1f} MiB before, {after / 1024:.1f} MiB with them open")
+    print(f"memory per session: {(after - before) / len(clients):.0f} KiB")
+    print(
+        f"bytes sent per cursor move: {sent / max(moves, 1):.0f} over {moves} moves "
+        f"during the hold; {single} for one move alone"
+    )
+    if latencies:
+        p95 = latencies[int(len(latencies) * 0.95)]
+        print(
+            f"key to first byte of the answer: median {statistics.median(latencies) * 1000:.0f}"
+            f" ms, 95th percentile {p95 * 1000:.0f} ms"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=50)
+    parser.add_argument("--hold", type=float, default=60.0)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as data:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "abstracts_tui", "serve", "--port", "0", "--data", data],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        try:
+            assert server.stdout is not None
+            port = 0
+            for line in server.stdout:
+                found = re.search(r"listening on \S+ port (\d+)", line)
+                if found:
+                    port = int(found.group(1))
+                    break
+            if not port:
+                sys.exit("the server did not start")
+            # Keep reading its log, so that a full pipe never stops the server.
+            threading.Thread(target=server.stdout.read, daemon=True).start()
+            asyncio.run(measure(port, server.pid, args.sessions, args.hold))
+        finally:
+            server.terminate()
+            server.wait(30)
+
+
+if __name__ == "__main__":
+    main()

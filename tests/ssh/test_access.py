@@ -1,0 +1,145 @@
+"""Who gets in, and what a session without a terminal or beyond the limits is told."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from abstracts_tui.ssh.auth import ConfigError, auth_required, hash_password
+
+from .client import connect
+from .conftest import RunningServer
+
+
+def test_auth_is_required_off_loopback_unless_open() -> None:
+    assert auth_required("127.0.0.1", open=False, keys=False, passwords=False) is False
+    assert auth_required("::1", open=False, keys=False, passwords=False) is False
+    assert auth_required("0.0.0.0", open=True, keys=False, passwords=False) is False
+    assert auth_required("127.0.0.1", open=False, keys=True, passwords=False) is True
+    assert auth_required("192.0.2.7", open=False, keys=False, passwords=True) is True
+    with pytest.raises(ConfigError, match="not a loopback address"):
+        auth_required("0.0.0.0", open=False, keys=False, passwords=False)
+
+
+def test_the_command_refuses_an_open_non_loopback_server(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "abstracts_tui",
+            "serve",
+            "--host",
+            "0.0.0.0",
+            "--data",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert "not a loopback address" in result.stderr
+
+
+def non_loopback_address() -> str | None:
+    """An address of this machine other than loopback, if it has one."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # no packet is sent: this picks a route
+            address: str = probe.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("127.") else address
+
+
+def test_keys_off_loopback_wrong_key_refused_and_names_kept(start_server, tmp_path) -> None:
+    host = non_loopback_address()
+    if host is None:
+        pytest.skip("no address but loopback on this machine")
+    ann_key = asyncssh.generate_private_key("ssh-ed25519")
+    bob_key = asyncssh.generate_private_key("ssh-ed25519")
+    stranger = asyncssh.generate_private_key("ssh-ed25519")
+    keys = tmp_path / "authorized_keys"
+    keys.write_bytes(ann_key.export_public_key() + bob_key.export_public_key())
+    server: RunningServer = start_server("--host", host, "--authorized-keys", str(keys))
+
+    async def attempts() -> None:
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(server.port, "ann", host=host, client_keys=[stranger])
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(server.port, "ann", host=host)  # no key at all
+        conn, client = await connect(server.port, "ann", host=host, client_keys=[ann_key])
+        await client.wait_for("you are ann")
+        conn.close()
+        # The name ann is Ann's key's now: Bob's listed key cannot take it.
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(server.port, "ann", host=host, client_keys=[bob_key])
+        conn, client = await connect(server.port, "bob", host=host, client_keys=[bob_key])
+        await client.wait_for("you are bob")
+        conn.close()
+
+    asyncio.run(attempts())
+
+
+def test_passwords(start_server, tmp_path) -> None:
+    passwords = tmp_path / "passwords"
+    passwords.write_text(f"# players\nann:{hash_password('s3cret', iterations=1000)}\n")
+    server: RunningServer = start_server("--password-file", str(passwords))
+
+    async def attempts() -> None:
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(server.port, "ann", password="wrong")
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(server.port, "bob", password="s3cret")
+        conn, client = await connect(server.port, "ann", password="s3cret")
+        await client.wait_for("you are ann")
+        conn.close()
+
+    asyncio.run(attempts())
+
+
+def test_no_terminal_gets_the_usage_and_nothing_else(start_server) -> None:
+    server: RunningServer = start_server()
+
+    async def attempts() -> None:
+        async with asyncssh.connect(
+            "127.0.0.1", server.port, username="ann", known_hosts=None, client_keys=None
+        ) as conn:
+            for command in (None, "join abcd", "ls /", "cat /etc/passwd"):
+                result = await conn.run(command, timeout=60)
+                assert "ssh -t" in str(result.stdout), command
+                assert "join CODE" in str(result.stdout)
+                assert "root:" not in str(result.stdout)
+                assert result.exit_status in (1, 2)
+            result = await conn.run("help", timeout=60)
+            assert result.exit_status == 0 and "watch CODE" in str(result.stdout)
+            with pytest.raises(asyncssh.ChannelOpenError):
+                await conn.start_sftp_client()
+            with pytest.raises(asyncssh.ChannelOpenError):
+                await conn.open_connection("127.0.0.1", server.port)  # no port forwarding
+
+    asyncio.run(attempts())
+
+
+def test_sessions_per_user_and_idle_time(start_server) -> None:
+    server: RunningServer = start_server("--sessions-per-user", "1", "--idle-timeout", "3")
+
+    async def attempts() -> None:
+        first_conn, first = await connect(server.port, "ann")
+        await first.wait_for("you are ann")
+        second_conn, second = await connect(server.port, "ann")
+        await asyncio.wait_for(second.closed.wait(), 60)
+        assert "sessions open already" in second.output()
+        second_conn.close()
+        # Without input the first session is closed, with a word on why.
+        await asyncio.wait_for(first.closed.wait(), 60)
+        assert "without input" in first.output()
+        first_conn.close()
+
+    asyncio.run(attempts())

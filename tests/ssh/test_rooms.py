@@ -1,0 +1,182 @@
+"""Two people play one room over SSH; watchers see it; a dropped player takes the seat back.
+
+Everything goes through the real server process and a real SSH client; the tests read
+the screens the clients draw from what the server sent them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import asyncssh
+
+from .client import ScreenClient, connect
+from .conftest import RunningServer
+
+CURSOR_RIGHT = "\x1b[C"
+ENTER = "\r"
+
+
+async def create_room(
+    port: int, user: str
+) -> tuple[asyncssh.SSHClientConnection, ScreenClient, str]:
+    """`user` creates a Petrify room (the default game) and waits on the waiting screen."""
+    conn, client = await connect(port, user)
+    await client.wait_for(f"you are {user}", "Create a room")
+    client.send("c")
+    await client.wait_for("choose a game")
+    client.send(ENTER)
+    screen = await client.wait_for("Waiting for a second player")
+    found = re.search(r"Room (\w{4})", screen)
+    assert found, screen
+    return conn, client, found.group(1)
+
+
+def test_two_players_and_a_watcher_see_each_move(start_server) -> None:
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        ann_conn, ann, code = await create_room(server.port, "ann")
+        assert f"join {code}" in ann.text()  # the waiting screen says how to join
+
+        # Bob joins from the lobby by typing the code; the game starts on both screens.
+        bob_conn, bob = await connect(server.port, "bob")
+        await bob.wait_for("you are bob", "Join by code")
+        bob.send("j")
+        await bob.wait_gone("Create a room")  # the footer: the code field has the keys now
+        bob.send(code + ENTER)
+        await bob.wait_for("Petrify", "Blue to move (ann)")
+        await ann.wait_for("Blue to move (ann)")
+
+        # Carl watches directly from the command line.
+        carl_conn, carl = await connect(server.port, "carl", command=f"watch {code}")
+        await carl.wait_for("Blue to move (ann)")
+        # A shared game has no keys for files, taking back or analysis.
+        footer = (await carl.wait_for("? Help")).splitlines()
+        assert not [line for line in footer if "^s" in line or "Undo" in line or "Hint" in line]
+
+        # Bob may not move for Ann.
+        bob.send(ENTER)
+        await bob.wait_for("it is ann's turn")
+
+        # Ann moves the cursor one right of d5 and places: all three screens show e5.
+        ann.send(CURSOR_RIGHT)
+        await ann.wait_for("Cursor e5")
+        ann.send(ENTER)
+        for client in (ann, carl):
+            await client.wait_for("1. Blue", "e5", "Orange to move (bob)")
+        # Only Bob, whose turn it is, is asked about the pie rule (over his board).
+        await bob.wait_for("Pie rule", "bob (Orange) may now")
+        bob.send("p")  # play on
+        await bob.wait_gone("Pie rule")
+        bob.send(CURSOR_RIGHT + CURSOR_RIGHT)  # each screen has its own cursor: d5 to f5
+        await bob.wait_for("Cursor f5")
+        bob.send(ENTER)
+        for client in (ann, bob, carl):
+            await client.wait_for("2. Orange", "f5", "Blue to move (ann)")
+        assert "Pie rule" not in ann.text()
+        for conn in (ann_conn, bob_conn, carl_conn):
+            conn.close()
+
+    asyncio.run(play())
+
+
+def test_a_dropped_player_takes_the_seat_back_even_after_a_restart(start_server) -> None:
+    server: RunningServer = start_server()
+
+    async def first_part() -> tuple[str, str]:
+        ann_conn, ann, code = await create_room(server.port, "ann")
+        bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
+        await bob.wait_for("Blue to move (ann)")
+        key = ann_conn.get_server_host_key()
+        assert key is not None
+        ann.send(ENTER)  # d5
+        await bob.wait_for("Pie rule")
+        bob_conn.abort()  # the connection drops
+        # Ann still sees the game; Bob comes back through the lobby: his game is listed.
+        bob_conn, bob = await connect(server.port, "bob")
+        screen = await bob.wait_for("Your games", code)
+        assert "ann - bob" in screen
+        bob.send(ENTER)  # the first of his games: take the seat
+        await bob.wait_for("Pie rule")
+        bob.send("p")  # play on
+        await bob.wait_gone("Pie rule")
+        bob.send(CURSOR_RIGHT)
+        await bob.wait_for("Cursor e5")
+        bob.send(ENTER)
+        await ann.wait_for("2. Orange", "e5")
+        ann_conn.close()
+        bob_conn.close()
+        return code, key.get_fingerprint()
+
+    code, fingerprint = asyncio.run(first_part())
+    server.stop()
+
+    restarted: RunningServer = start_server()
+
+    async def second_part() -> None:
+        # The same host key, the same room, the same position; the seat is Ann's again.
+        ann_conn, ann = await connect(restarted.port, "ann", command=f"join {code}")
+        key = ann_conn.get_server_host_key()
+        assert key is not None and key.get_fingerprint() == fingerprint
+        await ann.wait_for("1. Blue", "d5", "2. Orange", "e5", "Blue to move (ann)")
+        ann.send("\x1b[D")
+        await ann.wait_for("Cursor c5")
+        ann.send(ENTER)
+        await ann.wait_for("3. Blue", "c5")
+        bob_conn, bob = await connect(restarted.port, "bob", command=f"join {code}")
+        await bob.wait_for("3. Blue", "c5", "Orange to move (bob)")
+        ann_conn.close()
+        bob_conn.close()
+
+    asyncio.run(second_part())
+    assert (restarted.data / "rooms" / f"{code}.sgf").read_text().count(";") == 4  # root + 3
+
+
+def test_a_full_room_is_watched_and_unknown_codes_are_refused(start_server) -> None:
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        ann_conn, _, code = await create_room(server.port, "ann")
+        bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
+        await bob.wait_for("Blue to move (ann)")
+        dan_conn, dan = await connect(server.port, "dan", command=f"join {code}")
+        await dan.wait_for("is full", "Blue to move (ann)")
+        dan.send(ENTER)
+        await dan.wait_for("it is ann's turn")
+        eve_conn, eve = await connect(server.port, "eve", command="join zzzz")
+        await eve.wait_for("There is no room zzzz", "you are eve")
+        for conn in (ann_conn, bob_conn, dan_conn, eve_conn):
+            conn.close()
+
+    asyncio.run(play())
+
+
+def test_hot_seat_in_one_session_and_resize(start_server) -> None:
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        conn, client = await connect(server.port, "ann", width=100, height=30)
+        await client.wait_for("Hot-seat game")
+        client.send("h")
+        await client.wait_for("choose a game")
+        client.send(ENTER)
+        await client.wait_for("Blue to move (Player 1)")
+        client.send(ENTER)  # Player 1 places; Player 2 is asked about the pie rule here
+        await client.wait_for("Pie rule")
+        client.send("p")
+        await client.wait_gone("Pie rule")
+        await client.wait_for("Orange to move (Player 2)")
+        # Too small a window is said; a bigger one brings the game back.
+        client.resize(50, 15)
+        await client.wait_for("too small")
+        client.resize(120, 40)
+        await client.wait_gone("too small")
+        await client.wait_for("Orange to move (Player 2)")
+        # The status line now has 120 columns: analysis mode's long note fits whole.
+        client.send("x")
+        await client.wait_for("moves start variations; x leaves.")
+        conn.close()
+
+    asyncio.run(play())

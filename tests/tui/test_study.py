@@ -1,0 +1,270 @@
+"""Analysis mode in the real app: stepping, variations, comments, setting up positions,
+position strings, hints, continuous analysis and the win-rate graph."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, Static
+
+from abstracts_tui.game_setup import Setup
+from abstracts_tui.records import Record
+from abstracts_tui.rules import load_position
+from abstracts_tui.tui.app import AbstractsApp
+from abstracts_tui.tui.screens.play import PlayScreen
+
+from .test_play import type_move
+from .waiting import until
+
+Scenario = Callable[[AbstractsApp, PlayScreen, Pilot[None]], Awaitable[None]]
+
+
+@pytest.fixture(autouse=True)
+def reproducible(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ABSTRACTS_TUI_SEED", "9")
+    monkeypatch.setenv("ABSTRACTS_TUI_PLAYOUTS", "400")
+
+
+def run(setup: Setup, data: Path, scenario: Scenario) -> None:
+    app = AbstractsApp(setup, data=data)
+
+    async def main() -> None:
+        async with app.run_test(size=(100, 34)) as pilot:
+            await pilot.pause()
+            screen = next(s for s in app.screen_stack if isinstance(s, PlayScreen))
+            await scenario(app, screen, pilot)
+
+    asyncio.run(main())
+
+
+def shown(screen: PlayScreen, selector: str) -> str:
+    return str(screen.query_one(selector, Static).content)
+
+
+PARTITIONS = Setup("partitions", 5, first="Ann", second="Bob")
+
+
+def test_stepping_back_and_a_new_move_starts_a_variation(tmp_path: Path) -> None:
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        session = screen.session
+        for move in ("a1", "b2", "c3"):
+            await type_move(pilot, move)
+        await pilot.press("x")
+        assert screen.analysing
+        await pilot.press("left_square_bracket", "left_square_bracket")
+        assert session.move_number() == 1
+        assert shown(screen, "#turn").startswith("Analysis, move 1:")
+        await type_move(pilot, "e5")  # Bob tries another second move
+        main = [node.move for node in session.record.root.mainline()]
+        assert main == ["a1", "b2", "c3"]  # the main line stays
+        assert [n.move for n in session.node.parent.children] == ["b2", "e5"]  # type: ignore[union-attr]
+        assert "(2/2)" in shown(screen, "#moves")
+        await pilot.press("v")  # back to the main line's move
+        assert session.node.move == "b2"
+        await pilot.press("end")
+        assert session.move_number() == 3
+        await pilot.press("home")
+        assert session.move_number() == 0
+        await pilot.press("right_square_bracket")
+        assert session.node.move == "a1"
+
+    run(PARTITIONS, tmp_path, scenario)
+
+
+def test_promote_delete_comment_and_the_record_keeps_them(tmp_path: Path) -> None:
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        session = screen.session
+        for move in ("a1", "b2", "c3"):
+            await type_move(pilot, move)
+        await pilot.press("x", "left_square_bracket", "left_square_bracket")
+        await type_move(pilot, "e5")
+        await type_move(pilot, "d4")
+        await pilot.press("semicolon", *"sharper", "enter")
+        assert session.node.comment == "sharper"
+        await pilot.press("m")  # the variation becomes the main line
+        assert [n.move for n in session.record.root.mainline()] == ["a1", "e5", "d4"]
+        await pilot.press("left_square_bracket", "v")  # to e5, then its alternative b2
+        assert session.node.move == "b2"
+        await pilot.press("delete")
+        await pilot.pause()
+        await pilot.press("y")  # confirm
+        await pilot.pause()
+        assert session.node.move == "a1"
+        assert [n.move for n in session.node.children] == ["e5"]
+        # A new variation and a comment, saved: the record keeps the tree.
+        await type_move(pilot, "c1")
+        session.save(tmp_path / "study.sgf")
+        record = Record.load(tmp_path / "study.sgf")
+        first = record.root.children[0]
+        assert [n.move for n in first.children] == ["e5", "c1"]
+        assert first.children[0].children[0].comment == "sharper"
+
+    run(PARTITIONS, tmp_path, scenario)
+
+
+def test_jump_to_a_move_by_number(tmp_path: Path) -> None:
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        for move in ("a1", "b2", "c3", "d4"):
+            await type_move(pilot, move)
+        await pilot.press("x", "g")
+        await pilot.pause()
+        await pilot.press("9")
+        await pilot.pause()
+        assert "from 0 (the start) to 4" in str(app.screen.query_one("#text-note", Static).content)
+        await pilot.press("backspace", "2", "enter")
+        await pilot.pause()
+        assert screen.session.move_number() == 2
+        assert screen.session.node.move == "b2"
+
+    run(PARTITIONS, tmp_path, scenario)
+
+
+def test_keys_of_analysis_wait_for_analysis_mode(tmp_path: Path) -> None:
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        await type_move(pilot, "a1")
+        await pilot.press("left_square_bracket", "home")
+        assert screen.session.move_number() == 1  # play mode: [ and Home do nothing
+        await pilot.press("x", "left_square_bracket")
+        assert screen.session.move_number() == 0
+        await pilot.press("x")
+        assert not screen.analysing
+        assert screen.session.move_number() == 0  # play goes on from the position shown
+
+    run(PARTITIONS, tmp_path, scenario)
+
+
+def test_setting_up_a_position_is_checked_before_play_resumes(tmp_path: Path) -> None:
+    setup = Setup("egotzi", 5, first="Ann", second="Bob")
+
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        session = screen.session
+        geometry = screen.game.geometry
+        await pilot.press("ctrl+e")
+        assert screen.analysing and screen.setting_up is not None
+        screen.board.cursor = geometry.parse("a1")
+        await pilot.press("2")  # a white stone alone, Black to move
+        await pilot.press("ctrl+e")
+        assert screen.setting_up is not None  # refused: the counts cannot arise in play
+        assert shown(screen, "#status").startswith("Not a position of this game:")
+        assert session.node.setup is None
+        screen.board.cursor = geometry.parse("c3")
+        await pilot.press("1", "t")  # a black stone, and White to move
+        assert shown(screen, "#turn") == "Setting up: White to move"
+        await pilot.press("ctrl+e")
+        assert screen.setting_up is not None  # one stone each: Black is to move
+        await pilot.press("t", "ctrl+e")
+        assert screen.setting_up is None
+        assert shown(screen, "#status").startswith("Position set up")
+        position = load_position(session.game.position())
+        assert position.piece_at(geometry.parse("a1")).colour == 1  # type: ignore[union-attr]
+        assert position.piece_at(geometry.parse("c3")).colour == 0  # type: ignore[union-attr]
+        assert session.game.side_to_move() == "black"
+        assert session.record.root.setup == session.game.position()
+        await type_move(pilot, "e5")  # play goes on from it
+        assert len(session.game.moves) == 1
+
+    run(setup, tmp_path, scenario)
+
+
+def test_escape_cancels_setting_up(tmp_path: Path) -> None:
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        before = screen.game.position()
+        await pilot.press("ctrl+e", "1", "escape")
+        assert screen.setting_up is None
+        assert screen.game.position() == before
+
+    run(PARTITIONS, tmp_path, scenario)
+
+
+def test_the_position_string_is_copied_and_a_pasted_one_is_set_up(tmp_path: Path) -> None:
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        await type_move(pilot, "a1")
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.clipboard == screen.game.position()
+        field = app.screen.query_one("#text", Input)
+        assert field.value == screen.game.position()
+        other = load_position(screen.game.position())
+        other.play("e5")
+        field.value = "garbage"
+        await pilot.pause()
+        assert "5 fields" in str(app.screen.query_one("#text-note", Static).content)
+        field.value = other.position()
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert shown(screen, "#status").startswith("Position set up"), shown(screen, "#status")
+        assert screen.game.position() == other.position()
+        assert screen.session.node.setup == other.position()
+
+    run(PARTITIONS, tmp_path, scenario)
+
+
+def test_a_hint_names_a_move_with_its_win_rate_and_line(tmp_path: Path) -> None:
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        await type_move(pilot, "a1")
+        await pilot.press("b")
+        await until(pilot, lambda: screen.hint is not None)
+        status = shown(screen, "#status")
+        assert status.startswith("Hint: ")
+        assert "win rate" in status and "Line: " in status
+        hint = screen.hint
+        assert hint is not None and screen.game.illegal_reason(hint.move) is None
+        assert screen.board.cursor == hint.move  # a placement: the cursor is on it
+
+    run(PARTITIONS, tmp_path, scenario)
+
+
+def test_continuous_analysis_shows_candidates_bar_and_graph(tmp_path: Path) -> None:
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        for move in ("a1", "b2"):
+            await type_move(pilot, move)
+        await pilot.press("x")
+        await until(pilot, lambda: "400 playouts" in shown(screen, "#analysis"))
+        analysis = shown(screen, "#analysis")
+        assert "win rate for White" in analysis and "Best line: " in analysis
+        await until(pilot, lambda: screen.session.node.evaluation is not None)
+        await pilot.pause(0.6)  # the panel's next tick draws the bar
+        assert "White " in shown(screen, "#analysis") and "% Black" in shown(screen, "#analysis")
+        await pilot.press("percent_sign")  # evaluate every position for the graph
+        nodes = [screen.session.record.root, *screen.session.line_nodes()]
+        await until(pilot, lambda: all(node.evaluation is not None for node in nodes))
+        graph = shown(screen, "#graph")
+        assert graph.startswith("Win rate of White:")
+        assert "·" not in graph.splitlines()[1]
+
+    run(PARTITIONS, tmp_path, scenario)
+
+
+def test_analysis_pauses_the_computer_and_moves_for_either_side(tmp_path: Path) -> None:
+    setup = Setup("partitions", 5, first="Ann", second="Computer", second_level="easy")
+
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        await pilot.press("x")
+        await type_move(pilot, "a1")
+        await type_move(pilot, "b2")  # the computer's side, played by hand
+        await pilot.pause(0.3)
+        assert len(screen.game.moves) == 2  # the computer waits
+        await pilot.press("x")  # back to play: Ann is to move, the computer still waits
+        await type_move(pilot, "c3")
+        await until(pilot, lambda: len(screen.game.moves) == 4)
+
+    run(setup, tmp_path, scenario)
+
+
+def test_shared_games_refuse_analysis(tmp_path: Path) -> None:
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        screen.shared = True
+        screen.refresh_bindings()
+        await pilot.press("x", "b", "ctrl+e")
+        assert not screen.analysing and screen.hint is None and screen.setting_up is None
+        # Nor are they offered in the footer.
+        enabled = {b.binding.action for b in screen.active_bindings.values() if b.enabled}
+        assert "pass_turn" in enabled
+        assert not enabled & {"toggle_analysis", "hint", "undo", "save", "load"}
+
+    run(PARTITIONS, tmp_path, scenario)

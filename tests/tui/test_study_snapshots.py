@@ -1,0 +1,75 @@
+"""Snapshots of analysis mode and setup mode (reproducible: a seed and a playout budget)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from abstracts_tui.game_setup import Setup
+from abstracts_tui.tui.app import AbstractsApp
+from abstracts_tui.tui.screens.play import PlayScreen
+
+from .test_app_snapshots import moves
+from .waiting import until
+
+SnapCompare = Callable[..., bool]
+
+
+@pytest.fixture(autouse=True)
+def reproducible(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ABSTRACTS_TUI_SEED", "3")
+    monkeypatch.setenv("ABSTRACTS_TUI_PLAYOUTS", "600")
+
+
+def test_analysis_with_a_variation_candidates_bar_and_graph(
+    snap_compare: SnapCompare, tmp_path: Path
+) -> None:
+    setup = Setup("egotzi", 5, variant="squared", komi=2, first="Ann", second="Bob")
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await until(pilot, lambda: type(pilot.app.screen).__name__ == "SideDialog")
+        await pilot.press("1")
+        await moves("c3", "b2", "d4", "b4")(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, PlayScreen)
+        await pilot.press("u")
+        await moves("d2")(pilot)  # the new main line; b4 is kept as a variation
+        # Only this position is analysed (to the end of its budget: the same figures in
+        # every run); the graph's short searches give the others theirs.
+        await pilot.press("x")
+        await pilot.press("semicolon", *"blocks the corner", "enter")
+        await until(pilot, lambda: not screen.searches.busy("analysis"))
+        await pilot.press("percent_sign")
+        nodes = [screen.session.record.root, *screen.session.line_nodes()]
+        await until(pilot, lambda: not screen.searches.busy("graph"))
+        assert all(node.evaluation is not None for node in nodes)
+        screen.update_analysis()
+        await pilot.pause()
+
+    assert snap_compare(
+        AbstractsApp(setup, data=tmp_path), run_before=steps, terminal_size=(80, 30)
+    )
+
+
+def test_setting_up_a_pilo_position(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    setup = Setup("pilo", 6, first="Ann", second="Bob")
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, PlayScreen)
+        await pilot.press("ctrl+e")
+        cells = screen.game.geometry
+        for cell, keys in (("b2", "11"), ("e5", "222"), ("c4", "3")):
+            screen.board.cursor = cells.parse(cell)
+            await pilot.press(*keys)
+        await pilot.press("t")
+        await pilot.pause()
+
+    assert snap_compare(
+        AbstractsApp(setup, data=tmp_path), run_before=steps, terminal_size=(80, 24)
+    )

@@ -1,0 +1,17 @@
+"""Waiting in pilot tests for what a worker thread does (the computer, analysis)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from textual.pilot import Pilot
+
+
+async def until(pilot: Pilot[None], condition: Callable[[], bool], seconds: float = 60) -> None:
+    """Let the app run until `condition()` holds; fail after `seconds` (a slow machine)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not reached within {seconds} s: {condition.__doc__ or ''}")
+        await pilot.pause(0.05)
