@@ -113,6 +113,13 @@ class Session:
         """The name of the person who holds `colour` now."""
         return self.people[colour ^ self.swapped]
 
+    def set_people(self, first: str, second: str) -> None:
+        """Name the first and the second person (over SSH, when the second one joins)."""
+        self.people = (first, second)
+        self.record.players = self.people
+        self.save_autosave()
+        self.notify()
+
     def level(self, name: str) -> str | None:
         """The strength level if `name` is a computer player, else None."""
         return self.record.computers.get(name)

@@ -7,9 +7,11 @@ random moves from a fixed seed, written to screenshots/NAME.svg.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import sys
 import tempfile
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -77,6 +79,43 @@ async def finished(app: AbstractsApp, pilot: Pilot[None]) -> None:
     await random_moves(app, pilot, 200, seed=4)
 
 
+async def settled(app: AbstractsApp, pilot: Pilot[None], *kinds: str) -> None:
+    """Wait until the play screen's searches of `kinds` have finished (at most a minute)."""
+    screen = app.screen
+    assert isinstance(screen, PlayScreen)
+    deadline = time.monotonic() + 60
+    while any(screen.searches.busy(kind) for kind in kinds) and time.monotonic() < deadline:
+        await pilot.pause(0.1)
+    await pilot.pause(0.6)  # the panel's next tick
+
+
+async def analysis(app: AbstractsApp, pilot: Pilot[None]) -> None:
+    await random_moves(app, pilot, 24, seed=7)
+    await pilot.press("x", "left_square_bracket", "left_square_bracket")
+    await random_moves(app, pilot, 2, seed=8)  # a variation
+    await settled(app, pilot, "analysis")
+    await pilot.press("percent_sign")
+    await settled(app, pilot, "graph")
+
+
+async def against_the_computer(app: AbstractsApp, pilot: Pilot[None]) -> None:
+    rng = random.Random(9)
+    for _ in range(12):
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        await settled(app, pilot, "turn")
+        game = screen.session.game
+        await type_move(pilot, game.move_name(rng.choice(game.legal_moves())))
+        await pilot.pause()
+    await pilot.press("b")
+    await settled(app, pilot, "turn", "hint")
+
+
+async def setting_up(app: AbstractsApp, pilot: Pilot[None]) -> None:
+    await random_moves(app, pilot, 10, seed=10)
+    await pilot.press("ctrl+e", "left", "1", "1", "up", "up", "3", "t")
+
+
 SHOTS: dict[str, tuple[Setup | None, Steps]] = {
     "select": (None, keys("down", "down")),
     "petrify": (Setup("petrify", 8, first="Ann", second="Bob"), midgame(40, 1)),
@@ -93,6 +132,12 @@ SHOTS: dict[str, tuple[Setup | None, Steps]] = {
     "score-overlay": (Setup("pilo", 8, first="Ann", second="Bob"), midgame(60, 6, ("t",))),
     "finished": (Setup("partitions", 6, first="Ann", second="Bob"), finished),
     "help": (Setup("linage", 11, komi=0.5), keys("1", "question_mark")),
+    "analysis": (Setup("petrify", 8, first="Ann", second="Bob"), analysis),
+    "computer": (
+        Setup("egotzi", 7, first="Ann", second="Computer", second_level="medium"),
+        against_the_computer,
+    ),
+    "setup": (Setup("pilo", 8, first="Ann", second="Bob"), setting_up),
 }
 
 
@@ -106,6 +151,9 @@ async def shoot(name: str, setup: Setup | None, steps: Steps, data: Path) -> Pat
 
 
 def main(names: list[str]) -> None:
+    # The same searches every time: a seed, and analysis by playouts rather than time.
+    os.environ["ABSTRACTS_TUI_SEED"] = "1"
+    os.environ["ABSTRACTS_TUI_PLAYOUTS"] = "3000"
     OUT.mkdir(exist_ok=True)
     for name, (setup, steps) in SHOTS.items():
         if names and name not in names:

@@ -141,10 +141,7 @@ class Rooms:
             raise RoomError(f"room {room.code} is full: {room.creator} and {room.joiner} play")
         room.joiner = name
         session = room.session
-        first, _ = session.people
-        session.people = (first, name)
-        session.record.players = session.people
-        session.save_autosave()
+        session.set_people(session.people[0], name)
         self.save(room)
         for listener in list(room.listeners):
             listener(room)

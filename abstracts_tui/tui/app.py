@@ -9,7 +9,7 @@ from textual import on
 from textual.app import App
 from textual.binding import Binding
 
-from .dialogs.confirm import ConfirmDialog
+from .dialogs.confirm import ResumeDialog
 from .messages import HelpRequested, LoadRequested, NewGameRequested
 from .screens.select import SelectScreen
 
@@ -107,7 +107,7 @@ class AbstractsApp(App[None]):
             if resume:
                 self.show_play(session)
 
-        self.push_screen(ConfirmDialog(question, "Resume", "New game"), chosen)
+        self.push_screen(ResumeDialog(question), chosen)
 
     @on(SelectScreen.Chosen)
     def game_chosen(self, message: SelectScreen.Chosen) -> None:

@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Input, Static
 
 from abstracts_tui.rules import GAMES
-from abstracts_tui.tui.dialogs.confirm import ConfirmDialog
+from abstracts_tui.tui.dialogs.confirm import ConfirmDialog, ResumeDialog
 from abstracts_tui.tui.dialogs.komi import KomiDialog
 from abstracts_tui.tui.dialogs.path import PathDialog
 from abstracts_tui.tui.dialogs.pie import PieDialog
@@ -101,6 +101,17 @@ def test_confirm_buttons_carry_the_given_words() -> None:
     assert seen[0] == "Resume the game in progress?"
     assert "Resume" in seen[1] and "New game" in seen[2]
     assert answers(dialog(), click("#yes")) == [True]
+
+
+def test_the_resume_footer_names_the_answers_as_the_buttons_do() -> None:
+    shown: list[str] = []
+
+    async def look(host: Host, pilot: Pilot[None]) -> None:
+        shown.extend(b.binding.description for b in host.screen.active_bindings.values())
+        await pilot.press("n")
+
+    assert answers(ResumeDialog("Resume the game in progress?"), look) == [False]
+    assert "Resume" in shown and "New game" in shown and "Yes" not in shown
 
 
 def test_confirm_ignores_other_keys() -> None:

@@ -11,7 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from abstracts_tui.rules import GAMES
-from abstracts_tui.tui.dialogs.confirm import ConfirmDialog
+from abstracts_tui.tui.dialogs.confirm import ResumeDialog
 from abstracts_tui.tui.dialogs.komi import KomiDialog
 from abstracts_tui.tui.dialogs.pie import PieDialog
 from abstracts_tui.tui.dialogs.side import SideDialog
@@ -54,5 +54,5 @@ def test_side_dialog(snap_compare: SnapCompare) -> None:
 
 
 def test_confirm_dialog(snap_compare: SnapCompare) -> None:
-    dialog = ConfirmDialog("Resume the game in progress?", "Resume", "New game")
+    dialog = ResumeDialog("Resume the game in progress?")
     assert snap_compare(Host(dialog))
