@@ -39,8 +39,7 @@ def candidates_text(game: Game, candidates: Sequence[Candidate], playouts: int) 
     """The top moves with visits and win rates for the side to move, and the best line."""
     if not candidates:
         return "No move to search." if game.is_over() else "Searching..."
-    mover = game.side_to_move().capitalize()
-    lines = [f"{playouts:,} playouts; win rate for {mover}:"]
+    lines = [f"{playouts:,} playouts:"]
     for candidate in candidates:
         name = game.move_name(candidate.move)
         lines.append(f"  {name:<9}{percent(candidate.winrate):>5}{candidate.visits:>9,}")
@@ -62,17 +61,20 @@ def line_text(game: Game, moves: Sequence[int], limit: int = 8) -> str:
     return " ".join(names)
 
 
-def graph_text(values: Sequence[float | None], current: int, width: int, *, ascii: bool) -> str:
-    """The first colour's win rate over the game, one column per position (the last
-    `width` of them), and a `^` under the position shown. Unknown values are blank."""
+def graph_text(
+    values: Sequence[float | None], current: int, width: int, *, ascii: bool
+) -> tuple[str, int]:
+    """The first colour's win rate over the game, one column per position (`width` of
+    them around the position shown), and the column of the position shown (-1 if off).
+    Unknown values are `·` (`?` in ASCII)."""
     levels = ASCII_LEVELS if ascii else UNICODE_LEVELS
     start = max(0, min(current - width // 2, len(values) - width))
     shown = values[start : start + width]
-    top = "".join(
+    bars = "".join(
         ("?" if ascii else "·")
         if value is None
         else levels[max(1, round(value * (len(levels) - 1)))]
         for value in shown
     )
-    marker = " " * (current - start) + "^" if 0 <= current - start < width else ""
-    return f"{top}\n{marker}"
+    column = current - start
+    return bars, column if 0 <= column < len(bars) else -1

@@ -20,7 +20,7 @@ def test_candidates_show_moves_win_rates_visits_and_the_line() -> None:
     a1, b2 = game.geometry.parse("a1"), game.geometry.parse("b2")
     found = [Candidate(a1, 1200, 0.625, (a1, b2)), Candidate(b2, 300, 0.5, (b2,))]
     lines = candidates_text(game, found, 1500).splitlines()
-    assert lines[0] == "1,500 playouts; win rate for White:"
+    assert lines[0] == "1,500 playouts:"
     assert lines[1].split() == ["a1", "62%", "1,200"]
     assert lines[2].split() == ["b2", "50%", "300"]
     assert lines[3] == "Best line: a1 b2"
@@ -28,9 +28,8 @@ def test_candidates_show_moves_win_rates_visits_and_the_line() -> None:
 
 def test_the_graph_marks_the_position_shown_and_scrolls_to_it() -> None:
     values = [0.5, 1.0, None, 0.0]
-    top, marker = graph_text(values, 1, 26, ascii=False).split("\n")
-    assert top == "▄█·▁"
-    assert marker == " ^"
+    assert graph_text(values, 1, 26, ascii=False) == ("▄█·▁", 1)
     long = [0.5] * 100
-    top, marker = graph_text(long, 90, 26, ascii=True).split("\n")
-    assert len(top) == 26 and marker.index("^") == 90 - (100 - 26)
+    bars, column = graph_text(long, 90, 26, ascii=True)
+    assert len(bars) == 26 and column == 90 - (100 - 26)
+    assert graph_text(long, 0, 26, ascii=True)[1] == 0

@@ -266,10 +266,10 @@ def test_load_refuses_a_missing_file_then_takes_a_real_one(tmp_path: Path) -> No
     async def steps(host: Host, pilot: Pilot[None]) -> None:
         await pilot.press("enter")
         await pilot.pause()
-        shown.append(text(host, "#path-note"))
+        shown.append(text(host, "#text-note"))
         await retype(pilot, str(tmp_path))
         await pilot.pause()
-        shown.append(text(host, "#path-note"))
+        shown.append(text(host, "#text-note"))
         await retype(pilot, str(record))
         await pilot.press("enter")
 
@@ -285,7 +285,7 @@ def test_save_needs_an_existing_folder(tmp_path: Path) -> None:
     async def steps(host: Host, pilot: Pilot[None]) -> None:
         await pilot.press("enter")
         await pilot.pause()
-        shown.append(text(host, "#path-note"))
+        shown.append(text(host, "#text-note"))
         await retype(pilot, str(tmp_path / "new.sgf"))
         await pilot.press("enter")
 
@@ -302,7 +302,7 @@ def test_save_warns_before_replacing_a_file(tmp_path: Path) -> None:
     shown: list[str] = []
 
     async def steps(host: Host, pilot: Pilot[None]) -> None:
-        shown.append(text(host, "#path-note"))
+        shown.append(text(host, "#text-note"))
         await pilot.click("#accept")
 
     assert answers(PathDialog("Save", str(record), must_exist=False), steps) == [str(record)]
@@ -332,7 +332,7 @@ def test_path_home_is_expanded() -> None:
 def test_typing_in_the_path_field_does_not_trigger_keys(tmp_path: Path) -> None:
     async def steps(host: Host, pilot: Pilot[None]) -> None:
         await retype(pilot, str(tmp_path / "yes-no.sgf"))
-        assert host.screen.query_one("#path", Input).value.endswith("yes-no.sgf")
+        assert host.screen.query_one("#text", Input).value.endswith("yes-no.sgf")
         await pilot.press("enter")
 
     assert answers(PathDialog("Save", "", must_exist=False), steps) == [

@@ -226,7 +226,7 @@ def test_continuous_analysis_shows_candidates_bar_and_graph(tmp_path: Path) -> N
         await pilot.press("x")
         await until(pilot, lambda: "400 playouts" in shown(screen, "#analysis"))
         analysis = shown(screen, "#analysis")
-        assert "win rate for White" in analysis and "Best line: " in analysis
+        assert "400 playouts:" in analysis and "Best line: " in analysis
         await until(pilot, lambda: screen.session.node.evaluation is not None)
         await pilot.pause(0.6)  # the panel's next tick draws the bar
         assert "White " in shown(screen, "#analysis") and "% Black" in shown(screen, "#analysis")
@@ -235,7 +235,7 @@ def test_continuous_analysis_shows_candidates_bar_and_graph(tmp_path: Path) -> N
         await until(pilot, lambda: all(node.evaluation is not None for node in nodes))
         graph = shown(screen, "#graph")
         assert graph.startswith("Win rate of White:")
-        assert "·" not in graph.splitlines()[1]
+        assert "·" not in graph.splitlines()[1] and len(graph.splitlines()[1]) == len(nodes)
 
     run(PARTITIONS, tmp_path, scenario)
 

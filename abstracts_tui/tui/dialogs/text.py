@@ -57,16 +57,27 @@ class TextDialog(FieldDialog[str | None]):
 
     def _check(self, text: str) -> str | None:
         error = self.check(text) if self.check is not None else None
-        self.query_one("#text-note", Static).update(error or "")
+        note = self.query_one("#text-note", Static)
+        warning = self.warning(text) if error is None else ""
+        note.update(error or warning)
+        note.set_class(bool(warning), "-warning")
         self.set_valid(error is None)
         return error
+
+    def warning(self, text: str) -> str:
+        """A note on acceptable text (e.g. that a file will be replaced); none here."""
+        return ""
+
+    def answer(self, text: str) -> str:
+        """What the dialog is dismissed with for accepted `text`; the text itself here."""
+        return text
 
     def action_accept(self) -> None:
         text = self.query_one("#text", Input).value
         if self._check(text) is not None:
             self.app.bell()
             return
-        self.dismiss(text)
+        self.dismiss(self.answer(text))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -257,6 +257,13 @@ class PlayScreen(StudyScreen):
         score = game.score()
         colours = game.info.colours
         outcome = game.outcome()
+        if self.analysing and not self.show_score and outcome is None:
+            # One line: analysis mode needs the panel's room for its figures.
+            one, two = (
+                f"{c.capitalize()} {format_number(p)}"
+                for c, p in zip(colours, score.points, strict=True)
+            )
+            return f"Score now: {one}, {two}"
         lines = ["Final score:" if outcome else "Score now:"]
         lines += [
             f"  {colours[i].capitalize():<11}{format_number(score.points[i]):>5}" for i in (0, 1)

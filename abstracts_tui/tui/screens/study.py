@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Static
@@ -229,12 +230,13 @@ class StudyScreen(Screen[None]):
         box.update("\n".join(lines))
         values = [self.session.record.root.evaluation]
         values += [n.evaluation for n in self.session.line_nodes()]
-        graph.update(
-            "Win rate of "
-            + game.info.colours[0].capitalize()
-            + ":\n"
-            + graph_text(values, self.session.move_number(), 26, ascii=self.ascii)
-        )
+        bars, column = graph_text(values, self.session.move_number(), 26, ascii=self.ascii)
+        text = Text(f"Win rate of {game.info.colours[0].capitalize()}:\n")
+        text.append(bars)
+        if column >= 0:  # the position shown, in reverse video
+            start = len(text) - len(bars) + column
+            text.stylize("reverse", start, start + 1)
+        graph.update(text)
 
     def hint_text(self, hint: Candidate) -> str:
         game = self.game
