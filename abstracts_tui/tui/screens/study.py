@@ -216,6 +216,12 @@ class StudyScreen(Screen[None]):
             graph.display = False
             return
         box.display = graph.display = True
+        if self.setting_up is not None:
+            kinds = self.game.placeable_pieces()
+            lines = [f"{n} {self.piece_name(p)}" for n, p in enumerate(kinds, start=1)]
+            box.update("Keys: " + ", ".join(lines) + ", 0 empty, t side to move, ctrl+e done")
+            graph.display = False
+            return
         node = self.session.node
         lines = []
         if node.evaluation is not None:
@@ -231,12 +237,12 @@ class StudyScreen(Screen[None]):
         values = [self.session.record.root.evaluation]
         values += [n.evaluation for n in self.session.line_nodes()]
         bars, column = graph_text(values, self.session.move_number(), 26, ascii=self.ascii)
-        text = Text(f"Win rate of {game.info.colours[0].capitalize()}:\n")
-        text.append(bars)
+        drawn = Text(f"Win rate of {game.info.colours[0].capitalize()}:\n")
+        drawn.append(bars)
         if column >= 0:  # the position shown, in reverse video
-            start = len(text) - len(bars) + column
-            text.stylize("reverse", start, start + 1)
-        graph.update(text)
+            start = len(drawn) - len(bars) + column
+            drawn.stylize("reverse", start, start + 1)
+        graph.update(drawn)
 
     def hint_text(self, hint: Candidate) -> str:
         game = self.game
