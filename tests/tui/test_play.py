@@ -215,7 +215,7 @@ def test_autosave_restores_a_game_stopped_mid_game(tmp_path: Path) -> None:
 
     async def resume(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.pause()
-        assert type(app.screen).__name__ == "ConfirmDialog"
+        assert type(app.screen).__name__ == "ResumeDialog"
         await pilot.press("y")
         await pilot.pause()
         session = play_screen(app).session
