@@ -7,6 +7,8 @@ colours for the rest of the game.
 
 Players:
 - `engine:SECONDS`: the engine's `genmove` at that time per move;
+- `level:NAME`: the engine at one of the app's strength levels (easy, medium, hard,
+  strongest): a playout budget or a time per move;
 - `random`: a uniformly random move of `legal_moves`;
 - `greedy`: one ply: each legal move is played, `scores` read and the move undone; the
   best score difference for the mover wins, ties broken at random.
@@ -14,6 +16,7 @@ Players:
 Examples:
     python scripts/match.py --game petrify --games 6 --first engine:0.2 --second random
     python scripts/match.py --game all --games 2 --first engine:0.05 --second greedy
+    python scripts/match.py --game egotzi --games 10 --first level:medium --second level:easy
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from abstracts_tui.rules import GAMES  # noqa: E402  (after the path is set)
+from abstracts_tui.engine.levels import LEVELS  # noqa: E402  (after the path is set)
+from abstracts_tui.rules import GAMES  # noqa: E402
 
 
 class ProtocolError(Exception):
@@ -41,10 +45,12 @@ class ProtocolError(Exception):
 class EngineProcess:
     """One `abstracts_tui engine` subprocess spoken to one command at a time."""
 
-    def __init__(self, label: str, seed: int | None = None) -> None:
+    def __init__(self, label: str, seed: int | None = None, playouts: int | None = None) -> None:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
         env.pop("ABSTRACTS_TUI_PLAYOUTS", None)
+        if playouts is not None:
+            env["ABSTRACTS_TUI_PLAYOUTS"] = str(playouts)
         if seed is not None:
             env["ABSTRACTS_TUI_SEED"] = str(seed)
         self.label = label
@@ -99,11 +105,11 @@ class EngineProcess:
 class Player:
     """A player with its own engine process, which follows every move of the game."""
 
-    def __init__(self, spec: str, label: str, seed: int) -> None:
+    def __init__(self, spec: str, label: str, seed: int, playouts: int | None = None) -> None:
         self.spec = spec
         self.label = label
         self.rng = random.Random(seed)
-        self.engine = EngineProcess(label, seed)
+        self.engine = EngineProcess(label, seed, playouts)
         self.seconds = 0.0
         """Time spent choosing moves, over the whole match."""
         self.moves = 0
@@ -140,11 +146,14 @@ class RandomPlayer(Player):
 
 
 class EnginePlayer(Player):
-    """`engine:SECONDS`: the engine's own `genmove`."""
+    """`engine:SECONDS` or `level:NAME`: the engine's own `genmove`."""
 
-    def __init__(self, spec: str, label: str, seed: int, seconds: float) -> None:
-        super().__init__(spec, label, seed)
-        self.engine.must(f"time_per_move {seconds}")
+    def __init__(
+        self, spec: str, label: str, seed: int, seconds: float | None, playouts: int | None
+    ) -> None:
+        super().__init__(spec, label, seed, playouts)
+        if seconds is not None:
+            self.engine.must(f"time_per_move {seconds}")
 
     def _choose(self) -> str:
         return self.engine.must("genmove")
@@ -175,22 +184,27 @@ class GreedyPlayer(Player):
         return move
 
 
-def parse_spec(spec: str) -> float | None:
-    """The seconds per move of `engine:SECONDS`, None for `random` or `greedy`.
+def parse_spec(spec: str) -> tuple[float | None, int | None] | None:
+    """(seconds, playouts) of an engine player's move, None for `random` or `greedy`.
 
     Raises ValueError for anything else.
     """
     if spec in ("random", "greedy"):
         return None
     kind, _, value = spec.partition(":")
+    if kind == "level" and value in LEVELS:
+        return LEVELS[value]
     if kind == "engine":
         try:
             seconds = float(value)
         except ValueError:
             seconds = -1.0
         if 0 < seconds < 86400:
-            return seconds
-    raise ValueError(f"unknown player {spec!r}: use engine:SECONDS, random or greedy")
+            return seconds, None
+    raise ValueError(
+        f"unknown player {spec!r}: use engine:SECONDS, level:NAME "
+        f"({', '.join(LEVELS)}), random or greedy"
+    )
 
 
 def check_spec(spec: str) -> str:
@@ -204,9 +218,9 @@ def check_spec(spec: str) -> str:
 
 def make_player(spec: str, label: str, seed: int) -> Player:
     """The player described by `spec`; ValueError if it is not one."""
-    seconds = parse_spec(spec)
-    if seconds is not None:
-        return EnginePlayer(spec, label, seed, seconds)
+    budget = parse_spec(spec)
+    if budget is not None:
+        return EnginePlayer(spec, label, seed, *budget)
     if spec == "greedy":
         return GreedyPlayer(spec, label, seed)
     return RandomPlayer(spec, label, seed)
