@@ -113,6 +113,7 @@ def test_two_computers_play_a_whole_game(tmp_path: Path) -> None:
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         screen = play_screen(app)
         await until(pilot, screen.game.is_over, seconds=120)
+        await pilot.pause()  # the panel is redrawn on the message the last move posted
         assert text(app, "#turn").endswith("wins")
         record = Record.load(tmp_path / "autosave.sgf")
         assert record.computers == {"Computer": "easy", "Computer 2": "easy"}

@@ -9,9 +9,11 @@ from textual.pilot import Pilot
 
 
 async def until(pilot: Pilot[None], condition: Callable[[], bool], seconds: float = 60) -> None:
-    """Let the app run until `condition()` holds; fail after `seconds` (a slow machine)."""
+    """Let the app run until `condition()` holds, then until it is idle; fail after
+    `seconds` (generous: a slow shared machine)."""
     deadline = time.monotonic() + seconds
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"not reached within {seconds} s: {condition.__doc__ or ''}")
         await pilot.pause(0.05)
+    await pilot.pause()  # and let the screen handle what the change posted (its redraw)
