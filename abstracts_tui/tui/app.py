@@ -173,4 +173,22 @@ class AbstractsApp(App[None]):
                 if key not in shown:
                     shown.append(key)
         keys = [(" ".join(shown), description) for description, shown in grouped.items()]
+        if isinstance(screen, PlayScreen):
+            keys += self.mode_keys(grouped)
         self.push_screen(HelpScreen(game, keys))
+
+    def mode_keys(self, listed: dict[str, list[str]]) -> list[tuple[str, str]]:
+        """The keys of analysis and setup mode that are not active now, named by mode."""
+        from .screens.study import SETUP_ACTIONS, STUDY_BINDINGS
+
+        found: dict[str, list[str]] = {}
+        for binding in STUDY_BINDINGS:
+            assert isinstance(binding, Binding)
+            if binding.description in listed:
+                continue
+            action = binding.action.partition("(")[0]
+            mode = "setup mode" if action in SETUP_ACTIONS else "analysis"
+            found.setdefault(f"{binding.description} ({mode})", []).append(
+                self.get_key_display(binding)
+            )
+        return [(" ".join(shown), description) for description, shown in found.items()]

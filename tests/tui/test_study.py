@@ -268,3 +268,15 @@ def test_shared_games_refuse_analysis(tmp_path: Path) -> None:
         assert not enabled & {"toggle_analysis", "hint", "undo", "save", "load"}
 
     run(PARTITIONS, tmp_path, scenario)
+
+
+def test_help_lists_the_keys_of_analysis_and_setup_mode_too(tmp_path: Path) -> None:
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        keys = dict((description, key) for key, description in app.screen.keys)  # type: ignore[attr-defined]
+        assert keys["Analysis"] == "x" and keys["Hint"] == "b"
+        assert keys["Back (analysis)"] == "[" and keys["Comment (analysis)"] == ";"
+        assert keys["Side to move (setup mode)"] == "t" and keys["Higher (setup mode)"] == "+"
+
+    run(PARTITIONS, tmp_path, scenario)

@@ -52,7 +52,9 @@ STUDY_BINDINGS: list[BindingType] = [
     Binding("2", "put(1)", "Piece 2", id="setup.put2", show=False),
     Binding("3", "put(2)", "Piece 3", id="setup.put3", show=False),
     Binding("0,backspace", "clear_cell", "Clear", id="setup.clear", key_display="0"),
-    Binding("plus,equals_sign", "height(1)", "Higher", id="setup.higher", show=False),
+    Binding(
+        "plus,equals_sign", "height(1)", "Higher", id="setup.higher", key_display="+", show=False
+    ),
     Binding("minus", "height(-1)", "Lower", id="setup.lower", show=False),
     Binding("t", "setup_side", "Side to move", id="setup.side"),
     Binding("ctrl+e", "setup_done", "Done", id="setup.done"),
