@@ -24,7 +24,7 @@ def run_app(
     computer: str | None = None,
     level: str = "hard",
 ) -> None:
-    from .game_setup import Setup
+    from .game_setup import Setup, seat_names
     from .rules import OptionError, game_class
     from .rules.base import parse_komi
     from .tui.app import AbstractsApp
@@ -37,13 +37,11 @@ def run_app(
             info.options(size, variant, komi_value)  # refuse bad options before the screen opens
         except OptionError as error:
             raise click.UsageError(str(error)) from None
-        levels = [level if computer in (seat, "both") else None for seat in ("first", "second")]
-        names = [
-            "Computer" if seat_level and name in ("Player 1", "Player 2") else name
-            for name, seat_level in zip((first, second), levels, strict=True)
-        ]
-        if names[0] == names[1]:
-            names[1] += " 2"
+        levels = (
+            level if computer in ("first", "both") else None,
+            level if computer in ("second", "both") else None,
+        )
+        names = seat_names((first, second), levels)
         setup = Setup(game, size, variant, komi_value, names[0], names[1], levels[0], levels[1])
     AbstractsApp(setup, load=load, ascii=ascii).run()
 

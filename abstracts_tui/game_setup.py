@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+DEFAULT_NAMES = ("Player 1", "Player 2")
+COMPUTER_NAME = "Computer"
+
 
 @dataclass(frozen=True)
 class Setup:
@@ -14,10 +17,25 @@ class Setup:
     variant: str | None = None
     komi: float | None = None
     """A komi agreed beforehand; None lets the first person set it in the game."""
-    first: str = "Player 1"
+    first: str = DEFAULT_NAMES[0]
     """The person who moves first (or, with komi, who sets komi)."""
-    second: str = "Player 2"
+    second: str = DEFAULT_NAMES[1]
     first_level: str | None = None
     """The strength of the computer that plays for the first person; None: a person plays."""
     second_level: str | None = None
     """The strength of the computer that plays for the second person; None: a person plays."""
+
+
+def seat_names(typed: tuple[str, str], levels: tuple[str | None, str | None]) -> tuple[str, str]:
+    """The two people's names from what was typed: the default for a blank one,
+    "Computer" for a computer's seat left blank or default, and " 2" added to the second
+    of two equal names (the record and the turn line tell people apart by name)."""
+    names = []
+    for name, default, level in zip(typed, DEFAULT_NAMES, levels, strict=True):
+        name = name.strip()
+        if level is not None and name in ("", *DEFAULT_NAMES):
+            name = COMPUTER_NAME
+        names.append(name or default)
+    if names[0] == names[1]:
+        names[1] += " 2"
+    return names[0], names[1]

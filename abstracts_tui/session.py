@@ -166,7 +166,7 @@ class Session:
             self.node.children.remove(child)
             self.node.children.insert(0, child)
         self.node = child
-        self._after_change()
+        self._after_change(main_line=True)
         return code
 
     def _step_into(self, node: RecordNode) -> None:
@@ -236,7 +236,8 @@ class Session:
         """One node up the tree (setup nodes included); False at the start."""
         if self.node.parent is None:
             return False
-        self.go_to(self.node.parent)
+        if not self.undo():  # a setup node: the position above it is replayed
+            self.go_to(self.node.parent)
         return True
 
     def variations(self) -> list[RecordNode]:
@@ -275,7 +276,7 @@ class Session:
             assert node.parent is not None
             node.parent.children.remove(node)
             node.parent.children.insert(0, node)
-        self._after_change()
+        self._after_change(main_line=True)
         return True
 
     def set_comment(self, text: str) -> None:
@@ -296,12 +297,16 @@ class Session:
         else:
             self.node = self.node.add(setup=text)
             self.game = self.record.game_at(self.node)
-        self._after_change()
+        self._after_change(main_line=True)
 
     # -- files ----------------------------------------------------------------------------
 
-    def _after_change(self) -> None:
-        self.record.result = result_text(self.record.main_game())
+    def _after_change(self, main_line: bool = False) -> None:
+        """Save and tell the listeners; with `main_line` (a move, a promotion, a setup:
+        the main line may have changed) the record's result is found again first."""
+        if main_line:
+            on_its_end = self.node_is_last() and self.on_main_line()
+            self.record.result = result_text(self.game if on_its_end else self.record.main_game())
         self.save_autosave()
         self.notify()
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from .. import __version__
 from ..rules import GAMES, Game, RulesError, format_number, game_class, load_position
+from .settings import PLAYOUTS_VARIABLE, SEED_VARIABLE, whole_number
 
 if TYPE_CHECKING:
     from .search import Search
@@ -29,8 +30,6 @@ DEFAULT_TIME_PER_MOVE = 1.0
 MAX_TIME_PER_MOVE = 24 * 3600.0
 ANALYZE_LINES = 10
 """The most candidate moves `analyze` lists."""
-SEED_VARIABLE = "ABSTRACTS_TUI_SEED"
-PLAYOUTS_VARIABLE = "ABSTRACTS_TUI_PLAYOUTS"
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -53,8 +52,8 @@ class Engine:
         self.searches = 0
         """Searches run so far: the next one's seed is the base seed plus this."""
         settings = os.environ if environ is None else environ
-        self.seed = _whole_number(settings, SEED_VARIABLE, minimum=0)
-        self.playouts = _whole_number(settings, PLAYOUTS_VARIABLE, minimum=1)
+        self.seed = whole_number(settings, SEED_VARIABLE, 0, warn="abstracts-tui engine")
+        self.playouts = whole_number(settings, PLAYOUTS_VARIABLE, 1, warn="abstracts-tui engine")
         self.commands: dict[str, Handler] = {
             "protocol_version": self.protocol_version,
             "name": self.name,
@@ -354,24 +353,6 @@ def _seconds(text: str) -> float:
     if seconds > MAX_TIME_PER_MOVE:
         raise CommandError(f"the time must be at most {MAX_TIME_PER_MOVE:.0f} seconds (a day)")
     return seconds
-
-
-def _whole_number(environ: Mapping[str, str], name: str, minimum: int) -> int | None:
-    """The variable `name` as a whole number >= minimum; None (with a warning) otherwise."""
-    text = environ.get(name)
-    if text is None or not text.strip():
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        value = minimum - 1
-    if value < minimum:
-        print(
-            f"abstracts-tui engine: ignoring {name}={text!r}: not a whole number >= {minimum}",
-            file=sys.stderr,
-        )
-        return None
-    return value
 
 
 def _one_paragraph(text: str) -> str:

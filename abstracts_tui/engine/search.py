@@ -33,7 +33,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from ..rules import GAMES, SWAP, Game, Move
+from ..rules import GAMES, SWAP, Game, Move, Outcome
 
 DEFAULT_REF = 50
 """GRAVE: a node's own AMAF statistics are used once it has this many playouts."""
@@ -273,6 +273,19 @@ class Search:
 
     # -- one iteration --------------------------------------------------------------
 
+    def _child(self, node: Node, pick: int) -> Node | None:
+        """The node below `node` by move `pick` (just pushed on the game), made if it is
+        due; None where the walk down the tree stops and the playout begins."""
+        child = node.children.get(pick)
+        if child is None:
+            # A move gets a node of its own on its second visit: most moves are visited
+            # once, and their nodes would only cost memory.
+            if not node.visits[pick] or self.nodes >= self.max_nodes:
+                return None
+            child = node.children[pick] = Node(self.game, self.rng)
+            self.nodes += 1
+        return child
+
     def _iterate_grave(self) -> None:
         game = self.game
         rng = self.rng
@@ -312,14 +325,9 @@ class Search:
                     pick = i
             path.append((node, pick))
             game.push(moves[pick])
-            child = node.children.get(pick)
+            child = self._child(node, pick)
             if child is None:
-                # A move gets a node of its own on its second visit: most moves are
-                # visited once, and their nodes would only cost memory.
-                if not node.visits[pick] or self.nodes >= self.max_nodes:
-                    break
-                child = node.children[pick] = Node(game, rng)
-                self.nodes += 1
+                break
             node = child
         # The movers of the playout's moves: colours alternate, except that the colour
         # that swaps moves again (the pie rule).
@@ -335,8 +343,7 @@ class Search:
         outcome = game.outcome()
         for _ in range(len(played_moves) - base):
             game.undo()
-        winner = None if outcome is None else outcome.winner
-        rewards = (0.5, 0.5) if winner is None else ((1.0, 0.0) if winner == 0 else (0.0, 1.0))
+        rewards = rewards_of(outcome)
         # Keep each (move, colour) once, at its last ply: it was played at or after
         # ply d exactly when that ply is >= d.
         seen: set[int] = set()
@@ -391,23 +398,27 @@ class Search:
                     pick = i
             path.append((node, pick))
             game.push(moves[pick])
-            child = node.children.get(pick)
+            child = self._child(node, pick)
             if child is None:
-                if not node.visits[pick] or self.nodes >= self.max_nodes:
-                    break
-                child = node.children[pick] = Node(game, rng)
-                self.nodes += 1
+                break
             node = child
         game.playout(rng)
         outcome = game.outcome()
-        winner = None if outcome is None else outcome.winner
-        rewards = (0.5, 0.5) if winner is None else ((1.0, 0.0) if winner == 0 else (0.0, 1.0))
+        rewards = rewards_of(outcome)
         while len(game.moves) > base:
             game.undo()
         for parent, i in path:
             parent.total += 1
             parent.visits[i] += 1
             parent.wins[i] += rewards[parent.turn]
+
+
+def rewards_of(outcome: Outcome | None) -> tuple[float, float]:
+    """What a finished playout gives each colour: 1 to the winner, half each for a draw."""
+    winner = None if outcome is None else outcome.winner
+    if winner is None:
+        return (0.5, 0.5)
+    return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
 
 
 def choose_move(game: Game, budget: Budget, seed: int | None = None) -> Move:

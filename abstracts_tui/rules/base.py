@@ -383,28 +383,20 @@ class Game(ABC):
 
     def position(self) -> str:
         """The position string: `GAME OPTIONS BOARD SIDE COUNTERS` (see the README)."""
-        counters = ",".join(f"{k}={v}" for k, v in self._counters().items()) or "-"
-        return " ".join(
-            (
-                self.info.name,
-                self.options.token(self.info),
-                self.board_token(),
-                self.side_to_move(),
-                counters,
-            )
-        )
+        return self._position_text(self.board_token(), self.turn, self._counters())
+
+    def _position_text(self, board: str, turn: int, counters: Mapping[str, str]) -> str:
+        """`GAME OPTIONS BOARD SIDE COUNTERS` from its parts."""
+        counter_text = ",".join(f"{k}={v}" for k, v in counters.items()) or "-"
+        options = self.options.token(self.info)
+        return f"{self.info.name} {options} {board} {self.info.colours[turn]} {counter_text}"
 
     def setup_position(self, pieces: Sequence[Piece | None], turn: int) -> str:
         """The position string of `pieces` (by cell) with colour `turn` to move, as set up
         by hand: no passes pending and no swap offer open. It is not checked here:
         `from_position` says what is wrong with it, if anything."""
-        board = "/".join(
-            "".join(self._piece_token(pieces[cell]) for cell in row) for row in self.geometry.rows()
-        )
-        counters = self._setup_counters(pieces, turn)
-        text = ",".join(f"{k}={v}" for k, v in counters.items()) or "-"
-        options = self.options.token(self.info)
-        return f"{self.info.name} {options} {board} {self.info.colours[turn]} {text}"
+        board = self.board_token(pieces)
+        return self._position_text(board, turn, self._setup_counters(pieces, turn))
 
     @classmethod
     def placeable_pieces(cls) -> list[Piece]:
@@ -477,11 +469,13 @@ class Game(ABC):
     def geometry_for(cls, size: int) -> Geometry:
         """The board of this game at `size`."""
 
-    def board_token(self) -> str:
-        """The board field of the position string: rows from the top, separated by `/`."""
+    def board_token(self, pieces: Sequence[Piece | None] | None = None) -> str:
+        """The board field of the position string: rows from the top, separated by `/`;
+        of `pieces` (by cell) if given, else of this position."""
+        if pieces is None:
+            pieces = [self.piece_at(cell) for cell in range(self.geometry.cell_count)]
         return "/".join(
-            "".join(self._piece_token(self.piece_at(cell)) for cell in row)
-            for row in self.geometry.rows()
+            "".join(self._piece_token(pieces[cell]) for cell in row) for row in self.geometry.rows()
         )
 
     def _piece_token(self, piece: Piece | None) -> str:

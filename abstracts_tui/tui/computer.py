@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine.decide import Thinker
 from ..engine.levels import budget_for
 from ..engine.search import Budget, Candidate, Search
+from ..engine.settings import PLAYOUTS_VARIABLE, SEED_VARIABLE, whole_number
 from ..session import Phase
 
 if TYPE_CHECKING:
@@ -30,9 +31,9 @@ def analysis_budget() -> Budget:
     """Continuous analysis stops by itself after a minute, so that an idle screen does not
     keep a core busy for ever; `ABSTRACTS_TUI_PLAYOUTS` sets a playout budget instead
     (for reproducible figures, as in the engine protocol)."""
-    text = os.environ.get("ABSTRACTS_TUI_PLAYOUTS", "")
-    if text.isdigit() and int(text) > 0:
-        return Budget(playouts=int(text))
+    playouts = whole_number(os.environ, PLAYOUTS_VARIABLE, 1)
+    if playouts is not None:
+        return Budget(playouts=playouts)
     return Budget(seconds=60.0, playouts=500_000)
 
 
@@ -47,8 +48,7 @@ GRAPH_BUDGET = Budget(playouts=300)
 
 def seed() -> int | None:
     """`ABSTRACTS_TUI_SEED` makes the computer's play reproducible (the tests use it)."""
-    text = os.environ.get("ABSTRACTS_TUI_SEED")
-    return int(text) if text and text.lstrip("-").isdigit() else None
+    return whole_number(os.environ, SEED_VARIABLE, 0)
 
 
 @dataclass

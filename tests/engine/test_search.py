@@ -21,33 +21,28 @@ def solve(game: Game) -> float:
         if outcome.winner is None:
             return 0.5
         return 1.0 if outcome.winner == game.turn else 0.0
-    me = game.turn
     best = 0.0
     for move in game.legal_moves():
-        game.push(move)
-        value = solve(game)
-        if game.turn != me:
-            value = 1.0 - value
-        game.undo()
-        best = max(best, value)
+        best = max(best, value_after(game, move))
         if best == 1.0:
             break
     return best
 
 
+def value_after(game: Game, move: int) -> float:
+    """The side to move's value with best play after `move` (a swap keeps the mover)."""
+    me = game.turn
+    game.push(move)
+    value = solve(game)
+    if game.turn != me:
+        value = 1.0 - value
+    game.undo()
+    return value
+
+
 def winning_moves(game: Game) -> list[str]:
     """The moves after which the side to move wins with best play."""
-    me = game.turn
-    found = []
-    for move in game.legal_moves():
-        game.push(move)
-        value = solve(game)
-        if game.turn != me:
-            value = 1.0 - value
-        game.undo()
-        if value == 1.0:
-            found.append(game.move_name(move))
-    return found
+    return [game.move_name(m) for m in game.legal_moves() if value_after(game, m) == 1.0]
 
 
 # One move wins and every other loses (or draws) with best play; each position was found

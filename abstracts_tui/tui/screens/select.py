@@ -18,11 +18,10 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...engine.levels import LEVELS
-from ...game_setup import Setup
+from ...game_setup import DEFAULT_NAMES, Setup, seat_names
 from ...rules import GAMES, GameInfo, format_number
 from ..dialogs.komi import KomiValidator, komi_error, komi_rule
 
-DEFAULT_NAMES = ("Player 1", "Player 2")
 PLAYERS = ["person", *LEVELS]
 """Who plays a seat: a person, or the computer at one of its levels."""
 SUMMARY_WIDTH = 35  # the list is 40 wide: border, scrollbar gutter and padding take 5
@@ -329,17 +328,8 @@ class SelectScreen(Screen[Setup | None]):
 
     def player_names(self) -> tuple[str, str]:
         """The names typed, or the defaults for blank ones ("Computer" for a computer)."""
-        levels = self.player_levels()
-        names: list[str] = []
-        for seat, level in zip(("first", "second"), levels, strict=True):
-            name = self.query_one(f"#{seat}", Input).value.strip()
-            default = DEFAULT_NAMES[len(names)]
-            if level is not None and name in ("", default):
-                name = "Computer"
-            names.append(name or default)
-        if names[0] == names[1]:
-            names[1] += " 2"  # the record and the turn line tell the two apart by name
-        return names[0], names[1]
+        typed = (self.query_one("#first", Input).value, self.query_one("#second", Input).value)
+        return seat_names(typed, self.player_levels())
 
     def player_levels(self) -> tuple[str | None, str | None]:
         """The computer's level for each seat, None where a person plays."""
