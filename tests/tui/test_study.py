@@ -225,6 +225,11 @@ def test_continuous_analysis_shows_candidates_bar_and_graph(tmp_path: Path) -> N
             await type_move(pilot, move)
         await pilot.press("x")
         await until(pilot, lambda: "400 playouts" in shown(screen, "#analysis"))
+        # The top three moves are marked on the board as the search finds them.
+        search = screen.searches.search("analysis")
+        assert search is not None
+        top = frozenset(candidate.move for candidate in search.candidates(3))
+        await until(pilot, lambda: screen.marks == top, seconds=5)
         analysis = shown(screen, "#analysis")
         assert "400 playouts:" in analysis and "Best line: " in analysis
         await until(pilot, lambda: screen.session.node.evaluation is not None)

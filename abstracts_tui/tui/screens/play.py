@@ -98,6 +98,8 @@ class PlayScreen(TurnsScreen):
         """The pieces of the position being set up (setup mode), by cell."""
         self.setup_turn = 0
         self.hint: Candidate | None = None
+        self.marks: frozenset[int] = frozenset()
+        """The cells of the hint or of the top candidates as the board shows them."""
         self.selected: int | None = None
         self.show_score = session.game.is_over()
         self.board: BoardView = board_for(session.game, ascii=ascii, id="board")
@@ -188,22 +190,33 @@ class PlayScreen(TurnsScreen):
         return frozenset(found)
 
     def redraw(self) -> None:
+        self.draw_board()
+        self.draw_panel()
+
+    def draw_board(self) -> None:
+        """The board: pieces (or the position being set up), the chosen piece and its
+        targets, the hint or the top candidates, the last move, the score overlay."""
         game = self.game
-        session = self.session
         last = game.last_move
         last_cells = frozenset(
             c for c in (game.move_cells(last) if last is not None else ()) if c is not None
         )
         setting_up = self.setting_up is not None
         overlay = overlay_for(game) if self.show_score and not setting_up else None
+        self.marks = self.marked_cells()
         self.board.show(
             game,
             selected=self.selected,
-            targets=self.targets() | self.marked_cells(),
+            targets=self.targets() | self.marks,
             last=frozenset() if setting_up else last_cells,
             overlay=overlay,
             pieces=self.setting_up,
         )
+
+    def draw_panel(self) -> None:
+        game = self.game
+        session = self.session
+        setting_up = self.setting_up is not None
         info = game.info
         title = info.title
         if info.variants:

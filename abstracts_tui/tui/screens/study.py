@@ -113,6 +113,7 @@ class StudyScreen(Screen[None]):
     setting_up: list[Piece | None] | None
     setup_turn: int
     hint: Candidate | None
+    marks: frozenset[int]
     selected: int | None
     shared: bool
     ascii: bool
@@ -125,6 +126,9 @@ class StudyScreen(Screen[None]):
         raise NotImplementedError
 
     def redraw(self) -> None:
+        raise NotImplementedError
+
+    def draw_board(self) -> None:
         raise NotImplementedError
 
     def next_step(self) -> None:
@@ -201,6 +205,8 @@ class StudyScreen(Screen[None]):
             return
         if search.playouts >= EVALUATED_AFTER and search.root.moves:
             self.session.node.evaluate(first_winrate(self.game, search), search.playouts)
+        if self.marked_cells() != self.marks:  # the top candidates changed
+            self.draw_board()
         self.update_analysis()
 
     def update_analysis(self) -> None:
