@@ -43,7 +43,10 @@ def run_app(
         )
         names = seat_names((first, second), levels)
         setup = Setup(game, size, variant, komi_value, names[0], names[1], levels[0], levels[1])
-    AbstractsApp(setup, load=load, ascii=ascii).run()
+    app = AbstractsApp(setup, load=load, ascii=ascii)
+    app.run()
+    if app.return_code:  # the app failed (Textual has printed why): say so to the shell
+        sys.exit(app.return_code)
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})

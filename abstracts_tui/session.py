@@ -2,19 +2,20 @@
 
 The session owns the game record (a tree of moves), the node where play stands, the
 people and the colours they hold, and the steps before the first move (komi and the
-choice of sides). It writes the record to an autosave file after every change, so that a
-killed terminal loses no move. No user-interface code here.
+choice of sides). It writes the record to an autosave file after every change (off the
+caller's thread, see `files.Autosave`), so that a killed terminal loses no move; a disk
+that refuses the file never stops the game: `save_problem` says why it is not being
+saved. No user-interface code here.
 """
 
 from __future__ import annotations
 
 import datetime
-import os
-import tempfile
 from collections.abc import Callable, Iterator
 from enum import Enum
 from pathlib import Path
 
+from .files import Autosave, write_atomic
 from .game_setup import Setup
 from .records import Record, RecordNode, result_text
 from .rules import SWAP, Game, Move, OptionError, Options, game_class
@@ -36,7 +37,10 @@ class Session:
 
     def __init__(self, record: Record, autosave: Path | None = None) -> None:
         self.record = record
-        self.autosave_path = autosave
+        self.autosave = Autosave(autosave, self._saving_changed) if autosave else None
+        """The file the game is written to after every change (None: not saved)."""
+        self.saving_listeners: list[Callable[[], None]] = []
+        """Called, from the autosave's writer thread, when `save_problem` changes."""
         self.node: RecordNode = record.root
         self.game: Game = record.new_game()
         self.phase = Phase.PLAY
@@ -322,13 +326,32 @@ class Session:
         """Write the record to `path` (atomically: a failure leaves any old file whole)."""
         write_atomic(Path(path), self.record.to_sgf())
 
+    @property
+    def autosave_path(self) -> Path | None:
+        return self.autosave.path if self.autosave is not None else None
+
+    @property
+    def save_problem(self) -> str | None:
+        """Why the game is not being saved (`the disk is full`); None while it is."""
+        return self.autosave.problem if self.autosave is not None else None
+
+    def _saving_changed(self) -> None:
+        for listener in list(self.saving_listeners):
+            listener()
+
     def save_autosave(self) -> None:
-        if self.autosave_path is not None and self.phase is Phase.PLAY:
-            write_atomic(self.autosave_path, self.record.to_sgf())
+        """Write the record to the autosave file soon (komi and sides settled first)."""
+        if self.autosave is not None and self.phase is Phase.PLAY:
+            self.autosave.write(self.record.to_sgf())
+
+    def flush(self, timeout: float = 10.0) -> bool:
+        """Wait until the autosave file holds the game as it is now; False on a timeout."""
+        return self.autosave.flush(timeout) if self.autosave is not None else True
 
     def discard_autosave(self) -> None:
-        if self.autosave_path is not None:
-            self.autosave_path.unlink(missing_ok=True)
+        if self.autosave is not None:
+            self.autosave.flush()
+            self.autosave.path.unlink(missing_ok=True)
 
     @classmethod
     def load(cls, path: str | Path, autosave: Path | None = None) -> Session:
@@ -336,18 +359,3 @@ class Session:
         session = cls(Record.load(path), autosave)
         session.save_autosave()
         return session
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write `text` to `path` through a temporary file, so a crash never leaves half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise

@@ -105,6 +105,7 @@ def test_computer_seats_are_kept_in_the_record(tmp_path: Path) -> None:
     setup = Setup("petrify", 6, first="Ann", second="Computer", second_level="medium")
     session = Session.start(setup, tmp_path / "auto.sgf")
     session.play("c3")
+    assert session.flush()
     record = Record.load(tmp_path / "auto.sgf")
     assert "AI[medium:Computer]" in record.to_sgf()
     resumed = Session(record)
@@ -121,3 +122,25 @@ def test_listeners_hear_every_change() -> None:
     session.redo()
     session.jump(0)
     assert heard == [1, 0, 1, 0]
+
+
+def test_a_move_is_played_whole_when_the_autosave_cannot_be_written(tmp_path: Path) -> None:
+    blocker = tmp_path / "data"
+    blocker.write_text("a file where the data folder should be")
+    session = partitions(autosave=blocker / "games" / "game.sgf")
+    heard: list[str | None] = []
+    session.saving_listeners.append(lambda: heard.append(session.save_problem))
+    session.play("a1")  # no error: the game goes on unsaved
+    assert session.flush()
+    assert [node.move for node in session.path()] == ["a1"]
+    assert session.game.move_name(session.game.moves[-1]) == "a1"
+    assert session.save_problem == "a part of the path is a file, not a folder"
+    assert heard == ["a part of the path is a file, not a folder"]
+    blocker.unlink()
+    session.play("b2")
+    assert session.flush()
+    assert session.save_problem is None and heard[-1] is None
+    assert [n.move for n in Record.load(blocker / "games" / "game.sgf").root.mainline()] == [
+        "a1",
+        "b2",
+    ]

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import asyncssh
 
-from ..session import write_atomic
+from ..files import write_atomic
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,23}")
 """User names the server accepts: they name seats, and folders in the data directory."""

@@ -16,10 +16,11 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+from ..files import write_atomic
 from ..game_setup import Setup
 from ..records import RecordError
 from ..rules import RulesError
-from ..session import Phase, Session, write_atomic
+from ..session import Phase, Session
 
 CODE_LETTERS = "bcdfghjkmnpqrstvwxz23456789"
 """No vowels (no words), no 0/o, 1/l/i: easy to read out and to type."""
@@ -145,6 +146,11 @@ class Rooms:
         self.save(room)
         for listener in list(room.listeners):
             listener(room)
+
+    def flush(self) -> None:
+        """Wait until every room's record is on the disk (before the server stops)."""
+        for room in self.rooms.values():
+            room.session.flush()
 
     def of_player(self, name: str) -> list[Room]:
         """The unfinished games `name` plays in, to take the seat back."""

@@ -91,6 +91,7 @@ class Server:
             await self.acceptor.wait_closed()
         for app in list(self.apps):
             app.exit()
+        await asyncio.to_thread(self.rooms.flush)
 
     def user_folder(self, user: str) -> Path:
         """A user's own files on the server (their hot-seat game's autosave)."""

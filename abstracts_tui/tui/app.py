@@ -9,18 +9,17 @@ from textual import on
 from textual.app import App
 from textual.binding import Binding
 
-from .dialogs.confirm import ResumeDialog
-from .messages import HelpRequested, LoadRequested, NewGameRequested
+from .messages import HelpRequested, LoadRequested, NewGameRequested, ResumeRequested
 from .screens.select import SelectScreen
 
 if TYPE_CHECKING:
     from ..game_setup import Setup
+    from ..saved_games import SavedGame, SavedGames
     from ..session import Session
 
 # The play screen, records and sessions are imported when a game starts, so that the
 # selection screen comes up as fast as a bare Textual app would (see tui/bench.py).
 
-AUTOSAVE_NAME = "autosave.sgf"
 ASCII_KEYS = {"←": "<", "→": ">", "↑": "^", "↓": "v", "⏎": "enter", "⇥": "tab", "⌫": "bksp"}
 
 
@@ -76,48 +75,65 @@ class AbstractsApp(App[None]):
             self.call_after_refresh(self.offer_resume)
 
     @property
-    def autosave(self) -> Path:
-        """The file the game in progress is written to after every move."""
-        return (self.data_folder or data_dir()) / AUTOSAVE_NAME
+    def data(self) -> Path:
+        """The folder of the games in progress (the user's data directory by default)."""
+        return self.data_folder or data_dir()
+
+    @property
+    def saved_games(self) -> SavedGames:
+        """The games in progress, one autosave file each."""
+        from ..saved_games import SavedGames
+
+        return SavedGames(self.data)
 
     # -- starting games --------------------------------------------------------------------
 
     def offer_resume(self) -> None:
-        """Offer the autosaved game, if one is in progress, over the selection screen."""
-        if not self.autosave.exists():
+        """Offer the unfinished games, if there are any, over the selection screen."""
+        self.resume(quiet=True)
+
+    @on(ResumeRequested)
+    def resume_requested(self) -> None:
+        self.resume(quiet=False)
+
+    def resume(self, *, quiet: bool) -> None:
+        """The games in progress to resume, newest first; files that cannot be read are
+        named in a notice and left as they are. Unless `quiet`, say when there are none."""
+        from .dialogs.resume import ResumeDialog
+
+        saved = self.saved_games
+        games, problems = saved.read()
+        for problem in problems:
+            self.notify(problem, severity="warning", timeout=15, markup=False)
+        if not games:
+            if not quiet:
+                self.notify("No game is in progress.", markup=False)
             return
-        from ..records import RecordError
-        from ..rules import RulesError
+
+        def chosen(game: SavedGame | None) -> None:
+            if game is not None:
+                self.resume_game(game)
+
+        self.push_screen(ResumeDialog(games, delete_saved_game), chosen)
+
+    def resume_game(self, game: SavedGame) -> None:
         from ..session import Session
 
-        try:
-            session = Session.load(self.autosave, self.autosave)
-        except (OSError, RecordError, RulesError):
-            session = None  # an unreadable autosave is no game to resume
-        if session is None or session.game.is_over():
-            return
-        game = session.game
-        question = (
-            f"Resume the {game.info.title} game in progress?\n"
-            f"{session.people[0]} and {session.people[1]}, "
-            f"{len(game.moves)} moves played, {session.turn_text()}."
-        )
-
-        def chosen(resume: bool | None) -> None:
-            if resume:
-                self.show_play(session)
-
-        self.push_screen(ResumeDialog(question), chosen)
+        session = Session(game.record, game.path)
+        self.show_play(session)
 
     @on(SelectScreen.Chosen)
     def game_chosen(self, message: SelectScreen.Chosen) -> None:
         self.start_game(message.setup)
 
     def start_game(self, setup: Setup) -> None:
+        """A new game in a file of its own: no game in progress is replaced."""
         from ..session import Session
 
         self.setup = setup
-        self.show_play(Session.start(setup, self.autosave))
+        saved = self.saved_games
+        saved.remove_finished()
+        self.show_play(Session.start(setup, saved.new_path(setup.game)))
 
     def show_play(self, session: Session) -> None:
         from .screens.play import PlayScreen
@@ -129,19 +145,31 @@ class AbstractsApp(App[None]):
             self.push_screen(screen)
 
     def load_game(self, path: str) -> None:
-        """Open a record file; a bad file is reported and nothing else changes."""
-        from ..records import RecordError
-        from ..rules import RulesError
+        """Open a record file as a new game in progress (the record itself is not written
+        to); a bad file is reported in one sentence and nothing else changes."""
+        from ..files import describe
+        from ..records import Record, RecordError
         from ..session import Session
 
         try:
-            session = Session.load(path, self.autosave)
-        except (OSError, RecordError, RulesError) as error:
-            message = f"Could not load {path}: {getattr(error, 'strerror', None) or error}"
-            self.notify(message, severity="error", timeout=10)
+            record = Record.load(path)
+        except OSError as error:
+            self.notify(
+                f"Could not load {path}: {describe(error)}.",
+                severity="error",
+                timeout=10,
+                markup=False,
+            )
             return
+        except RecordError as error:
+            self.notify(
+                f"Could not load {path}: {error}", severity="error", timeout=10, markup=False
+            )
+            return
+        session = Session(record, self.saved_games.new_path(record.game))
+        session.save_autosave()
         self.show_play(session)
-        self.notify(f"Loaded {path}")
+        self.notify(f"Loaded {path}", markup=False)
 
     # -- requests from the play screen ---------------------------------------------------------
 
@@ -192,3 +220,14 @@ class AbstractsApp(App[None]):
                 self.get_key_display(binding)
             )
         return [(" ".join(shown), description) for description, shown in found.items()]
+
+
+def delete_saved_game(game: SavedGame) -> str | None:
+    """Remove a game in progress's file; None, or why it could not be removed."""
+    from ..files import describe
+
+    try:
+        game.path.unlink(missing_ok=True)
+    except OSError as error:
+        return f"Could not delete {game.path}: {describe(error)}."
+    return None

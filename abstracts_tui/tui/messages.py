@@ -19,3 +19,7 @@ class LoadRequested(Message):
 
 class HelpRequested(Message):
     """The players want the help screen."""
+
+
+class ResumeRequested(Message):
+    """The player wants the list of games in progress."""

@@ -22,7 +22,8 @@ Turn: Blue moves first. On your turn make one board play:
 Blocks: a capture may not make a mound (four blocks filling a 2x2 square) or a
 barricade (three blocks in a diagonal line). The board counts as ringed by blocks, so
 shapes that use the edge are forbidden too: two blocks side by side along an edge make
-a mound, and a disk in a corner can never capture.
+a mound, a block on the edge with another one diagonally inward makes a barricade (a2
+with b1 too), and a disk in a corner can never capture.
 
 Passing: you pass only when you have no board play. Two passes in a row end the game.
 
@@ -144,7 +145,7 @@ split the board.
 Turn: White moves first. Place a piece of your colour on any empty cell. There is no
 passing and no pie rule.
 
-Groups: pieces of one colour joined cell to cell (each cell touches six others). A
+Groups: pieces of one colour joined cell to cell (a cell touches up to six others). A
 group divides the board if taking its cells away (every other cell stays, empty or
 not) leaves the rest of the board in two or more parts. Any other group is a fragment
 group, including a group whose removal leaves nothing.

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from abstracts_tui.records import Record
+from abstracts_tui.saved_games import SavedGames
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -49,6 +50,7 @@ def test_two_computers_play_a_game_to_the_end_in_a_terminal(tmp_path: Path) -> N
         assert "Computer" in screen and "wins" in screen, screen
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
-    record = Record.load(tmp_path / "abstracts-tui" / "autosave.sgf")
+    [saved] = SavedGames(tmp_path / "abstracts-tui").files()
+    record = Record.load(saved)
     assert record.computers == {"Computer": "easy", "Computer 2": "easy"}
     assert record.result != ""

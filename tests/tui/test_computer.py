@@ -115,7 +115,8 @@ def test_two_computers_play_a_whole_game(tmp_path: Path) -> None:
         await until(pilot, screen.game.is_over, seconds=120)
         await pilot.pause()  # the panel is redrawn on the message the last move posted
         assert text(app, "#turn").endswith("wins")
-        record = Record.load(tmp_path / "autosave.sgf")
+        assert screen.session.flush() and screen.session.autosave_path is not None
+        record = Record.load(screen.session.autosave_path)
         assert record.computers == {"Computer": "easy", "Computer 2": "easy"}
         assert len(list(record.root.mainline())) == len(screen.game.moves)
 

@@ -12,11 +12,14 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Button, Input, Static
 
-from abstracts_tui.rules import GAMES
-from abstracts_tui.tui.dialogs.confirm import ConfirmDialog, ResumeDialog
+from abstracts_tui.records import Record
+from abstracts_tui.rules import GAMES, new_game
+from abstracts_tui.saved_games import SavedGame
+from abstracts_tui.tui.dialogs.confirm import ConfirmDialog
 from abstracts_tui.tui.dialogs.komi import KomiDialog
 from abstracts_tui.tui.dialogs.path import PathDialog
 from abstracts_tui.tui.dialogs.pie import PieDialog
+from abstracts_tui.tui.dialogs.resume import ResumeDialog
 from abstracts_tui.tui.dialogs.side import SideDialog
 
 EGOTZI = GAMES["egotzi"].info
@@ -103,6 +106,18 @@ def test_confirm_buttons_carry_the_given_words() -> None:
     assert answers(dialog(), click("#yes")) == [True]
 
 
+def saved_games(*lines: tuple[str, ...]) -> list[SavedGame]:
+    """Unfinished Partitions games with the given moves, as the resume offer lists them."""
+    games = []
+    for number, moves in enumerate(lines):
+        game = new_game("partitions", 5)
+        for move in moves:
+            game.play(move)
+        record = Record.from_game(game, ("Ann", "Bob"))
+        games.append(SavedGame(Path(f"/nowhere/{number}.sgf"), record, 0.0))
+    return games
+
+
 def test_the_resume_footer_names_the_answers_as_the_buttons_do() -> None:
     shown: list[str] = []
 
@@ -110,8 +125,44 @@ def test_the_resume_footer_names_the_answers_as_the_buttons_do() -> None:
         shown.extend(b.binding.description for b in host.screen.active_bindings.values())
         await pilot.press("n")
 
-    assert answers(ResumeDialog("Resume the game in progress?"), look) == [False]
-    assert "Resume" in shown and "New game" in shown and "Yes" not in shown
+    dialog = ResumeDialog(saved_games(("c3",)), lambda game: None)
+    assert answers(dialog, look) == [None]
+    assert "Resume" in shown and "Delete" in shown and "New game" in shown and "Yes" not in shown
+
+
+def test_resume_picks_the_highlighted_game() -> None:
+    games = saved_games(("c3",), ("c3", "a1"))
+    assert answers(ResumeDialog(games, lambda game: None), keys("down", "enter")) == [games[1]]
+    assert answers(ResumeDialog(games, lambda game: None), keys("y")) == [games[0]]
+
+
+def test_a_game_that_cannot_be_deleted_stays_listed_with_the_reason() -> None:
+    games = saved_games(("c3",), ("c3", "a1"))
+    seen: list[str] = []
+
+    async def delete(host: Host, pilot: Pilot[None]) -> None:
+        await pilot.press("d")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        seen.append(text(host, "#resume-error"))
+        await pilot.press("escape")
+
+    dialog = ResumeDialog(games, lambda game: "Could not delete it: the disk is read-only.")
+    assert answers(dialog, delete) == [None]
+    assert seen == ["Could not delete it: the disk is read-only."]
+    assert len(dialog.games) == 2
+
+
+def test_deleting_the_last_game_closes_the_offer() -> None:
+    deleted: list[SavedGame] = []
+    games = saved_games(("c3",))
+
+    def delete(game: SavedGame) -> None:
+        deleted.append(game)
+
+    assert answers(ResumeDialog(games, delete), keys("d", "y")) == [None]
+    assert deleted == games
 
 
 def test_confirm_ignores_other_keys() -> None:

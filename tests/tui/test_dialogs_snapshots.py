@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from textual.app import App
@@ -10,8 +12,10 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input
 
-from abstracts_tui.rules import GAMES
-from abstracts_tui.tui.dialogs.confirm import ResumeDialog
+from abstracts_tui.records import Record
+from abstracts_tui.rules import GAMES, new_game
+from abstracts_tui.tui.app import AbstractsApp
+from abstracts_tui.tui.dialogs.confirm import ConfirmDialog
 from abstracts_tui.tui.dialogs.komi import KomiDialog
 from abstracts_tui.tui.dialogs.pie import PieDialog
 from abstracts_tui.tui.dialogs.side import SideDialog
@@ -54,5 +58,19 @@ def test_side_dialog(snap_compare: SnapCompare) -> None:
 
 
 def test_confirm_dialog(snap_compare: SnapCompare) -> None:
-    dialog = ResumeDialog("Resume the game in progress?")
+    dialog = ConfirmDialog("Delete this variation (3 positions from here on)?")
     assert snap_compare(Host(dialog))
+
+
+def test_resume_dialog_listing_two_games_in_the_app(
+    snap_compare: SnapCompare, tmp_path: Path
+) -> None:
+    for number, moves in enumerate((("c3", "a1"), ("e5",))):
+        game = new_game("partitions", 5)
+        for move in moves:
+            game.play(move)
+        path = tmp_path / "games" / f"2026-01-0{number + 1}-120000-partitions.sgf"
+        path.parent.mkdir(exist_ok=True)
+        Record.from_game(game, ("Ann", "Bob"), date="2026-01-01").save(path)
+        os.utime(path, (number, number))
+    assert snap_compare(AbstractsApp(data=tmp_path), terminal_size=(80, 24))

@@ -126,7 +126,9 @@ def test_linage_komi_then_side_then_passes(tmp_path: Path) -> None:
         game = session.game
         assert game.is_over()
         assert_result_shown(app, game)
-        record = Record.load(tmp_path / "autosave.sgf")
+        assert session.flush() and session.autosave_path is not None
+        assert session.autosave_path.parent == tmp_path / "games"
+        record = Record.load(session.autosave_path)
         assert record.players == ("Ann", "Bob")
         assert record.options.komi == 2.5
 
@@ -328,20 +330,23 @@ def test_a_malformed_record_on_the_command_line_is_reported(tmp_path: Path) -> N
     run(app, scenario)
 
 
-def test_new_game_goes_back_to_the_selection_screen(tmp_path: Path) -> None:
+def test_new_game_goes_back_to_the_selection_screen_and_keeps_the_game(tmp_path: Path) -> None:
     app = AbstractsApp(Setup("partitions", 5, first="Ann", second="Bob"), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await type_move(pilot, "c3")
         await pilot.press("n")
         await pilot.pause()
-        assert type(app.screen).__name__ == "ConfirmDialog"
-        await pilot.press("n")  # no: the game goes on
-        await pilot.pause()
-        assert isinstance(app.screen, PlayScreen)
-        await pilot.press("n", "y")
-        await pilot.pause()
         assert type(app.screen).__name__ == "SelectScreen"
+        assert any("ctrl+r resumes it" in n.message for n in app._notifications)
+        await pilot.press("ctrl+r")  # the way back to the game left
+        await pilot.pause()
+        assert type(app.screen).__name__ == "ResumeDialog"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [play_screen(app).game.move_name(m) for m in play_screen(app).game.moves] == ["c3"]
+        await pilot.press("n")
+        await pilot.pause()
         await pilot.press("up", "enter")  # Linage, the game above Partitions
         await pilot.pause()
         assert type(app.screen).__name__ == "KomiDialog"

@@ -1,4 +1,4 @@
-"""A yes/no question, e.g. "Resume the game in progress?"."""
+"""A yes/no question, e.g. "Delete this variation?"."""
 
 from __future__ import annotations
 
@@ -38,16 +38,3 @@ class ConfirmDialog(Dialog[bool]):
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
-
-
-class ResumeDialog(ConfirmDialog):
-    """Resume the game in progress (`y`, Enter) or start a new one (`n`, Escape); the
-    footer names the two answers as the buttons do."""
-
-    BINDINGS = [
-        Binding("y,enter", "answer(True)", "Resume", key_display="y/enter", id="confirm.yes"),
-        Binding("n,escape", "answer(False)", "New game", key_display="n/esc", id="confirm.no"),
-    ]
-
-    def __init__(self, question: str) -> None:
-        super().__init__(question, "Resume", "New game")

@@ -17,7 +17,6 @@ from ...engine.search import Candidate
 from ...rules import PASS, Piece, RulesError, format_number
 from ...session import Phase, Session
 from ..computer import Searches
-from ..dialogs.confirm import ConfirmDialog
 from ..dialogs.path import PathDialog
 from ..messages import HelpRequested, LoadRequested, NewGameRequested
 from ..overlay import overlay_for
@@ -71,6 +70,9 @@ class PlayScreen(TurnsScreen):
     class SessionChanged(Message):
         """The session changed (here, on another screen showing it, or by the computer)."""
 
+    class SavingChanged(Message):
+        """The autosave started or stopped failing (posted from its writer thread)."""
+
     def __init__(
         self,
         session: Session,
@@ -102,6 +104,7 @@ class PlayScreen(TurnsScreen):
         """The cells of the hint or of the top candidates as the board shows them."""
         self.selected: int | None = None
         self.show_score = session.game.is_over()
+        self.save_problem_shown: str | None = None
         self.board: BoardView = board_for(session.game, ascii=ascii, id="board")
 
     # -- layout ---------------------------------------------------------------------------
@@ -111,6 +114,7 @@ class PlayScreen(TurnsScreen):
             yield self.board
             with Vertical(id="panel"):
                 yield Static(id="title")
+                yield Static(id="saving", markup=False, classes="-hidden")
                 yield Static(id="turn")
                 yield Static(id="cursor")
                 yield Static(id="analysis")
@@ -129,14 +133,18 @@ class PlayScreen(TurnsScreen):
         self.board.focus()
         self.watch(self.board, "cursor", self.cursor_moved)
         self.session.listeners.append(self.session_changed)
+        self.session.saving_listeners.append(self.saving_changed)
         self.ticker = self.set_interval(0.5, self.tick)
         self.redraw()
+        self.show_saving()
         self.call_after_refresh(self.next_step)
 
     def on_unmount(self) -> None:
         self.searches.cancel_all()
         if self.session_changed in self.session.listeners:
             self.session.listeners.remove(self.session_changed)
+        if self.saving_changed in self.session.saving_listeners:
+            self.session.saving_listeners.remove(self.saving_changed)
 
     def session_changed(self) -> None:
         self.post_message(self.SessionChanged())
@@ -151,6 +159,25 @@ class PlayScreen(TurnsScreen):
         if self.analysing:
             self.start_analysis()
         self.next_step()
+
+    def saving_changed(self) -> None:
+        self.post_message(self.SavingChanged())  # thread-safe: from the writer thread
+
+    @on(SavingChanged)
+    def show_saving(self) -> None:
+        """Say in the panel, and once in the status line, when the game is not being
+        saved and why, and when it is saved again."""
+        problem = self.session.save_problem
+        if problem == self.save_problem_shown:
+            return
+        saving = self.query_one("#saving", Static)
+        saving.set_class(problem is None, "-hidden")
+        if problem is not None:
+            saving.update(f"Not being saved: {problem}\n({self.session.autosave_path})")
+            self.say(f"Not being saved: {problem}. Play goes on; ctrl+s saves a copy elsewhere.")
+        else:
+            self.say("The game is being saved again.")
+        self.save_problem_shown = problem
 
     def own_pieces(self) -> set[int]:
         game = self.game
@@ -308,6 +335,10 @@ class PlayScreen(TurnsScreen):
         return "\n".join(lines) or "No moves yet."
 
     def say(self, message: str) -> None:
+        """`message` in the status line, followed while the autosave fails by why."""
+        problem = self.session.save_problem
+        if problem is not None and not message.startswith("Not being saved"):
+            message = f"{message} (Not being saved: {problem}.)".lstrip()
         self.query_one("#status", Static).update(message)
 
     # -- input ---------------------------------------------------------------------------
@@ -447,17 +478,11 @@ class PlayScreen(TurnsScreen):
         self.redraw()
 
     def action_new_game(self) -> None:
-        def chosen(yes: bool | None) -> None:
-            if yes:
-                self.post_message(NewGameRequested())
-
-        if self.game.moves and not self.game.is_over():
-            self.app.push_screen(
-                ConfirmDialog("Start a new game? This one stays in the autosave until then."),
-                chosen,
-            )
-        else:
-            chosen(True)
+        """Back to the selection screen; an unfinished game stays in progress (ctrl+r
+        there lists the games in progress to resume)."""
+        if not self.shared and self.game.moves and not self.game.is_over():
+            self.app.notify("This game is kept: ctrl+r resumes it.", markup=False)
+        self.post_message(NewGameRequested())
 
     def action_save(self) -> None:
         if self.refused_when_shared("Saving a record"):

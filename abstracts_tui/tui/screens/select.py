@@ -21,6 +21,7 @@ from ...engine.levels import LEVELS
 from ...game_setup import DEFAULT_NAMES, Setup, seat_names
 from ...rules import GAMES, GameInfo, format_number
 from ..dialogs.komi import KomiValidator, komi_error, komi_rule
+from ..messages import ResumeRequested
 
 PLAYERS = ["person", *LEVELS]
 """Who plays a seat: a person, or the computer at one of its levels."""
@@ -153,6 +154,7 @@ class SelectScreen(Screen[Setup | None]):
         Binding("tab", "app.focus_next", "Next field", id="select.next_field"),
         Binding("shift+tab", "app.focus_previous", "Previous field", show=False),
         Binding("enter", "start", "Start", priority=True, id="select.start"),
+        Binding("ctrl+r", "resume", "Resume", key_display="^r", id="select.resume"),
         Binding("escape,q", "quit", "Quit", key_display="esc/q", id="select.quit"),
     ]
 
@@ -417,6 +419,9 @@ class SelectScreen(Screen[Setup | None]):
             self.post_message(self.Chosen(setup))
         else:
             self.dismiss(setup)
+
+    def action_resume(self) -> None:
+        self.post_message(ResumeRequested())
 
     def action_quit(self) -> None:
         if self.app.screen_stack[0] is self:

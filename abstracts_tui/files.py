@@ -1,0 +1,165 @@
+"""Writing files so that nothing is lost: atomic replacement, and the autosave's writer.
+
+A file is written through a temporary file in the same folder, flushed to the disk, and
+renamed over the old one, and then the folder itself is flushed, so that a crash or a
+power cut leaves either the old file or the new one, never half of one. A file saved over
+keeps its permissions; a new one gets 0644 (less what the umask takes).
+
+The autosave is written off the caller's thread (the app's event loop, which over SSH
+every player shares) by one writer thread for the whole process, right after each change:
+the text to write is taken at once, so nothing later can change it, and only the newest
+text of each file is written when changes come faster than the disk. A failure never
+reaches the caller: the autosave keeps a sentence saying what went wrong (`problem`),
+tells its owner, and tries again with the next change.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import tempfile
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+NEW_FILE_MODE = 0o644
+
+
+def write_atomic(path: Path, text: str, *, mode: int = NEW_FILE_MODE) -> None:
+    """Write `text` (UTF-8) to `path` through a temporary file and a rename.
+
+    A file saved over keeps its permissions; a new one gets `mode` less the umask.
+    Raises `OSError` (nothing is changed then) if the folder cannot be written.
+    """
+    target = Path(os.path.realpath(path))  # saving over a link writes the file it names
+    folder = target.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        mode &= ~_umask()
+    fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            os.fchmod(handle.fileno(), mode)
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    sync_folder(folder)
+
+
+def sync_folder(folder: Path) -> None:
+    """Flush a folder's entries to the disk (a rename is durable only then)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return  # some systems cannot open folders; the rename has happened all the same
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems refuse fsync on folders; nothing more can be done
+    finally:
+        os.close(fd)
+
+
+_umask_lock = threading.Lock()
+
+
+def _umask() -> int:
+    with _umask_lock:  # os.umask can only be read by setting it
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return mask
+
+
+REASONS = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EROFS: "the disk is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EISDIR: "it is a folder",
+    errno.ENOTDIR: "a part of the path is a file, not a folder",
+    errno.EEXIST: "a part of the path is a file, not a folder",
+    errno.ENAMETOOLONG: "the name is too long",
+    errno.ENOENT: "no such file or folder",
+    errno.EIO: "the disk failed (input/output error)",
+}
+
+
+def describe(error: OSError) -> str:
+    """What went wrong, in words a player can act on: `the disk is full`."""
+    return REASONS.get(error.errno or 0) or error.strerror or str(error)
+
+
+class Autosave:
+    """Keeps one file up to date with the newest text given, written off the caller's thread.
+
+    `problem` is None while every write succeeds, else why the file is not being written
+    (`the disk is full`); `on_problem` is called (from the writer thread) whenever that
+    changes. `flush()` waits until the newest text is on the disk (or has failed).
+    """
+
+    def __init__(self, path: Path, on_problem: Callable[[], None] | None = None) -> None:
+        self.path = path
+        self.on_problem = on_problem
+        self.problem: str | None = None
+        self._lock = threading.Lock()
+        self._pending: str | None = None
+        self._version = 0
+        self._idle = threading.Event()
+        self._idle.set()
+
+    def write(self, text: str) -> None:
+        """Write `text` to the file soon (at once, unless a write is under way)."""
+        with self._lock:
+            scheduled = self._pending is not None
+            self._pending = text
+            self._version += 1
+            self._idle.clear()
+        if not scheduled:
+            _writer().submit(self._write_pending)
+
+    def flush(self, timeout: float | None = 10.0) -> bool:
+        """Wait until the newest text is written (or failed); False on a timeout."""
+        return self._idle.wait(timeout)
+
+    def _write_pending(self) -> None:
+        with self._lock:
+            text, version = self._pending, self._version
+        problem: str | None = None
+        if text is not None:
+            try:
+                write_atomic(self.path, text)
+            except OSError as error:
+                problem = describe(error)
+        if problem != self.problem:
+            self.problem = problem
+            if self.on_problem is not None:
+                self.on_problem()
+        with self._lock:
+            newer = self._version != version
+            if not newer:
+                self._pending = None
+                self._idle.set()
+        if newer:
+            _writer().submit(self._write_pending)
+
+
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+
+
+def _writer() -> ThreadPoolExecutor:
+    """The process's one writer thread (its work is finished before the process exits)."""
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
+        return _executor

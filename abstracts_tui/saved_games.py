@@ -1,0 +1,109 @@
+"""The games in progress on this machine: one autosave file per game, never replaced.
+
+Every game the app starts or opens is written after every move to a file of its own in
+`games/` in the data folder, named by when it started (`2026-11-23-140512-petrify.sgf`).
+Starting another game therefore never replaces one in progress: the resume offer lists
+every unfinished game, newest first, and the player resumes one or deletes it. A finished
+game's file is removed when the next game starts (it was the last game, kept until then
+to be saved as a record). `autosave.sgf` beside `games/`, where earlier versions kept the
+one game in progress, is listed too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+from dataclasses import dataclass
+from pathlib import Path
+
+from .files import describe
+from .records import Record, RecordError
+
+FOLDER = "games"
+OLD_AUTOSAVE = "autosave.sgf"
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A game in progress on disk, as the resume offer lists it."""
+
+    path: Path
+    record: Record
+    modified: float
+    """When it was last written (seconds since the epoch)."""
+
+    def describe(self) -> str:
+        """`Petrify 8x8, Ann - Bob, 12 moves, Orange to move (Bob)`."""
+        from .session import Session  # the session replays the record: only when listing
+
+        session = Session(self.record)
+        game = session.game
+        info = game.info
+        size = f"side {game.size}" if info.geometry == "hex" else f"{game.size}x{game.size}"
+        moves = len(game.moves)
+        return (
+            f"{info.title} {size}, {session.people[0]} - {session.people[1]}, "
+            f"{moves} move{'s' * (moves != 1)}, {session.turn_text()}"
+        )
+
+
+class SavedGames:
+    """The autosave files in one data folder (the app's, or an SSH user's)."""
+
+    def __init__(self, data: Path) -> None:
+        self.data = data
+        self.folder = data / FOLDER
+
+    def new_path(self, game: str, now: datetime.datetime | None = None) -> Path:
+        """A file for a new game of `game`, named by the time; no existing file is reused."""
+        stamp = (now or datetime.datetime.now()).strftime("%Y-%m-%d-%H%M%S")
+        path = self.folder / f"{stamp}-{game}.sgf"
+        number = 2
+        while path.exists():
+            path = self.folder / f"{stamp}-{game}-{number}.sgf"
+            number += 1
+        return path
+
+    def files(self) -> list[Path]:
+        """Every autosave file, newest first."""
+        found = [self.data / OLD_AUTOSAVE] if (self.data / OLD_AUTOSAVE).is_file() else []
+        with contextlib.suppress(OSError):  # no folder (or none readable): no games
+            found += [p for p in self.folder.glob("*.sgf") if p.is_file()]
+        return sorted(found, key=_modified, reverse=True)
+
+    def read(self) -> tuple[list[SavedGame], list[str]]:
+        """The unfinished games, newest first, and a sentence for each file that could
+        not be read (such files are left as they are)."""
+        games: list[SavedGame] = []
+        problems: list[str] = []
+        for path in self.files():
+            try:
+                record = Record.load(path)
+            except OSError as error:
+                problems.append(f"{path} could not be read: {describe(error)}.")
+                continue
+            except RecordError as error:
+                problems.append(f"{path} is not a game record this program can read: {error}.")
+                continue
+            if not record.result:
+                games.append(SavedGame(path, record, _modified(path)))
+        return games, problems
+
+    def remove_finished(self, keep: Path | None = None) -> None:
+        """Remove the files of finished games (not `keep`): they were kept until now only
+        to be saved as records."""
+        for path in self.files():
+            if path == keep:
+                continue
+            try:
+                if Record.load(path).result:
+                    path.unlink()
+            except (OSError, RecordError):
+                continue  # unreadable files stay, for the player to look at
+
+
+def _modified(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0

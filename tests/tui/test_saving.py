@@ -1,0 +1,248 @@
+"""Games in progress are kept: a failing disk never stops a game, and starting, loading or
+leaving a game never replaces another one in progress (the real app, by keys)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from abstracts_tui.game_setup import Setup
+from abstracts_tui.records import Record
+from abstracts_tui.rules import new_game
+from abstracts_tui.saved_games import SavedGames
+from abstracts_tui.tui.app import AbstractsApp
+from abstracts_tui.tui.dialogs.resume import ResumeDialog
+from abstracts_tui.tui.screens.play import PlayScreen
+from tests.disks import full_disk, read_only
+from tests.tui.test_play import run, text, type_move
+
+
+def play_screen(app: AbstractsApp) -> PlayScreen:
+    """The play screen, under any dialog it has open."""
+    screens = [s for s in app.screen_stack if isinstance(s, PlayScreen)]
+    assert screens, app.screen_stack
+    return screens[-1]
+
+
+def shown(app: AbstractsApp, selector: str) -> str:
+    return str(play_screen(app).query_one(selector, Static).content)
+
+
+def moves_of(app: AbstractsApp) -> list[str]:
+    game = play_screen(app).session.game
+    return [game.move_name(m) for m in game.moves]
+
+
+async def saved(app: AbstractsApp, pilot: Pilot[None]) -> None:
+    """Wait until the autosave has written (or failed) and the screen has heard of it."""
+    assert play_screen(app).session.flush()
+    await pilot.pause()
+
+
+def shows_saving_problem(app: AbstractsApp, problem: str) -> None:
+    panel = shown(app, "#saving")
+    assert panel.startswith(f"Not being saved: {problem}"), panel
+    assert play_screen(app).query_one("#saving", Static).display
+    assert f"Not being saved: {problem}." in shown(app, "#status")
+
+
+def test_a_data_folder_that_is_a_file_does_not_stop_the_game(tmp_path: Path) -> None:
+    blocker = tmp_path / "abstracts-tui"
+    blocker.write_text("not a folder")
+    app = AbstractsApp(Setup("petrify", 6, first="Ann", second="Bob"), data=blocker)
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await type_move(pilot, "c3")
+        await saved(app, pilot)
+        assert moves_of(app) == ["c3"]
+        shows_saving_problem(app, "a part of the path is a file, not a folder")
+        await pilot.press("p")  # the pie rule's offer: play on
+        await type_move(pilot, "d4")
+        await saved(app, pilot)
+        assert moves_of(app) == ["c3", "d4"]
+        assert text(app, "#turn") == "Blue to move (Ann)"
+
+    run(app, scenario)
+    assert not app.return_code  # no crash
+    assert blocker.read_text() == "not a folder"
+
+
+def test_a_full_disk_is_told_and_saving_resumes_when_there_is_room(tmp_path: Path) -> None:
+    with full_disk(tmp_path / "data") as data:
+        app = AbstractsApp(Setup("partitions", 5, first="Ann", second="Bob"), data=data)
+
+        async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+            await type_move(pilot, "c3")
+            await saved(app, pilot)
+            shows_saving_problem(app, "the disk is full")
+            (data / ".filler").unlink()
+            await type_move(pilot, "a1")
+            await saved(app, pilot)
+            assert not play_screen(app).query_one("#saving", Static).display
+            assert text(app, "#status") == "The game is being saved again."
+            path = play_screen(app).session.autosave_path
+            assert path is not None
+            assert [n.move for n in Record.load(path).root.mainline()] == ["c3", "a1"]
+
+        run(app, scenario)
+
+
+def test_a_read_only_data_folder_does_not_stop_the_game(tmp_path: Path) -> None:
+    with read_only(tmp_path / "data") as data:
+        app = AbstractsApp(Setup("egotzi", 5, first="Ann", second="Bob"), data=data)
+
+        async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+            await type_move(pilot, "c3")
+            await saved(app, pilot)
+            problem = "the disk is read-only" if os.geteuid() == 0 else "permission denied"
+            shows_saving_problem(app, problem)
+            assert moves_of(app) == ["c3"]
+
+        run(app, scenario)
+
+
+def partitions_game(data: Path, *moves: str) -> AbstractsApp:
+    """Play `moves` of a Partitions 5 game in the app and leave it unfinished."""
+    app = AbstractsApp(Setup("partitions", 5, first="Ann", second="Bob"), data=data)
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        for move in moves:
+            await type_move(pilot, move)
+        await saved(app, pilot)
+
+    run(app, scenario)
+    return app
+
+
+def test_starting_a_game_never_replaces_one_in_progress(tmp_path: Path) -> None:
+    partitions_game(tmp_path, "c3", "a1")
+    os.utime(SavedGames(tmp_path).files()[0], (1, 1))  # older than the next
+    partitions_game(tmp_path, "e5")
+    assert len(SavedGames(tmp_path).files()) == 2
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ResumeDialog)
+        assert "2 games are in progress" in str(dialog.query_one("#question", Static).content)
+        assert [g.describe() for g in dialog.games] == [
+            "Partitions side 5, Ann - Bob, 1 move, Black to move (Bob)",
+            "Partitions side 5, Ann - Bob, 2 moves, White to move (Ann)",
+        ]
+        await pilot.press("d")  # delete the newest, after a confirmation
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert len(dialog.games) == 1
+        await pilot.press("enter")
+        await pilot.pause()
+        assert moves_of(app) == ["c3", "a1"]
+
+    run(AbstractsApp(data=tmp_path), scenario)
+    assert len(SavedGames(tmp_path).files()) == 1
+
+
+def test_new_game_from_the_command_line_keeps_the_unfinished_one(tmp_path: Path) -> None:
+    partitions_game(tmp_path, "c3")
+    app = AbstractsApp(Setup("linage", 5, komi=0.5), data=tmp_path)
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.press("1")  # the side dialog
+        await type_move(pilot, "c3")
+        await saved(app, pilot)
+
+    run(app, scenario)
+    games, problems = SavedGames(tmp_path).read()
+    assert sorted(g.record.game for g in games) == ["linage", "partitions"]
+    assert problems == []
+
+
+def test_loading_a_record_keeps_the_game_in_progress(tmp_path: Path) -> None:
+    game = new_game("pilo", 6)
+    game.play("a1")
+    record_path = tmp_path / "record.sgf"
+    Record.from_game(game, ("Cy", "Di")).save(record_path)
+    data = tmp_path / "data"
+    partitions_game(data, "c3")
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.press("n")  # no resume: the selection screen
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await pilot.press(*str(record_path), "enter")
+        await pilot.pause()
+        await pilot.press("p")  # the pie rule's offer: play on
+        assert moves_of(app) == ["a1"]
+        await saved(app, pilot)
+
+    run(AbstractsApp(data=data), scenario)
+    games, _ = SavedGames(data).read()
+    assert sorted(g.record.game for g in games) == ["partitions", "pilo"]
+    assert record_path.read_text() == Record.from_game(game, ("Cy", "Di")).to_sgf()
+
+
+def test_the_old_single_autosave_is_offered_too(tmp_path: Path) -> None:
+    game = new_game("egotzi", 5)
+    game.play("c3")
+    game.play("b2")
+    Record.from_game(game, ("Ann", "Bob")).save(tmp_path / "autosave.sgf")
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        assert isinstance(app.screen, ResumeDialog)
+        await pilot.press("y")
+        await pilot.pause()
+        assert moves_of(app) == ["c3", "b2"]
+
+    run(AbstractsApp(data=tmp_path), scenario)
+
+
+def test_an_unreadable_game_file_is_named_and_left_as_it_is(tmp_path: Path) -> None:
+    partitions_game(tmp_path, "c3")
+    broken = tmp_path / "games" / "2020-01-01-000000-pilo.sgf"
+    broken.write_text("(;GM[1000]GA[pilo]\n;B[z9])", encoding="utf-8")
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        notes = [n.message for n in app._notifications]
+        assert any(str(broken) in n and "line 2" in n for n in notes), notes
+        assert isinstance(app.screen, ResumeDialog)  # the readable game is still offered
+        assert len(app.screen.games) == 1
+
+    run(AbstractsApp(data=tmp_path), scenario)
+    assert broken.read_text() == "(;GM[1000]GA[pilo]\n;B[z9])"
+
+
+def test_a_finished_game_is_removed_when_the_next_starts(tmp_path: Path) -> None:
+    app = AbstractsApp(Setup("linage", 5, komi=0.5), data=tmp_path)
+
+    async def finish(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.press("1")
+        await pilot.press("p")
+        await pilot.press("p")
+        assert play_screen(app).game.is_over()
+        await saved(app, pilot)
+
+    run(app, finish)
+    assert len(SavedGames(tmp_path).files()) == 1
+    partitions_game(tmp_path, "c3")
+    [left] = SavedGames(tmp_path).files()
+    assert Record.load(left).game == "partitions"
+
+
+def test_ctrl_r_with_no_game_in_progress_says_so(tmp_path: Path) -> None:
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "SelectScreen"
+        assert [n.message for n in app._notifications] == ["No game is in progress."]
+
+    run(AbstractsApp(data=tmp_path), scenario)
