@@ -8,7 +8,7 @@ Moves are integers ("move codes") so that search can be fast:
 - a placement on cell `c` is `c`;
 - a capture from `f` to `t` is `capture(f, t, cell_count)`;
 - `PASS` and `SWAP` are negative constants.
-`move_name()` and `parse_move()` convert to and from the notation of RULINGS.md.
+`move_name()` and `parse_move()` convert to and from the notation (docs/rules.md, Notation).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Egotzi (Luis Bolaños Mures, 2021): every stone placed pushes its neighbours away.
 
 The board is a square grid, filled one stone per move; the game ends when it is full.
-How a push works is settled in RULINGS.md: each stone orthogonally adjacent to the new
+How a push works (docs/rules.md, Egotzi: pushes): each stone orthogonally adjacent to the new
 stone moves directly away from it, to the first empty square beyond it; failing that, it
 wraps to the empty square of its line farthest from it in the opposite direction; failing
 that, it stays. All pushes are worked out on the board as it stands just after the

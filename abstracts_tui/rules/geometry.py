@@ -3,7 +3,7 @@
 Cells are numbered densely from 0, row by row from the bottom, left to right; a set of
 cells is a Python integer whose bit `i` stands for cell `i` (a bitboard).
 
-Notation (RULINGS.md): on square boards and Linage's points a cell is a column letter
+Notation (docs/rules.md, Notation): on square boards and Linage's points a cell is a column letter
 counted from the left then a row number counted from 1 at the bottom (`a1` is the
 bottom-left cell); on Partitions' hex-hex board it is a row letter counted from the
 bottom then the 1-based position of the cell within that row. Canonical names are lower

@@ -5,7 +5,7 @@ points in a row, horizontally or vertically. A region with no horizontal line is
 Vertical's, one with no vertical line is Horizontal's, one with both is free. A stone goes
 on an empty point of a free region, and afterwards every region must still hold a line.
 `pass` is always legal; two passes in a row end the game. Each side scores the points of
-the regions it owns; Horizontal adds komi; equal scores are a draw (RULINGS.md).
+the regions it owns; Horizontal adds komi; equal scores are a draw (docs/rules.md, Linage).
 
 Internally the empty points are one Python integer on a padded layout: rows of `size + 1`
 bits whose last bit is a sentinel that is never empty, so that a shift by one bit never

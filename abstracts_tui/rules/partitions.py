@@ -3,7 +3,7 @@
 White and Black take turns placing a piece of their colour on any empty cell of a hex-hex
 board; there is no passing and no swap, and the game ends when the board is full.
 
-Scoring (RULINGS.md, Partitions): a group divides the board if removing its cells from the
+Scoring (docs/rules.md, Partitions): a group divides the board if removing its cells from the
 board graph (every other cell stays, empty or not) leaves two or more connected parts;
 otherwise it is a fragment group. White scores the black pieces in black fragment groups,
 Black the white pieces in white fragment groups. On a tie every piece in a fragment group

@@ -3,7 +3,7 @@
 A disk slides any distance in one of the 8 directions over empty squares and friendly
 disks to the first enemy disk and captures it; the square it left becomes a block, which
 must not complete a mound (2x2 blocks) or a barricade (3 blocks in a diagonal line). The
-board sits inside a ring of blocks that counts for both (RULINGS.md). Passing is allowed
+board sits inside a ring of blocks that counts for both (docs/rules.md, Petrify). Passing is allowed
 only without a board play; two passes in succession end the game; patches are scored
 with pair-cancelling (`squares.py`).
 """
@@ -133,7 +133,7 @@ class Petrify(SlidingCaptureGame):
             self._swap = 0
             return
         if move == SWAP:
-            self._swap = 0  # the colour to move stays Orange (RULINGS.md)
+            self._swap = 0  # the colour to move stays Orange (docs/rules.md, The pie rule)
             return
         lay = self._layout
         n2 = lay.cell_count

@@ -2,7 +2,7 @@
 
 A stack slides along a row or column over empty squares and friendly stacks; the first
 enemy stack it meets can be captured only if it has the same height. The mover lands
-there one disk taller and the square it left becomes a block (RULINGS.md). There is no
+there one disk taller and the square it left becomes a block (docs/rules.md, Heights). There is no
 mound or barricade rule. Passing is allowed only without a board play; two passes in
 succession end the game; patches are scored with pair-cancelling (`squares.py`).
 
@@ -115,7 +115,7 @@ class Pilo(SlidingCaptureGame):
             self._swap = 0
             return
         if move == SWAP:
-            self._swap = 0  # the colour to move stays Orange (RULINGS.md)
+            self._swap = 0  # the colour to move stays Orange (docs/rules.md, The pie rule)
             return
         lay = self._layout
         n2 = lay.cell_count

@@ -2,13 +2,13 @@
 
 Both games are played on a square board whose pieces slide until they meet something.
 Internally a board of side n is laid out on bitboards with a stride of n + 3: a ring of
-blocks one square wide around the board (RULINGS.md: Petrify counts it for mounds and
+blocks one square wide around the board (docs/rules.md, Blocks; Petrify counts it for mounds and
 barricades; for both games it stops every slide), and one spare column that is never
 set, so that shifting by two diagonal steps never wraps from one side onto the other.
 The API speaks dense cell indices (`geometry.py`); `Layout.pad` and `Layout.dense`
 translate at the edge.
 
-Scoring (RULINGS.md, "Petrify and Pilo scoring"): per patch (orthogonally connected
+Scoring (docs/rules.md, Petrify and Pilo scoring): per patch (orthogonally connected
 non-block squares), opposite-coloured groups of the same size cancel in pairs; the colour
 of the biggest group left owns the patch; a colour scores the sizes of the patches it
 owns. Equal scores at the end: the colour that made the last board play loses.

@@ -1,6 +1,6 @@
 """The rules of the five games, in this project's own words, for the help screen.
 
-Each text follows the published rules as RULINGS.md reads them. Lines starting with a
+Each text is the short form of the rules in docs/rules.md. Lines starting with a
 word and a colon (`Aim:`) are section heads; lines starting with `- ` are list items.
 """
 

@@ -1,4 +1,4 @@
-"""Egotzi: pushes, the pie rule, both scorings and the tie rules (RULINGS.md, Egotzi).
+"""Egotzi: pushes, the pie rule, both scorings and the tie rules (docs/rules.md, Egotzi).
 
 Boards are drawn as diagrams, top row first, one character per square (spaces ignored):
 `b` Black, `w` White, `.` empty. Black moves when the number of stones is even.

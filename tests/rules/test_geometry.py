@@ -1,4 +1,4 @@
-"""Cell notation and adjacency (RULINGS.md, Notation)."""
+"""Cell notation and adjacency (docs/rules.md, Notation)."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def test_hex_rows_grow_to_the_middle_and_shrink() -> None:
     assert grid.name(60) == "i5"
 
 
-def test_hex_neighbours_follow_the_rulings() -> None:
+def test_hex_neighbours_follow_the_notation() -> None:
     grid = HexGrid(5)
 
     def near(name: str) -> list[str]:

@@ -402,7 +402,7 @@ def test_point_cursor_keys_move_and_stop_at_the_edges() -> None:
 @pytest.mark.parametrize(
     ("start", "keys", "end"),
     [
-        # e5, the centre: the rows above and below are shorter (RULINGS: k-1 and k).
+        # e5, the centre: rows d and f are shorter (docs/rules.md, Notation: the hex board).
         ("e5", ["q"], "f4"),
         ("e5", ["e"], "f5"),
         ("e5", ["z"], "d4"),
