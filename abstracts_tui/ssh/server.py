@@ -9,6 +9,7 @@ forwarding of ports, agents or X11 (asyncssh refuses those unless asked for them
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import time
@@ -245,14 +246,42 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         asyncio.get_running_loop().create_task(self.run_app(command))
 
     def refuse(self, message: str, status: int = 1) -> None:
-        assert self.chan is not None
-        self.chan.write(message)
-        self.chan.exit(status)
+        self.send(message)
+        self.finish(status)
+
+    def send(self, data: str) -> None:
+        """Write to the client, unless it has gone: then the session just ends."""
+        if self.closed or self.chan is None:
+            return
+        try:
+            self.chan.write(data)
+        except ConnectionError:
+            # asyncssh refuses writes once the client has closed the channel, which can
+            # happen between any two frames: that is a normal end, not the app's failure.
+            self.client_gone("the client closed the channel")
+
+    def finish(self, status: int) -> None:
+        """Send the exit status and close the channel, if the client is still there."""
+        if self.closed or self.chan is None:
+            return
+        self.closed = True
+        with contextlib.suppress(ConnectionError):  # gone meanwhile: nothing left to tell
+            self.chan.exit(status)
+
+    def client_gone(self, why: str) -> None:
+        if not self.closed:
+            log.info("%s: %s", self.user or "(no name)", why)
+        self.closed = True
+        if self.app is not None:
+            self.app.exit()  # the room's game is saved after every move: nothing is lost
 
     async def run_app(self, command: object) -> None:
         from .app import Command, ServerApp, Terminal
 
         assert self.chan is not None
+        if self.closed:  # the client left before the app could start
+            self.server.sessions[self.user] -= 1
+            return
         env = self.chan.get_environment()
         terminal = Terminal(
             self.size[0],
@@ -283,10 +312,9 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             if self.idle_check is not None:
                 self.idle_check.cancel()
             log.info("%s: session ended", self.user)
-            if not self.closed:
-                if self.goodbye:
-                    self.chan.write(self.goodbye)
-                self.chan.exit(0)
+            if self.goodbye:
+                self.send(self.goodbye)
+            self.finish(0)
 
     # -- the channel, both ways ------------------------------------------------------------
 
@@ -294,9 +322,9 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         self.driver = driver
 
     def write_screen(self, data: str) -> None:
+        self.send(data)
         if self.closed or self.chan is None:
             return
-        self.chan.write(data)
         if self.chan.get_write_buffer_size() > self.server.config.limits.output_buffer:
             log.info("%s: the client does not read its screen; closing", self.user)
             self.closed = True
@@ -319,17 +347,20 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             self.driver.resize(width, height)
 
     def eof_received(self) -> bool:
+        # No more keys will come: the app ends, and its last frame (the terminal put back)
+        # and the exit status still go out, since the channel stays open for sending.
+        log.info("%s: the client closed its input", self.user or "(no name)")
         if self.app is not None:
             self.app.exit()
-        return False
+        else:
+            self.finish(0)
+        return True
 
     def break_received(self, msec: int) -> bool:
         return False
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.closed = True
-        if self.app is not None:
-            self.app.exit()  # the room's game is saved after every move: nothing is lost
+        self.client_gone("the connection closed")
 
     # -- idle time -------------------------------------------------------------------------
 
