@@ -91,7 +91,7 @@ class Server:
             self.acceptor.close()
             await self.acceptor.wait_closed()
         for app in list(self.apps):
-            app.exit()
+            app.end()
 
     def user_folder(self, user: str) -> Path:
         """A user's own files on the server (their hot-seat game's autosave)."""
@@ -273,7 +273,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             log.info("%s: %s", self.user or "(no name)", why)
         self.closed = True
         if self.app is not None:
-            self.app.exit()  # the room's game is saved after every move: nothing is lost
+            self.app.end()  # the room's game is saved after every move: nothing is lost
 
     async def run_app(self, command: object) -> None:
         from .app import Command, ServerApp, Terminal
@@ -330,7 +330,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             self.closed = True
             self.chan.close()
             if self.app is not None:
-                self.app.exit()
+                self.app.end()
 
     def data_received(self, data: str, datatype: asyncssh.DataType) -> None:
         self.last_input = time.monotonic()
@@ -351,7 +351,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         # and the exit status still go out, since the channel stays open for sending.
         log.info("%s: the client closed its input", self.user or "(no name)")
         if self.app is not None:
-            self.app.exit()
+            self.app.end()
         else:
             self.finish(0)
         return True
@@ -381,7 +381,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             "your games are kept (reconnect to take your seat back).\r\n"
         )
         if self.app is not None:
-            self.app.exit()
+            self.app.end()
 
 
 async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> None:
