@@ -183,8 +183,7 @@ def serve(
     import logging
     from pathlib import Path
 
-    from .ssh.auth import ConfigError
-    from .ssh.limits import Limits, ServerConfig
+    from .ssh.limits import ConfigError, Limits, ServerConfig
     from .ssh.server import serve as run_server
     from .tui.app import data_dir
 

@@ -21,15 +21,13 @@ from pathlib import Path
 import asyncssh
 
 from ..session import write_atomic
+from .files import RefusedFile, read_own_file, write_private_once
+from .limits import ConfigError
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,23}")
 """User names the server accepts: they name seats, and folders in the data directory."""
 HASH_NAME = "pbkdf2_sha256"
 ITERATIONS = 200_000
-
-
-class ConfigError(Exception):
-    """The server cannot start as asked (the message says why)."""
 
 
 def is_loopback(host: str) -> bool:
@@ -113,8 +111,19 @@ class KeyBook:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.keys: dict[str, str] = {}
-        if path.exists():
-            self.keys = json.loads(path.read_text(encoding="utf-8"))
+        if not os.path.lexists(path):
+            return
+        # Not to be set aside like a bad room: without it anybody could take any name.
+        try:
+            keys = json.loads(read_own_file(path, 16 * 1024 * 1024).decode("utf-8"))
+        except (OSError, RefusedFile, ValueError, RecursionError) as error:
+            raise ConfigError(f"{path} cannot be read ({error}): repair or remove it") from None
+        if not isinstance(keys, dict) or not all(
+            isinstance(name, str) and valid_name(name) and isinstance(key, str)
+            for name, key in keys.items()
+        ):
+            raise ConfigError(f"{path} is not a table of names and keys: repair or remove it")
+        self.keys = keys
 
     def allows(self, name: str, fingerprint: str) -> bool:
         """Whether `name` may log in with this key: its own key, or any for a new name."""
@@ -129,13 +138,13 @@ class KeyBook:
 def host_key(data: Path) -> asyncssh.SSHKey:
     """The server's host key, made on the first start and kept (readable by the owner only)."""
     path = data / "host_key"
-    if path.exists():
-        return asyncssh.read_private_key(path)
+    if os.path.lexists(path):
+        try:
+            return asyncssh.import_private_key(read_own_file(path, 64 * 1024))
+        except (OSError, RefusedFile, asyncssh.KeyImportError) as error:
+            raise ConfigError(f"{path} cannot be the host key: {error}") from None
     key = asyncssh.generate_private_key("ssh-ed25519")
-    data.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(key.export_private_key())
+    write_private_once(path, key.export_private_key())
     return key
 
 

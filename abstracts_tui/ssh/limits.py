@@ -6,6 +6,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
+class ConfigError(Exception):
+    """The server cannot start as asked (the message says why)."""
+
+
 @dataclass(frozen=True)
 class Limits:
     """What one person or one connection may use, so that nobody can starve the others."""

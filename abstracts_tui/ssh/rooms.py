@@ -4,7 +4,9 @@ A room holds ONE `Session`; every screen showing the game (both players', any wa
 shows that same object, so a move made on one screen is on all of them at once. The room's
 record is the session's autosave (`CODE.sgf`, written after every move), and `CODE.json`
 holds what the record cannot: who created the room, who joined, the options chosen. Both
-are read back when the server starts again.
+are read back when the server starts again: each room's files are checked first
+(`room_files`), and a room whose files are bad has them moved to `rooms/set-aside/`, with a
+log line saying why, while the server starts with the others.
 """
 
 from __future__ import annotations
@@ -20,12 +22,22 @@ from ..game_setup import Setup
 from ..records import RecordError
 from ..rules import RulesError
 from ..session import Phase, Session, write_atomic
+from .files import RefusedFile, own_folder, printable, set_aside
+from .limits import ConfigError
+from .room_files import (
+    CODE_LENGTH,
+    CODE_LETTERS,
+    OPEN_SEAT,
+    RoomFileError,
+    read_record,
+    read_room,
+)
 
-CODE_LETTERS = "bcdfghjkmnpqrstvwxz23456789"
-"""No vowels (no words), no 0/o, 1/l/i: easy to read out and to type."""
-CODE_LENGTH = 4
-OPEN_SEAT = "(open seat)"
-"""The second person's name until somebody joins."""
+SET_ASIDE = "set-aside"
+"""The folder in `rooms/` where the files of rooms that cannot be loaded are moved."""
+BAD_ROOM = (RoomFileError, RefusedFile, RecordError, RulesError, OSError, RecursionError)
+"""What a room's files can hold that stops the room, never the server (a record nested
+deeper than the reader can follow raises RecursionError)."""
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +81,14 @@ class Room:
         return f"{self.code}  {info.title} {size}  {who}  {state}"
 
 
+def why(error: BaseException) -> str:
+    if isinstance(error, RecursionError):
+        return "the record is nested too deeply to read"
+    if isinstance(error, OSError):
+        return f"it cannot be read ({error.strerror or error})"
+    return str(error)
+
+
 class RoomError(Exception):
     """A room cannot be joined or made as asked (the message says why)."""
 
@@ -77,14 +97,17 @@ class Rooms:
     """Every room of the server, in memory and in `data/rooms/`."""
 
     def __init__(self, folder: Path) -> None:
-        self.folder = folder
+        self.folder = own_folder(folder)
         self.rooms: dict[str, Room] = {}
-        folder.mkdir(parents=True, exist_ok=True)
         for path in sorted(folder.glob("*.json")):
             try:
                 room = self._read(path)
-            except (OSError, ValueError, KeyError, TypeError, RecordError, RulesError) as error:
-                log.warning("room %s not loaded: %s", path.name, error)
+            except BAD_ROOM as error:
+                self._set_aside(path.stem, why(error))
+                continue
+            except Exception as error:  # a fault of the program's: the log has the details
+                log.exception("room %s: reading it failed", printable(path.name))
+                self._set_aside(path.stem, f"reading it failed ({type(error).__name__})")
                 continue
             self.rooms[room.code] = room
 
@@ -94,16 +117,36 @@ class Rooms:
         return self.folder / f"{code}.sgf"
 
     def _read(self, path: Path) -> Room:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        code = data["code"]
-        setup = Setup(**data["setup"])
-        joiner = data["joiner"]
-        record = self._record_path(code)
-        if record.exists():
-            session = Session.load(record, record)
-        else:  # komi and sides were not settled yet: they are chosen again
-            session = self._start(setup, joiner, record)
+        code, setup, joiner = read_room(path)
+        path = self._record_path(code)
+        record = read_record(path, setup)
+        if record is None:  # komi and sides were not settled yet: they are chosen again
+            return Room(code, setup, joiner, self._start(setup, joiner, path), [])
+        session = Session(record, path)
+        people = (setup.first, joiner or OPEN_SEAT)
+        if session.people != people:  # the record was written just before the join was
+            session.set_people(*people)
         return Room(code, setup, joiner, session, [])
+
+    def _set_aside(self, stem: str, reason: str) -> None:
+        """Move a bad room's files out of the way (kept, to look at), and say why."""
+        names = [f"{stem}.json", f"{stem}.sgf"]
+        try:
+            moved = set_aside(self.folder, names, SET_ASIDE)
+        except (OSError, ConfigError) as error:
+            log.warning(
+                "room %s not loaded (%s) and not set aside: %s",
+                printable(names[0]),
+                printable(reason),
+                printable(str(error)),
+            )
+            return
+        log.warning(
+            "room files %s set aside in %s: %s",
+            printable(" and ".join(moved)),
+            self.folder / SET_ASIDE,
+            printable(reason),
+        )
 
     def save(self, room: Room) -> None:
         data = {"code": room.code, "setup": asdict(room.setup), "joiner": room.joiner}

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import asyncssh
 
 from .auth import KeyBook, auth_required, check_password, host_key, read_password_file, valid_name
+from .files import own_folder
 from .limits import ServerConfig
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ class Server:
         from .rooms import Rooms
 
         self.config = config
+        own_folder(config.data, link=True)
         self.require_auth = auth_required(
             config.host,
             open=config.open,

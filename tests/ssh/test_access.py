@@ -11,7 +11,8 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from abstracts_tui.ssh.auth import ConfigError, auth_required, hash_password
+from abstracts_tui.ssh.auth import auth_required, hash_password
+from abstracts_tui.ssh.limits import ConfigError
 
 from .client import connect
 from .conftest import RunningServer
