@@ -15,12 +15,22 @@ import signal
 import time
 from collections import Counter
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import asyncssh
 
-from .auth import KeyBook, auth_required, check_password, host_key, read_password_file, valid_name
+from .auth import (
+    ITERATIONS,
+    KeyBook,
+    auth_required,
+    check_login,
+    host_key,
+    read_password_file,
+    valid_name,
+    weak_hashes,
+)
 from .files import own_folder
 from .limits import ServerConfig
 
@@ -55,6 +65,8 @@ class Server:
             passwords=config.password_file is not None,
         )
         self.passwords = read_password_file(config.password_file) if config.password_file else {}
+        self.hasher = ThreadPoolExecutor(1, thread_name_prefix="passwords")
+        """One thread for password checks: a flood of logins slows logins, not the games."""
         self.authorized: asyncssh.SSHAuthorizedKeys | None = None
         if config.authorized_keys is not None:
             self.authorized = asyncssh.read_authorized_keys(str(config.authorized_keys))
@@ -94,6 +106,7 @@ class Server:
             await self.acceptor.wait_closed()
         for app in list(self.apps):
             app.end()
+        self.hasher.shutdown(wait=False, cancel_futures=True)
 
     def user_folder(self, user: str) -> Path:
         """A user's own files on the server (their hot-seat game's autosave)."""
@@ -118,11 +131,11 @@ class Connection(asyncssh.SSHServer):
         return bool(self.server.passwords)
 
     async def validate_password(self, username: str, password: str) -> bool:
-        stored = self.server.passwords.get(username)
-        if stored is None:
-            return False
-        # The hash takes a tenth of a second on purpose: not in the loop every app runs in.
-        return await asyncio.to_thread(check_password, stored, password)
+        # A check takes a good part of a second on purpose: not in the loop the apps run in.
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self.server.hasher, check_login, self.server.passwords, username, password
+        )
 
     def public_key_auth_supported(self) -> bool:
         return self.server.authorized is not None
@@ -396,6 +409,14 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
             what
             for what, given in (("keys", server.authorized), ("passwords", server.passwords))
             if given
+        )
+    weak = weak_hashes(server.passwords)
+    if weak:
+        log.warning(
+            "passwords of %s use fewer iterations than new ones (%d): "
+            "python -m abstracts_tui.ssh.auth NAME makes a new line",
+            ", ".join(weak),
+            ITERATIONS,
         )
     key = host_key(config.data).get_fingerprint()
     log.info(
