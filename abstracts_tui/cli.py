@@ -162,6 +162,13 @@ def check(path: str) -> None:
 )
 @click.option("--sessions-per-user", default=3, show_default=True, help="Sessions per user name.")
 @click.option(
+    "--connections-per-address",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Connections open at once from one address (IPv6: one /64).",
+)
+@click.option(
     "--idle-timeout", default=1800.0, show_default=True, help="Seconds without input to close."
 )
 def serve(
@@ -172,6 +179,7 @@ def serve(
     open_: bool,
     data: str | None,
     sessions_per_user: int,
+    connections_per_address: int,
     idle_timeout: float,
 ) -> None:
     """Serve the games over SSH: each connection gets its own app, with rooms to play in.
@@ -200,7 +208,11 @@ def serve(
         authorized_keys=Path(authorized_keys) if authorized_keys else None,
         password_file=Path(password_file) if password_file else None,
         open=open_,
-        limits=Limits(sessions_per_user=sessions_per_user, idle_seconds=idle_timeout),
+        limits=Limits(
+            sessions_per_user=sessions_per_user,
+            connections_per_address=connections_per_address,
+            idle_seconds=idle_timeout,
+        ),
     )
     try:
         asyncio.run(run_server(config))

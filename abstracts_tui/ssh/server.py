@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import signal
 import time
@@ -74,6 +75,8 @@ class Server:
         self.rooms: Rooms = Rooms(config.data / "rooms")
         self.sessions: Counter[str] = Counter()
         """Terminal sessions open per user name."""
+        self.connections: Counter[str] = Counter()
+        """Connections open per address (`address_key`)."""
         self.apps: set[ServerApp] = set()
         self.acceptor: asyncssh.SSHAcceptor | None = None
 
@@ -108,6 +111,18 @@ class Server:
             app.end()
         self.hasher.shutdown(wait=False, cancel_futures=True)
 
+    def admit(self, address: str) -> bool:
+        """Count a new connection from `address`, unless it has as many open as it may."""
+        if self.connections[address] >= self.config.limits.connections_per_address:
+            return False
+        self.connections[address] += 1
+        return True
+
+    def release(self, address: str) -> None:
+        self.connections[address] -= 1
+        if self.connections[address] <= 0:
+            del self.connections[address]
+
     def user_folder(self, user: str) -> Path:
         """A user's own files on the server (their hot-seat game's autosave)."""
         return self.config.data / "users" / user
@@ -120,9 +135,29 @@ class Connection(asyncssh.SSHServer):
         self.server = server
         self.conn: asyncssh.SSHServerConnection | None = None
         self.key_fingerprint: str | None = None
+        self.address: str | None = None
+        """Where the connection comes from, once it is counted."""
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
+        peer = conn.get_extra_info("peername")
+        address = address_key(peer[0] if peer else "")
+        if not self.server.admit(address):
+            limit = self.server.config.limits.connections_per_address
+            log.info("refused a connection from %s: %d open from there already", address, limit)
+            # After asyncssh has sent its version, which it does once this returns.
+            asyncio.get_running_loop().call_soon(
+                conn.disconnect,
+                asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                f"{limit} connections from your address are open already",
+            )
+            return
+        self.address = address
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.address is not None:
+            self.server.release(self.address)
+            self.address = None
 
     def begin_auth(self, username: str) -> bool:
         return self.server.require_auth
@@ -161,6 +196,20 @@ class Connection(asyncssh.SSHServer):
     def session_requested(self) -> TerminalSession:
         assert self.conn is not None
         return TerminalSession(self.server, self.conn)
+
+
+def address_key(host: str) -> str:
+    """What the per-address limit counts: the address, or for IPv6 its /64 network (one
+    machine is commonly given a whole /64, so it could pick a new address per connection)."""
+    try:
+        address = ipaddress.ip_address(host.split("%")[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 class TokenBucket:

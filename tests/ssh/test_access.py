@@ -7,6 +7,7 @@ import hashlib
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import asyncssh
@@ -22,7 +23,7 @@ from abstracts_tui.ssh.auth import (
 )
 from abstracts_tui.ssh.limits import ConfigError
 
-from .client import connect
+from .client import TIMEOUT, connect
 from .conftest import RunningServer
 
 
@@ -212,3 +213,38 @@ def test_a_malformed_password_line_stops_the_start_with_its_line_number(tmp_path
     assert result.returncode == 2
     assert "line 2: expected NAME:pbkdf2_sha256$COUNT$SALT$DIGEST" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_connections_per_address_refuses_one_more_and_admits_it_after_one_closes(
+    start_server,
+) -> None:
+    server: RunningServer = start_server("--connections-per-address", "2")
+    options = {"known_hosts": None, "client_keys": None, "agent_path": None}
+
+    async def attempts() -> None:
+        # A connection counts from the first byte, before it logs in (or ever does).
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        assert (await reader.readline()).startswith(b"SSH-2.0-")
+        conn, client = await connect(server.port, "ann")
+        await client.wait_for("you are ann")
+        with pytest.raises(asyncssh.DisconnectError) as refused:
+            await asyncssh.connect("127.0.0.1", server.port, username="bob", **options)
+        assert refused.value.code == asyncssh.DISC_TOO_MANY_CONNECTIONS
+        assert "2 connections from your address are open already" in refused.value.reason
+        assert "you are ann" in client.text()  # the connections open go on
+
+        writer.close()
+        deadline = time.monotonic() + TIMEOUT
+        while True:  # admitted as soon as the server has seen the close
+            try:
+                bob_conn, bob = await connect(server.port, "bob")
+                break
+            except asyncssh.DisconnectError:
+                assert time.monotonic() < deadline, "not admitted after a connection closed"
+                await asyncio.sleep(0.2)
+        await bob.wait_for("you are bob")
+        bob_conn.close()
+        conn.close()
+
+    asyncio.run(attempts())
+    assert "refused a connection from 127.0.0.1: 2 open from there already" in server.log
