@@ -190,8 +190,14 @@ class ServerApp(AbstractsApp):
     @on(LobbyScreen.Create)
     def create_requested(self) -> None:
         def chosen(setup: Setup | None) -> None:
-            if setup is not None:
-                self.enter_room(self.rooms.create(setup, self.user))
+            if setup is None:
+                return
+            try:
+                room = self.rooms.create(setup, self.user)
+            except RoomError as error:
+                self.notify(f"{str(error).capitalize()}.", severity="error")
+                return
+            self.enter_room(room)
 
         default = Setup("petrify", first=self.user, second="(joins by code)")
         self.push_screen(SelectScreen(default), chosen)

@@ -133,3 +133,14 @@ def read_record(path: Path, setup: Setup) -> Record | None:
     if record.computers:
         raise RoomFileError(f"{path.name} has computer players, which rooms have not")
     return record
+
+
+def record_joiner(record: Record, joiner: str | None) -> str | None:
+    """Who joined, by the room file and its record: a join is written to the record
+    first, so a record may name a joiner the room file has not got yet."""
+    second = record.players[1]
+    if second in (OPEN_SEAT, joiner):
+        return joiner
+    if joiner is None and valid_name(second) and second != record.players[0]:
+        return second
+    raise RoomFileError(f"the record's second person {second!r} is not the room's")

@@ -31,6 +31,7 @@ from .room_files import (
     RoomFileError,
     read_record,
     read_room,
+    record_joiner,
 )
 
 SET_ASIDE = "set-aside"
@@ -81,7 +82,12 @@ class Room:
         return f"{self.code}  {info.title} {size}  {who}  {state}"
 
 
+class NotWritten(Exception):
+    """A room read back whose files cannot be written (the disk is full, or read-only)."""
+
+
 def why(error: BaseException) -> str:
+    """What the log says of a room's files that cannot be used."""
     if isinstance(error, RecursionError):
         return "the record is nested too deeply to read"
     if isinstance(error, OSError):
@@ -102,6 +108,9 @@ class Rooms:
         for path in sorted(folder.glob("*.json")):
             try:
                 room = self._read(path)
+            except NotWritten as error:  # the disk's fault, not the files': leave them be
+                log.warning("room %s not loaded: %s", printable(path.name), error)
+                continue
             except BAD_ROOM as error:
                 self._set_aside(path.stem, why(error))
                 continue
@@ -118,14 +127,18 @@ class Rooms:
 
     def _read(self, path: Path) -> Room:
         code, setup, joiner = read_room(path)
-        path = self._record_path(code)
-        record = read_record(path, setup)
-        if record is None:  # komi and sides were not settled yet: they are chosen again
-            return Room(code, setup, joiner, self._start(setup, joiner, path), [])
-        session = Session(record, path)
-        people = (setup.first, joiner or OPEN_SEAT)
-        if session.people != people:  # the record was written just before the join was
-            session.set_people(*people)
+        record_path = self._record_path(code)
+        record = read_record(record_path, setup)
+        try:
+            if record is None:  # komi and sides were not settled yet: they are chosen again
+                return Room(code, setup, joiner, self._start(setup, joiner, record_path), [])
+            joiner = record_joiner(record, joiner)
+            session = Session(record, record_path)
+            people = (setup.first, joiner or OPEN_SEAT)
+            if session.people != people:  # the record was written just before the join was
+                session.set_people(*people)
+        except OSError as error:
+            raise NotWritten(f"its record cannot be written ({error.strerror})") from None
         return Room(code, setup, joiner, session, [])
 
     def _set_aside(self, stem: str, reason: str) -> None:
@@ -149,6 +162,7 @@ class Rooms:
         )
 
     def save(self, room: Room) -> None:
+        """Write `CODE.json`; raises OSError."""
         data = {"code": room.code, "setup": asdict(room.setup), "joiner": room.joiner}
         write_atomic(self.folder / f"{room.code}.json", json.dumps(data, indent=1))
 
@@ -168,9 +182,15 @@ class Rooms:
         """A new room for `setup`, with `creator` as the first person and a seat open."""
         setup = replace(setup, first=creator, second=OPEN_SEAT, first_level=None, second_level=None)
         code = self.new_code()
-        room = Room(code, setup, None, self._start(setup, None, self._record_path(code)), [])
+        try:
+            room = Room(code, setup, None, self._start(setup, None, self._record_path(code)), [])
+            self.save(room)
+        except OSError as error:  # a room that could not be kept at a restart is not made
+            log.warning("room %s not made: its files cannot be written (%s)", code, error)
+            raise RoomError(
+                f"the server cannot save a new room now ({error.strerror}); try again later"
+            ) from None
         self.rooms[code] = room
-        self.save(room)
         return room
 
     def get(self, code: str) -> Room | None:
@@ -184,8 +204,11 @@ class Rooms:
             raise RoomError(f"room {room.code} is full: {room.creator} and {room.joiner} play")
         room.joiner = name
         session = room.session
-        session.set_people(session.people[0], name)
-        self.save(room)
+        try:
+            session.set_people(session.people[0], name)
+            self.save(room)
+        except OSError as error:  # the game goes on; the next move's save tries again
+            log.warning("room %s: %s's join cannot be saved (%s)", room.code, name, error)
         for listener in list(room.listeners):
             listener(room)
 

@@ -76,6 +76,9 @@ def test_a_hostile_rooms_folder_neither_stops_the_server_nor_leads_it_outside(
     (outside / "record.sgf").write_text("(;GM[1000]GA[pilo]SZ[8]PB[carl])")
 
     (rooms / "gh23.json").write_text(room("gh23"))  # good: carl's Pilo room, a seat open
+    # Good: the join got into the record, and the server stopped before the room file.
+    (rooms / "gh24.json").write_text(room("gh24"))
+    (rooms / "gh24.sgf").write_text("(;GM[1000]GA[pilo]SZ[8]PB[carl]PO[dave];B[a1])")
     bad = {  # name: (content, what the log line says)
         "bcdf": (room("../../escaped"), "'../../escaped' is not a room code"),
         "bcdg": (room(5), "the code 5 is not a room code"),
@@ -106,6 +109,8 @@ def test_a_hostile_rooms_folder_neither_stops_the_server_nor_leads_it_outside(
     (rooms / "bcd6.sgf").write_text("(;GM[1000]GA[petrify]SZ[8]PB[carl])")  # another game
     (rooms / "bcd7.json").write_text(room("bcd7"))
     (rooms / "bcd7.sgf").write_text("(;GM[1000]GA[pilo]SZ[8]PB[carl]AI[strongest:carl])")
+    (rooms / "bcd9.json").write_text(room("bcd9", joiner="dave"))
+    (rooms / "bcd9.sgf").write_text("(;GM[1000]GA[pilo]SZ[8]PB[carl]PO[erin])")
     os.mkfifo(rooms / "bcdv.json")
     link = "is a symbolic link (the server follows none)"
     reasons |= {
@@ -116,6 +121,7 @@ def test_a_hostile_rooms_folder_neither_stops_the_server_nor_leads_it_outside(
         "bcd6": "bcd6.sgf is not a record of the room's game",
         "bcd7": "bcd7.sgf has computer players",
         "bcdv": "bcdv.json is not a regular file",
+        "bcd9": "the record's second person 'erin' is not the room's",
     }
     before = files_under(tmp_path, data)
 
@@ -126,7 +132,7 @@ def test_a_hostile_rooms_folder_neither_stops_the_server_nor_leads_it_outside(
         assert len(found) == 1 and reason in found[0], (name, server.log)
         assert os.path.lexists(rooms / "set-aside" / f"{name}.json"), name
         assert not os.path.lexists(rooms / f"{name}.json"), name
-    for name in ("bcdr", "bcds", "bcdt", "bcd6", "bcd7"):
+    for name in ("bcdr", "bcds", "bcdt", "bcd6", "bcd7", "bcd9"):
         assert f"room files {name}.json and {name}.sgf set aside" in server.log
         assert os.path.lexists(rooms / "set-aside" / f"{name}.sgf"), name
     assert "Traceback" not in server.log, server.log
@@ -142,7 +148,11 @@ def test_a_hostile_rooms_folder_neither_stops_the_server_nor_leads_it_outside(
 
     async def lobby() -> None:
         conn, ann = await connect(server.port, "ann")
-        screen = await ann.wait_for(f"{code}  Petrify 8x8  ann - bob", "gh23  Pilo 8x8  carl")
+        screen = await ann.wait_for(
+            f"{code}  Petrify 8x8  ann - bob",
+            "gh23  Pilo 8x8  carl - waiting for a player",
+            "gh24  Pilo 8x8  carl - dave  Orange to move (dave)",
+        )
         for name in reasons:
             assert name not in screen
         ann.send(ENTER)  # her seat in the game kept
@@ -190,3 +200,27 @@ def test_a_bad_names_file_or_a_linked_rooms_folder_stops_the_start_with_one_sent
     assert "rooms is a symbolic link or not a folder" in result.stderr
     assert "Traceback" not in result.stderr
     assert list(elsewhere.iterdir()) == []
+
+
+def test_a_join_the_disk_refuses_still_seats_the_player(start_server, tmp_path: Path) -> None:
+    server: RunningServer = start_server()
+
+    async def play() -> str:
+        ann_conn, ann, code = await create_room(server.port, "ann")
+        # The room file can no longer be replaced (as on a full or read-only disk).
+        room_file = tmp_path / "data" / "rooms" / f"{code}.json"
+        room_file.unlink()
+        room_file.mkdir()
+        (room_file / "in the way").write_text("")
+        bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
+        await bob.wait_for("Blue to move (ann)")
+        await ann.wait_for("Blue to move (ann)")
+        ann.send(ENTER)
+        await bob.wait_for("Pie rule")
+        ann_conn.close()
+        bob_conn.close()
+        return code
+
+    code = asyncio.run(play())
+    assert f"room {code}: bob's join cannot be saved" in server.log
+    assert "Traceback" not in server.log, server.log
