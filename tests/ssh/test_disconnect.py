@@ -11,7 +11,7 @@ import pytest
 
 from .client import TIMEOUT, connect
 from .conftest import RunningServer
-from .test_rooms import CURSOR_RIGHT, ENTER, create_room
+from .test_rooms import ENTER, first_move_played
 
 
 async def wait_for_log(server: RunningServer, text: str, count: int = 1) -> None:
@@ -26,12 +26,7 @@ def test_closed_input_and_closed_channel_end_quietly_and_keep_the_game(start_ser
     server: RunningServer = start_server()
 
     async def play() -> None:
-        ann_conn, ann, code = await create_room(server.port, "ann")
-        bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
-        await ann.wait_for("Blue to move (ann)")
-        ann.send(CURSOR_RIGHT + ENTER)
-        await ann.wait_for("1. Blue", "e5")
-        await bob.wait_for("Pie rule")
+        ann_conn, ann, bob_conn, code = await first_move_played(server.port)
 
         # Ann's client says it will send nothing more: her session ends, the terminal is
         # put back (the alternate screen left) and the exit status arrives.
@@ -43,12 +38,15 @@ def test_closed_input_and_closed_channel_end_quietly_and_keep_the_game(start_ser
         ann_conn.close()
 
         # Bob's client closes the channel while the server may still be drawing on it.
+        bob_conn.close()
+        bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
+        await bob.wait_for("Pie rule")
         bob.resize(90, 28)
         assert bob.chan is not None
         bob.chan.close()
         await asyncio.wait_for(bob.closed.wait(), TIMEOUT)
         bob_conn.close()
-        await wait_for_log(server, "session ended", 2)
+        await wait_for_log(server, "session ended", 3)
 
         # The game is kept: Ann finds it in the lobby and her seat in it.
         ann_conn, ann = await connect(server.port, "ann")

@@ -19,7 +19,7 @@ from typing import Any
 
 from .client import connect
 from .conftest import RunningServer
-from .test_rooms import CURSOR_RIGHT, ENTER, create_room
+from .test_rooms import ENTER, create_room, first_move_played
 
 
 def room(code: Any, game: str = "pilo", **changes: Any) -> str:
@@ -56,11 +56,7 @@ def test_a_hostile_rooms_folder_neither_stops_the_server_nor_leads_it_outside(
     first: RunningServer = start_server()
 
     async def make_game() -> str:
-        ann_conn, ann, code = await create_room(first.port, "ann")
-        bob_conn, _ = await connect(first.port, "bob", command=f"join {code}")
-        await ann.wait_for("Blue to move (ann)")
-        ann.send(CURSOR_RIGHT + ENTER)
-        await ann.wait_for("1. Blue", "e5")
+        ann_conn, _, bob_conn, code = await first_move_played(first.port)
         ann_conn.close()
         bob_conn.close()
         return code
