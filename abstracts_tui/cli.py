@@ -165,6 +165,13 @@ def check(path: str) -> None:
 )
 @click.option("--sessions-per-user", default=3, show_default=True, help="Sessions per user name.")
 @click.option(
+    "--connections-per-address",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Connections open at once from one address (IPv6: one /64).",
+)
+@click.option(
     "--idle-timeout", default=1800.0, show_default=True, help="Seconds without input to close."
 )
 def serve(
@@ -175,6 +182,7 @@ def serve(
     open_: bool,
     data: str | None,
     sessions_per_user: int,
+    connections_per_address: int,
     idle_timeout: float,
 ) -> None:
     """Serve the games over SSH: each connection gets its own app, with rooms to play in.
@@ -186,8 +194,7 @@ def serve(
     import logging
     from pathlib import Path
 
-    from .ssh.auth import ConfigError
-    from .ssh.limits import Limits, ServerConfig
+    from .ssh.limits import ConfigError, Limits, ServerConfig
     from .ssh.server import serve as run_server
     from .tui.app import data_dir
 
@@ -204,7 +211,11 @@ def serve(
         authorized_keys=Path(authorized_keys) if authorized_keys else None,
         password_file=Path(password_file) if password_file else None,
         open=open_,
-        limits=Limits(sessions_per_user=sessions_per_user, idle_seconds=idle_timeout),
+        limits=Limits(
+            sessions_per_user=sessions_per_user,
+            connections_per_address=connections_per_address,
+            idle_seconds=idle_timeout,
+        ),
     )
     try:
         asyncio.run(run_server(config))

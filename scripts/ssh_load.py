@@ -185,8 +185,11 @@ def main() -> None:
     parser.add_argument("--hold", type=float, default=60.0)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data:
+        # Every session comes from this one machine: lift the per-address limit for them.
+        limit = str(args.sessions + 10)
+        serve = [sys.executable, "-m", "abstracts_tui", "serve", "--port", "0", "--data", data]
         server = subprocess.Popen(
-            [sys.executable, "-m", "abstracts_tui", "serve", "--port", "0", "--data", data],
+            [*serve, "--connections-per-address", limit],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,

@@ -4,6 +4,8 @@
 - `auth`: who may connect, passwords, keys, the host key;
 - `limits`: the server's settings and limits;
 - `rooms`: rooms (one shared game each), kept in the data directory;
+- `room_files`: a room's files checked as they are read back;
+- `files`: reading the data folder without following links, setting bad files aside;
 - `lobby`: the lobby and waiting screens; `app`: the app each connection gets;
 - `server`: the asyncssh server and its sessions.
 """

@@ -84,6 +84,9 @@ class ServerApp(AbstractsApp):
         self.address = address
         self.command = command
         self.driver_class = ChannelDriver
+        self.shown = False
+        """Whether the first frame is drawn (the first screen is mounted)."""
+        self.ending = False
         # Apps swap sys.stderr while they run, and many run at once: errors go to the real one.
         self.error_console = Console(markup=False, highlight=False, file=sys.__stderr__)
         if terminal.no_color:
@@ -104,6 +107,23 @@ class ServerApp(AbstractsApp):
             width=terminal.width,
             height=terminal.height,
         )
+
+    def end(self) -> None:
+        """End the session (the client left or idled, or the server stops); games are kept.
+
+        A Textual app that exits while its first screen is still being mounted fails in
+        that screen's `on_mount` (its children are gone by then), so until the first frame
+        is drawn the exit waits for it.
+        """
+        if self.shown:
+            self.exit()
+        else:
+            self.ending = True
+
+    def on_ready(self) -> None:
+        self.shown = True
+        if self.ending:
+            self.exit()
 
     def get_default_screen(self) -> LobbyScreen:  # type: ignore[override]
         return LobbyScreen(self.user, self.rooms, self.address)
@@ -170,8 +190,14 @@ class ServerApp(AbstractsApp):
     @on(LobbyScreen.Create)
     def create_requested(self) -> None:
         def chosen(setup: Setup | None) -> None:
-            if setup is not None:
-                self.enter_room(self.rooms.create(setup, self.user))
+            if setup is None:
+                return
+            try:
+                room = self.rooms.create(setup, self.user)
+            except RoomError as error:
+                self.notify(f"{str(error).capitalize()}.", severity="error")
+                return
+            self.enter_room(room)
 
         default = Setup("petrify", first=self.user, second="(joins by code)")
         self.push_screen(SelectScreen(default), chosen)

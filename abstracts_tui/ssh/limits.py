@@ -6,6 +6,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
+class ConfigError(Exception):
+    """The server cannot start as asked (the message says why)."""
+
+
 @dataclass(frozen=True)
 class Limits:
     """What one person or one connection may use, so that nobody can starve the others."""
@@ -14,6 +18,9 @@ class Limits:
     """Terminal sessions open at once under one user name."""
     sessions: int = 200
     """Terminal sessions open at once on the whole server."""
+    connections_per_address: int = 10
+    """Connections open at once from one address (IPv6: one /64 network), logged in or not:
+    one machine cannot take every connection, or every password check, for itself."""
     input_rate: float = 100.0
     """Characters of input per second, on average (keys are a few each; pastes are cut)."""
     input_burst: float = 1000.0

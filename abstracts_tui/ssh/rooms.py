@@ -4,7 +4,9 @@ A room holds ONE `Session`; every screen showing the game (both players', any wa
 shows that same object, so a move made on one screen is on all of them at once. The room's
 record is the session's autosave (`CODE.sgf`, written after every move), and `CODE.json`
 holds what the record cannot: who created the room, who joined, the options chosen. Both
-are read back when the server starts again.
+are read back when the server starts again: each room's files are checked first
+(`room_files`), and a room whose files are bad has them moved to `rooms/set-aside/`, with a
+log line saying why, while the server starts with the others.
 """
 
 from __future__ import annotations
@@ -21,12 +23,23 @@ from ..game_setup import Setup
 from ..records import RecordError
 from ..rules import RulesError
 from ..session import Phase, Session
+from .files import RefusedFile, own_folder, printable, set_aside
+from .limits import ConfigError
+from .room_files import (
+    CODE_LENGTH,
+    CODE_LETTERS,
+    OPEN_SEAT,
+    RoomFileError,
+    read_record,
+    read_room,
+    record_joiner,
+)
 
-CODE_LETTERS = "bcdfghjkmnpqrstvwxz23456789"
-"""No vowels (no words), no 0/o, 1/l/i: easy to read out and to type."""
-CODE_LENGTH = 4
-OPEN_SEAT = "(open seat)"
-"""The second person's name until somebody joins."""
+SET_ASIDE = "set-aside"
+"""The folder in `rooms/` where the files of rooms that cannot be loaded are moved."""
+BAD_ROOM = (RoomFileError, RefusedFile, RecordError, RulesError, OSError, RecursionError)
+"""What a room's files can hold that stops the room, never the server (a record nested
+deeper than the reader can follow raises RecursionError)."""
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +83,19 @@ class Room:
         return f"{self.code}  {info.title} {size}  {who}  {state}"
 
 
+class NotWritten(Exception):
+    """A room read back whose files cannot be written (the disk is full, or read-only)."""
+
+
+def why(error: BaseException) -> str:
+    """What the log says of a room's files that cannot be used."""
+    if isinstance(error, RecursionError):
+        return "the record is nested too deeply to read"
+    if isinstance(error, OSError):
+        return f"it cannot be read ({error.strerror or error})"
+    return str(error)
+
+
 class RoomError(Exception):
     """A room cannot be joined or made as asked (the message says why)."""
 
@@ -78,14 +104,20 @@ class Rooms:
     """Every room of the server, in memory and in `data/rooms/`."""
 
     def __init__(self, folder: Path) -> None:
-        self.folder = folder
+        self.folder = own_folder(folder)
         self.rooms: dict[str, Room] = {}
-        folder.mkdir(parents=True, exist_ok=True)
         for path in sorted(folder.glob("*.json")):
             try:
                 room = self._read(path)
-            except (OSError, ValueError, KeyError, TypeError, RecordError, RulesError) as error:
-                log.warning("room %s not loaded: %s", path.name, error)
+            except NotWritten as error:  # the disk's fault, not the files': leave them be
+                log.warning("room %s not loaded: %s", printable(path.name), error)
+                continue
+            except BAD_ROOM as error:
+                self._set_aside(path.stem, why(error))
+                continue
+            except Exception as error:  # a fault of the program's: the log has the details
+                log.exception("room %s: reading it failed", printable(path.name))
+                self._set_aside(path.stem, f"reading it failed ({type(error).__name__})")
                 continue
             self.rooms[room.code] = room
 
@@ -95,20 +127,45 @@ class Rooms:
         return self.folder / f"{code}.sgf"
 
     def _read(self, path: Path) -> Room:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        code = data["code"]
-        setup = Setup(**data["setup"])
-        joiner = data["joiner"]
-        record = self._record_path(code)
-        if record.exists():
-            session = Session.load(record, record)
-        else:  # komi and sides were not settled yet: they are chosen again
-            session = self._start(setup, joiner, record)
+        code, setup, joiner = read_room(path)
+        record_path = self._record_path(code)
+        record = read_record(record_path, setup)
+        try:
+            if record is None:  # komi and sides were not settled yet: they are chosen again
+                return Room(code, setup, joiner, self._start(setup, joiner, record_path), [])
+            joiner = record_joiner(record, joiner)
+            session = Session(record, record_path)
+            people = (setup.first, joiner or OPEN_SEAT)
+            if session.people != people:  # the record was written just before the join was
+                session.set_people(*people)
+        except OSError as error:
+            raise NotWritten(f"its record cannot be written ({error.strerror})") from None
         return Room(code, setup, joiner, session, [])
 
+    def _set_aside(self, stem: str, reason: str) -> None:
+        """Move a bad room's files out of the way (kept, to look at), and say why."""
+        names = [f"{stem}.json", f"{stem}.sgf"]
+        try:
+            moved = set_aside(self.folder, names, SET_ASIDE)
+        except (OSError, ConfigError) as error:
+            log.warning(
+                "room %s not loaded (%s) and not set aside: %s",
+                printable(names[0]),
+                printable(reason),
+                printable(str(error)),
+            )
+            return
+        log.warning(
+            "room files %s set aside in %s: %s",
+            printable(" and ".join(moved)),
+            self.folder / SET_ASIDE,
+            printable(reason),
+        )
+
     def save(self, room: Room) -> None:
+        """Write `CODE.json`; raises OSError."""
         data = {"code": room.code, "setup": asdict(room.setup), "joiner": room.joiner}
-        write_atomic(self.folder / f"{room.code}.json", json.dumps(data, indent=1))
+        write_atomic(self.folder / f"{room.code}.json", json.dumps(data, indent=1), mode=0o600)
 
     @staticmethod
     def _start(setup: Setup, joiner: str | None, record: Path) -> Session:
@@ -126,9 +183,15 @@ class Rooms:
         """A new room for `setup`, with `creator` as the first person and a seat open."""
         setup = replace(setup, first=creator, second=OPEN_SEAT, first_level=None, second_level=None)
         code = self.new_code()
-        room = Room(code, setup, None, self._start(setup, None, self._record_path(code)), [])
+        try:
+            room = Room(code, setup, None, self._start(setup, None, self._record_path(code)), [])
+            self.save(room)
+        except OSError as error:  # a room that could not be kept at a restart is not made
+            log.warning("room %s not made: its files cannot be written (%s)", code, error)
+            raise RoomError(
+                f"the server cannot save a new room now ({error.strerror}); try again later"
+            ) from None
         self.rooms[code] = room
-        self.save(room)
         return room
 
     def get(self, code: str) -> Room | None:
@@ -142,8 +205,11 @@ class Rooms:
             raise RoomError(f"room {room.code} is full: {room.creator} and {room.joiner} play")
         room.joiner = name
         session = room.session
-        session.set_people(session.people[0], name)
-        self.save(room)
+        try:
+            session.set_people(session.people[0], name)
+            self.save(room)
+        except OSError as error:  # the game goes on; the next move's save tries again
+            log.warning("room %s: %s's join cannot be saved (%s)", room.code, name, error)
         for listener in list(room.listeners):
             listener(room)
 

@@ -9,17 +9,30 @@ forwarding of ports, agents or X11 (asyncssh refuses those unless asked for them
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ipaddress
 import logging
 import signal
 import time
 from collections import Counter
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import asyncssh
 
-from .auth import KeyBook, auth_required, check_password, host_key, read_password_file, valid_name
+from .auth import (
+    ITERATIONS,
+    KeyBook,
+    auth_required,
+    check_login,
+    host_key,
+    read_password_file,
+    valid_name,
+    weak_hashes,
+)
+from .files import own_folder
 from .limits import ServerConfig
 
 if TYPE_CHECKING:
@@ -45,6 +58,7 @@ class Server:
         from .rooms import Rooms
 
         self.config = config
+        own_folder(config.data, link=True)
         self.require_auth = auth_required(
             config.host,
             open=config.open,
@@ -52,6 +66,8 @@ class Server:
             passwords=config.password_file is not None,
         )
         self.passwords = read_password_file(config.password_file) if config.password_file else {}
+        self.hasher = ThreadPoolExecutor(1, thread_name_prefix="passwords")
+        """One thread for password checks: a flood of logins slows logins, not the games."""
         self.authorized: asyncssh.SSHAuthorizedKeys | None = None
         if config.authorized_keys is not None:
             self.authorized = asyncssh.read_authorized_keys(str(config.authorized_keys))
@@ -59,6 +75,8 @@ class Server:
         self.rooms: Rooms = Rooms(config.data / "rooms")
         self.sessions: Counter[str] = Counter()
         """Terminal sessions open per user name."""
+        self.connections: Counter[str] = Counter()
+        """Connections open per address (`address_key`)."""
         self.apps: set[ServerApp] = set()
         self.acceptor: asyncssh.SSHAcceptor | None = None
 
@@ -90,8 +108,21 @@ class Server:
             self.acceptor.close()
             await self.acceptor.wait_closed()
         for app in list(self.apps):
-            app.exit()
+            app.end()
+        self.hasher.shutdown(wait=False, cancel_futures=True)
         await asyncio.to_thread(self.rooms.flush)
+
+    def admit(self, address: str) -> bool:
+        """Count a new connection from `address`, unless it has as many open as it may."""
+        if self.connections[address] >= self.config.limits.connections_per_address:
+            return False
+        self.connections[address] += 1
+        return True
+
+    def release(self, address: str) -> None:
+        self.connections[address] -= 1
+        if self.connections[address] <= 0:
+            del self.connections[address]
 
     def user_folder(self, user: str) -> Path:
         """A user's own files on the server (their hot-seat game's autosave)."""
@@ -105,9 +136,29 @@ class Connection(asyncssh.SSHServer):
         self.server = server
         self.conn: asyncssh.SSHServerConnection | None = None
         self.key_fingerprint: str | None = None
+        self.address: str | None = None
+        """Where the connection comes from, once it is counted."""
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
+        peer = conn.get_extra_info("peername")
+        address = address_key(peer[0] if peer else "")
+        if not self.server.admit(address):
+            limit = self.server.config.limits.connections_per_address
+            log.info("refused a connection from %s: %d open from there already", address, limit)
+            # After asyncssh has sent its version, which it does once this returns.
+            asyncio.get_running_loop().call_soon(
+                conn.disconnect,
+                asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                f"{limit} connections from your address are open already",
+            )
+            return
+        self.address = address
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.address is not None:
+            self.server.release(self.address)
+            self.address = None
 
     def begin_auth(self, username: str) -> bool:
         return self.server.require_auth
@@ -116,11 +167,11 @@ class Connection(asyncssh.SSHServer):
         return bool(self.server.passwords)
 
     async def validate_password(self, username: str, password: str) -> bool:
-        stored = self.server.passwords.get(username)
-        if stored is None:
-            return False
-        # The hash takes a tenth of a second on purpose: not in the loop every app runs in.
-        return await asyncio.to_thread(check_password, stored, password)
+        # A check takes a good part of a second on purpose: not in the loop the apps run in.
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self.server.hasher, check_login, self.server.passwords, username, password
+        )
 
     def public_key_auth_supported(self) -> bool:
         return self.server.authorized is not None
@@ -146,6 +197,20 @@ class Connection(asyncssh.SSHServer):
     def session_requested(self) -> TerminalSession:
         assert self.conn is not None
         return TerminalSession(self.server, self.conn)
+
+
+def address_key(host: str) -> str:
+    """What the per-address limit counts: the address, or for IPv6 its /64 network (one
+    machine is commonly given a whole /64, so it could pick a new address per connection)."""
+    try:
+        address = ipaddress.ip_address(host.split("%")[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 class TokenBucket:
@@ -246,14 +311,42 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         asyncio.get_running_loop().create_task(self.run_app(command))
 
     def refuse(self, message: str, status: int = 1) -> None:
-        assert self.chan is not None
-        self.chan.write(message)
-        self.chan.exit(status)
+        self.send(message)
+        self.finish(status)
+
+    def send(self, data: str) -> None:
+        """Write to the client, unless it has gone: then the session just ends."""
+        if self.closed or self.chan is None:
+            return
+        try:
+            self.chan.write(data)
+        except ConnectionError:
+            # asyncssh refuses writes once the client has closed the channel, which can
+            # happen between any two frames: that is a normal end, not the app's failure.
+            self.client_gone("the client closed the channel")
+
+    def finish(self, status: int) -> None:
+        """Send the exit status and close the channel, if the client is still there."""
+        if self.closed or self.chan is None:
+            return
+        self.closed = True
+        with contextlib.suppress(ConnectionError):  # gone meanwhile: nothing left to tell
+            self.chan.exit(status)
+
+    def client_gone(self, why: str) -> None:
+        if not self.closed:
+            log.info("%s: %s", self.user or "(no name)", why)
+        self.closed = True
+        if self.app is not None:
+            self.app.end()  # the room's game is saved after every move: nothing is lost
 
     async def run_app(self, command: object) -> None:
         from .app import Command, ServerApp, Terminal
 
         assert self.chan is not None
+        if self.closed:  # the client left before the app could start
+            self.server.sessions[self.user] -= 1
+            return
         env = self.chan.get_environment()
         terminal = Terminal(
             self.size[0],
@@ -284,10 +377,9 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             if self.idle_check is not None:
                 self.idle_check.cancel()
             log.info("%s: session ended", self.user)
-            if not self.closed:
-                if self.goodbye:
-                    self.chan.write(self.goodbye)
-                self.chan.exit(0)
+            if self.goodbye:
+                self.send(self.goodbye)
+            self.finish(0)
 
     # -- the channel, both ways ------------------------------------------------------------
 
@@ -295,15 +387,15 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         self.driver = driver
 
     def write_screen(self, data: str) -> None:
+        self.send(data)
         if self.closed or self.chan is None:
             return
-        self.chan.write(data)
         if self.chan.get_write_buffer_size() > self.server.config.limits.output_buffer:
             log.info("%s: the client does not read its screen; closing", self.user)
             self.closed = True
             self.chan.close()
             if self.app is not None:
-                self.app.exit()
+                self.app.end()
 
     def data_received(self, data: str, datatype: asyncssh.DataType) -> None:
         self.last_input = time.monotonic()
@@ -320,17 +412,20 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             self.driver.resize(width, height)
 
     def eof_received(self) -> bool:
+        # No more keys will come: the app ends, and its last frame (the terminal put back)
+        # and the exit status still go out, since the channel stays open for sending.
+        log.info("%s: the client closed its input", self.user or "(no name)")
         if self.app is not None:
-            self.app.exit()
-        return False
+            self.app.end()
+        else:
+            self.finish(0)
+        return True
 
     def break_received(self, msec: int) -> bool:
         return False
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.closed = True
-        if self.app is not None:
-            self.app.exit()  # the room's game is saved after every move: nothing is lost
+        self.client_gone("the connection closed")
 
     # -- idle time -------------------------------------------------------------------------
 
@@ -351,7 +446,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             "your games are kept (reconnect to take your seat back).\r\n"
         )
         if self.app is not None:
-            self.app.exit()
+            self.app.end()
 
 
 async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> None:
@@ -364,6 +459,14 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
             what
             for what, given in (("keys", server.authorized), ("passwords", server.passwords))
             if given
+        )
+    weak = weak_hashes(server.passwords)
+    if weak:
+        log.warning(
+            "passwords of %s use fewer iterations than new ones (%d): "
+            "python -m abstracts_tui.ssh.auth NAME makes a new line",
+            ", ".join(weak),
+            ITERATIONS,
         )
     key = host_key(config.data).get_fingerprint()
     log.info(

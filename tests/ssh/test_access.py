@@ -3,17 +3,27 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import asyncssh
 import pytest
 
-from abstracts_tui.ssh.auth import ConfigError, auth_required, hash_password
+from abstracts_tui.ssh.auth import (
+    ITERATIONS,
+    auth_required,
+    check_login,
+    check_password,
+    hash_password,
+    read_password_file,
+)
+from abstracts_tui.ssh.limits import ConfigError
 
-from .client import connect
+from .client import TIMEOUT, connect
 from .conftest import RunningServer
 
 
@@ -87,21 +97,66 @@ def test_keys_off_loopback_wrong_key_refused_and_names_kept(start_server, tmp_pa
     asyncio.run(attempts())
 
 
-def test_passwords(start_server, tmp_path) -> None:
+def test_new_and_old_password_hashes_log_in_and_wrong_ones_do_not(start_server, tmp_path) -> None:
+    new = hash_password("s3cret")
+    assert new.startswith(f"pbkdf2_sha256${ITERATIONS}$") and ITERATIONS >= 600_000
+    old = hash_password("0ld-one", iterations=200_000)  # as earlier versions made them
     passwords = tmp_path / "passwords"
-    passwords.write_text(f"# players\nann:{hash_password('s3cret', iterations=1000)}\n")
+    passwords.write_text(f"# players\nann:{new}\nbob:{old}\n")
     server: RunningServer = start_server("--password-file", str(passwords))
+    assert "passwords of bob use fewer iterations" in server.log
 
     async def attempts() -> None:
-        with pytest.raises(asyncssh.PermissionDenied):
-            await connect(server.port, "ann", password="wrong")
-        with pytest.raises(asyncssh.PermissionDenied):
-            await connect(server.port, "bob", password="s3cret")
-        conn, client = await connect(server.port, "ann", password="s3cret")
-        await client.wait_for("you are ann")
-        conn.close()
+        for name, password in (("ann", "wrong"), ("bob", "s3cret"), ("carl", "s3cret")):
+            with pytest.raises(asyncssh.PermissionDenied):
+                await connect(server.port, name, password=password)
+        for name, password in (("ann", "s3cret"), ("bob", "0ld-one")):
+            conn, client = await connect(server.port, name, password=password)
+            await client.wait_for(f"you are {name}")
+            conn.close()
 
     asyncio.run(attempts())
+
+
+def test_an_unknown_name_costs_a_whole_check(monkeypatch) -> None:
+    """Timing must not tell which names have a password: a name without one is checked
+    against a dummy hash of the same count (the real hash function, counted)."""
+    passwords = {"ann": hash_password("s3cret")}
+    counts: list[int] = []
+    real = hashlib.pbkdf2_hmac
+
+    def counted(name: str, password: bytes, salt: bytes, iterations: int) -> bytes:
+        counts.append(iterations)
+        return real(name, password, salt, iterations)
+
+    monkeypatch.setattr(hashlib, "pbkdf2_hmac", counted)
+    assert not check_login(passwords, "nobody", "s3cret")
+    assert not check_login(passwords, "ann", "wrong")
+    assert check_login(passwords, "ann", "s3cret")
+    assert not check_login({}, "ann", "")
+    assert counts == [ITERATIONS] * 4
+
+
+def test_the_password_tool_writes_the_new_form(tmp_path) -> None:
+    def tool(typed: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "abstracts_tui.ssh.auth", "ann"],
+            input=typed,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            start_new_session=True,  # no terminal: getpass reads the standard input
+        )
+
+    result = tool("pass word\npass word\n")
+    assert result.returncode == 0
+    name, _, stored = result.stdout.strip().partition(":")
+    assert name == "ann" and stored.startswith(f"pbkdf2_sha256${ITERATIONS}$")
+    assert check_password(stored, "pass word") and not check_password(stored, "password")
+    (tmp_path / "passwords").write_text(result.stdout)
+    assert read_password_file(tmp_path / "passwords") == {"ann": stored}
+    result = tool("one\nother\n")
+    assert result.returncode == 1 and "differ" in result.stderr and "ann:" not in result.stdout
 
 
 def test_no_terminal_gets_the_usage_and_nothing_else(start_server) -> None:
@@ -143,3 +198,53 @@ def test_sessions_per_user_and_idle_time(start_server) -> None:
         first_conn.close()
 
     asyncio.run(attempts())
+
+
+def test_a_malformed_password_line_stops_the_start_with_its_line_number(tmp_path) -> None:
+    passwords = tmp_path / "passwords"
+    passwords.write_text(f"ann:{hash_password('x', iterations=1000)}\nbob:pbkdf2_sha256$x$y$z\n")
+    command = [sys.executable, "-m", "abstracts_tui", "serve", "--port", "0"]
+    result = subprocess.run(
+        [*command, "--data", str(tmp_path / "data"), "--password-file", str(passwords)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert "line 2: expected NAME:pbkdf2_sha256$COUNT$SALT$DIGEST" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_connections_per_address_refuses_one_more_and_admits_it_after_one_closes(
+    start_server,
+) -> None:
+    server: RunningServer = start_server("--connections-per-address", "2")
+    options = {"known_hosts": None, "client_keys": None, "agent_path": None}
+
+    async def attempts() -> None:
+        # A connection counts from the first byte, before it logs in (or ever does).
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        assert (await reader.readline()).startswith(b"SSH-2.0-")
+        conn, client = await connect(server.port, "ann")
+        await client.wait_for("you are ann")
+        with pytest.raises(asyncssh.DisconnectError) as refused:
+            await asyncssh.connect("127.0.0.1", server.port, username="bob", **options)
+        assert refused.value.code == asyncssh.DISC_TOO_MANY_CONNECTIONS
+        assert "2 connections from your address are open already" in refused.value.reason
+        assert "you are ann" in client.text()  # the connections open go on
+
+        writer.close()
+        deadline = time.monotonic() + TIMEOUT
+        while True:  # admitted as soon as the server has seen the close
+            try:
+                bob_conn, bob = await connect(server.port, "bob")
+                break
+            except asyncssh.DisconnectError:
+                assert time.monotonic() < deadline, "not admitted after a connection closed"
+                await asyncio.sleep(0.2)
+        await bob.wait_for("you are bob")
+        bob_conn.close()
+        conn.close()
+
+    asyncio.run(attempts())
+    assert "refused a connection from 127.0.0.1: 2 open from there already" in server.log

@@ -33,6 +33,19 @@ async def create_room(
     return conn, client, found.group(1)
 
 
+async def first_move_played(
+    port: int,
+) -> tuple[asyncssh.SSHClientConnection, ScreenClient, asyncssh.SSHClientConnection, str]:
+    """Ann creates a room, Bob joins it by its code, Ann places on e5 (Ann's connection and
+    screen, Bob's connection, and the code)."""
+    ann_conn, ann, code = await create_room(port, "ann")
+    bob_conn, _ = await connect(port, "bob", command=f"join {code}")
+    await ann.wait_for("Blue to move (ann)")
+    ann.send(CURSOR_RIGHT + ENTER)
+    await ann.wait_for("1. Blue", "e5")
+    return ann_conn, ann, bob_conn, code
+
+
 def test_two_players_and_a_watcher_see_each_move(start_server) -> None:
     server: RunningServer = start_server()
 

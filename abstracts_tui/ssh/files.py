@@ -1,0 +1,120 @@
+"""The server's own folder: read without following links, set bad files aside, sync folders.
+
+Everything the server keeps is under its data folder, and files there can outlive the
+process that wrote them: a disk fault, an older version or a hand edit can leave anything.
+So what the server reads back is opened without following a symbolic link (a link could
+lead it to read or overwrite files outside the folder), must be a regular file (a FIFO
+would block the start) and has a size limit; folders it makes are the owner's alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+from pathlib import Path
+
+from .limits import ConfigError
+
+
+class RefusedFile(Exception):
+    """A file the server will not read (the message says why)."""
+
+
+def read_own_file(path: Path, limit: int) -> bytes:
+    """The bytes of `path`, a regular file of at most `limit` bytes that is no link.
+
+    Raises RefusedFile for a link, a special file or a file too big, OSError otherwise
+    (FileNotFoundError when there is none).
+    """
+    if path.is_symlink():
+        raise RefusedFile(f"{path.name} is a symbolic link (the server follows none)")
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags)
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # made a link after the check above
+            raise RefusedFile(f"{path.name} is a symbolic link (the server follows none)") from None
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise RefusedFile(f"{path.name} is not a regular file")
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise RefusedFile(f"{path.name} is larger than {limit:,} bytes")
+    return data
+
+
+def own_folder(path: Path, *, link: bool = False) -> Path:
+    """`path` as a folder of the server's: made owner-only if missing; a link is refused
+    unless `link` (the data folder itself is the operator's choice, and may be one)."""
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as error:
+        raise ConfigError(f"{path} cannot be made a folder: {error.strerror}") from None
+    if (path.is_symlink() and not link) or not path.is_dir():
+        raise ConfigError(
+            f"{path} is a symbolic link or not a folder: the server keeps its files in "
+            "folders of its own (move it away, or give another --data)"
+        )
+    return path
+
+
+def fsync_folder(path: Path) -> None:
+    """Make the names just written, renamed or moved in `path` survive a power cut."""
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def set_aside(folder: Path, names: list[str], into: str) -> list[str]:
+    """Move the files `names` of `folder` that exist into `folder/into/`, keeping what is
+    there already (a name taken gets `.1`, `.2`, ...); returns the names moved.
+
+    A link is moved as the link, never followed. Raises ConfigError if `into` is not a
+    folder of the server's own, OSError if a file cannot be moved.
+    """
+    target = own_folder(folder / into)
+    moved = []
+    for name in names:
+        source = folder / name
+        if not os.path.lexists(source):
+            continue
+        destination = target / name
+        number = 0
+        while os.path.lexists(destination):
+            number += 1
+            destination = target / f"{name}.{number}"
+        os.rename(source, destination)
+        moved.append(name)
+    if moved:
+        fsync_folder(target)
+        fsync_folder(folder)
+    return moved
+
+
+def printable(text: str, limit: int = 300) -> str:
+    """`text` for a log line: control characters escaped (a file name or a value from a
+    file could otherwise forge log lines), and cut to `limit` characters."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def write_private_once(path: Path, data: bytes) -> None:
+    """Create `path` (owner-only) with `data`, synced with its folder; FileExistsError if
+    it exists already."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        raise
+    fsync_folder(path.parent)
