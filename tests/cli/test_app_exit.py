@@ -24,17 +24,19 @@ class Terminal:
 
     def __init__(self, name: str, command: str) -> None:
         self.name = f"abstracts-{name}-{os.getpid()}"
+        # A tmux server of its own: nothing else on the machine can disturb it.
+        self.tmux = ["tmux", "-L", self.name]
         subprocess.run(
-            ["tmux", "new-session", "-d", "-s", self.name, "-x", "100", "-y", "30", command],
+            [*self.tmux, "new-session", "-d", "-s", self.name, "-x", "100", "-y", "30", command],
             check=True,
         )
 
     def screen(self) -> str:
         return subprocess.run(
-            ["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True
+            [*self.tmux, "capture-pane", "-p", "-t", self.name], capture_output=True, text=True
         ).stdout
 
-    def wait_for(self, found: Callable[[str], bool], seconds: float = 30) -> str:
+    def wait_for(self, found: Callable[[str], bool], seconds: float = 60) -> str:
         deadline = time.monotonic() + seconds
         screen = ""
         while time.monotonic() < deadline:
@@ -45,10 +47,10 @@ class Terminal:
         raise AssertionError(f"not seen in {seconds} s:\n{screen}")
 
     def keys(self, *keys: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
+        subprocess.run([*self.tmux, "send-keys", "-t", self.name, *keys], check=True)
 
     def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        subprocess.run([*self.tmux, "kill-server"], capture_output=True)
 
 
 def test_an_unwritable_data_folder_is_told_and_the_game_goes_on(tmp_path: Path) -> None:
