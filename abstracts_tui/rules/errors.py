@@ -27,3 +27,8 @@ class PositionError(RulesError):
 
 class UndoError(RulesError):
     """There is no move to take back."""
+
+
+def shown(text: str, length: int = 40) -> str:
+    """Outside text quoted in a message: at most `length` characters of it."""
+    return text if len(text) <= length else text[: length - 1] + "…"
