@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..rules.errors import shown
 from .errors import RecordError
 
 MAX_INDENT = 16
@@ -123,12 +124,12 @@ class _Reader:
                 return node
             key = name.group()
             if not key.isupper() or not key.isascii():
-                raise self.fail(f"property names are upper-case letters, not '{key}'")
+                raise self.fail(f"property names are upper-case letters, not '{shown(key)}'")
             if key in node.properties:
-                raise self.fail(f"property {key} appears twice in one node")
+                raise self.fail(f"property {shown(key)} appears twice in one node")
             self.pos = name.end()
             if self.peek() != "[":
-                raise self.fail(f"property {key} has no value in [ ]")
+                raise self.fail(f"property {shown(key)} has no value in [ ]")
             values = []
             while self.peek() == "[":
                 values.append(self.value())
