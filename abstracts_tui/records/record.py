@@ -211,38 +211,40 @@ class Record:
         # replayed along the way; after a setup it is only loaded once a move needs it
         # (a chain of setups is written without loading any).
         start: Game | str = self.root.setup if self.root.setup is not None else self.new_game()
-        # Each entry: the children still to write, their SGF parent, the game there,
-        # and whether leaving it takes a move back.
-        todo: list[tuple[Iterator[RecordNode], sgf.SgfNode, Game | str, bool]] = [
-            (iter(self.root.children), top, start, False)
-        ]
+        todo = [_Writing(self.root, top, start)]
         while todo:
-            children, out, game, undo = todo[-1]
-            child = next(children, None)
-            if child is None:
+            frame = todo[-1]
+            children = frame.node.children
+            if frame.next == len(children):
                 todo.pop()
-                if undo:
-                    assert isinstance(game, Game)
-                    game.undo()
+                _take_back(frame.game, frame.undos)
                 continue
+            child = children[frame.next]
+            frame.next += 1
+            carried = 0
+            if frame.next == len(children):  # the last child takes the frame's place
+                todo.pop()
+                carried = frame.undos
             props: dict[str, list[str]] = {}
-            here = game
+            here = frame.game
             if child.setup is not None:
                 props["SP"] = [child.setup]
                 here = child.setup
+                _take_back(frame.game, carried)  # the child plays on a game of its own
+                carried = 0
             if child.move is not None:
                 if isinstance(here, str):
                     here = game_class(self.game).from_position(here)
-                    if child.setup is None:  # the game of this node's parent: keep it
-                        todo[-1] = (children, out, here, undo)
+                    if child.setup is None:  # the frame's game, for its other children
+                        frame.game = here
                 props[here.side_to_move()[0].upper()] = [child.move]
                 here.play(child.move)
+                carried += child.setup is None
             if child.comment:
                 props["C"] = [child.comment]
             sgf_child = sgf.SgfNode(props)
-            out.children.append(sgf_child)
-            undo_after = child.move is not None and child.setup is None
-            todo.append((iter(child.children), sgf_child, here, undo_after))
+            frame.out.children.append(sgf_child)
+            todo.append(_Writing(child, sgf_child, here, carried))
 
     @classmethod
     def from_sgf(cls, text: str) -> Record:
@@ -354,6 +356,29 @@ class Record:
         return cls.from_sgf(text)
 
 
+@dataclass(slots=True)
+class _Writing:
+    """A node whose children `to_sgf` is writing."""
+
+    node: RecordNode
+    out: sgf.SgfNode
+    """The SGF node made for it."""
+    game: Game | str
+    """The game at the node, or the setup position to load it from when a move needs it."""
+    undos: int = 0
+    """The moves played on `game` since the frame that needs it as it was: taken back
+    when this frame is done. A node's last child takes its place and carries them, so a
+    long line (or a last variation nested deep) does not stack up frames."""
+    next: int = 0
+    """The child to write next."""
+
+
+def _take_back(game: Game | str, moves: int) -> None:
+    for _ in range(moves):
+        assert isinstance(game, Game)
+        game.undo()
+
+
 class _TreeReader:
     """Reads the nodes below a record's root as `sgf.read` yields them, checking each
     against the rules as it comes. Nothing recursive: the tree's shape only changes
@@ -361,49 +386,56 @@ class _TreeReader:
 
     def __init__(self, record: Record) -> None:
         self.record = record
+        self.cls = game_class(record.game)
         self.tables: dict[RecordNode, dict[tuple[str | None, str | None], RecordNode]] = {}
         """Children by move and setup, for the nodes with more than `WIDE` children."""
 
     def read(self, items: Iterator[sgf.SgfNode | str]) -> None:
         """Read up to the end of the root's game tree."""
         node = self.record.root
-        game = self.record.new_game()
-        letters = {colour[0].upper(): colour for colour in game.info.colours}
-        opened: list[tuple[RecordNode, Game, int]] = []
+        game: Game | None = self.record.new_game()
+        letters = {colour[0].upper(): colour for colour in self.cls.info.colours}
+        opened: list[tuple[RecordNode, Game | None, int]] = []
         """For each variation open: the node it hangs from, and the game there with its
-        number of moves (the variation may play more on that game: they are taken back)."""
+        number of moves (the variation may play more on that game: they are taken back).
+        A game without moves is a setup's, or the start: it is not kept but loaded again
+        if a move needs it, so that setups nested deep do not all stay loaded."""
         for item in items:
             if item is sgf.OPEN:
-                opened.append((node, game, len(game.moves)))
+                moves = len(game.moves) if game is not None else 0
+                opened.append((node, game if moves else None, moves))
             elif item is sgf.CLOSE:
                 if not opened:
                     return
                 node, game, moves = opened.pop()
-                for _ in range(len(game.moves) - moves):
-                    game.undo()
+                if game is not None:
+                    for _ in range(len(game.moves) - moves):
+                        game.undo()
             else:
                 assert isinstance(item, sgf.SgfNode)
                 node, game = self.node(item, node, game, letters)
 
     def node(
-        self, item: sgf.SgfNode, node: RecordNode, game: Game, letters: dict[str, str]
-    ) -> tuple[RecordNode, Game]:
-        """The record node for `item` below `node`, and the game after it."""
+        self, item: sgf.SgfNode, node: RecordNode, game: Game | None, letters: dict[str, str]
+    ) -> tuple[RecordNode, Game | None]:
+        """The record node for `item` below `node` (where `game` is played, or None: to
+        load when needed), and the game after it."""
         line = item.line
         setup = item.get("SP")
         if setup is not None:
             try:
-                game = type(game).from_position(setup)
+                game, setup = self.cls.read_position(setup)
             except RulesError as error:
                 raise RecordError(f"the setup position SP: {error}", line) from None
             if game.options != self.record.options:
                 raise RecordError("the setup position SP has other options", line)
-            setup = game.position()
         keys = [key for key in item.properties if key in letters]
         if len(keys) > 1:
             raise RecordError(f"a node holds one move, not {' and '.join(keys)}", line)
         move: str | None = None
         if keys:
+            if game is None:
+                game = self.record.game_at(node)
             key = keys[0]
             text = item.properties[key][0]
             quoted = f"{key}[{shown(text)}]"

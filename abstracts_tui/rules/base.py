@@ -464,6 +464,12 @@ class Game(ABC):
     @classmethod
     def from_position(cls, text: str) -> Self:
         """Load a position string; raises `PositionError` saying what is wrong."""
+        return cls.read_position(text)[0]
+
+    @classmethod
+    def read_position(cls, text: str) -> tuple[Self, str]:
+        """`from_position(text)`, and the position string as `position()` writes it (made
+        without reading the board back when each cell of the text is one character)."""
         fields = text.split()
         if len(fields) != 5:
             raise PositionError(
@@ -490,6 +496,9 @@ class Game(ABC):
                 f"the board must have {len(row_cells)} rows separated by '/', not {len(rows)}"
             )
         known = _PIECES.setdefault(cls, {})
+        plain = True
+        """Whether every cell was one character: the board text is then as `position()`
+        writes it (a one-character token is its piece's own)."""
         for number, (row, cells) in enumerate(zip(rows, row_cells, strict=True), start=1):
             if len(row) == len(cells):  # likely a character a cell: looked up all at once
                 try:
@@ -497,13 +506,18 @@ class Game(ABC):
                     continue
                 except KeyError:
                     pass
+            plain = False
             tokens = split_cells(row, number, len(cells))
             for cell, token in zip(cells, tokens, strict=True):
                 if token in known:
                     pieces[cell] = known[token]
                 else:
                     pieces[cell] = known[token] = cls._parse_piece(token, number)
-        return cls._from_pieces(options, pieces, colours.index(side.lower()), counters)
+        turn = colours.index(side.lower())
+        game = cls._from_pieces(options, pieces, turn, counters)
+        if not plain:
+            return game, game.position()
+        return game, game._position_text(board, turn, game._counters())
 
     @classmethod
     @abstractmethod
