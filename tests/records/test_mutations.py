@@ -135,6 +135,15 @@ def test_a_mutated_position_string_is_refused_clearly_or_read_faithfully(text: s
         return
     event("read")
     assert load_position(game.position()).position() == game.position()
+    assert type(game).read_position(text)[1] == game.position()
+
+
+def test_a_position_string_reads_as_it_is_written() -> None:
+    for text in real_positions():
+        game, written = load_position(text).read_position(text)
+        assert written == text == game.position()
+        upper = text.replace(text.split()[2], text.split()[2].upper())
+        assert type(game).read_position(upper)[1] == text
 
 
 def test_the_real_records_read_back() -> None:
