@@ -398,12 +398,13 @@ class _TreeReader:
         opened: list[tuple[RecordNode, Game | None, int]] = []
         """For each variation open: the node it hangs from, and the game there with its
         number of moves (the variation may play more on that game: they are taken back).
-        A game without moves is a setup's, or the start: it is not kept but loaded again
-        if a move needs it, so that setups nested deep do not all stay loaded."""
+        None for a game that a setup node made and the variation left as it was: it is
+        loaded again if a move needs it, so that setups nested deep do not all stay
+        loaded."""
+        root = self.record.root
         for item in items:
             if item is sgf.OPEN:
-                moves = len(game.moves) if game is not None else 0
-                opened.append((node, game if moves else None, moves))
+                opened.append((node, game, len(game.moves) if game is not None else 0))
             elif item is sgf.CLOSE:
                 if not opened:
                     return
@@ -413,6 +414,10 @@ class _TreeReader:
                         game.undo()
             else:
                 assert isinstance(item, sgf.SgfNode)
+                if opened and "SP" in item.properties:  # the variation leaves the game be
+                    above, saved, _ = opened[-1]
+                    if saved is game and game is not None and not game.moves and above is not root:
+                        opened[-1] = (above, None, 0)
                 node, game = self.node(item, node, game, letters)
 
     def node(
