@@ -209,7 +209,7 @@ class Record:
         """The SGF nodes of the moves and setups below the root, depth first."""
         # A move is written with the letter of the colour to move, so the game is
         # replayed along the way; after a setup it is only loaded once a move needs it
-        # (a chain of setups is written without loading any).
+        # (a chain of setups, or setups each with one move, is written loading none).
         start: Game | str = self.root.setup if self.root.setup is not None else self.new_game()
         todo = [_Writing(self.root, top, start)]
         while todo:
@@ -232,7 +232,10 @@ class Record:
                 here = child.setup
                 _take_back(frame.game, carried)  # the child plays on a game of its own
                 carried = 0
-            if child.move is not None:
+            if child.move is not None and isinstance(here, str) and not child.children:
+                # A last move after a setup: the colour is the position's side to move.
+                props[here.split()[3][0].upper()] = [child.move]
+            elif child.move is not None:
                 if isinstance(here, str):
                     here = game_class(self.game).from_position(here)
                     if child.setup is None:  # the frame's game, for its other children
