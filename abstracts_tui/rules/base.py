@@ -615,8 +615,23 @@ def colour_masks(pieces: Sequence[Piece | None]) -> tuple[int, int]:
     return masks[0], masks[1]
 
 
+_OPTIONS: dict[tuple[str, str], Options] = {}
+"""Options fields of position strings read so far, by game (the valid ones, and only
+up to a few hundred: a long list of positions reads each field once)."""
+
+
 def parse_options(info: GameInfo, text: str) -> Options:
     """Parse the options field of a position string, e.g. `size=7,variant=squared,komi=4`."""
+    known = _OPTIONS.get((info.name, text))
+    if known is None:
+        known = _parse_options(info, text)
+        if len(_OPTIONS) >= 512:
+            _OPTIONS.clear()
+        _OPTIONS[info.name, text] = known
+    return known
+
+
+def _parse_options(info: GameInfo, text: str) -> Options:
     values: dict[str, str] = {}
     for part in text.split(","):
         key, sep, value = part.partition("=")
