@@ -49,8 +49,12 @@ class Session:
         self.listeners: list[Callable[[], None]] = []
         """Called after every change of the position or the phase (the screens showing
         this session redraw; over SSH several screens show one session)."""
+        last = record.root
         for node in record.root.mainline():
-            self._step_into(node)
+            last = node
+        if last is not record.root:  # replayed from the last setup on the way only
+            self.game = record.game_at(last)
+            self.node = last
 
     # -- starting -----------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from abstracts_tui.game_setup import Setup
-from abstracts_tui.records import Record
+from abstracts_tui.records import Record, RecordError
 from abstracts_tui.rules import PositionError, load_position
 from abstracts_tui.session import Session
 
@@ -144,3 +144,34 @@ def test_a_move_is_played_whole_when_the_autosave_cannot_be_written(tmp_path: Pa
         "a1",
         "b2",
     ]
+
+
+def test_a_deep_record_loads_at_the_end_of_its_line_and_steps_back(tmp_path: Path) -> None:
+    first, second = partitions("a1").game.position(), partitions("a1", "b2").game.position()
+    nodes = 10_000  # far deeper than any recursion could follow
+    body = "".join(f"\n;SP[{(first, second)[i % 2]}]" for i in range(nodes))
+    path = tmp_path / "deep.sgf"
+    path.write_text(f"(;FF[4]GM[1000]GA[partitions]SZ[5]{body}\n;W[c3])")
+    session = Session.load(path, tmp_path / "autosave.sgf")
+    assert session.move_number() == nodes + 1
+    assert [session.game.move_name(m) for m in session.game.moves] == ["c3"]
+    session.undo()
+    assert session.game.position() == second
+    session.back()
+    assert session.game.position() == first
+    session.play("c3")  # a new main line: the rest of the chain kept as a variation
+    assert session.move_number() == nodes
+    assert session.flush()
+    again = Session.load(tmp_path / "autosave.sgf")
+    assert again.move_number() == nodes and again.game.position() == session.game.position()
+
+
+def test_loading_fails_only_with_the_record_error_or_the_disks(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.sgf"
+    bad.write_text("(;GM[1000]GA[pilo]SZ[6]\n;SP[pilo size=6 b\u00b2])")
+    with pytest.raises(RecordError, match=r"^line 2: the setup position SP"):
+        Session.load(bad)
+    with pytest.raises(OSError):
+        Session.load(tmp_path)  # a folder
+    with pytest.raises(OSError):
+        Session.load(tmp_path / "missing.sgf")

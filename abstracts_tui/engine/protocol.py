@@ -19,7 +19,8 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from .. import __version__
-from ..rules import GAMES, Game, RulesError, format_number, game_class, load_position
+from ..rules import GAMES, Game, RulesError, format_number, game_class, load_position, shown
+from ..rules.base import read_float, read_int
 from .settings import PLAYOUTS_VARIABLE, SEED_VARIABLE, whole_number
 
 if TYPE_CHECKING:
@@ -95,7 +96,7 @@ class Engine:
             return None
         words = line.split()
         ident = ""
-        if words[0].isdigit():
+        if words[0].isascii() and words[0].isdigit():
             ident = words.pop(0)
             if not words:
                 return f"?{ident} no command after the id\n\n"
@@ -198,16 +199,14 @@ class Engine:
             values[key] = value
         size: int | None = None
         if "size" in values:
-            try:
-                size = int(values["size"])
-            except ValueError:
-                raise CommandError(f"size must be a whole number, not '{values['size']}'") from None
+            size = read_int(values["size"])
+            if size is None:
+                raise CommandError(f"size must be a whole number, not '{shown(values['size'])}'")
         komi: float | None = None
         if "komi" in values:
-            try:
-                komi = float(values["komi"])
-            except ValueError:
-                raise CommandError(f"komi must be a number, not '{values['komi']}'") from None
+            komi = read_float(values["komi"])
+            if komi is None:
+                raise CommandError(f"komi must be a number, not '{shown(values['komi'])}'")
         self.game = cls.new(size, values.get("variant"), komi)
         return ""
 
@@ -344,10 +343,9 @@ class Engine:
 
 def _seconds(text: str) -> float:
     """A positive, finite number of seconds; `CommandError` saying what is wrong."""
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise CommandError(f"the time must be a number of seconds, not '{text[:40]}'") from None
+    seconds = read_float(text)
+    if seconds is None:
+        raise CommandError(f"the time must be a number of seconds, not '{shown(text)}'")
     if not math.isfinite(seconds) or seconds <= 0:
         raise CommandError(f"the time must be a positive number of seconds, not {text[:40]}")
     if seconds > MAX_TIME_PER_MOVE:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 
+from ..rules.base import read_int
+
 SEED_VARIABLE = "ABSTRACTS_TUI_SEED"
 PLAYOUTS_VARIABLE = "ABSTRACTS_TUI_PLAYOUTS"
 
@@ -19,9 +21,8 @@ def whole_number(
     text = environ.get(name)
     if text is None or not text.strip():
         return None
-    try:
-        value = int(text)
-    except ValueError:
+    value = read_int(text.strip())
+    if value is None:
         value = minimum - 1
     if value < minimum:
         if warn is not None:

@@ -9,30 +9,42 @@ main line, the others are variations. The README documents the file format.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator
+import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from .. import __version__
 from ..rules import (
     GAMES,
     Game,
+    OptionError,
     Options,
     RulesError,
     format_number,
     game_class,
     load_position,
+    shown,
 )
+from ..rules.base import read_float, read_int
 from . import sgf
+from .errors import RecordError
+
+N = TypeVar("N", int, float)
 
 GM_NUMBER = "1000"
 """The private SGF GM value of abstracts-tui records (the property GA names the game)."""
 
 ROOT_KEYS = ("FF", "GM", "CA", "AP", "GA", "SZ", "VR", "KM", "DT", "RE", "EV", "SP", "C", "AI")
 
+MAX_MIB = 16
+MAX_SIZE = MAX_MIB * 1024 * 1024
+"""The largest record file read, in bytes: a game with every variation and comment ever
+added stays far below it, and a file above it is refused before it is read."""
 
-class RecordError(ValueError):
-    """A record that cannot be read; the message names the line of the fault."""
+WIDE = 8
+"""Past this many children a node's children are looked up in a table while reading."""
 
 
 @dataclass(eq=False)
@@ -44,7 +56,7 @@ class RecordNode:
     setup: str | None = None
     """A position string set up at this node (the root's is the start position)."""
     comment: str = ""
-    children: list[RecordNode] = field(default_factory=list)
+    children: list[RecordNode] = field(default_factory=list, repr=False)
     parent: RecordNode | None = field(default=None, repr=False)
     evaluation: float | None = field(default=None, repr=False)
     """The first colour's win rate here, from the longest search of it so far (not saved)."""
@@ -84,9 +96,11 @@ class RecordNode:
 
     def walk(self) -> Iterator[RecordNode]:
         """This node and every node below it, depth first."""
-        yield self
-        for child in self.children:
-            yield from child.walk()
+        todo = [self]
+        while todo:
+            node = todo.pop()
+            yield node
+            todo.extend(reversed(node.children))
 
 
 @dataclass(eq=False)
@@ -136,16 +150,20 @@ class Record:
         return cls(self.options)
 
     def game_at(self, node: RecordNode) -> Game:
-        """The game with the moves from the root down to `node` played."""
+        """The game with the moves from the root down to `node` played (from the last
+        setup position on the way: what came before it does not count)."""
         path = []
         current: RecordNode | None = node
         while current is not None and current is not self.root:
             path.append(current)
+            if current.setup is not None:
+                break
             current = current.parent
-        game = self.new_game()
+        if path and path[-1].setup is not None:
+            game = game_class(self.game).from_position(path[-1].setup)
+        else:
+            game = self.new_game()
         for step in reversed(path):
-            if step.setup is not None:
-                game = type(game).from_position(step.setup)
             if step.move is not None:
                 game.play(step.move)
         return game
@@ -184,68 +202,102 @@ class Record:
             props["C"] = [self.root.comment]
         props.update(self.extra)
         top = sgf.SgfNode(props)
-        self._copy_children(self.root, top, self.new_game())
+        self._copy_tree(top)
         return sgf.dumps(top)
 
-    def _copy_children(self, node: RecordNode, out: sgf.SgfNode, game: Game) -> None:
-        for child in node.children:
+    def _copy_tree(self, top: sgf.SgfNode) -> None:
+        """The SGF nodes of the moves and setups below the root, depth first."""
+        # A move is written with the letter of the colour to move, so the game is
+        # replayed along the way; after a setup it is only loaded once a move needs it
+        # (a chain of setups, or setups each with one move, is written loading none).
+        start: Game | str = self.root.setup if self.root.setup is not None else self.new_game()
+        todo = [_Writing(self.root, top, start)]
+        while todo:
+            frame = todo[-1]
+            children = frame.node.children
+            if frame.next == len(children):
+                todo.pop()
+                _take_back(frame.game, frame.undos)
+                continue
+            child = children[frame.next]
+            frame.next += 1
+            carried = 0
+            if frame.next == len(children):  # the last child takes the frame's place
+                todo.pop()
+                carried = frame.undos
             props: dict[str, list[str]] = {}
-            played = game
+            here = frame.game
             if child.setup is not None:
                 props["SP"] = [child.setup]
-                played = type(game).from_position(child.setup)
-            if child.move is not None:
-                props[played.side_to_move()[0].upper()] = [child.move]
-                played.play(child.move)
+                here = child.setup
+                _take_back(frame.game, carried)  # the child plays on a game of its own
+                carried = 0
+            if child.move is not None and isinstance(here, str) and not child.children:
+                # A last move after a setup: the colour is the position's side to move.
+                props[here.split()[3][0].upper()] = [child.move]
+            elif child.move is not None:
+                if isinstance(here, str):
+                    here = game_class(self.game).from_position(here)
+                    if child.setup is None:  # the frame's game, for its other children
+                        frame.game = here
+                props[here.side_to_move()[0].upper()] = [child.move]
+                here.play(child.move)
+                carried += child.setup is None
             if child.comment:
                 props["C"] = [child.comment]
             sgf_child = sgf.SgfNode(props)
-            out.children.append(sgf_child)
-            self._copy_children(child, sgf_child, played)
-            if played is game and child.move is not None:
-                game.undo()
+            frame.out.children.append(sgf_child)
+            todo.append(_Writing(child, sgf_child, here, carried))
 
     @classmethod
     def from_sgf(cls, text: str) -> Record:
         """Read a record; raises `RecordError` naming the line of any fault.
 
-        Every move of every variation is checked against the rules.
+        Every move of every variation is checked against the rules, each node as it is
+        read: the first fault stops the reading.
         """
-        try:
-            roots = sgf.parse(text)
-        except sgf.SgfError as error:
-            raise RecordError(str(error)) from None
-        if len(roots) > 1:
-            raise RecordError(
-                f"line {roots[1].line}: this file holds {len(roots)} games; a record holds one"
-            )
-        top = roots[0]
+        items = sgf.read(text)
+        opening = next(items)
+        assert opening is sgf.OPEN  # or `read` has raised
+        top = next(items)
+        assert isinstance(top, sgf.SgfNode)
         record = cls._read_root(top)
-        game = record.new_game()
-        record._read_children(top, record.root, game)
+        _TreeReader(record).read(items)
+        games, line = 1, 0
+        depth = 0
+        for item in items:  # the rest of the file: any other game tree is a fault
+            if item is sgf.OPEN:
+                depth += 1
+                games += depth == 1
+            elif item is sgf.CLOSE:
+                depth -= 1
+            elif not line:
+                assert isinstance(item, sgf.SgfNode)
+                line = item.line
+        if games > 1:
+            raise RecordError(f"this file holds {games} games; a record holds one", line)
         return record
 
     @classmethod
     def _read_root(cls, top: sgf.SgfNode) -> Record:
-        where = f"line {top.line}"
+        line = top.line
         name = top.get("GA")
         if top.get("GM") != GM_NUMBER or name is None:
             raise RecordError(
-                f"{where}: not an abstracts-tui record (it needs GM[{GM_NUMBER}] and "
-                f"GA[game], one of {', '.join(GAMES)})"
+                f"not an abstracts-tui record (it needs GM[{GM_NUMBER}] and "
+                f"GA[game], one of {', '.join(GAMES)})",
+                line,
             )
         try:
             info = game_class(name).info
-            size_text = top.get("SZ")
-            size = int(size_text) if size_text is not None else None
-            komi_text = top.get("KM")
-            komi = float(komi_text) if komi_text is not None else None
+            size = _number(top, "SZ", read_int, "the board size SZ must be a whole number")
+            komi = _number(top, "KM", read_float, "the komi KM must be a number")
             variant = top.get("VR")
             if komi is not None and not info.takes_komi(variant or "") and komi == 0:
                 komi = None  # KM[0] on a game without komi is harmless
             options = info.options(size, variant, komi)
-        except (RulesError, ValueError) as error:
-            raise RecordError(f"{where}: {error}") from None
+        except RulesError as error:
+            raise RecordError(str(error), line) from None
         players = tuple(top.get("P" + colour[0].upper()) or "" for colour in info.colours)
         record = cls(
             game=info.name,
@@ -265,12 +317,13 @@ class Record:
             try:
                 start = load_position(setup)
             except RulesError as error:
-                raise RecordError(f"{where}: the setup position SP: {error}") from None
+                raise RecordError(f"the setup position SP: {error}", line) from None
             if start.info.name != info.name or start.options != options:
                 raise RecordError(
-                    f"{where}: the setup position SP is a {start.info.name} "
+                    f"the setup position SP is a {start.info.name} "
                     f"{start.options.token(start.info)} position, but the record is "
-                    f"{info.name} {options.token(info)}"
+                    f"{info.name} {options.token(info)}",
+                    line,
                 )
             record.root.setup = start.position()
         colour_keys = {"P" + colour[0].upper() for colour in info.colours}
@@ -281,63 +334,168 @@ class Record:
         }
         return record
 
-    def _read_children(self, top: sgf.SgfNode, node: RecordNode, game: Game) -> None:
-        info = game.info
-        letters = {colour[0].upper(): colour for colour in info.colours}
-        for child in top.children:
-            where = f"line {child.line}"
-            setup = child.get("SP")
-            played = game
-            if setup is not None:
-                try:
-                    played = type(game).from_position(setup)
-                except RulesError as error:
-                    raise RecordError(f"{where}: the setup position SP: {error}") from None
-                if played.options != game.options:
-                    raise RecordError(f"{where}: the setup position SP has other options")
-                setup = played.position()
-            keys = [key for key in child.properties if key in letters]
-            if len(keys) > 1:
-                raise RecordError(f"{where}: a node holds one move, not {' and '.join(keys)}")
-            move: str | None = None
-            if keys:
-                key = keys[0]
-                text = child.properties[key][0]
-                if letters[key] != played.side_to_move():
-                    raise RecordError(
-                        f"{where}: the move {key}[{text}] is marked for "
-                        f"{letters[key].capitalize()}, but it is "
-                        f"{played.side_to_move().capitalize()}'s turn"
-                    )
-                try:
-                    move = played.move_name(played.play(text))
-                except RulesError as error:
-                    raise RecordError(f"{where}: the move {key}[{text}]: {error}") from None
-            elif setup is None:
-                raise RecordError(
-                    f"{where}: a node after the first holds a move "
-                    f"({' or '.join(f'{k}[...]' for k in letters)}) or a setup SP[...]"
-                )
-            new = node.add(move, setup)
-            new.comment = child.get("C") or ""
-            self._read_children(child, new, played)
-            if played is game and move is not None:
-                game.undo()
-
     def save(self, path: str | Path) -> None:
         """Write the record to `path` as SGF (UTF-8)."""
         Path(path).write_text(self.to_sgf(), encoding="utf-8")
 
     @classmethod
     def load(cls, path: str | Path) -> Record:
-        """Read a record file; raises `RecordError` (or `OSError` if it cannot be read)."""
-        data = Path(path).read_bytes()
+        """Read a record file; raises `RecordError` (or `OSError` if it cannot be read).
+
+        A file larger than `MAX_SIZE` is refused before it is read.
+        """
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > MAX_SIZE:
+                raise RecordError(too_long(size))
+            data = handle.read(MAX_SIZE + 1)  # not a plain file (a pipe): its size is read
+        if len(data) > MAX_SIZE:
+            raise RecordError(too_long(None))
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:
             line = data.count(b"\n", 0, error.start) + 1
-            raise RecordError(f"line {line}: the file is not UTF-8 text") from None
+            raise RecordError("the file is not UTF-8 text", line) from None
         return cls.from_sgf(text)
+
+
+@dataclass(slots=True)
+class _Writing:
+    """A node whose children `to_sgf` is writing."""
+
+    node: RecordNode
+    out: sgf.SgfNode
+    """The SGF node made for it."""
+    game: Game | str
+    """The game at the node, or the setup position to load it from when a move needs it."""
+    undos: int = 0
+    """The moves played on `game` since the frame that needs it as it was: taken back
+    when this frame is done. A node's last child takes its place and carries them, so a
+    long line (or a last variation nested deep) does not stack up frames."""
+    next: int = 0
+    """The child to write next."""
+
+
+def _take_back(game: Game | str, moves: int) -> None:
+    for _ in range(moves):
+        assert isinstance(game, Game)
+        game.undo()
+
+
+class _TreeReader:
+    """Reads the nodes below a record's root as `sgf.read` yields them, checking each
+    against the rules as it comes. Nothing recursive: the tree's shape only changes
+    how long the list of open variations grows."""
+
+    def __init__(self, record: Record) -> None:
+        self.record = record
+        self.cls = game_class(record.game)
+        self.tables: dict[RecordNode, dict[tuple[str | None, str | None], RecordNode]] = {}
+        """Children by move and setup, for the nodes with more than `WIDE` children."""
+
+    def read(self, items: Iterator[sgf.SgfNode | str]) -> None:
+        """Read up to the end of the root's game tree."""
+        node = self.record.root
+        game: Game | None = self.record.new_game()
+        letters = {colour[0].upper(): colour for colour in self.cls.info.colours}
+        opened: list[tuple[RecordNode, Game | None, int]] = []
+        """For each variation open: the node it hangs from, and the game there with its
+        number of moves (the variation may play more on that game: they are taken back).
+        None for a game that a setup node made and the variation left as it was: it is
+        loaded again if a move needs it, so that setups nested deep do not all stay
+        loaded."""
+        root = self.record.root
+        for item in items:
+            if item is sgf.OPEN:
+                opened.append((node, game, len(game.moves) if game is not None else 0))
+            elif item is sgf.CLOSE:
+                if not opened:
+                    return
+                node, game, moves = opened.pop()
+                if game is not None:
+                    for _ in range(len(game.moves) - moves):
+                        game.undo()
+            else:
+                assert isinstance(item, sgf.SgfNode)
+                if opened and "SP" in item.properties:  # the variation leaves the game be
+                    above, saved, _ = opened[-1]
+                    if saved is game and game is not None and not game.moves and above is not root:
+                        opened[-1] = (above, None, 0)
+                node, game = self.node(item, node, game, letters)
+
+    def node(
+        self, item: sgf.SgfNode, node: RecordNode, game: Game | None, letters: dict[str, str]
+    ) -> tuple[RecordNode, Game | None]:
+        """The record node for `item` below `node` (where `game` is played, or None: to
+        load when needed), and the game after it."""
+        line = item.line
+        setup = item.get("SP")
+        if setup is not None:
+            try:
+                game, setup = self.cls.read_position(setup)
+            except RulesError as error:
+                raise RecordError(f"the setup position SP: {error}", line) from None
+            if game.options != self.record.options:
+                raise RecordError("the setup position SP has other options", line)
+        keys = [key for key in item.properties if key in letters]
+        if len(keys) > 1:
+            raise RecordError(f"a node holds one move, not {' and '.join(keys)}", line)
+        move: str | None = None
+        if keys:
+            if game is None:
+                game = self.record.game_at(node)
+            key = keys[0]
+            text = item.properties[key][0]
+            quoted = f"{key}[{shown(text)}]"
+            if letters[key] != game.side_to_move():
+                raise RecordError(
+                    f"the move {quoted} is marked for {letters[key].capitalize()}, "
+                    f"but it is {game.side_to_move().capitalize()}'s turn",
+                    line,
+                )
+            try:
+                move = game.move_name(game.play(text))
+            except RulesError as error:
+                raise RecordError(f"the move {quoted}: {error}", line) from None
+        elif setup is None:
+            raise RecordError(
+                f"a node after the first holds a move "
+                f"({' or '.join(f'{k}[...]' for k in letters)}) or a setup SP[...]",
+                line,
+            )
+        child = self.child(node, move, setup)
+        child.comment = item.get("C") or ""
+        return child, game
+
+    def child(self, node: RecordNode, move: str | None, setup: str | None) -> RecordNode:
+        """`node.add(move, setup)`, in constant time however many children it has."""
+        if len(node.children) < WIDE:
+            return node.add(move, setup)
+        table = self.tables.get(node)
+        if table is None:
+            table = self.tables[node] = {(c.move, c.setup): c for c in reversed(node.children)}
+        found = table.get((move, setup))
+        if found is None:
+            found = table[move, setup] = RecordNode(move=move, setup=setup, parent=node)
+            node.children.append(found)
+        return found
+
+
+def _number(top: sgf.SgfNode, key: str, read: Callable[[str], N | None], what: str) -> N | None:
+    """The root property `key` read as a number by `read`, None if absent."""
+    text = top.get(key)
+    if text is None:
+        return None
+    value = read(text)
+    if value is None:
+        raise OptionError(f"{what}, not '{shown(text)}'")
+    return value
+
+
+def too_long(size: int | None) -> str:
+    """The message for a file over `MAX_SIZE` (of `size` bytes, or None if unknown)."""
+    how_long = "larger" if size is None else f"{size:,} bytes long"
+    return f"a record file is at most {MAX_MIB} MiB ({MAX_SIZE:,} bytes); this one is {how_long}"
 
 
 def result_text(game: Game) -> str:

@@ -2,28 +2,50 @@
 
 Only the syntax lives here; what the properties mean for abstracts-tui is in
 `record.py`. Errors carry the line and column of the fault.
+
+Reading and writing take time and memory in proportion to the text, whatever its shape:
+no recursion (a tree nested 100,000 levels deep reads like a flat one), values taken in
+slices rather than a character at a time, and line numbers counted once as the reader
+moves on.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..rules.errors import shown
+from .errors import RecordError
 
-class SgfError(ValueError):
+MAX_INDENT = 16
+"""Variations are indented by their depth up to this many levels, then no further: the
+text of a deeply nested tree stays in proportion to its nodes."""
+
+OPEN = "("
+CLOSE = ")"
+"""What `read` yields where a game tree opens and closes."""
+
+_SPACE = re.compile(r"\s*")
+_NAME = re.compile(r"[^\W\d_]+")
+"""A run of letters: property names are upper-case ASCII, anything else is reported."""
+_CLOSE = re.compile(r"(?<!\\)(?:\\\\)*\]")
+"""The `]` that closes a value: preceded by an even run of backslashes (escaped pairs)."""
+
+
+class SgfError(RecordError):
     """Malformed SGF text; the message names the line and column of the fault."""
 
     def __init__(self, message: str, line: int, column: int) -> None:
-        super().__init__(f"line {line}, column {column}: {message}")
-        self.line = line
-        self.column = column
+        super().__init__(message, line, column)
 
 
-@dataclass
+@dataclass(eq=False, slots=True)
 class SgfNode:
     """One node: properties in the order read, each with one or more values."""
 
     properties: dict[str, list[str]] = field(default_factory=dict)
-    children: list[SgfNode] = field(default_factory=list)
+    children: list[SgfNode] = field(default_factory=list, repr=False)
     line: int = 0
     """Where the node starts in the text it was read from (0 when built in code)."""
 
@@ -36,112 +58,148 @@ class _Reader:
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = 0
+        self._line = 1
+        self._counted = 0
+        """Newlines before `_counted` are counted in `_line`: the reader only moves on."""
 
-    def where(self, pos: int | None = None) -> tuple[int, int]:
-        pos = self.pos if pos is None else pos
-        line = self.text.count("\n", 0, pos) + 1
-        column = pos - (self.text.rfind("\n", 0, pos) + 1) + 1
-        return line, column
+    def line(self) -> int:
+        """The line of the current position (counting only the text since the last call)."""
+        self._line += self.text.count("\n", self._counted, self.pos)
+        self._counted = self.pos
+        return self._line
 
     def fail(self, message: str, pos: int | None = None) -> SgfError:
-        return SgfError(message, *self.where(pos))
-
-    def skip_space(self) -> None:
-        while self.pos < len(self.text) and self.text[self.pos].isspace():
-            self.pos += 1
+        pos = self.pos if pos is None else pos
+        line = self.text.count("\n", 0, pos) + 1  # once, for the one error reported
+        column = pos - (self.text.rfind("\n", 0, pos) + 1) + 1
+        return SgfError(message, line, column)
 
     def peek(self) -> str:
-        self.skip_space()
-        return self.text[self.pos] if self.pos < len(self.text) else ""
+        """The next character after white space ('' at the end), which it skips."""
+        match = _SPACE.match(self.text, self.pos)
+        assert match is not None  # `\s*` matches everywhere
+        self.pos = match.end()
+        return self.text[self.pos : self.pos + 1]
 
-    def expect(self, char: str, what: str) -> None:
-        if self.peek() != char:
-            found = repr(self.text[self.pos]) if self.pos < len(self.text) else "the end"
-            raise self.fail(f"expected {what}, found {found}")
-        self.pos += 1
+    def found(self) -> str:
+        return repr(self.text[self.pos]) if self.pos < len(self.text) else "the end"
 
-    def tree(self) -> SgfNode:
-        """GameTree = "(" Sequence { GameTree } ")"; returns the first node of the sequence."""
-        start = self.pos
-        self.expect("(", "'(' to open a game tree")
-        if self.peek() != ";":
-            raise self.fail("a game tree must start with a node ';'")
-        first: SgfNode | None = None
-        last: SgfNode | None = None
-        while self.peek() == ";":
-            node = self.node()
-            if last is None:
-                first = node
-            else:
-                last.children.append(node)
-            last = node
-        assert first is not None and last is not None
-        while self.peek() == "(":
-            last.children.append(self.tree())
-        if self.peek() != ")":
-            if self.pos >= len(self.text):
-                raise self.fail("the game tree opened here is never closed", start)
-            raise self.fail(f"expected ';', '(' or ')', found {self.text[self.pos]!r}")
-        self.pos += 1
-        return first
+    def tree(self) -> Iterator[SgfNode | str]:
+        """GameTree = "(" Sequence { GameTree } ")", as `read` yields it.
+
+        The trees still open are a list of where each one opened, not the call stack.
+        """
+        opened: list[int] = []
+        while True:
+            opened.append(self.pos)  # at a "("
+            self.pos += 1
+            yield OPEN
+            if self.peek() != ";":
+                raise self.fail("a game tree must start with a node ';'")
+            while self.peek() == ";":
+                yield self.node()
+            while True:
+                char = self.peek()
+                if char == "(":
+                    break
+                if char == ")":
+                    self.pos += 1
+                    opened.pop()
+                    yield CLOSE
+                    if not opened:
+                        return
+                    continue
+                if not char:
+                    raise self.fail("the game tree opened here is never closed", opened[-1])
+                raise self.fail(f"expected ';', '(' or ')', found {self.found()}")
 
     def node(self) -> SgfNode:
-        self.skip_space()
-        node = SgfNode(line=self.where()[0])
+        node = SgfNode(line=self.line())
         self.pos += 1  # the ';'
-        while self.peek().isalpha():
-            key_start = self.pos
-            while self.pos < len(self.text) and self.text[self.pos].isalpha():
-                self.pos += 1
-            key = self.text[key_start : self.pos]
+        text = self.text
+        while True:
+            self.peek()
+            name = _NAME.match(text, self.pos)
+            if name is None:
+                return node
+            key = name.group()
             if not key.isupper() or not key.isascii():
-                raise self.fail(f"property names are upper-case letters, not '{key}'", key_start)
+                raise self.fail(f"property names are upper-case letters, not '{shown(key)}'")
             if key in node.properties:
-                raise self.fail(f"property {key} appears twice in one node", key_start)
+                raise self.fail(f"property {shown(key)} appears twice in one node")
+            self.pos = name.end()
             if self.peek() != "[":
-                raise self.fail(f"property {key} has no value in [ ]")
+                raise self.fail(f"property {shown(key)} has no value in [ ]")
             values = []
             while self.peek() == "[":
                 values.append(self.value())
             node.properties[key] = values
-        return node
 
     def value(self) -> str:
-        start = self.pos
-        self.pos += 1  # the '['
-        chars: list[str] = []
         text = self.text
-        while True:
-            if self.pos >= len(text):
-                raise self.fail("a value opened here is never closed with ']'", start)
-            char = text[self.pos]
-            if char == "]":
-                self.pos += 1
-                return "".join(chars)
-            if char == "\\":
-                self.pos += 1
-                if self.pos < len(text):
-                    escaped = text[self.pos]
-                    if escaped == "\r" and text[self.pos + 1 : self.pos + 2] == "\n":
-                        self.pos += 1
-                    if escaped not in "\r\n":  # an escaped line break is removed (soft break)
-                        chars.append(escaped)
-                    self.pos += 1
-                continue
-            chars.append(char)
-            self.pos += 1
+        start = self.pos  # at the "["
+        end = text.find("]", start + 1)
+        if end >= 0 and text.find("\\", start + 1, end) < 0:
+            self.pos = end + 1
+            return text[start + 1 : end]
+        close = _CLOSE.search(text, start + 1)
+        if close is None:
+            raise self.fail("a value opened here is never closed with ']'", start)
+        self.pos = close.end()
+        return unescape(text[start + 1 : close.end() - 1])
+
+
+def unescape(raw: str) -> str:
+    """A value's text with its escapes undone: `\\x` is `x`, and a backslash before a line
+    break removes both (a soft break). Done with whole-string replacements, so a value
+    made of escapes reads as fast as any other."""
+    # Backslashes pair from the left, as str.replace scans: set the escaped ones aside
+    # as a character the value does not hold.
+    hold = "\0"
+    if hold in raw:
+        used = set(raw)
+        hold = next(chr(code) for code in range(1, 0x110000) if chr(code) not in used)
+    text = raw.replace("\\\\", hold)
+    for soft in ("\\\r\n", "\\\n", "\\\r"):
+        text = text.replace(soft, "")
+    return text.replace("\\", "").replace(hold, "\\")
+
+
+def read(text: str) -> Iterator[SgfNode | str]:
+    """The collection as a stream: `OPEN` where a game tree opens, each node as soon as
+    it is read (its `children` left empty), `CLOSE` where a tree closes. A reader that
+    checks each node as it comes stops at the first fault without building the tree.
+    Raises `SgfError` where the text breaks the syntax."""
+    reader = _Reader(text)
+    found = False
+    while reader.peek() == "(":
+        found = True
+        yield from reader.tree()
+    if reader.pos < len(text):
+        raise reader.fail(f"expected '(' to open a game tree, found {reader.found()}")
+    if not found:
+        raise SgfError("no game tree found: an SGF file starts with '(;'", 1, 1)
 
 
 def parse(text: str) -> list[SgfNode]:
     """Parse a collection of game trees; returns the root node of each."""
-    reader = _Reader(text)
-    roots = []
-    while reader.peek() == "(":
-        roots.append(reader.tree())
-    if reader.pos < len(text):
-        raise reader.fail(f"expected '(' to open a game tree, found {text[reader.pos]!r}")
-    if not roots:
-        raise SgfError("no game tree found: an SGF file starts with '(;'", 1, 1)
+    roots: list[SgfNode] = []
+    last: SgfNode | None = None
+    """The node the next one follows (None before a game's first node)."""
+    opened: list[SgfNode | None] = []
+    """For each tree open, the node its variation hangs from."""
+    for item in read(text):
+        if item is OPEN:
+            opened.append(last)
+        elif item is CLOSE:
+            last = opened.pop()
+        else:
+            assert isinstance(item, SgfNode)
+            if last is None:
+                roots.append(item)
+            else:
+                last.children.append(item)
+            last = item
     return roots
 
 
@@ -153,7 +211,21 @@ def escape(value: str) -> str:
 def dumps(root: SgfNode) -> str:
     """SGF text for the tree below `root`: one node per line, variations in parentheses."""
     out: list[str] = []
-    _write_sequence(root, out, 0)
+    # Each entry: a node that starts a sequence at that depth, or None: close one.
+    todo: list[tuple[SgfNode | None, int]] = [(root, 0)]
+    while todo:
+        node, depth = todo.pop()
+        if node is None:
+            out.append(")" if depth else "\n)")
+            continue
+        indent = "  " * min(depth, MAX_INDENT)
+        out.append(f"\n{indent}(" if depth else "(")
+        out.append(_node_text(node))
+        while len(node.children) == 1:
+            node = node.children[0]
+            out.append("\n" + indent + " " + _node_text(node))
+        todo.append((None, depth))
+        todo.extend((child, depth + 1) for child in reversed(node.children))
     return "".join(out) + "\n"
 
 
@@ -162,17 +234,3 @@ def _node_text(node: SgfNode) -> str:
         key + "".join(f"[{escape(value)}]" for value in values)
         for key, values in node.properties.items()
     )
-
-
-def _write_sequence(node: SgfNode, out: list[str], depth: int) -> None:
-    indent = "  " * depth
-    out.append(f"{indent}(")
-    current = node
-    out.append(_node_text(current))
-    while len(current.children) == 1:
-        current = current.children[0]
-        out.append("\n" + indent + " " + _node_text(current))
-    for child in current.children:
-        out.append("\n")
-        _write_sequence(child, out, depth + 1)
-    out.append(")" if depth else "\n)")

@@ -26,6 +26,7 @@ from .errors import (
     PositionError,
     RulesError,
     UndoError,
+    shown,
 )
 from .linage import Linage
 from .partitions import Partitions
@@ -43,7 +44,9 @@ def game_class(name: str) -> type[Game]:
     try:
         return GAMES[name.strip().lower()]
     except KeyError:
-        raise OptionError(f"unknown game '{name}'; the games are {', '.join(GAMES)}") from None
+        raise OptionError(
+            f"unknown game '{shown(name)}'; the games are {', '.join(GAMES)}"
+        ) from None
 
 
 def new_game(
@@ -58,7 +61,8 @@ def load_position(text: str) -> Game:
     name = text.split(maxsplit=1)[0] if text.strip() else ""
     if name.lower() not in GAMES:
         raise PositionError(
-            f"a position string starts with the game's name ({', '.join(GAMES)}); not '{name}'"
+            f"a position string starts with the game's name ({', '.join(GAMES)}); "
+            f"not '{shown(name)}'"
         )
     return GAMES[name.lower()].from_position(text)
 
@@ -89,4 +93,5 @@ __all__ = [
     "game_class",
     "load_position",
     "new_game",
+    "shown",
 ]

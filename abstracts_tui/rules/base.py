@@ -15,12 +15,20 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Self
 
-from .errors import IllegalMoveError, MoveSyntaxError, OptionError, PositionError, UndoError
+from .errors import (
+    IllegalMoveError,
+    MoveSyntaxError,
+    OptionError,
+    PositionError,
+    UndoError,
+    shown,
+)
 from .geometry import LETTERS, Geometry, HexGrid
 
 Move = int
@@ -100,7 +108,7 @@ class GameInfo:
             if not self.variants:
                 raise OptionError(f"{self.title} has no variants")
             raise OptionError(
-                f"{self.title} has the variants {', '.join(self.variants)}, not '{variant}'"
+                f"{self.title} has the variants {', '.join(self.variants)}, not '{shown(variant)}'"
             )
         if komi is None:
             komi = self.default_komi if self.takes_komi(variant) else 0.0
@@ -112,13 +120,36 @@ class GameInfo:
         return Options(size, variant, komi)
 
 
+_PIECES: dict[type[Game], dict[str, Piece | None]] = {}
+"""The cell tokens of position strings each game has read, and what they stand for: a
+board is read by looking its tokens up (only valid tokens are kept, so it stays small).
+The cells of a row are consecutive on every board."""
+
+_INT = re.compile(r"[+-]?[0-9]{1,30}")
+_FLOAT = re.compile(r"[+-]?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][+-]?[0-9]{1,3})?")
+
+
+def read_int(text: str) -> int | None:
+    """`text` as a whole number in ASCII digits (a sign allowed), else None.
+
+    `int()` alone takes other scripts' digits (`٣`), `1_000` and thousands of digits, and
+    `str.isdigit()` lets through `²`, which `int()` then refuses.
+    """
+    return int(text) if _INT.fullmatch(text) else None
+
+
+def read_float(text: str) -> float | None:
+    """`text` as a decimal number in ASCII digits (`-2.5`, `6`, `1e2`), else None: not
+    `inf`, `nan`, `1_0` or other scripts' digits, which `float()` alone takes."""
+    return float(text) if _FLOAT.fullmatch(text) else None
+
+
 def parse_komi(value: float | str, step: float) -> float:
     """Komi as a float; raises `OptionError` unless it is a finite multiple of `step`."""
     what = "an even whole number" if step == 2 else "a whole or half number"
-    try:
-        komi = float(value)
-    except ValueError:
-        raise OptionError(f"komi must be {what}, not '{value}'") from None
+    komi = read_float(value) if isinstance(value, str) else float(value)
+    if komi is None:
+        raise OptionError(f"komi must be {what}, not '{shown(str(value))}'")
     if not math.isfinite(komi) or komi % step != 0:
         raise OptionError(f"komi must be {what}, not {value}")
     if abs(komi) > 1000:
@@ -433,6 +464,12 @@ class Game(ABC):
     @classmethod
     def from_position(cls, text: str) -> Self:
         """Load a position string; raises `PositionError` saying what is wrong."""
+        return cls.read_position(text)[0]
+
+    @classmethod
+    def read_position(cls, text: str) -> tuple[Self, str]:
+        """`from_position(text)`, and the position string as `position()` writes it (made
+        without reading the board back when each cell of the text is one character)."""
         fields = text.split()
         if len(fields) != 5:
             raise PositionError(
@@ -442,12 +479,12 @@ class Game(ABC):
         name, option_text, board, side, counter_text = fields
         board = board.lower()
         if name.lower() != cls.info.name:
-            raise PositionError(f"this is a {name} position, not {cls.info.name}")
+            raise PositionError(f"this is a {shown(name)} position, not {cls.info.name}")
         options = parse_options(cls.info, option_text)
         colours = cls.info.colours
         if side.lower() not in colours:
             raise PositionError(
-                f"the side to move must be {colours[0]} or {colours[1]}, not '{side}'"
+                f"the side to move must be {colours[0]} or {colours[1]}, not '{shown(side)}'"
             )
         counters = parse_counters(counter_text, cls.counter_keys)
         geometry = cls.geometry_for(options.size)
@@ -458,11 +495,29 @@ class Game(ABC):
             raise PositionError(
                 f"the board must have {len(row_cells)} rows separated by '/', not {len(rows)}"
             )
+        known = _PIECES.setdefault(cls, {})
+        plain = True
+        """Whether every cell was one character: the board text is then as `position()`
+        writes it (a one-character token is its piece's own)."""
         for number, (row, cells) in enumerate(zip(rows, row_cells, strict=True), start=1):
+            if len(row) == len(cells):  # likely a character a cell: looked up all at once
+                try:
+                    pieces[cells[0] : cells[-1] + 1] = [known[char] for char in row]
+                    continue
+                except KeyError:
+                    pass
+            plain = False
             tokens = split_cells(row, number, len(cells))
             for cell, token in zip(cells, tokens, strict=True):
-                pieces[cell] = cls._parse_piece(token, number)
-        return cls._from_pieces(options, pieces, colours.index(side.lower()), counters)
+                if token in known:
+                    pieces[cell] = known[token]
+                else:
+                    pieces[cell] = known[token] = cls._parse_piece(token, number)
+        turn = colours.index(side.lower())
+        game = cls._from_pieces(options, pieces, turn, counters)
+        if not plain:
+            return game, game.position()
+        return game, game._position_text(board, turn, game._counters())
 
     @classmethod
     @abstractmethod
@@ -474,9 +529,10 @@ class Game(ABC):
         of `pieces` (by cell) if given, else of this position."""
         if pieces is None:
             pieces = [self.piece_at(cell) for cell in range(self.geometry.cell_count)]
-        return "/".join(
-            "".join(self._piece_token(pieces[cell]) for cell in row) for row in self.geometry.rows()
-        )
+        token = self._piece_token
+        tokens = ["." if piece is None else token(piece) for piece in pieces]
+        # Each row is a run of consecutive cells on every board.
+        return "/".join("".join(tokens[row[0] : row[-1] + 1]) for row in self.geometry.rows())
 
     def _piece_token(self, piece: Piece | None) -> str:
         if piece is None:
@@ -496,14 +552,17 @@ class Game(ABC):
         where = f"row {number} from the top"
         letter, digits = token[0], token[1:]
         if cls.piece_kind == "stack" and letter in letters:
-            if not digits or len(digits) > 2 or int(digits) < 1:
+            height = read_int(digits) if len(digits) <= 2 else None
+            if height is None or height < 1:
                 raise PositionError(
                     f"{where}: a stack is its colour's letter and its height, e.g. "
-                    f"{letter}2; not '{token}'"
+                    f"{letter}2; not '{shown(token)}'"
                 )
-            return Piece("stack", letters[letter], int(digits))
+            return Piece("stack", letters[letter], height)
         if digits or (letter not in letters and (letter != "x" or cls.neutral_kind is None)):
-            raise PositionError(f"{where}: '{token}' is not a cell; use {', '.join(allowed)}")
+            raise PositionError(
+                f"{where}: '{shown(token)}' is not a cell; use {', '.join(allowed)}"
+            )
         if letter == "x":
             assert cls.neutral_kind is not None
             return Piece(cls.neutral_kind, None)
@@ -556,27 +615,42 @@ def colour_masks(pieces: Sequence[Piece | None]) -> tuple[int, int]:
     return masks[0], masks[1]
 
 
+_OPTIONS: dict[tuple[str, str], Options] = {}
+"""Options fields of position strings read so far, by game (the valid ones, and only
+up to a few hundred: a long list of positions reads each field once)."""
+
+
 def parse_options(info: GameInfo, text: str) -> Options:
     """Parse the options field of a position string, e.g. `size=7,variant=squared,komi=4`."""
+    known = _OPTIONS.get((info.name, text))
+    if known is None:
+        known = _parse_options(info, text)
+        if len(_OPTIONS) >= 512:
+            _OPTIONS.clear()
+        _OPTIONS[info.name, text] = known
+    return known
+
+
+def _parse_options(info: GameInfo, text: str) -> Options:
     values: dict[str, str] = {}
     for part in text.split(","):
         key, sep, value = part.partition("=")
         key = key.strip().lower()
         if not sep or not value:
-            raise PositionError(f"options are written key=value, e.g. size=8; not '{part}'")
+            raise PositionError(f"options are written key=value, e.g. size=8; not '{shown(part)}'")
         if key not in info.option_names():
             raise PositionError(
-                f"{info.title} takes the options {', '.join(info.option_names())}, not '{key}'"
+                f"{info.title} takes the options {', '.join(info.option_names())}, "
+                f"not '{shown(key)}'"
             )
         if key in values:
             raise PositionError(f"the option {key} is given twice")
         values[key] = value
     if "size" not in values:
         raise PositionError("the options must give the board size, e.g. size=8")
-    try:
-        size = int(values["size"])
-    except ValueError:
-        raise PositionError(f"the size must be a whole number, not '{values['size']}'") from None
+    size = read_int(values["size"])
+    if size is None:
+        raise PositionError(f"the size must be a whole number, not '{shown(values['size'])}'")
     try:
         return info.options(size, values.get("variant"), parse_komi_text(values.get("komi")))
     except OptionError as error:
@@ -586,10 +660,10 @@ def parse_options(info: GameInfo, text: str) -> Options:
 def parse_komi_text(text: str | None) -> float | None:
     if text is None:
         return None
-    try:
-        return float(text)
-    except ValueError:
-        raise PositionError(f"komi must be a number, not '{text}'") from None
+    komi = read_float(text)
+    if komi is None:
+        raise PositionError(f"komi must be a number, not '{shown(text)}'")
+    return komi
 
 
 def parse_counters(text: str, keys: Sequence[str]) -> dict[str, str]:
@@ -602,10 +676,12 @@ def parse_counters(text: str, keys: Sequence[str]) -> dict[str, str]:
     for part in parts:
         key, sep, value = part.partition("=")
         if not sep or not value:
-            raise PositionError(f"counters are written key=value, e.g. passes=0; not '{part}'")
+            raise PositionError(
+                f"counters are written key=value, e.g. passes=0; not '{shown(part)}'"
+            )
         if key not in keys:
             known = ", ".join(keys) if keys else "none"
-            raise PositionError(f"unknown counter '{key}' (this game's counters: {known})")
+            raise PositionError(f"unknown counter '{shown(key)}' (this game's counters: {known})")
         if key in values:
             raise PositionError(f"the counter {key} is given twice")
         values[key] = value
@@ -615,22 +691,19 @@ def parse_counters(text: str, keys: Sequence[str]) -> dict[str, str]:
     return values
 
 
+_TOKEN = re.compile(r".[0-9]*", re.DOTALL)
+"""A cell of a board row: one character and any ASCII digits after it."""
+
+
 def split_cells(row: str, number: int, length: int) -> list[str]:
     """Split board row `number` (1 = top) into `length` cell tokens.
 
-    A token is `.` or a letter optionally followed by digits (a Pilo stack height).
+    A token is `.` or a letter optionally followed by ASCII digits (a Pilo stack height).
     """
-    tokens: list[str] = []
-    i = 0
-    while i < len(row):
-        j = i + 1
-        while j < len(row) and row[j].isdigit():
-            j += 1
-        token = row[i:j]
-        if not (token[0] == "." or token[0].isalpha()) or (token[0] == "." and len(token) > 1):
-            raise PositionError(f"row {number} from the top: '{token}' is not a cell")
-        tokens.append(token)
-        i = j
+    tokens: list[str] = _TOKEN.findall(row)
+    for token in tokens:
+        if token != "." and not token[0].isalpha():
+            raise PositionError(f"row {number} from the top: '{shown(token)}' is not a cell")
     if len(tokens) != length:
         raise PositionError(
             f"row {number} from the top must have {length} cells, not {len(tokens)}"
@@ -640,7 +713,7 @@ def split_cells(row: str, number: int, length: int) -> list[str]:
 
 def yes_no(value: str, key: str) -> bool:
     if value not in ("yes", "no"):
-        raise PositionError(f"the counter {key} must be yes or no, not '{value}'")
+        raise PositionError(f"the counter {key} must be yes or no, not '{shown(value)}'")
     return value == "yes"
 
 

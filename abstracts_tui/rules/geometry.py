@@ -16,7 +16,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 
-from .errors import MoveSyntaxError
+from .errors import MoveSyntaxError, shown
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -59,9 +59,17 @@ class Geometry(ABC):
     def parse(self, text: str) -> int:
         """The cell named by `text`; raises `MoveSyntaxError` with the board's extent."""
 
-    @abstractmethod
-    def rows(self) -> list[list[int]]:
+    _rows: tuple[tuple[int, ...], ...] | None = None
+
+    def rows(self) -> tuple[tuple[int, ...], ...]:
         """The cells row by row from the top row down, each row left to right."""
+        if self._rows is None:
+            self._rows = self._make_rows()
+        return self._rows
+
+    @abstractmethod
+    def _make_rows(self) -> tuple[tuple[int, ...], ...]:
+        """`rows()`, worked out once per board."""
 
     def component(self, start: int, within: int) -> int:
         """The cells of `within` connected to `start` (which must be in `within`)."""
@@ -129,11 +137,11 @@ class SquareGrid(Geometry):
         extent = f"columns a to {last_col}, rows 1 to {self.size}"
         if _CELL.fullmatch(key):
             raise MoveSyntaxError(f"{key} is off the board ({extent})")
-        raise MoveSyntaxError(f"'{text.strip()}' is not a cell name like c3 ({extent})")
+        raise MoveSyntaxError(f"'{shown(text.strip())}' is not a cell name like c3 ({extent})")
 
-    def rows(self) -> list[list[int]]:
+    def _make_rows(self) -> tuple[tuple[int, ...], ...]:
         n = self.size
-        return [[row * n + col for col in range(n)] for row in reversed(range(n))]
+        return tuple(tuple(row * n + col for col in range(n)) for row in reversed(range(n)))
 
 
 class HexGrid(Geometry):
@@ -203,10 +211,10 @@ class HexGrid(Geometry):
         )
         if _CELL.fullmatch(key):
             raise MoveSyntaxError(f"{key} is off the board ({extent})")
-        raise MoveSyntaxError(f"'{text.strip()}' is not a cell name like c3 ({extent})")
+        raise MoveSyntaxError(f"'{shown(text.strip())}' is not a cell name like c3 ({extent})")
 
-    def rows(self) -> list[list[int]]:
-        return [
-            [self.row_starts[r] + p for p in range(self.row_lengths[r])]
+    def _make_rows(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(
+            tuple(self.row_starts[r] + p for p in range(self.row_lengths[r]))
             for r in reversed(range(self.row_count))
-        ]
+        )

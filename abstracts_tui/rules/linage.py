@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from .base import PASS, SWAP, Game, GameInfo, Move, Options, Outcome, Piece, Score, format_number
-from .errors import PositionError
+from .errors import PositionError, shown
 from .geometry import SquareGrid
 
 INFO = GameInfo(
@@ -544,7 +544,7 @@ class Linage(Game):
         if token == "x":
             return STONE
         raise PositionError(
-            f"row {number} from the top: '{token}' is not a point; "
+            f"row {number} from the top: '{shown(token)}' is not a point; "
             f"use 'x' (stone) or '.' (empty): Linage stones are neutral"
         )
 
@@ -569,7 +569,7 @@ class Linage(Game):
                 )
         text = counters["passes"]
         if text not in ("0", "1", "2"):
-            raise PositionError(f"the counter passes must be 0, 1 or 2, not '{text}'")
+            raise PositionError(f"the counter passes must be 0, 1 or 2, not '{shown(text)}'")
         w = lay.width
         for part in _components(empty, w):
             h, v = _line_starts(part, w)

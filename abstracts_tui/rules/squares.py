@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from .base import PASS, SWAP, Game, Move, Options, Outcome, Piece, Score, yes_no, yes_no_text
-from .errors import PositionError
+from .errors import PositionError, shown
 from .geometry import SquareGrid
 from .pairs import Group, cancel, owner_after_cancelling
 
@@ -586,12 +586,12 @@ class SlidingCaptureGame(Game):
         turn = self._turn
         text = counters["passes"]
         if text not in ("0", "1", "2"):
-            raise PositionError(f"the counter passes must be 0, 1 or 2, not '{text}'")
+            raise PositionError(f"the counter passes must be 0, 1 or 2, not '{shown(text)}'")
         passes = int(text)
         text = counters["last"]
         if text != "none" and text not in colours:
             raise PositionError(
-                f"the counter last must be {colours[0]}, {colours[1]} or none, not '{text}'"
+                f"the counter last must be {colours[0]}, {colours[1]} or none, not '{shown(text)}'"
             )
         last = NO_COLOUR if text == "none" else colours.index(text)
         swap = yes_no(counters["swap"], "swap")

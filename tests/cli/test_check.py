@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
+
+from abstracts_tui.rules import new_game
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -45,3 +50,61 @@ def test_check_a_missing_file(tmp_path: Path) -> None:
     done = run("check", str(tmp_path / "none.sgf"))
     assert done.returncode == 1
     assert "No such file" in done.stderr
+
+
+def chain(path: Path, nodes: int, last: str = "") -> None:
+    """A record of `nodes` setup nodes in a row (more than any recursion could follow),
+    then `last`."""
+    game = new_game("egotzi", 5)
+    game.play("c3")
+    body = f"\n;SP[{game.position()}]" * nodes
+    path.write_text(f"(;FF[4]GM[1000]GA[egotzi]SZ[5]{body}{last})\n")
+
+
+def test_check_reads_a_record_deeper_than_any_recursion(tmp_path: Path) -> None:
+    path = tmp_path / "deep.sgf"
+    chain(path, 20_000, "\n;W[a1]")
+    done = run("check", str(path))
+    assert done.returncode == 0, done.stderr
+    assert "moves: a1" in done.stdout.splitlines()
+    assert done.stdout.splitlines()[-1] == "Black to move"
+
+
+@pytest.mark.parametrize(
+    ("write", "message"),
+    [
+        (
+            lambda path: chain(path, 20_000, "\n;B[a1]"),
+            "line 20002: the move B[a1] is marked for Black, but it is White's turn",
+        ),
+        (
+            lambda path: path.write_text(
+                "(;GM[1000]GA[pilo]SZ[6]\n;SP[pilo size=6 b\u00b2...../....../....../....../"
+                "....../...... orange passes=0,last=blue,swap=no])"
+            ),
+            "line 2: the setup position SP: row 1 from the top: '\u00b2' is not a cell",
+        ),
+        (
+            lambda path: path.write_text("(;GM[1000]GA[pilo]SZ[\u0666])"),
+            "line 1: the board size SZ must be a whole number, not '\u0666'",
+        ),
+        (
+            lambda path: path.write_text("(;GM[1000]GA[pilo]" + "(" * 100_000),
+            "line 1, column 20: a game tree must start with a node ';'",
+        ),
+        (
+            lambda path: path.open("wb").truncate(32 * 1024 * 1024),
+            "a record file is at most 16 MiB (16,777,216 bytes); this one is 33,554,432 bytes long",
+        ),
+    ],
+    ids=["deep", "superscript", "arabic", "parentheses", "too-big"],
+)
+def test_check_reports_a_bad_record_in_one_line(
+    tmp_path: Path, write: Callable[[Path], object], message: str
+) -> None:
+    path = tmp_path / "bad.sgf"
+    write(path)
+    done = run("check", str(path))
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr == f"Error: {path}: {message}\n"

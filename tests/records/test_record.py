@@ -86,7 +86,10 @@ def test_unknown_root_properties_are_kept() -> None:
         ("(;FF[4]GM[1]SZ[19];B[dd])", "line 1: not an abstracts-tui record"),
         ("(;GM[1000]GA[chess])", "line 1: unknown game 'chess'"),
         ("(;GM[1000]GA[pilo]SZ[12])", "line 1: Pilo is played on sizes 6 to 10, not 12"),
-        ("(;GM[1000]GA[pilo]SZ[big])", "line 1: invalid literal"),
+        (
+            "(;GM[1000]GA[pilo]SZ[big])",
+            "line 1: the board size SZ must be a whole number, not 'big'",
+        ),
         ("(;GM[1000]GA[linage]SZ[5]\n;V[c3]\n;V[c4])", "line 3: the move V.c4. is marked for"),
         ("(;GM[1000]GA[linage]SZ[5]\n;V[c3]\n;H[c3])", "line 3: the move H.c3.: c3 is"),
         ("(;GM[1000]GA[linage]SZ[5]\n;V[c3]\n;H[q9])", "line 3: the move H.q9.: q9 is off"),

@@ -141,6 +141,7 @@ class PlayScreen(TurnsScreen):
 
     def on_unmount(self) -> None:
         self.searches.cancel_all()
+        self.session.flush(timeout=5)  # leaving the game (or the app): it is on the disk
         if self.session_changed in self.session.listeners:
             self.session.listeners.remove(self.session_changed)
         if self.saving_changed in self.session.saving_listeners:

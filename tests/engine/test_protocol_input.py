@@ -1,0 +1,168 @@
+"""Whatever a protocol line holds, the engine answers it with `=` or a clear `?`, never
+an internal error: numbers in other scripts, mutated real sessions, bytes that are not
+UTF-8, in the engine's own `handle` and in the real process."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from abstracts_tui.engine.protocol import Engine
+from abstracts_tui.rules import new_game
+
+from .test_protocol import talk
+
+QUICK = {"ABSTRACTS_TUI_PLAYOUTS": "8", "ABSTRACTS_TUI_SEED": "1"}
+"""Searches of a few playouts: genmove and analyze answer at once."""
+
+SUPERSCRIPT_TWO, ARABIC_SIX, FULLWIDTH_ONE = "\u00b2", "\u0666", "\uff11"
+
+
+def answers(engine: Engine, lines: list[str]) -> list[str]:
+    return [engine.handle(line) or "" for line in lines]
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (f"newgame pilo size={ARABIC_SIX}", f"size must be a whole number, not '{ARABIC_SIX}'"),
+        (f"newgame pilo size=6{SUPERSCRIPT_TWO}", "size must be a whole number"),
+        ("newgame pilo size=" + "9" * 5000, "size must be a whole number, not '999"),
+        (f"newgame linage komi={FULLWIDTH_ONE}", "komi must be a number"),
+        ("newgame linage komi=inf", "komi must be a number, not 'inf'"),
+        (
+            f"setposition pilo size=6 b{SUPERSCRIPT_TWO}...../....../....../....../....../...... "
+            "orange passes=0,last=blue,swap=no",
+            f"row 1 from the top: '{SUPERSCRIPT_TWO}' is not a cell",
+        ),
+        (
+            f"setposition pilo size={ARABIC_SIX} ....../....../....../....../....../...... "
+            "blue passes=0,last=none,swap=no",
+            "the size must be a whole number",
+        ),
+        (f"time_per_move {FULLWIDTH_ONE}", "the time must be a number of seconds"),
+        (f"{SUPERSCRIPT_TWO} name", f"unknown command '{SUPERSCRIPT_TWO}'"),
+    ],
+    ids=[
+        "size-arabic",
+        "size-superscript",
+        "size-huge",
+        "komi-fullwidth",
+        "komi-inf",
+        "stack-superscript",
+        "position-size-arabic",
+        "time-fullwidth",
+        "id-superscript",
+    ],
+)
+def test_numbers_must_be_ascii_digits(line: str, message: str) -> None:
+    engine = Engine(QUICK)
+    (answer,) = answers(engine, [line])
+    assert answer.startswith("? ") and message in answer, answer
+    assert "internal error" not in answer
+
+
+def test_a_command_id_is_ascii_digits() -> None:
+    (answer,) = answers(Engine(QUICK), ["42 name"])
+    assert answer == "=42 abstracts-tui\n\n"
+
+
+def session() -> list[str]:
+    """A real session: a Pilo game with captures, positions set and read, the AI asked."""
+    game = new_game("pilo", 6)
+    rng = random.Random(3)
+    lines = ["1 newgame pilo size=6", "list_games", "time_per_move 0.01"]
+    for _ in range(16):
+        move = game.move_name(rng.choice(game.legal_moves()))
+        game.play(move)
+        lines += [f"play {move}", "legal_moves"]
+    lines += [
+        f"setposition {game.position()}",
+        "position",
+        "showboard",
+        "2 scores",
+        "undo",
+        "genmove",
+        "analyze 0.01",
+        "gogui-rules_final_result",
+        "newgame linage size=5 komi=0.5",
+        "play c3",
+        "moves",
+        "known_command genmove",
+    ]
+    return lines
+
+
+SESSION = session()
+
+DIGITS = ["0", "7", "\u00b2", "\u00b3", "\u2460", "\u0661", "\u0969", "\uff12", "\U0001d7da"]
+"""ASCII digits and characters `str.isdigit()` takes for digits too."""
+
+PIECES = [
+    "\u00b2", "\u0661", "\uff12", "\u2460", "9" * 30, "=", ",", "/", " ", "\t", "-", ".",
+    "size=", "komi=", "pass", "swap", "b2", "#", "\0", "\x1b", "\u2028", "e", "nan",
+]  # fmt: skip
+
+
+@st.composite
+def mutated_line(draw: st.DrawFn) -> str:
+    line = draw(st.sampled_from(SESSION))
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(line)))
+        kind = draw(st.sampled_from(["flip", "digit", "digit", "insert", "delete", "truncate"]))
+        if kind == "digit":  # in place of a digit: sizes, komi, stack heights, times
+            places = [i for i, char in enumerate(line) if char.isdigit()]
+            if places:
+                at = draw(st.sampled_from(places))
+                line = line[:at] + draw(st.sampled_from(DIGITS)) + line[at + 1 :]
+        elif kind == "flip" and at < len(line):
+            line = line[:at] + chr(ord(line[at]) ^ (1 << draw(st.integers(0, 7)))) + line[at + 1 :]
+        elif kind == "insert":
+            piece = draw(st.sampled_from(PIECES) | st.text(max_size=2))
+            line = line[:at] + piece + line[at:]
+        elif kind == "delete":
+            line = line[:at] + line[at + draw(st.integers(1, 8)) :]
+        else:
+            line = line[:at]
+    return line
+
+
+@settings(max_examples=150, derandomize=True, deadline=timedelta(seconds=10))
+@given(st.lists(mutated_line(), min_size=1, max_size=12), st.integers(0, len(SESSION)))
+def test_mutated_lines_get_an_answer_in_any_state(lines: list[str], prefix: int) -> None:
+    engine = Engine(QUICK)
+    answers(engine, SESSION[:prefix])  # the state the real session has reached
+    for answer in answers(engine, lines):
+        if not answer:
+            continue
+        event("refused" if answer.startswith("?") else "answered")
+        assert answer[0] in "=?" and answer.endswith("\n\n"), answer
+        assert "\n\n" not in answer[:-2], answer
+        assert "internal error" not in answer, answer
+
+
+def test_the_real_engine_answers_mutated_sessions_as_bytes() -> None:
+    rng = random.Random(5)
+    script = "\n".join(SESSION).encode()
+    for _ in range(3):
+        data = bytearray(script)
+        for _ in range(60):
+            at = rng.randrange(len(data))
+            choice = rng.random()
+            if choice < 0.2 and chr(data[at]).isdigit():
+                data[at : at + 1] = rng.choice(DIGITS).encode()
+            elif choice < 0.4:
+                data[at] ^= 1 << rng.randrange(8)
+            elif choice < 0.8:
+                data[at:at] = rng.choice(PIECES).encode() if rng.random() < 0.7 else b"\xff\xc3"
+            else:
+                del data[at : at + rng.randrange(1, 6)]
+        sent = bytes(data).replace(b"quit", b"qu1t") + b"\nname\n"
+        found, code = talk(sent, timeout=120)
+        assert code == 0
+        assert found and found[-1].text == "abstracts-tui"  # still answering at the end
+        assert not [a.text for a in found if "internal error" in a.text]
