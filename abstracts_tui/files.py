@@ -124,7 +124,7 @@ class Autosave:
         self.on_problem = on_problem
         self.problem: str | None = None
         self._lock = threading.Lock()
-        self._pending: Callable[[], None] | None = None
+        self._pending: Callable[[], object] | None = None
         self._version = 0
         self._idle = threading.Event()
         self._idle.set()
@@ -133,7 +133,7 @@ class Autosave:
         """Write `text` to the file soon (at once, unless a write is under way)."""
         self.put(partial(write_atomic, self.path, text))
 
-    def put(self, save: Callable[[], None]) -> None:
+    def put(self, save: Callable[[], object]) -> None:
         """Run `save` on the writer thread soon, unless a newer one is put before it starts:
         each must save the whole state (a snapshot taken by the caller), so that only the
         newest matters. It may raise OSError or SaveError, which become `problem`."""

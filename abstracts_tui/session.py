@@ -35,7 +35,7 @@ class Phase(Enum):
     PLAY = "play"
 
 
-Saving: TypeAlias = "Callable[[Session, str], Callable[[], None]]"
+Saving: TypeAlias = "Callable[[Session, str], Callable[[], object]]"
 """How a session is saved when not to a file of its own: given the session and its
 record's text, on the caller's thread (a snapshot), the work that saves them, run on the
 autosave's writer thread."""
