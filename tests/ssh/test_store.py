@@ -57,10 +57,10 @@ def test_a_rated_game_ends_in_the_archive_and_rates_both_players_once(
     store = SqliteStore(data / "server.db")
     store.save_room(RoomSave("q9xr", RoomSetup("egotzi", 5, creator="ann", rated=True), "bob", sgf))
     store.close()
-    server: RunningServer = start_server()
+    server: RunningServer = start_server("--rated")
 
     async def play() -> tuple[str, str]:
-        # Carl's room, made first, stays unfinished.
+        # Carl's room, made first (rated, as the server's rooms are), stays unfinished.
         carl_conn, _, carl_code = await create_room(server.port, "carl")
         ann_conn, ann = await connect(server.port, "ann", command="join q9xr")
         bob_conn, bob = await connect(server.port, "bob", command="join q9xr")
@@ -89,7 +89,7 @@ def test_a_rated_game_ends_in_the_archive_and_rates_both_players_once(
         assert table(games.stdout)[carl_code][2:5] == [
             "carl - waiting for a player",
             "unfinished",
-            "-",
+            "rated",
         ]
         mine = await run(server.port, "dan", "games ann")
         assert list(table(mine.stdout)) == ["q9xr"]
