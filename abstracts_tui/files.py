@@ -12,11 +12,13 @@ text of each file is written when changes come faster than the disk. The same wr
 keeps other things than files (an SSH room's row in the server's store): `put` takes the
 work that saves the newest state, made on the caller's thread from a snapshot. A failure
 never reaches the caller: the autosave keeps a sentence saying what went wrong
-(`problem`), tells its owner, and tries again with the next change.
+(`problem`), tells its owner, and tries again with the next change, or after
+`RETRY_SECONDS` if none comes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
@@ -29,6 +31,8 @@ from functools import partial
 from pathlib import Path
 
 NEW_FILE_MODE = 0o644
+RETRY_SECONDS = 10.0
+"""How long after a failed save the autosave tries it again, if nothing changed since."""
 
 log = logging.getLogger(__name__)
 
@@ -174,6 +178,19 @@ class Autosave:
                 self._idle.set()
         if newer:
             _writer().submit(self._write_pending)
+        elif problem is not None and save is not None:
+            # Tried again later: the last change of a game (its end) may have no next one.
+            retry = threading.Timer(RETRY_SECONDS, self._retry, (save, version))
+            retry.daemon = True
+            retry.start()
+
+    def _retry(self, save: Callable[[], object], version: int) -> None:
+        """Put the failed save again, unless a newer one was put meanwhile."""
+        with self._lock:
+            if self._version != version:
+                return
+        with contextlib.suppress(RuntimeError):  # the process is ending: no more saves
+            self.put(save)
 
 
 _executor: ThreadPoolExecutor | None = None
