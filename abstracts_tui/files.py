@@ -184,6 +184,11 @@ class Autosave:
             retry.daemon = True
             retry.start()
 
+    def cancel(self) -> None:
+        """Try no failed save again (what it saves is being deleted); call after `flush`."""
+        with self._lock:
+            self._version += 1
+
     def _retry(self, save: Callable[[], object], version: int) -> None:
         """Put the failed save again, unless a newer one was put meanwhile."""
         with self._lock:

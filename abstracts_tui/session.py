@@ -370,6 +370,7 @@ class Session:
     def discard_autosave(self) -> None:
         if self.autosave is not None and self.saving is None:  # a store's file is not ours
             self.autosave.flush()
+            self.autosave.cancel()
             self.autosave.path.unlink(missing_ok=True)
 
     @classmethod
