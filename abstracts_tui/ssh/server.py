@@ -306,6 +306,8 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         self.idle_check: asyncio.TimerHandle | None = None
         self.task: asyncio.Task[None] | None = None
         """The app or the command, while it runs (kept: the loop holds tasks weakly)."""
+        self.answering = False
+        """Whether the session answers a command (`games`, `export`, `ratings`)."""
 
     # -- what the client asks for --------------------------------------------------------
 
@@ -364,7 +366,8 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         if sum(self.server.sessions.values()) >= limits.sessions:
             return self.refuse("abstracts-tui: the server is full; try again later.\r\n")
         self.server.sessions[self.user] += 1
-        work = self.run_command(words) if words and words[0] in COMMANDS else self.run_app(command)
+        self.answering = bool(words) and words[0] in COMMANDS
+        work = self.run_command(words) if self.answering else self.run_app(command)
         self.task = asyncio.get_running_loop().create_task(work)
 
     def usage(self) -> str:
@@ -500,6 +503,8 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
     def eof_received(self) -> bool:
         # No more keys will come: the app ends, and its last frame (the terminal put back)
         # and the exit status still go out, since the channel stays open for sending.
+        if self.answering:  # a command reads no input: its answer still goes out
+            return True
         log.info("%s: the client closed its input", self.user or "(no name)")
         if self.app is not None:
             self.app.end()

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+import shutil
 import sqlite3
+import subprocess
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
@@ -222,3 +224,29 @@ def test_a_store_that_cannot_be_written_tells_the_players_and_the_game_goes_on(
 
         asyncio.run(after())
         restarted.stop()
+
+
+@pytest.mark.skipif(not shutil.which("ssh"), reason="needs OpenSSH's ssh")
+def test_openssh_asks_without_a_terminal_and_gets_the_answer_and_status(start_server) -> None:
+    # OpenSSH closes its input at once when it has none to send: the answer still comes.
+    server: RunningServer = start_server()
+    ssh = ["ssh", "-F", "/dev/null", "-p", str(server.port), "-o", "BatchMode=yes"]
+    ssh += ["-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null"]
+    ssh += ["-o", "LogLevel=ERROR", "ann@127.0.0.1"]
+
+    def ask(*words: str) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(
+            [*ssh, *words], stdin=subprocess.DEVNULL, capture_output=True, timeout=60
+        )
+        # Decoded as sent, line ends kept.
+        out, err = done.stdout.decode(), done.stderr.decode()
+        return subprocess.CompletedProcess(done.args, done.returncode, out, err)
+
+    games = ask("-T", "games")
+    assert (games.returncode, games.stdout) == (0, HEADER + "\n")
+    unknown = ask("-T", "export", "zzzz")
+    assert (unknown.returncode, unknown.stdout) == (1, "")
+    assert unknown.stderr == "abstracts-tui: there is no game zzzz.\n"
+    with_terminal = ask("-tt", "ratings")  # a terminal: the lines end in CR LF
+    assert with_terminal.returncode == 0
+    assert with_terminal.stdout == "name\tgame\trating\tdeviation\tgames\r\n"
