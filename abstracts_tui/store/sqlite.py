@@ -41,6 +41,13 @@ ROOM_COLUMNS = (
 )
 
 
+INSERT_ROOM = (
+    f"INSERT INTO rooms ({ROOM_COLUMNS}) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, NULL, NULL, NULL)"
+)
+"""A new room at version 1, unfinished (made and changed at the same time)."""
+
+
 def reason(error: sqlite3.Error) -> str:
     """What went wrong, in words a player can act on: `the disk is full`."""
     name = getattr(error, "sqlite_errorname", "") or ""
@@ -122,28 +129,13 @@ class SqliteStore:
     # -- rooms ----------------------------------------------------------------------------
 
     def save_room(self, room: RoomSave) -> int:
-        setup = room.setup
         moment = now()
         with self._transaction() as db:
             db.execute(
-                f"INSERT INTO rooms ({ROOM_COLUMNS}) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, NULL, NULL, NULL) "
-                "ON CONFLICT (code) DO UPDATE SET joiner = excluded.joiner, "
+                f"{INSERT_ROOM} ON CONFLICT (code) DO UPDATE SET joiner = excluded.joiner, "
                 "sgf = coalesce(excluded.sgf, rooms.sgf), version = rooms.version + 1, "
                 "updated = excluded.updated",
-                (
-                    room.code,
-                    setup.game,
-                    setup.size,
-                    setup.variant,
-                    setup.komi,
-                    setup.creator,
-                    room.joiner,
-                    int(setup.rated),
-                    room.sgf,
-                    moment,
-                    moment,
-                ),
+                _values(room, moment),
             )
             finish = room.finish
             if finish is not None:
@@ -195,29 +187,11 @@ class SqliteStore:
         return Rating(row[0], row[1], row[2]), int(row[3])
 
     def import_room(self, room: RoomSave, when: datetime) -> bool:
-        setup = room.setup
-        moment = stamp(when)
         with self._transaction() as db:
-            return bool(
-                db.execute(
-                    f"INSERT INTO rooms ({ROOM_COLUMNS}) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, NULL, NULL, NULL) "
-                    "ON CONFLICT (code) DO NOTHING",
-                    (
-                        room.code,
-                        setup.game,
-                        setup.size,
-                        setup.variant,
-                        setup.komi,
-                        setup.creator,
-                        room.joiner,
-                        int(setup.rated),
-                        room.sgf,
-                        moment,
-                        moment,
-                    ),
-                ).rowcount
+            inserted = db.execute(
+                f"{INSERT_ROOM} ON CONFLICT (code) DO NOTHING", _values(room, stamp(when))
             )
+            return bool(inserted.rowcount)
 
     def room(self, code: str) -> StoredRoom | None:
         rows = self._read(f"SELECT {ROOM_COLUMNS} FROM rooms WHERE code = ?", (code,))
@@ -287,6 +261,24 @@ class SqliteStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _values(room: RoomSave, moment: str) -> tuple[object, ...]:
+    """The values of INSERT_ROOM for `room`, made and changed at `moment`."""
+    setup = room.setup
+    return (
+        room.code,
+        setup.game,
+        setup.size,
+        setup.variant,
+        setup.komi,
+        setup.creator,
+        room.joiner,
+        int(setup.rated),
+        room.sgf,
+        moment,
+        moment,
+    )
 
 
 def _stored_room(row: sqlite3.Row) -> StoredRoom:
