@@ -161,8 +161,9 @@ def check(path: str) -> None:
 @click.option(
     "--data",
     type=click.Path(file_okay=False),
-    help="The server's folder: host key, rooms, players' games [default: user data dir].",
+    help="The server's folder: host key, store, players' games [default: user data dir].",
 )
+@click.option("--rated", is_flag=True, help="Rooms made on the server are rated.")
 @click.option("--sessions-per-user", default=3, show_default=True, help="Sessions per user name.")
 @click.option(
     "--connections-per-address",
@@ -181,6 +182,7 @@ def serve(
     password_file: str | None,
     open_: bool,
     data: str | None,
+    rated: bool,
     sessions_per_user: int,
     connections_per_address: int,
     idle_timeout: float,
@@ -201,7 +203,7 @@ def serve(
     # The apps swap sys.stderr while they run: log to the real one.
     handler = logging.StreamHandler(sys.__stderr__)
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%d %H:%M:%S"))
-    logger = logging.getLogger("abstracts_tui.ssh")
+    logger = logging.getLogger("abstracts_tui")  # the server's, its store's and its writer's
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     config = ServerConfig(
@@ -211,6 +213,7 @@ def serve(
         authorized_keys=Path(authorized_keys) if authorized_keys else None,
         password_file=Path(password_file) if password_file else None,
         open=open_,
+        rated=rated,
         limits=Limits(
             sessions_per_user=sessions_per_user,
             connections_per_address=connections_per_address,

@@ -8,23 +8,33 @@ keeps its permissions; a new one gets 0644 (less what the umask takes).
 The autosave is written off the caller's thread (the app's event loop, which over SSH
 every player shares) by one writer thread for the whole process, right after each change:
 the text to write is taken at once, so nothing later can change it, and only the newest
-text of each file is written when changes come faster than the disk. A failure never
-reaches the caller: the autosave keeps a sentence saying what went wrong (`problem`),
-tells its owner, and tries again with the next change.
+text of each file is written when changes come faster than the disk. The same writer
+keeps other things than files (an SSH room's row in the server's store): `put` takes the
+work that saves the newest state, made on the caller's thread from a snapshot. A failure
+never reaches the caller: the autosave keeps a sentence saying what went wrong
+(`problem`), tells its owner, and tries again with the next change, or after
+`RETRY_SECONDS` if none comes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import logging
 import os
 import stat
 import tempfile
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
 NEW_FILE_MODE = 0o644
+RETRY_SECONDS = 10.0
+"""How long after a failed save the autosave tries it again, if nothing changed since."""
+
+log = logging.getLogger(__name__)
 
 
 def write_atomic(path: Path, text: str, *, mode: int = NEW_FILE_MODE) -> None:
@@ -98,12 +108,19 @@ def describe(error: OSError) -> str:
     return REASONS.get(error.errno or 0) or error.strerror or str(error)
 
 
-class Autosave:
-    """Keeps one file up to date with the newest text given, written off the caller's thread.
+class SaveError(Exception):
+    """A save that failed for another reason than a file's (a database's); the message
+    says why in words a player can act on, as `describe` does for files."""
 
-    `problem` is None while every write succeeds, else why the file is not being written
-    (`the disk is full`); `on_problem` is called (from the writer thread) whenever that
-    changes. `flush()` waits until the newest text is on the disk (or has failed).
+
+class Autosave:
+    """Keeps one file (or any one thing) up to date with the newest state given, written off
+    the caller's thread.
+
+    `problem` is None while every write succeeds, else why it is not being written (`the
+    disk is full`); `on_problem` is called (from the writer thread) whenever that changes.
+    `flush()` waits until the newest state is saved (or has failed). `path` is where the
+    state goes, as the player is told: the file, or the store's file.
     """
 
     def __init__(self, path: Path, on_problem: Callable[[], None] | None = None) -> None:
@@ -111,34 +128,45 @@ class Autosave:
         self.on_problem = on_problem
         self.problem: str | None = None
         self._lock = threading.Lock()
-        self._pending: str | None = None
+        self._pending: Callable[[], object] | None = None
         self._version = 0
         self._idle = threading.Event()
         self._idle.set()
 
     def write(self, text: str) -> None:
         """Write `text` to the file soon (at once, unless a write is under way)."""
+        self.put(partial(write_atomic, self.path, text))
+
+    def put(self, save: Callable[[], object]) -> None:
+        """Run `save` on the writer thread soon, unless a newer one is put before it starts:
+        each must save the whole state (a snapshot taken by the caller), so that only the
+        newest matters. It may raise OSError or SaveError, which become `problem`."""
         with self._lock:
             scheduled = self._pending is not None
-            self._pending = text
+            self._pending = save
             self._version += 1
             self._idle.clear()
         if not scheduled:
             _writer().submit(self._write_pending)
 
     def flush(self, timeout: float | None = 10.0) -> bool:
-        """Wait until the newest text is written (or failed); False on a timeout."""
+        """Wait until the newest state is saved (or failed); False on a timeout."""
         return self._idle.wait(timeout)
 
     def _write_pending(self) -> None:
         with self._lock:
-            text, version = self._pending, self._version
+            save, version = self._pending, self._version
         problem: str | None = None
-        if text is not None:
+        if save is not None:
             try:
-                write_atomic(self.path, text)
+                save()
             except OSError as error:
                 problem = describe(error)
+            except SaveError as error:
+                problem = str(error)
+            except Exception as error:  # a fault of the program's: the writer must go on
+                log.exception("saving to %s failed", self.path)
+                problem = f"saving failed ({type(error).__name__})"
         if problem != self.problem:
             self.problem = problem
             if self.on_problem is not None:
@@ -150,6 +178,24 @@ class Autosave:
                 self._idle.set()
         if newer:
             _writer().submit(self._write_pending)
+        elif problem is not None and save is not None:
+            # Tried again later: the last change of a game (its end) may have no next one.
+            retry = threading.Timer(RETRY_SECONDS, self._retry, (save, version))
+            retry.daemon = True
+            retry.start()
+
+    def cancel(self) -> None:
+        """Try no failed save again (what it saves is being deleted); call after `flush`."""
+        with self._lock:
+            self._version += 1
+
+    def _retry(self, save: Callable[[], object], version: int) -> None:
+        """Put the failed save again, unless a newer one was put meanwhile."""
+        with self._lock:
+            if self._version != version:
+                return
+        with contextlib.suppress(RuntimeError):  # the process is ending: no more saves
+            self.put(save)
 
 
 _executor: ThreadPoolExecutor | None = None

@@ -5,7 +5,9 @@ people and the colours they hold, and the steps before the first move (komi and 
 choice of sides). It writes the record to an autosave file after every change (off the
 caller's thread, see `files.Autosave`), so that a killed terminal loses no move; a disk
 that refuses the file never stops the game: `save_problem` says why it is not being
-saved. No user-interface code here.
+saved. A session kept elsewhere than a file of its own (an SSH room, in the server's
+store) is given `saving`, which turns each change into the work that saves it. No
+user-interface code here.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import datetime
 from collections.abc import Callable, Iterator
 from enum import Enum
 from pathlib import Path
+from typing import TypeAlias
 
 from .files import Autosave, write_atomic
 from .game_setup import Setup
@@ -32,13 +35,23 @@ class Phase(Enum):
     PLAY = "play"
 
 
+Saving: TypeAlias = "Callable[[Session, str], Callable[[], object]]"
+"""How a session is saved when not to a file of its own: given the session and its
+record's text, on the caller's thread (a snapshot), the work that saves them, run on the
+autosave's writer thread."""
+
+
 class Session:
     """A game in progress: record, position, people, setup phase and autosave."""
 
-    def __init__(self, record: Record, autosave: Path | None = None) -> None:
+    def __init__(
+        self, record: Record, autosave: Path | None = None, *, saving: Saving | None = None
+    ) -> None:
         self.record = record
         self.autosave = Autosave(autosave, self._saving_changed) if autosave else None
-        """The file the game is written to after every change (None: not saved)."""
+        """Where the game is written after every change (None: not saved): the file, or
+        with `saving` the store it goes to, as the player is told."""
+        self.saving = saving
         self.saving_listeners: list[Callable[[], None]] = []
         """Called, from the autosave's writer thread, when `save_problem` changes."""
         self.node: RecordNode = record.root
@@ -59,7 +72,9 @@ class Session:
     # -- starting -----------------------------------------------------------------------
 
     @classmethod
-    def start(cls, setup: Setup, autosave: Path | None = None) -> Session:
+    def start(
+        cls, setup: Setup, autosave: Path | None = None, *, saving: Saving | None = None
+    ) -> Session:
         """A new session; with komi to choose it starts in the KOMI phase (or SIDE if agreed)."""
         info = game_class(setup.game).info
         options = info.options(setup.size, setup.variant, setup.komi)
@@ -72,7 +87,7 @@ class Session:
         for name, level in ((setup.first, setup.first_level), (setup.second, setup.second_level)):
             if level is not None:
                 record.computers[name] = level
-        session = cls(record, autosave)
+        session = cls(record, autosave, saving=saving)
         if info.takes_komi(options.variant):
             session.phase = Phase.KOMI if setup.komi is None else Phase.SIDE
         else:
@@ -345,16 +360,21 @@ class Session:
 
     def save_autosave(self) -> None:
         """Write the record to the autosave file soon (komi and sides settled first)."""
-        if self.autosave is not None and self.phase is Phase.PLAY:
+        if self.autosave is None or self.phase is not Phase.PLAY:
+            return
+        if self.saving is None:
             self.autosave.write(self.record.to_sgf())
+        else:
+            self.autosave.put(self.saving(self, self.record.to_sgf()))
 
     def flush(self, timeout: float = 10.0) -> bool:
         """Wait until the autosave file holds the game as it is now; False on a timeout."""
         return self.autosave.flush(timeout) if self.autosave is not None else True
 
     def discard_autosave(self) -> None:
-        if self.autosave is not None:
+        if self.autosave is not None and self.saving is None:  # a store's file is not ours
             self.autosave.flush()
+            self.autosave.cancel()
             self.autosave.path.unlink(missing_ok=True)
 
     @classmethod

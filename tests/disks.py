@@ -1,8 +1,9 @@
 """Failing disks for the tests: a folder that is full, or read-only, for real.
 
 A full disk is a small tmpfs mounted for the test (root may mount; anyone else gets the
-test skipped with the reason). A read-only folder is a tmpfs remounted read-only for root
-(who ignores permission bits), and a folder without write permission for anyone else.
+test skipped with the reason), filled at once or when the test says. A read-only folder
+is a tmpfs remounted read-only for root (who ignores permission bits), and a folder
+without write permission for anyone else.
 """
 
 from __future__ import annotations
@@ -33,24 +34,38 @@ def _unmount(folder: Path) -> None:
 
 
 @contextmanager
-def full_disk(folder: Path, files: dict[str, str] | None = None) -> Iterator[Path]:
-    """`folder` as a tiny file system holding `files` (name -> text), then filled up."""
+def small_disk(folder: Path, size: str = "64k") -> Iterator[Path]:
+    """`folder` as a small file system of its own, to fill up with `fill` when wanted."""
     folder.mkdir(parents=True, exist_ok=True)
-    _mount(folder, "size=64k")
+    _mount(folder, f"size={size}")
     try:
-        for name, text in (files or {}).items():
-            (folder / name).write_text(text, encoding="utf-8")
-        fd = os.open(folder / ".filler", os.O_WRONLY | os.O_CREAT, 0o600)
-        try:
-            while os.write(fd, b"\0" * 512):
-                pass
-        except OSError:
-            pass  # full
-        finally:
-            os.close(fd)
         yield folder
     finally:
         _unmount(folder)
+
+
+def fill(folder: Path) -> Path:
+    """Fill the file system of `folder` up with a file; returns it (remove it to make room)."""
+    filler = folder / ".filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        while os.write(fd, b"\0" * 512):
+            pass
+    except OSError:
+        pass  # full
+    finally:
+        os.close(fd)
+    return filler
+
+
+@contextmanager
+def full_disk(folder: Path, files: dict[str, str] | None = None) -> Iterator[Path]:
+    """`folder` as a tiny file system holding `files` (name -> text), then filled up."""
+    with small_disk(folder):
+        for name, text in (files or {}).items():
+            (folder / name).write_text(text, encoding="utf-8")
+        fill(folder)
+        yield folder
 
 
 @contextmanager

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from abstracts_tui.files import Autosave, describe, write_atomic
+from abstracts_tui import files
+from abstracts_tui.files import Autosave, SaveError, describe, write_atomic
 from tests.disks import full_disk, read_only
 
 
@@ -105,3 +106,32 @@ def test_the_autosave_writes_the_newest_text_when_changes_come_fast(tmp_path: Pa
     assert autosave.flush()
     assert (tmp_path / "game.sgf").read_text() == "version 199"
     assert autosave.problem is None
+
+
+def test_the_autosave_keeps_any_state_through_put_and_says_why_a_save_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(files, "RETRY_SECONDS", 0.1)
+    saved: list[str] = []
+    failing = threading.Event()
+    changes = threading.Semaphore(0)
+
+    def save(state: str) -> None:
+        if failing.is_set():
+            raise SaveError("the store is locked by another program")
+        saved.append(state)
+
+    autosave = Autosave(tmp_path / "server.db", changes.release)
+    failing.set()
+    autosave.put(lambda: save("first"))
+    assert autosave.flush()
+    assert changes.acquire(timeout=5)
+    assert autosave.problem == "the store is locked by another program"
+    failing.clear()  # tried again without a new state: a game's end has no next move
+    assert changes.acquire(timeout=5)
+    assert autosave.problem is None and saved == ["first"]
+    for number in range(100):  # a whole state each: only the newest needs saving
+        autosave.put(lambda number=number: save(f"state {number}"))
+    assert autosave.flush()
+    assert autosave.problem is None
+    assert saved[-1] == "state 99"

@@ -3,8 +3,9 @@
 - `driver`: the Textual driver that draws on an SSH channel;
 - `auth`: who may connect, passwords, keys, the host key;
 - `limits`: the server's settings and limits;
-- `rooms`: rooms (one shared game each), kept in the data directory;
-- `room_files`: a room's files checked as they are read back;
+- `rooms`: rooms (one shared game each), kept in the server's store (`..store`);
+- `room_files`: the room files of earlier versions, checked and imported into the store;
+- `commands`: `games`, `export` and `ratings`, answered from the store;
 - `files`: reading the data folder without following links, setting bad files aside;
 - `lobby`: the lobby and waiting screens; `app`: the app each connection gets;
 - `server`: the asyncssh server and its sessions.

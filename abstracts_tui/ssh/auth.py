@@ -3,7 +3,8 @@
 Anyone may connect to a server on loopback (it is the machine's own users); anywhere else
 a password or a listed key is needed unless the operator says `--open`. A person is known
 by their SSH user name; where keys are used, the first key a name logs in with is kept for
-that name, so nobody else with a listed key can take the name (and its seats) later.
+that name (in the server's store), so nobody else with a listed key can take the name
+(and its seats) later.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from pathlib import Path
 
 import asyncssh
 
-from ..files import write_atomic
-from .files import RefusedFile, read_own_file, write_private_once
+from ..store import Store, StoreError
+from .files import RefusedFile, read_own_file, set_aside, write_private_once
 from .limits import ConfigError
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,23}")
@@ -135,33 +136,47 @@ def weak_hashes(passwords: Mapping[str, str]) -> list[str]:
 
 
 class KeyBook:
-    """The key each user name first logged in with (`names.json` in the data directory)."""
+    """The key each user name first logged in with, kept in the server's store.
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.keys: dict[str, str] = {}
-        if not os.path.lexists(path):
-            return
-        # Not to be set aside like a bad room: without it anybody could take any name.
-        try:
-            keys = json.loads(read_own_file(path, 16 * 1024 * 1024).decode("utf-8"))
-        except (OSError, RefusedFile, ValueError, RecursionError) as error:
-            raise ConfigError(f"{path} cannot be read ({error}): repair or remove it") from None
-        if not isinstance(keys, dict) or not all(
-            isinstance(name, str) and valid_name(name) and isinstance(key, str)
-            for name, key in keys.items()
-        ):
-            raise ConfigError(f"{path} is not a table of names and keys: repair or remove it")
-        self.keys = keys
+    Both methods block (they ask the store): the server calls them off its event loop.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     def allows(self, name: str, fingerprint: str) -> bool:
         """Whether `name` may log in with this key: its own key, or any for a new name."""
-        return self.keys.get(name, fingerprint) == fingerprint
+        kept = self.store.name_key(name)
+        return kept is None or kept == fingerprint
 
-    def keep(self, name: str, fingerprint: str) -> None:
-        if name not in self.keys:
-            self.keys[name] = fingerprint
-            write_atomic(self.path, json.dumps(self.keys, indent=1, sort_keys=True), mode=0o600)
+    def keep(self, name: str, fingerprint: str) -> bool:
+        """Keep this key for `name` if it has none yet; False if it has another (kept by
+        a login that came first)."""
+        return self.store.keep_name(name, fingerprint) == fingerprint
+
+
+def import_names(path: Path, store: Store) -> None:
+    """Put the names and keys of `names.json` (where earlier versions kept them) in the
+    store, then move the file to `imported/` beside it. Raises ConfigError if it cannot
+    be read: not to be set aside like a bad room, since without it anybody could take
+    any name."""
+    if not os.path.lexists(path):
+        return
+    try:
+        keys = json.loads(read_own_file(path, 16 * 1024 * 1024).decode("utf-8"))
+    except (OSError, RefusedFile, ValueError, RecursionError) as error:
+        raise ConfigError(f"{path} cannot be read ({error}): repair or remove it") from None
+    if not isinstance(keys, dict) or not all(
+        isinstance(name, str) and valid_name(name) and isinstance(key, str)
+        for name, key in keys.items()
+    ):
+        raise ConfigError(f"{path} is not a table of names and keys: repair or remove it")
+    try:
+        for name, key in sorted(keys.items()):
+            store.keep_name(name, key)
+        set_aside(path.parent, [path.name], "imported")
+    except (StoreError, OSError) as error:
+        raise ConfigError(f"{path} cannot be imported into the store: {error}") from None
 
 
 def host_key(data: Path) -> asyncssh.SSHKey:

@@ -41,4 +41,6 @@ class ServerConfig:
     authorized_keys: Path | None = None
     password_file: Path | None = None
     open: bool = False
+    rated: bool = False
+    """Whether the rooms made on the server are rated."""
     limits: Limits = field(default_factory=Limits)

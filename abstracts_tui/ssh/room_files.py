@@ -1,24 +1,37 @@
-"""A room's two files read back: `CODE.json` checked field by field, `CODE.sgf` against it.
+"""Rooms kept in files by earlier versions, checked and imported into the store once.
 
-A room file names paths (its code names the record the server writes after every move),
-so nothing in it is used before it is checked: the code must be a room code and the
-file's own name, every field must have its type, the options must be ones the rules
-accept, and the record must be the room's game, begun by the room's creator.
+Earlier versions kept each room in `rooms/CODE.json` (who made it, who joined, the
+options) and `rooms/CODE.sgf` (the record). At the start, each room's files are checked
+(`CODE.json` field by field, `CODE.sgf` against it), put in the store, and moved to
+`rooms/imported/`, so that a restart does not import them again; the files of a room
+that cannot be used are moved to `rooms/set-aside/` with a log line saying why, and the
+server starts with the others.
+
+A room file names paths (its code names the record), so nothing in it is used before it
+is checked: the code must be a room code and the file's own name, every field must have
+its type, the options must be ones the rules accept, and the record must be the room's
+game, played by the room's creator and joiner, every move legal.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import math
+import os
 from dataclasses import fields
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from ..game_setup import Setup
-from ..records import Record
-from ..rules import OptionError, game_class
+from ..records import Record, RecordError
+from ..rules import OptionError, RulesError, game_class
+from ..session import Saving, Session
+from ..store import RoomSave, RoomSetup, Store, StoreError
 from .auth import valid_name
-from .files import read_own_file
+from .files import RefusedFile, own_folder, printable, read_own_file, set_aside
+from .limits import ConfigError
 
 CODE_LETTERS = "bcdfghjkmnpqrstvwxz23456789"
 """No vowels (no words), no 0/o, 1/l/i: easy to read out and to type."""
@@ -30,10 +43,29 @@ ROOM_LIMIT = 64 * 1024
 RECORD_LIMIT = 16 * 1024 * 1024
 """Bytes a `CODE.sgf` may have: far beyond any real game's record."""
 SETUP_FIELDS = frozenset(field.name for field in fields(Setup))
+IMPORTED = "imported"
+"""The folder in `rooms/` where the files of rooms put in the store are moved."""
+SET_ASIDE = "set-aside"
+"""The folder in `rooms/` where the files of rooms that cannot be used are moved."""
+log = logging.getLogger(__name__)
 
 
 class RoomFileError(Exception):
     """A room file that cannot be used (the message says why)."""
+
+
+BAD_ROOM = (RoomFileError, RefusedFile, RecordError, RulesError, OSError, RecursionError)
+"""What a room's files can hold that stops the room, never the server (a record nested
+deeper than the reader can follow raises RecursionError)."""
+
+
+def why(error: BaseException) -> str:
+    """What the log says of a room that cannot be used."""
+    if isinstance(error, RecursionError):
+        return "the record is nested too deeply to read"
+    if isinstance(error, OSError):
+        return f"it cannot be read ({error.strerror or error})"
+    return str(error)
 
 
 def valid_code(code: str) -> bool:
@@ -121,26 +153,126 @@ def read_record(path: Path, setup: Setup) -> Record | None:
     except UnicodeDecodeError:
         raise RoomFileError(f"{path.name} is not UTF-8 text") from None
     record = Record.from_sgf(text)
+    check_record(record, setup, path.name)
+    return record
+
+
+def check_record(record: Record, setup: Setup, name: str) -> None:
+    """Raise RoomFileError unless `record` (called `name`) is of the room's game and
+    played by its creator (`setup.first`), in either seat, with no computer."""
     info = game_class(setup.game).info
     options = info.options(setup.size, setup.variant, setup.komi)
     if record.game != info.name or (record.options.size, record.options.variant) != (
         options.size,
         options.variant,
     ):
-        raise RoomFileError(f"{path.name} is not a record of the room's game")
-    if record.players[0] != setup.first:
-        raise RoomFileError(f"{path.name} is not a record of {setup.first}'s room")
+        raise RoomFileError(f"{name} is not a record of the room's game")
+    if setup.first not in record.players:
+        raise RoomFileError(f"{name} is not a record of {setup.first}'s room")
     if record.computers:
-        raise RoomFileError(f"{path.name} has computer players, which rooms have not")
-    return record
+        raise RoomFileError(f"{name} has computer players, which rooms have not")
 
 
-def record_joiner(record: Record, joiner: str | None) -> str | None:
-    """Who joined, by the room file and its record: a join is written to the record
+def record_joiner(record: Record, creator: str, joiner: str | None) -> str | None:
+    """Who joined, by the room file and its record: a join was written to the record
     first, so a record may name a joiner the room file has not got yet."""
-    second = record.players[1]
-    if second in (OPEN_SEAT, joiner):
+    other = record.players[1] if record.players[0] == creator else record.players[0]
+    if other in (OPEN_SEAT, joiner):
         return joiner
-    if joiner is None and valid_name(second) and second != record.players[0]:
-        return second
-    raise RoomFileError(f"the record's second person {second!r} is not the room's")
+    if joiner is None and valid_name(other) and other != creator:
+        return other
+    raise RoomFileError(f"the record's other person {other!r} is not the room's")
+
+
+def room_session(
+    record: Record,
+    creator: str,
+    joiner: str | None,
+    autosave: Path | None = None,
+    saving: Saving | None = None,
+) -> Session:
+    """The room's game from its record (every move checked by the rules), with the joiner
+    in the open seat if the record was written before the join was."""
+    session = Session(record, autosave, saving=saving)
+    if joiner is not None and OPEN_SEAT in session.people:
+        first, second = session.people
+        session.set_people(*((joiner, second) if first == OPEN_SEAT else (first, joiner)))
+    return session
+
+
+# -- the import ---------------------------------------------------------------------------
+
+
+def import_rooms(folder: Path, store: Store) -> None:
+    """Put every room of `folder` (the `rooms/` of earlier versions) in the store, and
+    move its files to `imported/`; set bad ones aside. Raises ConfigError if `folder`
+    is not a folder of the server's own."""
+    if not os.path.lexists(folder):
+        return
+    own_folder(folder)
+    for path in sorted(folder.glob("*.json")):
+        try:
+            room, when = read_room_files(path)
+        except BAD_ROOM as error:
+            move_files(folder, path.stem, SET_ASIDE, why(error))
+            continue
+        except Exception as error:  # a fault of the program's: the log has the details
+            log.exception("room %s: reading it failed", printable(path.name))
+            move_files(folder, path.stem, SET_ASIDE, f"reading it failed ({type(error).__name__})")
+            continue
+        try:
+            added = store.import_room(room, when)
+        except StoreError as error:  # the store's fault, not the files': they stay for now
+            log.warning("room files %s not imported: %s", printable(path.name), error)
+            continue
+        move_files(folder, path.stem, IMPORTED, "" if added else "it was in the store already")
+
+
+def read_room_files(path: Path) -> tuple[RoomSave, datetime]:
+    """The room that `CODE.json` (at `path`) and `CODE.sgf` beside it hold, and when it was
+    last changed; raises one of BAD_ROOM saying what is wrong."""
+    code, setup, joiner = read_room(path)
+    record_path = path.with_name(f"{code}.sgf")
+    record = read_record(record_path, setup)
+    sgf = None
+    if record is not None:
+        joiner = record_joiner(record, setup.first, joiner)
+        sgf = room_session(record, setup.first, joiner).record.to_sgf()
+    times = [os.lstat(p).st_mtime for p in (path, record_path) if os.path.lexists(p)]
+    room = RoomSave(
+        code,
+        RoomSetup(setup.game, setup.size, setup.variant, setup.komi, setup.first),
+        joiner,
+        sgf,
+    )
+    return room, datetime.fromtimestamp(max(times), UTC)
+
+
+def move_files(folder: Path, stem: str, into: str, note: str) -> None:
+    """Move a room's files to `folder/into/` and say so (with `note`, why)."""
+    names = [f"{stem}.json", f"{stem}.sgf"]
+    try:
+        moved = set_aside(folder, names, into)
+    except (OSError, ConfigError) as error:
+        log.warning(
+            "room files %s not moved to %s (%s): %s",
+            printable(names[0]),
+            into,
+            printable(note),
+            printable(str(error)),
+        )
+        return
+    if into == SET_ASIDE:
+        log.warning(
+            "room files %s set aside in %s: %s",
+            printable(" and ".join(moved)),
+            folder / into,
+            printable(note),
+        )
+    else:
+        log.info(
+            "room files %s imported into the store and moved to %s%s",
+            printable(" and ".join(moved)),
+            folder / into,
+            f" ({printable(note)})" if note else "",
+        )

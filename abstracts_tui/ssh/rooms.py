@@ -1,45 +1,40 @@
-"""Rooms: one shared game each, known by a short code, kept in the server's data directory.
+"""Rooms: one shared game each, known by a short code, kept in the server's store.
 
 A room holds ONE `Session`; every screen showing the game (both players', any watchers')
-shows that same object, so a move made on one screen is on all of them at once. The room's
-record is the session's autosave (`CODE.sgf`, written after every move), and `CODE.json`
-holds what the record cannot: who created the room, who joined, the options chosen. Both
-are read back when the server starts again: each room's files are checked first
-(`room_files`), and a room whose files are bad has them moved to `rooms/set-aside/`, with a
-log line saying why, while the server starts with the others.
+shows that same object, so a move made on one screen is on all of them at once. After
+every change the room is saved whole into the store (`store.RoomSave`: its setup, who
+joined, the record, and how it ended once it has), on the autosave's writer thread, so the
+event loop every player shares never waits for the disk; a store that fails does not stop
+the game: the players are told it is not being saved, as with a file. When the server
+starts, every unfinished room is read back from the store; a finished one stays in the
+store, the archive, and is read back when somebody asks for its code.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
+from datetime import datetime
+from functools import partial
 from pathlib import Path
 
-from ..files import write_atomic
 from ..game_setup import Setup
-from ..records import RecordError
-from ..rules import RulesError
-from ..session import Phase, Session
-from .files import RefusedFile, own_folder, printable, set_aside
-from .limits import ConfigError
+from ..records import Record, result_text
+from ..rules import SWAP
+from ..session import Phase, Saving, Session
+from ..store import Finish, RoomSave, RoomSetup, Store, StoredRoom, StoreError
+from .files import printable
 from .room_files import (
+    BAD_ROOM,
     CODE_LENGTH,
     CODE_LETTERS,
     OPEN_SEAT,
-    RoomFileError,
-    read_record,
-    read_room,
-    record_joiner,
+    check_record,
+    room_session,
+    why,
 )
-
-SET_ASIDE = "set-aside"
-"""The folder in `rooms/` where the files of rooms that cannot be loaded are moved."""
-BAD_ROOM = (RoomFileError, RefusedFile, RecordError, RulesError, OSError, RecursionError)
-"""What a room's files can hold that stops the room, never the server (a record nested
-deeper than the reader can follow raises RecursionError)."""
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +50,8 @@ class Room:
     session: Session
     listeners: list[Callable[[Room], None]]
     """Called when somebody joins (the creator's waiting screen goes on to the game)."""
+    rated: bool = False
+    """Whether its end changes both players' ratings in its game."""
 
     @property
     def creator(self) -> str:
@@ -83,119 +80,155 @@ class Room:
         return f"{self.code}  {info.title} {size}  {who}  {state}"
 
 
-class NotWritten(Exception):
-    """A room read back whose files cannot be written (the disk is full, or read-only)."""
-
-
-def why(error: BaseException) -> str:
-    """What the log says of a room's files that cannot be used."""
-    if isinstance(error, RecursionError):
-        return "the record is nested too deeply to read"
-    if isinstance(error, OSError):
-        return f"it cannot be read ({error.strerror or error})"
-    return str(error)
-
-
 class RoomError(Exception):
     """A room cannot be joined or made as asked (the message says why)."""
 
 
-class Rooms:
-    """Every room of the server, in memory and in `data/rooms/`."""
+def room_save(code: str, setup: Setup, rated: bool, session: Session, sgf: str | None) -> RoomSave:
+    """The room as it is now (taken on the event loop), to be saved on the writer thread."""
+    creator = setup.first
+    joiner = next((p for p in session.people if p not in (creator, OPEN_SEAT)), None)
+    kept = RoomSetup(setup.game, setup.size, setup.variant, setup.komi, creator, rated)
+    return RoomSave(code, kept, joiner, sgf, ending(session))
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = own_folder(folder)
+
+def ending(session: Session, at: datetime | None = None) -> Finish | None:
+    """How the session's game ended (its main line's), None while it goes on."""
+    if session.phase is not Phase.PLAY:
+        return None
+    on_end = session.node_is_last() and session.on_main_line()
+    game = session.game if on_end else session.record.main_game()
+    outcome = game.outcome()
+    if outcome is None:
+        return None
+    winner = None
+    if outcome.winner is not None:
+        winner = session.people[outcome.winner ^ (SWAP in game.moves)]
+    return Finish(result_text(game), winner, at)
+
+
+class Rooms:
+    """Every unfinished room of the server in memory, and every room in its store."""
+
+    def __init__(self, store: Store, *, rated: bool = False) -> None:
+        """The rooms of `store`; new ones are rated if `rated`. Raises StoreError if the
+        store cannot be read."""
+        self.store = store
+        self.rated = rated
+        self.where = Path(store.location)
         self.rooms: dict[str, Room] = {}
-        for path in sorted(folder.glob("*.json")):
-            try:
-                room = self._read(path)
-            except NotWritten as error:  # the disk's fault, not the files': leave them be
-                log.warning("room %s not loaded: %s", printable(path.name), error)
-                continue
-            except BAD_ROOM as error:
-                self._set_aside(path.stem, why(error))
-                continue
-            except Exception as error:  # a fault of the program's: the log has the details
-                log.exception("room %s: reading it failed", printable(path.name))
-                self._set_aside(path.stem, f"reading it failed ({type(error).__name__})")
+        self.codes = store.codes()
+        """Every code in use, finished rooms' too: a code names one game for good."""
+        for stored in store.rooms(finished=False):
+            room = self._load(stored)
+            if room is None:
                 continue
             self.rooms[room.code] = room
+            if room.finished:  # it ended, but the end was not saved: save it (and rate it)
+                self.save(room, ending(room.session, stored.updated))
 
-    # -- files --------------------------------------------------------------------------
+    # -- the store ------------------------------------------------------------------------
 
-    def _record_path(self, code: str) -> Path:
-        return self.folder / f"{code}.sgf"
-
-    def _read(self, path: Path) -> Room:
-        code, setup, joiner = read_room(path)
-        record_path = self._record_path(code)
-        record = read_record(record_path, setup)
+    def _load(self, stored: StoredRoom) -> Room | None:
+        """The room of a row of the store, or None (and a log line) if it cannot be used."""
         try:
-            if record is None:  # komi and sides were not settled yet: they are chosen again
-                return Room(code, setup, joiner, self._start(setup, joiner, record_path), [])
-            joiner = record_joiner(record, joiner)
-            session = Session(record, record_path)
-            people = (setup.first, joiner or OPEN_SEAT)
-            if session.people != people:  # the record was written just before the join was
-                session.set_people(*people)
-        except OSError as error:
-            raise NotWritten(f"its record cannot be written ({error.strerror})") from None
-        return Room(code, setup, joiner, session, [])
-
-    def _set_aside(self, stem: str, reason: str) -> None:
-        """Move a bad room's files out of the way (kept, to look at), and say why."""
-        names = [f"{stem}.json", f"{stem}.sgf"]
-        try:
-            moved = set_aside(self.folder, names, SET_ASIDE)
-        except (OSError, ConfigError) as error:
-            log.warning(
-                "room %s not loaded (%s) and not set aside: %s",
-                printable(names[0]),
-                printable(reason),
-                printable(str(error)),
-            )
-            return
+            return self._room(stored)
+        except BAD_ROOM as error:
+            reason = why(error)
+        except Exception as error:  # a fault of the program's: the log has the details
+            log.exception("room %s: reading it failed", stored.code)
+            reason = f"reading it failed ({type(error).__name__})"
         log.warning(
-            "room files %s set aside in %s: %s",
-            printable(" and ".join(moved)),
-            self.folder / SET_ASIDE,
-            printable(reason),
+            "room %s in %s not loaded: %s", stored.code, self.store.location, printable(reason)
         )
+        return None
 
-    def save(self, room: Room) -> None:
-        """Write `CODE.json`; raises OSError."""
-        data = {"code": room.code, "setup": asdict(room.setup), "joiner": room.joiner}
-        write_atomic(self.folder / f"{room.code}.json", json.dumps(data, indent=1), mode=0o600)
+    def _room(self, stored: StoredRoom) -> Room:
+        kept = stored.setup
+        setup = Setup(kept.game, kept.size, kept.variant, kept.komi, kept.creator, OPEN_SEAT)
+        if stored.sgf is None:  # komi and sides were not settled: they are chosen again
+            session = self._start(stored.code, setup, kept.rated, stored.joiner)
+        else:
+            record = Record.from_sgf(stored.sgf)
+            check_record(record, setup, f"the record of room {stored.code}")
+            saving = self._saving(stored.code, setup, kept.rated)
+            session = room_session(record, setup.first, stored.joiner, self.where, saving)
+        room = Room(stored.code, setup, stored.joiner, session, [], kept.rated)
+        self._watch_saving(room)
+        return room
 
-    @staticmethod
-    def _start(setup: Setup, joiner: str | None, record: Path) -> Session:
-        return Session.start(replace(setup, second=joiner or OPEN_SEAT), record)
+    def _saving(self, code: str, setup: Setup, rated: bool) -> Saving:
+        """How room `code`'s session is saved: whole, into the store."""
+
+        def saving(session: Session, sgf: str) -> Callable[[], object]:
+            return partial(self.store.save_room, room_save(code, setup, rated, session, sgf))
+
+        return saving
+
+    def _start(self, code: str, setup: Setup, rated: bool, joiner: str | None) -> Session:
+        start = replace(setup, second=joiner or OPEN_SEAT)
+        return Session.start(start, self.where, saving=self._saving(code, setup, rated))
+
+    def _watch_saving(self, room: Room) -> None:
+        """Log when a room stops being saved, and when it is saved again."""
+        session = room.session
+
+        def changed() -> None:
+            problem = session.save_problem
+            if problem is None:
+                log.info("room %s is saved again in %s", room.code, self.store.location)
+            else:
+                log.warning("room %s is not being saved: %s", room.code, printable(problem))
+
+        session.saving_listeners.append(changed)
+
+    def save(self, room: Room, finish: Finish | None = None) -> None:
+        """Save the room whole soon, even before it has a record (komi and sides are being
+        chosen); `finish` says when a game found ended at a restart ended."""
+        session = room.session
+        assert session.autosave is not None
+        sgf = session.record.to_sgf() if session.phase is Phase.PLAY else None
+        save = room_save(room.code, room.setup, room.rated, session, sgf)
+        if finish is not None:
+            save = replace(save, finish=finish)
+        session.autosave.put(partial(self.store.save_room, save))
 
     # -- rooms ------------------------------------------------------------------------------
 
     def new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
-            if code not in self.rooms:
+            if code not in self.codes:
                 return code
 
-    def create(self, setup: Setup, creator: str) -> Room:
-        """A new room for `setup`, with `creator` as the first person and a seat open."""
+    def create(self, setup: Setup, creator: str, *, rated: bool | None = None) -> Room:
+        """A new room for `setup`, with `creator` as the first person and a seat open;
+        rated as the server's rooms are, unless `rated` says."""
         setup = replace(setup, first=creator, second=OPEN_SEAT, first_level=None, second_level=None)
+        rated = self.rated if rated is None else rated
         code = self.new_code()
-        try:
-            room = Room(code, setup, None, self._start(setup, None, self._record_path(code)), [])
-            self.save(room)
-        except OSError as error:  # a room that could not be kept at a restart is not made
-            log.warning("room %s not made: its files cannot be written (%s)", code, error)
-            raise RoomError(
-                f"the server cannot save a new room now ({error.strerror}); try again later"
-            ) from None
+        room = Room(code, setup, None, self._start(code, setup, rated, None), [], rated)
+        self._watch_saving(room)
+        self.codes.add(code)
         self.rooms[code] = room
+        self.save(room)
         return room
 
     def get(self, code: str) -> Room | None:
-        return self.rooms.get(code.strip().lower())
+        """The room `code`: an unfinished one, or a finished one read from the archive."""
+        code = code.strip().lower()
+        room = self.rooms.get(code)
+        if room is not None or code not in self.codes:
+            return room
+        try:
+            stored = self.store.room(code)
+        except StoreError as error:
+            log.warning("room %s cannot be read from %s: %s", code, self.store.location, error)
+            return None
+        room = self._load(stored) if stored is not None else None
+        if room is not None:
+            self.rooms[code] = room
+        return room
 
     def join(self, room: Room, name: str) -> None:
         """`name` takes the open seat; raises RoomError if it is taken by somebody else."""
@@ -205,16 +238,13 @@ class Rooms:
             raise RoomError(f"room {room.code} is full: {room.creator} and {room.joiner} play")
         room.joiner = name
         session = room.session
-        try:
-            session.set_people(session.people[0], name)
-            self.save(room)
-        except OSError as error:  # the game goes on; the next move's save tries again
-            log.warning("room %s: %s's join cannot be saved (%s)", room.code, name, error)
+        session.set_people(session.people[0], name)
+        self.save(room)
         for listener in list(room.listeners):
             listener(room)
 
     def flush(self) -> None:
-        """Wait until every room's record is on the disk (before the server stops)."""
+        """Wait until every room is saved (before the server stops)."""
         for room in self.rooms.values():
             room.session.flush()
 

@@ -1,9 +1,11 @@
 """The SSH server: authentication, one app per terminal session, and the limits.
 
 Every connection's app runs as a task in the server's one asyncio loop, drawn through
-`ChannelDriver` on its channel. The server offers terminal sessions only: no shell, no
-commands but `join CODE` and `watch CODE`, no subsystems (so no sftp or scp), and no
-forwarding of ports, agents or X11 (asyncssh refuses those unless asked for them).
+`ChannelDriver` on its channel. The server offers terminal sessions and a few commands
+only: no shell, no commands but `join CODE` and `watch CODE` (with a terminal) and
+`games`, `export` and `ratings` (with or without one), no subsystems (so no sftp or scp),
+and no forwarding of ports, agents or X11 (asyncssh refuses those unless asked for them).
+Rooms, the archive, names and ratings are in the store (`server.db`).
 """
 
 from __future__ import annotations
@@ -22,18 +24,22 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
+from ..store import STORE_FILE, SqliteStore, Store, StoreError
 from .auth import (
     ITERATIONS,
     KeyBook,
     auth_required,
     check_login,
     host_key,
+    import_names,
     read_password_file,
     valid_name,
     weak_hashes,
 )
+from .commands import COMMANDS
+from .commands import USAGE as COMMANDS_USAGE
 from .files import own_folder
-from .limits import ServerConfig
+from .limits import ConfigError, ServerConfig
 
 if TYPE_CHECKING:
     from .app import ServerApp
@@ -48,6 +54,9 @@ abstracts-tui: this server plays games in a terminal; ask ssh for one with -t:
   ssh -t {address}               the lobby: create a room, join one, watch, or play hot-seat
   ssh -t {address} join CODE     join room CODE, or take your seat in it back
   ssh -t {address} watch CODE    watch room CODE
+
+and, with or without a terminal:
+
 """
 
 
@@ -55,6 +64,7 @@ class Server:
     """The listening server: its settings, rooms, credentials and open sessions."""
 
     def __init__(self, config: ServerConfig) -> None:
+        from .room_files import import_rooms
         from .rooms import Rooms
 
         self.config = config
@@ -71,8 +81,19 @@ class Server:
         self.authorized: asyncssh.SSHAuthorizedKeys | None = None
         if config.authorized_keys is not None:
             self.authorized = asyncssh.read_authorized_keys(str(config.authorized_keys))
-        self.names = KeyBook(config.data / "names.json")
-        self.rooms: Rooms = Rooms(config.data / "rooms")
+        self.store = open_store(config.data)
+        try:
+            # Earlier versions kept names and rooms in files: put them in the store, once.
+            import_names(config.data / "names.json", self.store)
+            import_rooms(config.data / "rooms", self.store)
+            self.names = KeyBook(self.store)
+            self.rooms: Rooms = Rooms(self.store, rated=config.rated)
+        except StoreError as error:
+            self.store.close()
+            raise ConfigError(f"{self.store.location} cannot be read: {error}") from None
+        except BaseException:
+            self.store.close()
+            raise
         self.sessions: Counter[str] = Counter()
         """Terminal sessions open per user name."""
         self.connections: Counter[str] = Counter()
@@ -111,6 +132,7 @@ class Server:
             app.end()
         self.hasher.shutdown(wait=False, cancel_futures=True)
         await asyncio.to_thread(self.rooms.flush)
+        self.store.close()
 
     def admit(self, address: str) -> bool:
         """Count a new connection from `address`, unless it has as many open as it may."""
@@ -129,6 +151,14 @@ class Server:
         return self.config.data / "users" / user
 
 
+def open_store(data: Path) -> Store:
+    """The store in the data folder; raises ConfigError saying why it cannot be used."""
+    try:
+        return SqliteStore(data / STORE_FILE)
+    except StoreError as error:
+        raise ConfigError(str(error)) from None
+
+
 class Connection(asyncssh.SSHServer):
     """One client connection: how it authenticates, and its sessions."""
 
@@ -138,6 +168,9 @@ class Connection(asyncssh.SSHServer):
         self.key_fingerprint: str | None = None
         self.address: str | None = None
         """Where the connection comes from, once it is counted."""
+        self.keeping: asyncio.Task[None] | None = None
+        """Keeping the name's key, after a login with a new name (the loop holds tasks
+        weakly)."""
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -176,14 +209,19 @@ class Connection(asyncssh.SSHServer):
     def public_key_auth_supported(self) -> bool:
         return self.server.authorized is not None
 
-    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+    async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         authorized = self.server.authorized
         assert authorized is not None and self.conn is not None
         host = self.conn.get_extra_info("peername")[0]
         if authorized.validate(key, host, host) is None:
             return False
         fingerprint = key.get_fingerprint()
-        if not self.server.names.allows(username, fingerprint):
+        try:
+            allowed = await asyncio.to_thread(self.server.names.allows, username, fingerprint)
+        except StoreError as error:  # whose the name is cannot be known: not now
+            log.warning("%s refused: the store cannot be read (%s)", username, error)
+            return False
+        if not allowed:
             log.info("%s refused: the name is kept for another key", username)
             return False
         self.key_fingerprint = fingerprint  # the key the client goes on to sign with
@@ -192,7 +230,23 @@ class Connection(asyncssh.SSHServer):
     def auth_completed(self) -> None:
         assert self.conn is not None
         if self.key_fingerprint is not None:
-            self.server.names.keep(self.conn.get_extra_info("username"), self.key_fingerprint)
+            name = self.conn.get_extra_info("username")
+            self.keeping = asyncio.get_running_loop().create_task(
+                self.keep_name(name, self.key_fingerprint)
+            )
+
+    async def keep_name(self, name: str, fingerprint: str) -> None:
+        """Keep the key for the name, if it is new; a login with another key that got the
+        name first (on another connection, between the check and now) wins."""
+        assert self.conn is not None
+        try:
+            kept = await asyncio.to_thread(self.server.names.keep, name, fingerprint)
+        except StoreError as error:  # kept at a later login instead
+            log.warning("%s: the name's key cannot be kept now (%s)", name, error)
+            return
+        if not kept:
+            log.info("%s refused: the name was just kept for another key", name)
+            self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "name taken")
 
     def session_requested(self) -> TerminalSession:
         assert self.conn is not None
@@ -250,6 +304,10 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         self.input = TokenBucket(limits.input_rate, limits.input_burst)
         self.last_input = time.monotonic()
         self.idle_check: asyncio.TimerHandle | None = None
+        self.task: asyncio.Task[None] | None = None
+        """The app or the command, while it runs (kept: the loop holds tasks weakly)."""
+        self.answering = False
+        """Whether the session answers a command (`games`, `export`, `ratings`)."""
 
     # -- what the client asks for --------------------------------------------------------
 
@@ -289,16 +347,16 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         command = None
         if len(words) == 2 and words[0] in ("join", "watch"):
             command = Command(words[0], words[1].lower())
-        elif words:
+        elif words and words[0] not in COMMANDS:
             status = 0 if words == ["help"] else 2
-            return self.refuse(USAGE.format(address=self.address()), status)
+            return self.refuse(self.usage(), status)
         if not valid_name(self.user):
             return self.refuse(
                 f"abstracts-tui: {self.user!r} cannot be a player's name: use 1 to 24 "
                 "letters, digits, '.', '_' or '-' (ssh NAME@host).\n"
             )
-        if chan.get_terminal_type() is None:
-            return self.refuse(USAGE.format(address=self.address()))
+        if chan.get_terminal_type() is None and (not words or command is not None):
+            return self.refuse(self.usage())
         limits = self.server.config.limits
         if self.server.sessions[self.user] >= limits.sessions_per_user:
             return self.refuse(
@@ -308,11 +366,42 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         if sum(self.server.sessions.values()) >= limits.sessions:
             return self.refuse("abstracts-tui: the server is full; try again later.\r\n")
         self.server.sessions[self.user] += 1
-        asyncio.get_running_loop().create_task(self.run_app(command))
+        self.answering = bool(words) and words[0] in COMMANDS
+        work = self.run_command(words) if self.answering else self.run_app(command)
+        self.task = asyncio.get_running_loop().create_task(work)
+
+    def usage(self) -> str:
+        address = self.address()
+        return USAGE.format(address=address) + COMMANDS_USAGE.format(address=address)
 
     def refuse(self, message: str, status: int = 1) -> None:
         self.send(message)
         self.finish(status)
+
+    async def run_command(self, words: list[str]) -> None:
+        """Answer `games`, `export` or `ratings` from the store (on a worker thread)."""
+        from .commands import Answer, answer
+
+        try:
+            result = await asyncio.to_thread(answer, self.server.store, words)
+        except StoreError as error:
+            log.warning("%s: %s not answered: %s", self.user, words[0], error)
+            result = Answer(
+                error=f"abstracts-tui: the server cannot read its games now ({error}); "
+                "try again later.\n",
+                status=1,
+            )
+        finally:
+            self.server.sessions[self.user] -= 1
+        out, err = result.output, result.error
+        assert self.chan is not None
+        if self.chan.get_terminal_type() is not None:  # a terminal: lines end in CR LF
+            out, err = out.replace("\n", "\r\n"), err.replace("\n", "\r\n")
+        self.send(out)
+        if err and not self.closed:
+            with contextlib.suppress(ConnectionError):
+                self.chan.write_stderr(err)
+        self.finish(result.status)
 
     def send(self, data: str) -> None:
         """Write to the client, unless it has gone: then the session just ends."""
@@ -414,6 +503,8 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
     def eof_received(self) -> bool:
         # No more keys will come: the app ends, and its last frame (the terminal put back)
         # and the exit status still go out, since the channel stays open for sending.
+        if self.answering:  # a command reads no input: its answer still goes out
+            return True
         log.info("%s: the client closed its input", self.user or "(no name)")
         if self.app is not None:
             self.app.end()

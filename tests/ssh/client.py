@@ -104,3 +104,24 @@ async def connect(
         encoding="utf-8",
     )
     return conn, client
+
+
+async def run(port: int, user: str, command: str) -> asyncssh.SSHCompletedProcess:
+    """Run `command` as `user` without a terminal (as `ssh -T host COMMAND` does)."""
+    async with asyncssh.connect(
+        "127.0.0.1", port, username=user, known_hosts=None, client_keys=None, agent_path=None
+    ) as conn:
+        return await conn.run(command, timeout=TIMEOUT)
+
+
+async def run_until(
+    port: int, user: str, command: str, check: Callable[[str], bool]
+) -> asyncssh.SSHCompletedProcess:
+    """Run `command` until its output passes `check` (a room is saved just after a move
+    shows: the command may come first)."""
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        result = await run(port, user, command)
+        if check(str(result.stdout)) or time.monotonic() > deadline:
+            return result
+        await asyncio.sleep(0.2)

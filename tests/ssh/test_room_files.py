@@ -1,8 +1,9 @@
-"""A hostile `rooms/` folder: the server starts, keeps the good rooms, sets the bad ones aside.
+"""Room files of earlier versions, imported once; a hostile `rooms/` folder set aside.
 
 Room files outlive the server that wrote them. Whatever they hold (a code that is a path,
 fields of the wrong kind, links out of the folder, a record nested thousands deep, a
-FIFO), the server must start, load every good room, move the bad files to
+FIFO), the server must start, put every good room in its store and move its files to
+`rooms/imported/` (so that a restart does not import them again), move the bad files to
 `rooms/set-aside/` with a log line naming each, and write nothing outside its folder.
 """
 
@@ -17,9 +18,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .client import connect
+from abstracts_tui.records import Record
+from abstracts_tui.rules import new_game
+from abstracts_tui.store import SqliteStore
+
+from .client import connect, run
 from .conftest import RunningServer
-from .test_rooms import ENTER, create_room, first_move_played
+from .test_rooms import ENTER, first_move_played
 
 
 def room(code: Any, game: str = "pilo", **changes: Any) -> str:
@@ -66,6 +71,7 @@ def test_a_hostile_rooms_folder_neither_stops_the_server_nor_leads_it_outside(
 
     data = tmp_path / "data"
     rooms = data / "rooms"
+    rooms.mkdir(mode=0o700)  # as earlier versions left it
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "room.json").write_text(room("bcdq"))
@@ -75,6 +81,13 @@ def test_a_hostile_rooms_folder_neither_stops_the_server_nor_leads_it_outside(
     # Good: the join got into the record, and the server stopped before the room file.
     (rooms / "gh24.json").write_text(room("gh24"))
     (rooms / "gh24.sgf").write_text("(;GM[1000]GA[pilo]SZ[8]PB[carl]PO[dave];B[a1])")
+    # Good: dave joined carl's Linage room and chose to move first.
+    (rooms / "gh25.json").write_text(room("gh25", game="linage", size=5, joiner="dave"))
+    linage = new_game("linage", size=5, komi=0.5)
+    linage.play("c3")
+    (rooms / "gh25.sgf").write_text(Record.from_game(linage, ("dave", "carl")).to_sgf())
+    good = {"gh23": ["gh23.json"], "gh24": ["gh24.json", "gh24.sgf"]}
+    good["gh25"] = ["gh25.json", "gh25.sgf"]
     bad = {  # name: (content, what the log line says)
         "bcdf": (room("../../escaped"), "'../../escaped' is not a room code"),
         "bcdg": (room(5), "the code 5 is not a room code"),
@@ -117,7 +130,7 @@ def test_a_hostile_rooms_folder_neither_stops_the_server_nor_leads_it_outside(
         "bcd6": "bcd6.sgf is not a record of the room's game",
         "bcd7": "bcd7.sgf has computer players",
         "bcdv": "bcdv.json is not a regular file",
-        "bcd9": "the record's second person 'erin' is not the room's",
+        "bcd9": "the record's other person 'erin' is not the room's",
     }
     before = files_under(tmp_path, data)
 
@@ -131,16 +144,20 @@ def test_a_hostile_rooms_folder_neither_stops_the_server_nor_leads_it_outside(
     for name in ("bcdr", "bcds", "bcdt", "bcd6", "bcd7", "bcd9"):
         assert f"room files {name}.json and {name}.sgf set aside" in server.log
         assert os.path.lexists(rooms / "set-aside" / f"{name}.sgf"), name
+    for name, files in good.items():
+        found = [line for line in lines if f"room files {name}.json" in line]
+        assert len(found) == 1 and "imported into the store" in found[0], (name, server.log)
+        assert sorted(path.name for path in (rooms / "imported").glob(f"{name}.*")) == files
+        assert not list(rooms.glob(f"{name}.*")), name
     assert "Traceback" not in server.log, server.log
     # Nothing was written outside the data folder, and the links' targets are untouched.
     assert files_under(tmp_path, data) == before
     assert not (outside / "written.sgf").exists()
     assert not list(tmp_path.glob("escaped*"))
-    # The server's folders are its own.
-    for folder in (data, rooms, rooms / "set-aside"):
+    # The server's folders and its store are its own.
+    for folder in (data, rooms, rooms / "set-aside", rooms / "imported"):
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700, folder
-    for path in rooms.glob(f"{code}.*"):
-        assert path.stat().st_mode & 0o022 == 0, path
+    assert stat.S_IMODE((data / "server.db").stat().st_mode) == 0o600
 
     async def lobby() -> None:
         conn, ann = await connect(server.port, "ann")
@@ -148,6 +165,7 @@ def test_a_hostile_rooms_folder_neither_stops_the_server_nor_leads_it_outside(
             f"{code}  Petrify 8x8  ann - bob",
             "gh23  Pilo 8x8  carl - waiting for a player",
             "gh24  Pilo 8x8  carl - dave  Orange to move (dave)",
+            "gh25  Linage 5x5  carl - dave  Horizontal to move (carl)",
         )
         for name in reasons:
             assert name not in screen
@@ -157,6 +175,13 @@ def test_a_hostile_rooms_folder_neither_stops_the_server_nor_leads_it_outside(
 
     asyncio.run(lobby())
     server.stop()
+
+    # A restart imports nothing again: the rooms are in the store.
+    restarted: RunningServer = start_server()
+    assert "imported" not in restarted.log and "set aside" not in restarted.log
+    games = asyncio.run(run(restarted.port, "carl", "games carl")).stdout
+    assert sorted(line[:4] for line in str(games).splitlines()[1:]) == sorted(good)
+    restarted.stop()
 
     # Set aside again under the same name: the first one is kept beside it.
     (rooms / "bcdf.json").write_text(room("../../../escaped"))
@@ -175,9 +200,7 @@ def serve_once(data: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_a_bad_names_file_or_a_linked_rooms_folder_stops_the_start_with_one_sentence(
-    tmp_path: Path,
-) -> None:
+def test_names_are_imported_once_and_a_bad_names_file_stops_the_start(tmp_path: Path) -> None:
     # names.json keeps each name for its key: ignoring a bad one would let anybody take
     # any name, so the server says what is wrong instead of starting.
     data = tmp_path / "data"
@@ -187,7 +210,30 @@ def test_a_bad_names_file_or_a_linked_rooms_folder_stops_the_start_with_one_sent
     assert result.returncode == 2
     assert "names.json is not a table of names and keys" in result.stderr
     assert "Traceback" not in result.stderr
-    (data / "names.json").unlink()
+    # A good one is put in the store and moved out of the way.
+    (data / "names.json").write_text('{"ann": "SHA256:ann-key", "bob": "SHA256:bob-key"}')
+    with subprocess.Popen(
+        [sys.executable, "-m", "abstracts_tui", "serve", "--port", "0", "--data", str(data)],
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as server:
+        assert server.stderr is not None
+        for line in server.stderr:
+            if "listening on" in line:
+                break
+        server.terminate()
+    assert not (data / "names.json").exists()
+    assert (data / "imported" / "names.json").exists()
+    store = SqliteStore(data / "server.db")
+    assert (store.name_key("ann"), store.name_key("bob")) == ("SHA256:ann-key", "SHA256:bob-key")
+    store.close()
+
+
+def test_a_linked_rooms_folder_or_store_stops_the_start_with_one_sentence(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     (data / "rooms").symlink_to(elsewhere)
@@ -196,27 +242,12 @@ def test_a_bad_names_file_or_a_linked_rooms_folder_stops_the_start_with_one_sent
     assert "rooms is a symbolic link or not a folder" in result.stderr
     assert "Traceback" not in result.stderr
     assert list(elsewhere.iterdir()) == []
-
-
-def test_a_join_the_disk_refuses_still_seats_the_player(start_server, tmp_path: Path) -> None:
-    server: RunningServer = start_server()
-
-    async def play() -> str:
-        ann_conn, ann, code = await create_room(server.port, "ann")
-        # The room file can no longer be replaced (as on a full or read-only disk).
-        room_file = tmp_path / "data" / "rooms" / f"{code}.json"
-        room_file.unlink()
-        room_file.mkdir()
-        (room_file / "in the way").write_text("")
-        bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
-        await bob.wait_for("Blue to move (ann)")
-        await ann.wait_for("Blue to move (ann)")
-        ann.send(ENTER)
-        await bob.wait_for("Pie rule")
-        ann_conn.close()
-        bob_conn.close()
-        return code
-
-    code = asyncio.run(play())
-    assert f"room {code}: bob's join cannot be saved" in server.log
-    assert "Traceback" not in server.log, server.log
+    (data / "rooms").unlink()
+    for made in data.glob("server.db*"):  # made by the start refused above
+        made.unlink()
+    (data / "server.db").symlink_to(elsewhere / "server.db")
+    result = serve_once(data)
+    assert result.returncode == 2
+    assert "server.db is a symbolic link" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert list(elsewhere.iterdir()) == []

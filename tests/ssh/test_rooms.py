@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
 
 import asyncssh
 
-from .client import ScreenClient, connect
+from abstracts_tui.records import Record, RecordError
+
+from .client import ScreenClient, connect, run_until
 from .conftest import RunningServer
 
 CURSOR_RIGHT = "\x1b[C"
@@ -142,9 +145,24 @@ def test_a_dropped_player_takes_the_seat_back_even_after_a_restart(start_server)
         await bob.wait_for("3. Blue", "c5", "Orange to move (bob)")
         ann_conn.close()
         bob_conn.close()
+        # The store has the record with its three moves.
+        exported = await run_until(restarted.port, "carl", f"export {code}", has_moves(3))
+        assert exported.exit_status == 0, exported.stderr
 
     asyncio.run(second_part())
-    assert (restarted.data / "rooms" / f"{code}.sgf").read_text().count(";") == 4  # root + 3
+    assert not (restarted.data / "rooms").exists()  # no file per room: the store has them
+
+
+def has_moves(count: int) -> Callable[[str], bool]:
+    """Whether a record's main line has `count` moves."""
+
+    def check(sgf: str) -> bool:
+        try:
+            return len(list(Record.from_sgf(sgf).root.mainline())) == count
+        except RecordError:
+            return False
+
+    return check
 
 
 def test_a_full_room_is_watched_and_unknown_codes_are_refused(start_server) -> None:

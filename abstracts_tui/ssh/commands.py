@@ -1,0 +1,106 @@
+"""What `ssh host games`, `export` and `ratings` print: the store's archive and ratings as
+text, for people and for scripts.
+
+Each answer is worked out from the store on a worker thread (the store blocks) and sent
+whole; no terminal is needed. Tables are tab-separated lines under a header line, so
+that `cut -f` and `column -t -s $'\\t'` read them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..game_setup import Setup
+from ..rules import GAMES, game_class
+from ..session import Session
+from ..store import PlayerRating, Store, StoredRoom
+from .auth import valid_name
+from .room_files import OPEN_SEAT, valid_code
+
+COMMANDS = ("games", "export", "ratings")
+USAGE = """\
+  ssh -T {address} games [NAME]   games played here, newest first (NAME's only)
+  ssh -T {address} export CODE    the record of game CODE (SGF)
+  ssh -T {address} ratings [GAME] the ratings (of one game)
+"""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a command prints on the standard output and error, and its exit status."""
+
+    output: str = ""
+    error: str = ""
+    status: int = 0
+
+
+def answer(store: Store, words: list[str]) -> Answer:
+    """The answer to `words` (a command of COMMANDS and its arguments); raises StoreError
+    if the store cannot be read."""
+    command, arguments = words[0], words[1:]
+    if len(arguments) > 1 or (command == "export" and not arguments):
+        return Answer(error=f"abstracts-tui: usage:\n{USAGE.format(address='HOST')}", status=2)
+    argument = arguments[0] if arguments else None
+    if command == "games":
+        return games(store, argument)
+    if command == "export":
+        assert argument is not None
+        return export(store, argument)
+    return ratings(store, argument)
+
+
+def games(store: Store, name: str | None) -> Answer:
+    if name is not None and not valid_name(name):
+        return Answer(error=f"abstracts-tui: {name!r} is not a player's name.\n", status=2)
+    lines = ["code\tgame\tplayers\tresult\trated\tdate (UTC)"]
+    lines += [game_line(room) for room in store.rooms(player=name)]
+    return Answer("".join(line + "\n" for line in lines))
+
+
+def game_line(room: StoredRoom) -> str:
+    """`k7m2  Pilo 8x8  ann - bob  ann won (Blue+3)  rated  2026-05-01 14:05`, tab-separated."""
+    setup = room.setup
+    info = game_class(setup.game).info
+    size = setup.size if setup.size is not None else info.default_size
+    board = f"side {size}" if info.geometry == "hex" else f"{size}x{size}"
+    players = f"{setup.creator} - {room.joiner or 'waiting for a player'}"
+    if room.finished is None:
+        result = "unfinished"
+    elif room.winner is None:
+        result = "draw"
+    else:
+        result = f"{room.winner} won ({room.result})"
+    date = (room.finished or room.updated).strftime("%Y-%m-%d %H:%M")
+    rated = "rated" if setup.rated else "-"
+    return f"{room.code}\t{info.title} {board}\t{players}\t{result}\t{rated}\t{date}"
+
+
+def export(store: Store, code: str) -> Answer:
+    code = code.strip().lower()
+    room = store.room(code) if valid_code(code) else None
+    if room is None:
+        return Answer(error=f"abstracts-tui: there is no game {code}.\n", status=1)
+    sgf = room.sgf
+    if sgf is None:  # komi and sides are still being chosen: no move yet
+        kept = room.setup
+        joiner = room.joiner or OPEN_SEAT
+        setup = Setup(kept.game, kept.size, kept.variant, kept.komi, kept.creator, joiner)
+        sgf = Session.start(setup).record.to_sgf()
+    return Answer(sgf if sgf.endswith("\n") else sgf + "\n")
+
+
+def ratings(store: Store, game: str | None) -> Answer:
+    if game is not None:
+        game = game.lower()
+        if game not in GAMES:
+            names = ", ".join(GAMES)
+            return Answer(error=f"abstracts-tui: there is no game {game} ({names}).\n", status=2)
+    lines = ["name\tgame\trating\tdeviation\tgames"]
+    lines += [rating_line(rating) for rating in store.ratings(game)]
+    return Answer("".join(line + "\n" for line in lines))
+
+
+def rating_line(rating: PlayerRating) -> str:
+    """`ann  pilo  1662?  290  1`: `?` marks a provisional rating (its deviation is high)."""
+    value = rating.rating
+    return f"{rating.name}\t{rating.game}\t{value.text()}\t{round(value.deviation)}\t{rating.games}"

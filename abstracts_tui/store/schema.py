@@ -1,0 +1,118 @@
+"""The SQLite store's tables, made and changed by numbered migrations.
+
+`schema_version` lists the migrations applied. Each migration is applied once, in a
+transaction of its own that first checks it is not there yet (two processes starting at
+once apply it once between them). A later version adds a column or a table by adding a
+migration at the end of `MIGRATIONS`, never by changing one already released.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    what: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS = (
+    Migration(
+        1,
+        "rooms (the archive once finished), names and their keys, ratings",
+        (
+            """CREATE TABLE rooms (
+                code TEXT PRIMARY KEY,
+                game TEXT NOT NULL,
+                size INTEGER,
+                variant TEXT,
+                komi REAL,
+                creator TEXT NOT NULL,
+                joiner TEXT,
+                rated INTEGER NOT NULL DEFAULT 0,
+                sgf TEXT,
+                version INTEGER NOT NULL,
+                created TEXT NOT NULL,
+                updated TEXT NOT NULL,
+                finished TEXT,
+                result TEXT,
+                winner TEXT
+            )""",
+            "CREATE INDEX rooms_by_update ON rooms (updated)",
+            "CREATE INDEX rooms_by_creator ON rooms (creator, updated)",
+            "CREATE INDEX rooms_by_joiner ON rooms (joiner, updated)",
+            "CREATE INDEX rooms_unfinished ON rooms (code) WHERE finished IS NULL",
+            """CREATE TABLE names (
+                name TEXT PRIMARY KEY,
+                key TEXT NOT NULL,
+                created TEXT NOT NULL
+            )""",
+            """CREATE TABLE ratings (
+                name TEXT NOT NULL,
+                game TEXT NOT NULL,
+                value REAL NOT NULL,
+                deviation REAL NOT NULL,
+                volatility REAL NOT NULL,
+                games INTEGER NOT NULL,
+                updated TEXT NOT NULL,
+                PRIMARY KEY (name, game)
+            )""",
+            # One row per player and rated game: the key makes a second update of the
+            # same game impossible, and the rows are the history of each rating.
+            """CREATE TABLE rating_changes (
+                code TEXT NOT NULL REFERENCES rooms (code),
+                name TEXT NOT NULL,
+                game TEXT NOT NULL,
+                value_before REAL NOT NULL,
+                deviation_before REAL NOT NULL,
+                value_after REAL NOT NULL,
+                deviation_after REAL NOT NULL,
+                PRIMARY KEY (code, name)
+            )""",
+        ),
+    ),
+)
+
+
+class NewerStore(Exception):
+    """The store was made by a newer version of the program (the message says which)."""
+
+
+def now() -> str:
+    """The time as the store keeps it: UTC, ISO 8601, to the millisecond (sorts as text)."""
+    return datetime.now(UTC).isoformat(sep=" ", timespec="milliseconds")[:23]
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Apply the migrations `db` has not had yet (`db` in autocommit mode)."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS schema_version "
+        "(version INTEGER PRIMARY KEY, what TEXT NOT NULL, applied TEXT NOT NULL)"
+    )
+    for migration in MIGRATIONS:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            done = db.execute(
+                "SELECT 1 FROM schema_version WHERE version = ?", (migration.version,)
+            ).fetchone()
+            if done is None:
+                for statement in migration.statements:
+                    db.execute(statement)
+                db.execute(
+                    "INSERT INTO schema_version VALUES (?, ?, ?)",
+                    (migration.version, migration.what, now()),
+                )
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+    (newest,) = db.execute("SELECT max(version) FROM schema_version").fetchone()
+    if newest > MIGRATIONS[-1].version:
+        raise NewerStore(
+            f"its tables are at version {newest}, made by a newer version of abstracts-tui "
+            f"(this one knows versions up to {MIGRATIONS[-1].version})"
+        )

@@ -1,0 +1,319 @@
+"""The store in one SQLite file (`server.db` in the server's data folder).
+
+WAL mode, so that reading the archive never waits for a move being saved, and every
+commit synced (`synchronous=FULL`): a move saved is on the disk, as the autosave files
+were. One connection, used by one thread at a time: the writer thread saves rooms, worker
+threads answer queries, and a transaction is short. Another program holding the file's
+lock (an `sqlite3` shell left in a transaction) makes a save wait up to `timeout` seconds,
+then fail with a sentence saying so, as a full or read-only disk does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import stat
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ..ratings import Rating
+from .base import PlayerRating, RoomSave, RoomSetup, StoredRoom, StoreError, rated_after
+from .schema import NewerStore, migrate, now
+
+REASONS = {
+    "SQLITE_FULL": "the disk is full",
+    "SQLITE_READONLY": "the disk is read-only",
+    "SQLITE_BUSY": "the store is locked by another program",
+    "SQLITE_LOCKED": "the store is locked by another program",
+    "SQLITE_IOERR": "the disk failed (input/output error)",
+    "SQLITE_CANTOPEN": "the store's file cannot be opened",
+    "SQLITE_CORRUPT": "the store's file is damaged",
+    "SQLITE_NOTADB": "the store's file is not a database",
+    "SQLITE_PERM": "permission denied",
+}
+
+ROOM_COLUMNS = (
+    "code, game, size, variant, komi, creator, joiner, rated, sgf, version, "
+    "created, updated, finished, result, winner"
+)
+
+
+INSERT_ROOM = (
+    f"INSERT INTO rooms ({ROOM_COLUMNS}) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, NULL, NULL, NULL)"
+)
+"""A new room at version 1, unfinished (made and changed at the same time)."""
+
+
+def reason(error: sqlite3.Error) -> str:
+    """What went wrong, in words a player can act on: `the disk is full`."""
+    name = getattr(error, "sqlite_errorname", "") or ""
+    for prefix, text in REASONS.items():
+        if name == prefix or name.startswith(prefix + "_"):
+            return text
+    return str(error)
+
+
+def when(text: str) -> datetime:
+    return datetime.fromisoformat(text).replace(tzinfo=UTC)
+
+
+def stamp(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(sep=" ", timespec="milliseconds")[:23]
+
+
+class SqliteStore:
+    """Rooms, the archive, names and ratings in one SQLite file."""
+
+    def __init__(self, path: Path, *, timeout: float = 5.0) -> None:
+        """Open (or make, owner-only) the file and bring its tables up to date; raises
+        StoreError saying why it cannot be used."""
+        self.path = path
+        self.location = str(path)
+        self._lock = threading.Lock()
+        _own_file(path)
+        try:
+            self._db = sqlite3.connect(
+                path, timeout=timeout, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as error:
+            raise StoreError(f"{path} cannot be opened: {reason(error)}") from None
+        try:
+            mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode != "wal":
+                raise StoreError(f"{path} cannot be put in WAL mode (it is in {mode} mode)")
+            self._db.execute("PRAGMA synchronous = FULL")
+            self._db.execute("PRAGMA foreign_keys = ON")
+            migrate(self._db)
+        except sqlite3.Error as error:
+            self._db.close()
+            raise StoreError(f"{path} cannot be used: {reason(error)}") from None
+        except NewerStore as error:
+            self._db.close()
+            raise StoreError(f"{path} cannot be used: {error}") from None
+        except StoreError:
+            self._db.close()
+            raise
+
+    # -- transactions ---------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """The connection in a write transaction, committed at the end (rolled back on an
+        error); sqlite3's errors become StoreError."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._db
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as error:
+                raise StoreError(reason(error)) from None
+
+    def _read(self, query: str, parameters: tuple[object, ...] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            try:
+                cursor = self._db.execute(query, parameters)
+                cursor.row_factory = sqlite3.Row
+                return cursor.fetchall()
+            except sqlite3.Error as error:
+                raise StoreError(reason(error)) from None
+
+    # -- rooms ----------------------------------------------------------------------------
+
+    def save_room(self, room: RoomSave) -> int:
+        moment = now()
+        with self._transaction() as db:
+            db.execute(
+                f"{INSERT_ROOM} ON CONFLICT (code) DO UPDATE SET joiner = excluded.joiner, "
+                "sgf = coalesce(excluded.sgf, rooms.sgf), version = rooms.version + 1, "
+                "updated = excluded.updated",
+                _values(room, moment),
+            )
+            finish = room.finish
+            if finish is not None:
+                finished = stamp(finish.at) if finish.at is not None else moment
+                changed = db.execute(
+                    "UPDATE rooms SET finished = ?, result = ?, winner = ? "
+                    "WHERE code = ? AND finished IS NULL",
+                    (finished, finish.result, finish.winner, room.code),
+                ).rowcount
+                if changed:
+                    self._rate(db, room.code, moment)
+            (version,) = db.execute(
+                "SELECT version FROM rooms WHERE code = ?", (room.code,)
+            ).fetchone()
+        return int(version)
+
+    def _rate(self, db: sqlite3.Connection, code: str, moment: str) -> None:
+        """Update both players' ratings for the game of room `code`, just finished, if it
+        is rated (inside the transaction that finished it)."""
+        game, creator, joiner, rated, winner = db.execute(
+            "SELECT game, creator, joiner, rated, winner FROM rooms WHERE code = ?", (code,)
+        ).fetchone()
+        if not rated or joiner is None or joiner == creator:
+            return
+        players = (creator, joiner)
+        before = [self._rating(db, name, game) for name in players]
+        after = rated_after(before[0][0], before[1][0], players, winner)
+        for name, (old, games), new in zip(players, before, after, strict=True):
+            db.execute(
+                "INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (code, name, game, old.value, old.deviation, new.value, new.deviation),
+            )
+            db.execute(
+                "INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (name, game) DO UPDATE SET value = excluded.value, "
+                "deviation = excluded.deviation, volatility = excluded.volatility, "
+                "games = excluded.games, updated = excluded.updated",
+                (name, game, new.value, new.deviation, new.volatility, games + 1, moment),
+            )
+
+    @staticmethod
+    def _rating(db: sqlite3.Connection, name: str, game: str) -> tuple[Rating, int]:
+        row = db.execute(
+            "SELECT value, deviation, volatility, games FROM ratings WHERE name = ? AND game = ?",
+            (name, game),
+        ).fetchone()
+        if row is None:
+            return Rating(), 0
+        return Rating(row[0], row[1], row[2]), int(row[3])
+
+    def import_room(self, room: RoomSave, when: datetime) -> bool:
+        with self._transaction() as db:
+            inserted = db.execute(
+                f"{INSERT_ROOM} ON CONFLICT (code) DO NOTHING", _values(room, stamp(when))
+            )
+            return bool(inserted.rowcount)
+
+    def room(self, code: str) -> StoredRoom | None:
+        rows = self._read(f"SELECT {ROOM_COLUMNS} FROM rooms WHERE code = ?", (code,))
+        return _stored_room(rows[0]) if rows else None
+
+    def rooms(
+        self,
+        *,
+        finished: bool | None = None,
+        player: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[StoredRoom]:
+        conditions = []
+        parameters: list[object] = []
+        if finished is not None:
+            conditions.append("finished IS NOT NULL" if finished else "finished IS NULL")
+        if player is not None:
+            conditions.append("(creator = ? OR joiner = ?)")
+            parameters += [player, player]
+        where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
+        parameters += [-1 if limit is None else limit, offset]
+        rows = self._read(
+            f"SELECT {ROOM_COLUMNS} FROM rooms {where} "
+            "ORDER BY updated DESC, code LIMIT ? OFFSET ?",
+            tuple(parameters),
+        )
+        return [_stored_room(row) for row in rows]
+
+    def codes(self) -> set[str]:
+        return {row["code"] for row in self._read("SELECT code FROM rooms")}
+
+    # -- names ----------------------------------------------------------------------------
+
+    def name_key(self, name: str) -> str | None:
+        rows = self._read("SELECT key FROM names WHERE name = ?", (name,))
+        return str(rows[0]["key"]) if rows else None
+
+    def keep_name(self, name: str, key: str) -> str:
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO names VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING",
+                (name, key, now()),
+            )
+            (kept,) = db.execute("SELECT key FROM names WHERE name = ?", (name,)).fetchone()
+        return str(kept)
+
+    # -- ratings --------------------------------------------------------------------------
+
+    def ratings(self, game: str | None = None) -> list[PlayerRating]:
+        where, parameters = ("WHERE game = ?", (game,)) if game is not None else ("", ())
+        rows = self._read(
+            "SELECT name, game, value, deviation, volatility, games FROM ratings "
+            f"{where} ORDER BY game, value DESC, name",
+            parameters,
+        )
+        return [
+            PlayerRating(
+                row["name"],
+                row["game"],
+                Rating(row["value"], row["deviation"], row["volatility"]),
+                row["games"],
+            )
+            for row in rows
+        ]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def _values(room: RoomSave, moment: str) -> tuple[object, ...]:
+    """The values of INSERT_ROOM for `room`, made and changed at `moment`."""
+    setup = room.setup
+    return (
+        room.code,
+        setup.game,
+        setup.size,
+        setup.variant,
+        setup.komi,
+        setup.creator,
+        room.joiner,
+        int(setup.rated),
+        room.sgf,
+        moment,
+        moment,
+    )
+
+
+def _stored_room(row: sqlite3.Row) -> StoredRoom:
+    return StoredRoom(
+        code=row["code"],
+        setup=RoomSetup(
+            game=row["game"],
+            size=row["size"],
+            variant=row["variant"],
+            komi=row["komi"],
+            creator=row["creator"],
+            rated=bool(row["rated"]),
+        ),
+        joiner=row["joiner"],
+        sgf=row["sgf"],
+        version=row["version"],
+        created=when(row["created"]),
+        updated=when(row["updated"]),
+        finished=when(row["finished"]) if row["finished"] is not None else None,
+        result=row["result"],
+        winner=row["winner"],
+    )
+
+
+def _own_file(path: Path) -> None:
+    """Make the store's file owner-only before SQLite opens it (its -wal and -shm files
+    take its permissions); refuse a link or anything but a regular file."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError as error:
+        if os.path.islink(path):
+            raise StoreError(f"{path} is a symbolic link (the server follows none)") from None
+        raise StoreError(f"{path} cannot be opened: {error.strerror}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise StoreError(f"{path} is not a regular file")
+    finally:
+        os.close(fd)

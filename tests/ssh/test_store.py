@@ -1,0 +1,252 @@
+"""The store through the real server: the archive (`games`, `export`), ratings updated once
+when a rated game ends, and a store that cannot be written, which must not stop a game."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import shutil
+import sqlite3
+import subprocess
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from pathlib import Path
+
+import pytest
+
+from abstracts_tui.ratings import Rating, after_game
+from abstracts_tui.records import Record, result_text
+from abstracts_tui.rules import new_game
+from abstracts_tui.session import Session
+from abstracts_tui.store import RoomSave, RoomSetup, SqliteStore
+from tests.disks import fill, small_disk
+
+from .client import connect, run, run_until
+from .conftest import RunningServer
+from .test_rooms import CURSOR_RIGHT, ENTER, create_room, has_moves
+
+HEADER = "code\tgame\tplayers\tresult\trated\tdate (UTC)"
+
+
+def near_end(seed: int = 3) -> tuple[str, str, str, int]:
+    """An Egotzi 5x5 game of ann (first) and bob one move from its end: its record, who
+    is to move, the last move, and how many moves the whole game has."""
+    game = new_game("egotzi", size=5)
+    rng = random.Random(seed)
+    while not game.is_over():
+        game.play(rng.choice(list(game.legal_moves())))
+    moves = len(game.moves)
+    last = game.moves[-1]
+    game.undo()
+    record = Record.from_game(game, players=("ann", "bob"))
+    mover = Session(record).waiting_for()
+    assert mover is not None and moves > 3
+    return record.to_sgf(), mover, game.move_name(last), moves
+
+
+def table(output: object) -> dict[str, list[str]]:
+    """The lines of a tab-separated table by their first field (the header left out)."""
+    lines = str(output).splitlines()
+    return {line.split("\t")[0]: line.split("\t") for line in lines[1:]}
+
+
+def test_a_rated_game_ends_in_the_archive_and_rates_both_players_once(
+    start_server, tmp_path: Path
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    sgf, mover, last, moves = near_end()
+    store = SqliteStore(data / "server.db")
+    store.save_room(RoomSave("q9xr", RoomSetup("egotzi", 5, creator="ann", rated=True), "bob", sgf))
+    store.close()
+    server: RunningServer = start_server("--rated")
+
+    async def play() -> tuple[str, str]:
+        # Carl's room, made first (rated, as the server's rooms are), stays unfinished.
+        carl_conn, _, carl_code = await create_room(server.port, "carl")
+        ann_conn, ann = await connect(server.port, "ann", command="join q9xr")
+        bob_conn, bob = await connect(server.port, "bob", command="join q9xr")
+        for client in (ann, bob):
+            await client.wait_for(f"to move ({mover})")
+        player = ann if mover == "ann" else bob
+        player.send(":")
+        await player.wait_for("Enter plays")
+        player.send(last + ENTER)
+        for client in (ann, bob):
+            screen = await client.wait_until(
+                lambda text: "wins" in text or "Draw" in text, "the result"
+            )
+        for conn in (ann_conn, bob_conn, carl_conn):
+            conn.close()
+
+        # Everyone's games, newest first: the finished one, then Carl's, marked unfinished.
+        games = await run_until(server.port, "dan", "games", lambda out: "unfinished\t" in out)
+        assert games.exit_status == 0
+        lines = str(games.stdout).splitlines()
+        assert lines[0] == HEADER and [line[:4] for line in lines[1:]] == ["q9xr", carl_code]
+        finished = table(games.stdout)["q9xr"]
+        assert finished[1:3] == ["Egotzi 5x5", "ann - bob"] and finished[4] == "rated"
+        winner = "ann" if "(ann) wins" in screen else "bob" if "(bob) wins" in screen else None
+        assert finished[3].startswith(f"{winner} won (" if winner else "draw"), finished
+        assert table(games.stdout)[carl_code][2:5] == [
+            "carl - waiting for a player",
+            "unfinished",
+            "rated",
+        ]
+        mine = await run(server.port, "dan", "games ann")
+        assert list(table(mine.stdout)) == ["q9xr"]
+        assert list(table((await run(server.port, "dan", "games erin")).stdout)) == []
+
+        # The record, for scripts: it reads back, with every move and the result.
+        exported = await run(server.port, "dan", "export Q9XR")
+        assert exported.exit_status == 0
+        record = Record.from_sgf(str(exported.stdout))
+        assert len(list(record.root.mainline())) == moves
+        assert record.result == result_text(record.main_game()) != ""
+
+        # An unknown code: one sentence, status 1.
+        unknown = await run(server.port, "dan", "export zzzz")
+        assert unknown.exit_status == 1 and unknown.stdout == ""
+        assert unknown.stderr == "abstracts-tui: there is no game zzzz.\n"
+
+        # The finished game is no longer among Ann's games in the lobby.
+        conn, lobby = await connect(server.port, "ann")
+        await lobby.wait_for("No games yet")
+        assert "q9xr" not in lobby.text()
+        conn.close()
+        return winner or "", (await run(server.port, "dan", "ratings")).stdout
+
+    winner, ratings = asyncio.run(play())
+    score = 0.5 if not winner else 1.0 if winner == "ann" else 0.0
+    expected = dict(zip(("ann", "bob"), after_game(Rating(), Rating(), score), strict=True))
+    lines = table(ratings)
+    assert str(ratings).splitlines()[0] == "name\tgame\trating\tdeviation\tgames"
+    for name, rating in expected.items():
+        assert lines[name] == [name, "egotzi", rating.text(), str(round(rating.deviation)), "1"]
+    assert rating.text().endswith("?")  # one game: provisional
+    assert "carl" not in lines  # an unfinished game rates nobody
+    server.stop()
+
+    # After a restart: the same ratings (the game was not rated again), the same record,
+    # and the finished game still opens on its last position.
+    restarted: RunningServer = start_server()
+
+    async def again() -> None:
+        assert (await run(restarted.port, "dan", "ratings")).stdout == ratings
+        assert (await run(restarted.port, "dan", "ratings egotzi")).stdout == ratings
+        assert table((await run(restarted.port, "dan", "ratings pilo")).stdout) == {}
+        wrong = await run(restarted.port, "dan", "ratings chess")
+        assert wrong.exit_status == 2 and "there is no game chess" in str(wrong.stderr)
+        exported = await run(restarted.port, "dan", "export q9xr")
+        assert len(list(Record.from_sgf(str(exported.stdout)).root.mainline())) == moves
+        conn, carl = await connect(restarted.port, "carl", command="watch q9xr")
+        await carl.wait_until(lambda text: "wins" in text or "Draw" in text, "the result")
+        conn.close()
+
+    asyncio.run(again())
+    assert "Traceback" not in server.log + restarted.log
+
+
+@contextmanager
+def locked_store(data: Path) -> Iterator[None]:
+    """Another program holds the store's write lock (an sqlite3 shell left in a transaction)."""
+    other = sqlite3.connect(data / "server.db", isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        yield
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+@contextmanager
+def full_data_disk(data: Path) -> Iterator[None]:
+    """The data folder's disk fills up."""
+    filler = fill(data)
+    try:
+        yield
+    finally:
+        filler.unlink()
+
+
+@pytest.mark.parametrize(
+    ("failure", "reason"),
+    [(locked_store, "locked by another"), (full_data_disk, "the disk is full")],
+    ids=["locked", "full"],
+)
+def test_a_store_that_cannot_be_written_tells_the_players_and_the_game_goes_on(
+    start_server,
+    tmp_path: Path,
+    failure: Callable[[Path], AbstractContextManager[None]],
+    reason: str,
+) -> None:
+    data = tmp_path / "data"
+    with small_disk(data, "8m") if failure is full_data_disk else nullcontext():
+        server: RunningServer = start_server()
+
+        async def play() -> str:
+            ann_conn, ann, code = await create_room(server.port, "ann")
+            with failure(data):
+                # Bob joins, and both play, while nothing can be saved: they are told.
+                bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
+                await ann.wait_for("Blue to move (ann)")
+                ann.send(ENTER)  # d5
+                await bob.wait_for("Pie rule")
+                for client in (ann, bob):
+                    await client.wait_for("Not being saved", reason)
+                bob.send("p")
+                await bob.wait_gone("Pie rule")
+                bob.send(CURSOR_RIGHT + ENTER)  # e5: the game goes on
+                for client in (ann, bob):
+                    await client.wait_for("2. Orange", "e5", "Blue to move (ann)")
+            # Saved again as soon as it can be, with no move needed (a game's last move
+            # has none after it).
+            for client in (ann, bob):
+                await client.wait_gone("Not being saved")
+                await client.wait_for("being saved again")
+            for conn in (ann_conn, bob_conn):
+                conn.close()
+            return code
+
+        code = asyncio.run(play())
+        server.stop()
+        assert f"room {code} is not being saved: " in server.log
+        assert f"room {code} is saved again" in server.log
+        assert "Traceback" not in server.log, server.log
+
+        restarted: RunningServer = start_server()
+
+        async def after() -> None:
+            exported = await run(restarted.port, "ann", f"export {code}")
+            assert has_moves(2)(str(exported.stdout)), exported.stdout
+            games = await run(restarted.port, "ann", "games")
+            assert table(games.stdout)[code][2] == "ann - bob"
+
+        asyncio.run(after())
+        restarted.stop()
+
+
+@pytest.mark.skipif(not shutil.which("ssh"), reason="needs OpenSSH's ssh")
+def test_openssh_asks_without_a_terminal_and_gets_the_answer_and_status(start_server) -> None:
+    # OpenSSH closes its input at once when it has none to send: the answer still comes.
+    server: RunningServer = start_server()
+    ssh = ["ssh", "-F", "/dev/null", "-p", str(server.port), "-o", "BatchMode=yes"]
+    ssh += ["-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null"]
+    ssh += ["-o", "LogLevel=ERROR", "ann@127.0.0.1"]
+
+    def ask(*words: str) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(
+            [*ssh, *words], stdin=subprocess.DEVNULL, capture_output=True, timeout=60
+        )
+        # Decoded as sent, line ends kept.
+        out, err = done.stdout.decode(), done.stderr.decode()
+        return subprocess.CompletedProcess(done.args, done.returncode, out, err)
+
+    games = ask("-T", "games")
+    assert (games.returncode, games.stdout) == (0, HEADER + "\n")
+    unknown = ask("-T", "export", "zzzz")
+    assert (unknown.returncode, unknown.stdout) == (1, "")
+    assert unknown.stderr == "abstracts-tui: there is no game zzzz.\n"
+    with_terminal = ask("-tt", "ratings")  # a terminal: the lines end in CR LF
+    assert with_terminal.returncode == 0
+    assert with_terminal.stdout == "name\tgame\trating\tdeviation\tgames\r\n"
