@@ -32,8 +32,12 @@ import random
 import threading
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..rules import GAMES, SWAP, Game, Move, Outcome
+
+if TYPE_CHECKING:
+    from .compiled_search import CompiledSearch
 
 DEFAULT_REF = 50
 """GRAVE: a node's own AMAF statistics are used once it has this many playouts."""
@@ -76,6 +80,32 @@ class Candidate:
     """Between 0 and 1, for the side to move at the root (a draw counts half)."""
     pv: tuple[Move, ...]
     """The principal variation, starting with `move`."""
+    proven: str | None = None
+    """`win`, `loss` or `draw` for the side to move when the compiled core's solver has
+    proven the move's value (its winrate is then 1, 0 or 0.5); None otherwise."""
+
+
+def rank_candidates(found: list[Candidate], limit: int | None = None) -> list[Candidate]:
+    """Candidates best first: proven wins, then the moves with at least a tenth of the top
+    visit count by the lower bound of their winrate (winrate - 0.5 / sqrt(visits)), then
+    the others by visits, proven losses last.
+
+    Most visits alone lags behind a move found late: a sure draw visited 773 times would
+    beat a win at 85% visited 636 times.
+    """
+    if not found:
+        return []
+    enough = max(c.visits for c in found) / 10
+
+    def rank(c: Candidate) -> tuple[int, bool, float, int]:
+        group = {"win": 0, "loss": 2}.get(c.proven or "", 1)
+        n = c.visits
+        if n < enough:
+            return (group, True, -n, -n)
+        return (group, False, -(c.winrate - 0.5 / math.sqrt(n)), -n)
+
+    ranked = sorted(found, key=rank)
+    return ranked if limit is None else ranked[:limit]
 
 
 class Node:
@@ -137,8 +167,8 @@ class Node:
         self.ref_stats = found
 
 
-class Search:
-    """A Monte Carlo tree search from one position.
+class PythonSearch:
+    """A Monte Carlo tree search from one position, in Python.
 
     `run()` may be called from a worker thread; `stop()`, `best_move()`,
     `candidates()` and `playouts` may be read from another thread meanwhile (their
@@ -217,39 +247,21 @@ class Search:
         return self.root.moves[0] if self.root.moves else None
 
     def candidates(self, limit: int | None = None) -> list[Candidate]:
-        """Root moves tried so far, best first.
-
-        The moves with at least a tenth of the top visit count come first, by the lower
-        bound of their winrate (winrate - 0.5 / sqrt(visits)), then the others by visits.
-        Most visits alone lags behind a move found late: a sure draw visited 773 times
-        would beat a win at 85% visited 636 times.
-        """
+        """Root moves tried so far, best first (see `rank_candidates`)."""
         root = self.root
         visits = list(root.visits)
         wins = list(root.wins)
-        tried = [i for i, n in enumerate(visits) if n]
-        if not tried:
-            return []
-        enough = max(visits) / 10
-
-        def rank(i: int) -> tuple[bool, float, int]:
-            n = visits[i]
-            if n < enough:
-                return (True, -n, -n)
-            return (False, -(wins[i] / n - 0.5 / math.sqrt(n)), -n)
-
-        tried.sort(key=rank)
-        if limit is not None:
-            tried = tried[:limit]
-        return [
+        found = [
             Candidate(
                 root.moves[i],
                 visits[i],
                 wins[i] / visits[i],
                 (root.moves[i], *self._pv(root.children.get(i))),
             )
-            for i in tried
+            for i, n in enumerate(visits)
+            if n
         ]
+        return rank_candidates(found, limit)
 
     def winrate(self) -> float | None:
         """The root's winrate for the side to move (of the best move); None before any."""
@@ -411,6 +423,105 @@ class Search:
             parent.total += 1
             parent.visits[i] += 1
             parent.wins[i] += rewards[parent.turn]
+
+
+class Search:
+    """A Monte Carlo tree search from one position, in the compiled core when it is
+    built (`compiled_search.CompiledSearch`), else in Python (`PythonSearch`).
+
+    `core` chooses (`compiled` or `python`; by default `compiled.core_name()`, which
+    `ABSTRACTS_TUI_CORE=python` turns to Python). `run()` may be called from a worker
+    thread; `stop()`, `best_move()`, `candidates()` and `playouts` may be read from
+    another thread meanwhile (a snapshot of a tree that is still growing).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None = None,
+        *,
+        core: str | None = None,
+        grave: bool = True,
+        ref: int = DEFAULT_REF,
+        bias: float = DEFAULT_BIAS,
+        exploration: float | None = None,
+        amaf_from: int = DEFAULT_AMAF_FROM,
+        max_nodes: int = DEFAULT_MAX_NODES,
+        threads: int | None = None,
+    ) -> None:
+        from .compiled import core_name
+
+        self.core = core or core_name()
+        self._impl: PythonSearch | CompiledSearch
+        if self.core == "compiled":
+            from .compiled_search import CompiledSearch
+
+            self._impl = CompiledSearch(
+                game,
+                seed,
+                grave=grave,
+                ref=ref,
+                bias=bias,
+                exploration=exploration,
+                amaf_from=amaf_from,
+                threads=threads,
+            )
+        elif self.core == "python":
+            self._impl = PythonSearch(
+                game,
+                seed,
+                grave=grave,
+                ref=ref,
+                bias=bias,
+                exploration=exploration,
+                amaf_from=amaf_from,
+                max_nodes=max_nodes,
+            )
+        else:
+            raise ValueError(f"the search cores are compiled and python, not {core!r}")
+
+    def run(self, budget: Budget) -> None:
+        """Search until the budget is spent or `stop()` is called; adds to the tree."""
+        self._impl.run(budget)
+
+    def stop(self) -> None:
+        """Ask a running `run()` to return soon (thread-safe)."""
+        self._impl.stop()
+
+    @property
+    def playouts(self) -> int:
+        """Playouts done so far, over every `run`."""
+        return self._impl.playouts
+
+    @property
+    def seconds(self) -> float:
+        """Wall time spent in `run` so far."""
+        return self._impl.seconds
+
+    @property
+    def playouts_per_second(self) -> float:
+        """The search's speed so far (0 before it has run)."""
+        seconds = self.seconds
+        return self.playouts / seconds if seconds > 0 else 0.0
+
+    @property
+    def proven(self) -> str | None:
+        """`win`, `loss` or `draw` for the side to move once the compiled core's solver
+        has proven the position; None otherwise (always, in Python)."""
+        return self._impl.proven if isinstance(self._impl, CompiledSearch) else None
+
+    def candidates(self, limit: int | None = None) -> list[Candidate]:
+        """Root moves tried so far, best first (see `rank_candidates`)."""
+        return self._impl.candidates(limit)
+
+    def best_move(self) -> Move | None:
+        """The first of `candidates()`; None when the game is over."""
+        return self._impl.best_move()
+
+    def winrate(self) -> float | None:
+        """The winrate of the best move for the side to move; None before any playout."""
+        found = self.candidates(1)
+        return found[0].winrate if found else None
 
 
 def rewards_of(outcome: Outcome | None) -> tuple[float, float]:

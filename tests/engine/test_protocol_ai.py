@@ -12,7 +12,18 @@ from pathlib import Path
 
 import pytest
 
+from abstracts_tui.engine.compiled import CORE_VARIABLE
 from abstracts_tui.rules import load_position
+
+from .compiled_support import CORES
+
+
+@pytest.fixture(autouse=True, params=CORES)
+def core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test here runs on both search cores."""
+    monkeypatch.setenv(CORE_VARIABLE, request.param)
+    return str(request.param)
+
 
 ANALYZE_LINE = re.compile(r"move (\S+) visits (\d+) winrate (0\.\d{3}|1\.000) pv (\S+(?: \S+)*)")
 EGOTZI_WIN = "egotzi size=5,variant=standard bbbbw/ww.w./www.w/.b.bw/bbbbw black swap=no"
@@ -31,7 +42,11 @@ def talk(
     lines: list[str], seed: str | None = "1", playouts: str | None = "60", timeout: float = 60
 ) -> tuple[list[Answer], str]:
     """Run the engine on `lines`; (its answers, its standard error)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ABSTRACTS_TUI_")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("ABSTRACTS_TUI_") or k == CORE_VARIABLE
+    }
     if seed is not None:
         env["ABSTRACTS_TUI_SEED"] = seed
     if playouts is not None:

@@ -9,8 +9,18 @@ import time
 
 import pytest
 
+from abstracts_tui.engine.compiled import CORE_VARIABLE
 from abstracts_tui.engine.search import Budget, Search, choose_move
 from abstracts_tui.rules import GAMES, PASS, SWAP, Game, load_position, new_game
+
+from .compiled_support import CORES
+
+
+@pytest.fixture(autouse=True, params=CORES)
+def core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test here runs on both search cores."""
+    monkeypatch.setenv(CORE_VARIABLE, request.param)
+    return str(request.param)
 
 
 def solve(game: Game) -> float:

@@ -118,32 +118,30 @@ static inline BB F(bb_lowbit)(BB a)
 static inline BB F(bb_shl)(BB a, int k)
 {
     BB r;
-    int q = k >> 6, s = k & 63;
-    for (int i = NW - 1; i >= 0; i--) {
-        uint64_t v = 0;
-        if (i - q >= 0) {
-            v = a.w[i - q] << s;
-            if (s && i - q - 1 >= 0) v |= a.w[i - q - 1] >> (64 - s);
-        }
-        r.w[i] = v;
+    if (k == 0) return a;
+    if (k < 64) { /* the common case: one pass, no branches */
+        for (int i = NW - 1; i > 0; i--) r.w[i] = (a.w[i] << k) | (a.w[i - 1] >> (64 - k));
+        r.w[0] = a.w[0] << k;
+        return r;
     }
-    return r;
+    int q = k >> 6, s = k & 63;
+    for (int i = NW - 1; i >= 0; i--) r.w[i] = i - q >= 0 ? a.w[i - q] : 0;
+    return s ? F(bb_shl)(r, s) : r;
 }
 
 /* a >> k */
 static inline BB F(bb_shr)(BB a, int k)
 {
     BB r;
-    int q = k >> 6, s = k & 63;
-    for (int i = 0; i < NW; i++) {
-        uint64_t v = 0;
-        if (i + q < NW) {
-            v = a.w[i + q] >> s;
-            if (s && i + q + 1 < NW) v |= a.w[i + q + 1] << (64 - s);
-        }
-        r.w[i] = v;
+    if (k == 0) return a;
+    if (k < 64) {
+        for (int i = 0; i < NW - 1; i++) r.w[i] = (a.w[i] >> k) | (a.w[i + 1] << (64 - k));
+        r.w[NW - 1] = a.w[NW - 1] >> k;
+        return r;
     }
-    return r;
+    int q = k >> 6, s = k & 63;
+    for (int i = 0; i < NW; i++) r.w[i] = i + q < NW ? a.w[i + q] : 0;
+    return s ? F(bb_shr)(r, s) : r;
 }
 
 /* a << k for k of either sign. */
@@ -181,3 +179,9 @@ static inline BB F(bb_range)(int lo, int hi)
     for (int _wi = 0; _wi < NW; _wi++)                                           \
         for (uint64_t _x = (mask).w[_wi]; _x; _x &= _x - 1)                      \
             for (int var = _wi * 64 + __builtin_ctzll(_x), _once = 1; _once; _once = 0)
+
+/* The same, for a loop inside a FOR_BITS body. */
+#define FOR_BITS_INNER(var, mask)                                                \
+    for (int _wj = 0; _wj < NW; _wj++)                                           \
+        for (uint64_t _y = (mask).w[_wj]; _y; _y &= _y - 1)                      \
+            for (int var = _wj * 64 + __builtin_ctzll(_y), _once2 = 1; _once2; _once2 = 0)

@@ -98,40 +98,130 @@ static int F(playout_egotzi)(const Ctx *c, State *s, Rng *rng, int *keys, int *m
 }
 
 typedef struct {
-    BB region, legal;
-    int count;
+    BB region, h, v;
+    int count, lines;
 } F(Free);
 
-static int F(playout_linage)(const Ctx *c, State *s, Rng *rng, int *keys, int *mv)
+/* The parts of a free region after a stone on p (region no longer holds p): floods grow
+   from p's empty neighbours in step, joining where they meet; one that stops growing on
+   its own is a part. The work is that of the smaller parts, not of the whole region. */
+static int F(split_at)(const Ctx *c, BB region, int p, BB *out)
 {
-    int nk = 0, w = c->stride, nf = 0, total = 0;
-    if (s->passes >= 2) return 0;
-    F(Free) free_[MAXREGIONS];
-    BB rest = s->a;
-    while (ANY(rest)) {
-        BB region = F(component)(LOWBIT(rest), rest, w);
-        rest = ANDNOT(rest, region);
-        if (F(linage_owner)(region, w) < 0 && nf < MAXREGIONS) {
-            BB legal = F(legal_in_region)(c, region);
-            free_[nf].region = region;
-            free_[nf].legal = legal;
-            free_[nf].count = COUNT(legal);
-            total += free_[nf++].count;
+    int w = c->stride, k = 0, n = 0;
+    BB f[4];
+    int alive[4];
+    const int steps[4] = {1, -1, w, -w};
+    for (int i = 0; i < 4; i++) {
+        int x = p + steps[i];
+        if (x >= 0 && x < c->nbits && TEST(region, x)) {
+            f[k] = BIT(x);
+            alive[k++] = 1;
         }
     }
+    int active = k;
+    while (active > 1) {
+        int grew[4];
+        for (int i = 0; i < k; i++) {
+            if (!alive[i]) continue;
+            BB g = F(grow4)(f[i], region, w);
+            grew[i] = !EQ(g, f[i]);
+            f[i] = g;
+        }
+        for (int i = 0; i < k; i++)
+            for (int j = i + 1; j < k; j++)
+                if (alive[i] && alive[j] && ANY(AND(f[i], f[j]))) {
+                    f[i] = OR(f[i], f[j]);
+                    grew[i] = grew[i] || grew[j];
+                    alive[j] = 0;
+                    active--;
+                }
+        for (int i = 0; i < k && active > 1; i++)
+            if (alive[i] && !grew[i]) {
+                out[n++] = f[i];
+                region = ANDNOT(region, f[i]);
+                alive[i] = 0;
+                active--;
+            }
+    }
+    if (ANY(region)) out[n++] = region;
+    return n;
+}
+
+/* Add the parts of `region` that are free (a line both ways) to the list; `split` is the
+   point just taken from it when that may have split it, else -1. */
+static void F(add_free)(const Ctx *c, F(Free) * free_, int *nf, int *total, BB region, int split)
+{
+    BB parts[MAXREGIONS * 2];
+    int np = 1, w = c->stride;
+    if (split >= 0)
+        np = F(split_at)(c, region, split, parts);
+    else
+        parts[0] = region;
+    for (int i = 0; i < np && *nf < MAXREGIONS; i++) {
+        BB h, v;
+        F(line_starts)(parts[i], w, &h, &v);
+        if (!ANY(h) || !ANY(v)) continue;
+        F(Free) *f = &free_[(*nf)++];
+        f->region = parts[i];
+        f->h = h;
+        f->v = v;
+        f->count = COUNT(parts[i]);
+        f->lines = COUNT(h) + COUNT(v);
+        *total += f->count;
+    }
+}
+
+/* The free regions of a position. */
+static void F(free_regions)(const Ctx *c, F(Free) * free_, int *nf, int *total, BB empty)
+{
+    BB parts[MAXREGIONS * 2];
+    int np = F(parts)(c, empty, parts, MAXREGIONS * 2);
+    for (int i = 0; i < np; i++) F(add_free)(c, free_, nf, total, parts[i], -1);
+}
+
+/* Linage: a uniform choice among the legal placements and pass, by rejection: a point of
+   a free region (or pass) is drawn uniformly and drawn again while it is illegal, which
+   is uniform over what is accepted, and checks one point instead of listing them all.
+   After many refusals in a row the legal placements are listed once instead. */
+static int F(playout_linage)(const Ctx *c, State *s, Rng *rng, int *keys, int *mv)
+{
+    int nk = 0, nf = 0, total = 0;
+    if (s->passes >= 2) return 0;
+    F(Free) free_[MAXREGIONS];
+    F(free_regions)(c, free_, &nf, &total, s->a);
     while (s->passes < 2 && nk < MAXPLIES - 1) {
-        int turn = s->turn;
-        int pick = (int)rng_below(rng, (uint32_t)(total + 1));
-        if (pick == total) {
+        int turn = s->turn, bit = -1, i = 0, risky = 1;
+        for (int tries = 0; bit < 0; tries++) {
+            if (tries < 64) {
+                int pick = (int)rng_below(rng, (uint32_t)(total + 1));
+                if (pick == total) break; /* pass */
+                i = 0;
+                while (pick >= free_[i].count) pick -= free_[i++].count;
+                int p = F(bb_nth)(free_[i].region, pick);
+                F(Free) *f = &free_[i];
+                if (F(point_legal)(c, f->region, f->h, f->v, f->lines, p, &risky)) bit = p;
+                continue;
+            }
+            BB legal[MAXREGIONS];
+            int count = 0;
+            for (int j = 0; j < nf; j++) {
+                legal[j] = F(legal_dfs)(c, free_[j].region);
+                count += COUNT(legal[j]);
+            }
+            int pick = (int)rng_below(rng, (uint32_t)(count + 1));
+            if (pick == count) break;
+            i = 0;
+            while (pick >= COUNT(legal[i])) pick -= COUNT(legal[i++]);
+            bit = F(bb_nth)(legal[i], pick);
+            risky = 1;
+        }
+        if (bit < 0) {
             s->passes++;
             s->turn ^= 1;
             if (mv) mv[nk] = MOVE_PASS;
             keys[nk++] = (c->slots - 2) * 2 + turn;
             continue;
         }
-        int i = 0;
-        while (pick >= free_[i].count) pick -= free_[i++].count;
-        int bit = F(bb_nth)(free_[i].legal, pick);
         BB region = free_[i].region;
         total -= free_[i].count;
         free_[i] = free_[--nf];
@@ -141,17 +231,7 @@ static int F(playout_linage)(const Ctx *c, State *s, Rng *rng, int *keys, int *m
         if (mv) mv[nk] = c->dense[bit];
         keys[nk++] = c->dense[bit] * 2 + turn;
         F(bb_clear)(&region, bit);
-        while (ANY(region)) {
-            BB part = F(component)(LOWBIT(region), region, w);
-            region = ANDNOT(region, part);
-            if (F(linage_owner)(part, w) < 0 && nf < MAXREGIONS) {
-                BB legal = F(legal_in_region)(c, part);
-                free_[nf].region = part;
-                free_[nf].legal = legal;
-                free_[nf].count = COUNT(legal);
-                total += free_[nf++].count;
-            }
-        }
+        F(add_free)(c, free_, &nf, &total, region, risky ? bit : -1);
     }
     return nk;
 }

@@ -19,6 +19,7 @@ typedef struct {
     BB not_first_col, not_last_col; /* Egotzi: masks for growing groups sideways */
     /* Linage: starts of the lines through each point, and its neighbours. */
     BB hthrough[MAXBITS], vthrough[MAXBITS], near[MAXBITS];
+    int16_t hanchor[MAXBITS][3], vanchor[MAXBITS][3]; /* the same as bit lists, -1 unused */
     /* Partitions: cells touching the outside, and border pairs along 1, width, width+1. */
     BB border, pair_side, pair_up, pair_diag;
 } Ctx;
@@ -119,8 +120,15 @@ static int F(ctx_init)(Ctx *c, int game, int size, int pie, double komi)
         for (int cell = 0; cell < n * n; cell++) {
             int col = cell % n, row = cell / n, p = c->pad[cell];
             for (int k = 0; k < 3; k++) {
-                if (col - k >= 0 && col - k <= n - 3) F(bb_set)(&c->hthrough[p], p - k);
-                if (row - k >= 0 && row - k <= n - 3) F(bb_set)(&c->vthrough[p], p - k * w);
+                c->hanchor[p][k] = c->vanchor[p][k] = -1;
+                if (col - k >= 0 && col - k <= n - 3) {
+                    F(bb_set)(&c->hthrough[p], p - k);
+                    c->hanchor[p][k] = (int16_t)(p - k);
+                }
+                if (row - k >= 0 && row - k <= n - 3) {
+                    F(bb_set)(&c->vthrough[p], p - k * w);
+                    c->vanchor[p][k] = (int16_t)(p - k * w);
+                }
             }
             static const int dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
             for (int d = 0; d < 4; d++) {
@@ -641,6 +649,138 @@ static BB F(linage_legal)(const Ctx *c, BB empty)
         }
     }
     return legal;
+}
+
+/* The legal placements of one free region by a depth-first search, for playouts: the
+   same set as legal_in_region (the tests hold each to the Python rules), in time linear
+   in the region. A point p is legal when every part of the region without p holds a
+   line. Every line that does not pass through p lies in one part, so counting the lines
+   by their first point over the subtrees of the search says which parts hold one: p's
+   children whose subtrees cannot reach above p are parts of their own (all of them, at
+   the root), and the rest of the region is one more part. */
+static BB F(legal_dfs)(const Ctx *c, BB region)
+{
+    int w = c->stride;
+    BB h, v;
+    F(line_starts)(region, w, &h, &v);
+    int total = COUNT(h) + COUNT(v);
+    int16_t disc[MAXBITS], low[MAXBITS], parent[MAXBITS], size[MAXBITS], lines[MAXBITS];
+    int16_t stack[MAXBITS], next[MAXBITS];
+    const int steps[4] = {1, -1, w, -w};
+    int root = LOW(region), time = 0, top = 0, nbits = c->nbits;
+    memset(disc, 0xff, sizeof disc); /* -1: not visited */
+    disc[root] = low[root] = (int16_t)time++;
+    parent[root] = -1;
+    next[root] = 0;
+    stack[top++] = (int16_t)root;
+    while (top) {
+        int u = stack[top - 1];
+        if (next[u] < 4) {
+            int x = u + steps[next[u]++];
+            if (x < 0 || x >= nbits || !TEST(region, x)) continue;
+            if (disc[x] >= 0) {
+                if (x != parent[u] && disc[x] < low[u]) low[u] = disc[x];
+                continue;
+            }
+            disc[x] = low[x] = (int16_t)time++;
+            parent[x] = (int16_t)u;
+            next[x] = 0;
+            stack[top++] = (int16_t)x;
+        } else {
+            top--;
+            size[u] = 1;
+            lines[u] = (int16_t)(TEST(h, u) + TEST(v, u));
+            for (int k = 0; k < 4; k++) {
+                int x = u + steps[k];
+                if (x < 0 || x >= nbits || disc[x] < 0 || parent[x] != u || x == root) continue;
+                size[u] += size[x];
+                lines[u] += lines[x];
+                if (low[x] < low[u]) low[u] = low[x];
+            }
+        }
+    }
+    BB legal = ZERO();
+    FOR_BITS(p, region)
+    {
+        /* A point can anchor a horizontal and a vertical line: list them apart. */
+        BB hthrough = AND(c->hthrough[p], h), vthrough = AND(c->vthrough[p], v);
+        int anchors[6], na = 0;
+        FOR_BITS_INNER(a, hthrough) { anchors[na++] = a; }
+        FOR_BITS_INNER(a, vthrough) { anchors[na++] = a; }
+        int left = total - na, ok = left > 0, separated = 0;
+        for (int k = 0; ok && k < 4; k++) {
+            int x = p + steps[k];
+            if (x < 0 || x >= nbits || disc[x] < 0 || parent[x] != p || x == root) continue;
+            if (p != root && low[x] < disc[p]) continue;
+            int count = lines[x];
+            for (int i = 0; i < na; i++)
+                if (disc[anchors[i]] >= disc[x] && disc[anchors[i]] < disc[x] + size[x]) count--;
+            if (count <= 0) ok = 0;
+            separated += count;
+        }
+        if (ok && p != root && left - separated <= 0) ok = 0;
+        if (ok) F(bb_set)(&legal, p);
+    }
+    return legal;
+}
+
+/* The orthogonally connected parts of `region` (Linage's layout), by a search over its
+   points: quicker than growing bitboards on the big regions of a 19x19 board. */
+static int F(parts)(const Ctx *c, BB region, BB *out, int most)
+{
+    int w = c->stride, count = 0, nbits = c->nbits;
+    int16_t stack[MAXBITS];
+    const int steps[4] = {1, -1, w, -w};
+    while (ANY(region) && count < most) {
+        int start = LOW(region), top = 0;
+        BB part = ZERO();
+        F(bb_set)(&part, start);
+        F(bb_clear)(&region, start);
+        stack[top++] = (int16_t)start;
+        while (top) {
+            int u = stack[--top];
+            for (int k = 0; k < 4; k++) {
+                int x = u + steps[k];
+                if (x < 0 || x >= nbits || !TEST(region, x)) continue;
+                F(bb_clear)(&region, x);
+                F(bb_set)(&part, x);
+                stack[top++] = (int16_t)x;
+            }
+        }
+        out[count++] = part;
+    }
+    return count;
+}
+
+/* Whether the point p of a free region splits it (linage._may_split for one point). */
+static inline int F(point_risky)(const Ctx *c, BB region, int p)
+{
+    int w = c->stride, nbits = c->nbits;
+#define E_(x) ((x) >= 0 && (x) < nbits && TEST(region, (x)))
+    int n = E_(p + w), s = E_(p - w), e = E_(p + 1), v = E_(p - 1);
+    int ne = n && e && E_(p + w + 1), se = s && e && E_(p - w + 1);
+    int sw = s && v && E_(p - w - 1), nw = n && v && E_(p + w - 1);
+#undef E_
+    return (n && e && !(ne || (nw && sw && se))) || (e && s && !(se || (ne && nw && sw))) ||
+           (s && v && !(sw || (se && ne && nw))) || (v && n && !(nw || (sw && se && ne))) ||
+           (n && s && !((ne && se) || (nw && sw))) || (e && v && !((ne && nw) || (se && sw)));
+}
+
+/* Whether a stone on p (a point of the free region with line starts h and v, nh and nv
+   of them) is legal: some line not through p is left, and when p may split the region,
+   every part keeps one. */
+static int F(point_legal)(const Ctx *c, BB region, BB h, BB v, int lines, int p, int *risky)
+{
+    int through = 0;
+    for (int k = 0; k < 3; k++) {
+        int a = c->hanchor[p][k], b = c->vanchor[p][k];
+        if (a >= 0 && TEST(h, a)) through++;
+        if (b >= 0 && TEST(v, b)) through++;
+    }
+    *risky = F(point_risky)(c, region, p);
+    if (lines - through <= 0) return 0;
+    if (!*risky) return 1;
+    return F(keeps_lines)(c, region, h, v, p);
 }
 
 /* linage._owner: 0 Vertical (no horizontal line), 1 Horizontal (no vertical), -1 free. */

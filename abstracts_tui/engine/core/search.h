@@ -119,7 +119,9 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t)
     int node = 0, ref = t->nodes[0].amaf, result = -1, proven_at = -1;
     for (;;) {
         Node *nd = &t->nodes[node];
-        if (nd->solved) {
+        /* Below the root a proven node gives its result at once; the root goes on
+           choosing among its edges, so that a playout budget is spent as asked. */
+        if (nd->solved && depth > 0) {
             result = nd->solved - 1;
             break;
         }
@@ -214,8 +216,10 @@ static void F(run_tree)(const Ctx *c, const Params *pr, Tree *t, Shared *sh)
 {
     while (!atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
         if (t->target && t->playouts >= t->target) break;
-        if (t->root_solved) {
-            if (!t->target) atomic_store(&sh->stop, 1);
+        if (t->root_solved && !t->target) {
+            /* Proven: a timed search has nothing left to find (a playout budget is
+               still spent, for searches that must be reproducible). */
+            atomic_store(&sh->stop, 1);
             break;
         }
         if (sh->deadline > 0.0 && (t->playouts & 15) == 0 && now_seconds() >= sh->deadline) break;
