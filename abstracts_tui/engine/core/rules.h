@@ -193,40 +193,32 @@ static inline int F(amaf_slot)(const Ctx *c, int move)
 /* -- Petrify and Pilo: sliding captures --------------------------------------------- */
 
 /* The movers that, sliding by +d (sign > 0) or -d over passable squares, first meet a
-   target: the occluded fill of squares.capture_origins. */
-static inline BB F(origins)(BB movers, BB targets, BB passable, int d, int rounds, int sign)
+   target: the occluded fill of squares.capture_origins. The fill must reach `span`
+   squares back from the targets (size - 2): doubling steps while they stay short, then
+   single steps, so that no shift crosses more than one word. */
+static inline BB F(origins)(BB movers, BB targets, BB passable, int d, int span, int sign)
 {
-    BB g = targets, p = passable;
-    int s = d + d;
+    BB g = targets, p = passable, p0 = passable;
+    int reach = 1, step = d;
     if (sign > 0) {
         g = OR(g, AND(p, SHR(g, d)));
-        if (rounds > 1) {
-            p = AND(p, SHR(p, d));
-            g = OR(g, AND(p, SHR(g, s)));
-            if (rounds > 2) {
-                p = AND(p, SHR(p, s));
-                g = OR(g, AND(p, SHR(g, s + s)));
-                if (rounds > 3) {
-                    p = AND(p, SHR(p, s + s));
-                    g = OR(g, AND(p, SHR(g, 4 * s)));
-                }
-            }
+        while (reach < span && 2 * step < 64) {
+            p = AND(p, SHR(p, step));
+            step *= 2;
+            g = OR(g, AND(p, SHR(g, step)));
+            reach = 2 * reach + 1;
         }
+        for (; reach < span; reach++) g = OR(g, AND(p0, SHR(g, d)));
         return AND(SHR(g, d), movers);
     }
     g = OR(g, AND(p, SHL(g, d)));
-    if (rounds > 1) {
-        p = AND(p, SHL(p, d));
-        g = OR(g, AND(p, SHL(g, s)));
-        if (rounds > 2) {
-            p = AND(p, SHL(p, s));
-            g = OR(g, AND(p, SHL(g, s + s)));
-            if (rounds > 3) {
-                p = AND(p, SHL(p, s + s));
-                g = OR(g, AND(p, SHL(g, 4 * s)));
-            }
-        }
+    while (reach < span && 2 * step < 64) {
+        p = AND(p, SHL(p, step));
+        step *= 2;
+        g = OR(g, AND(p, SHL(g, step)));
+        reach = 2 * reach + 1;
     }
+    for (; reach < span; reach++) g = OR(g, AND(p0, SHL(g, d)));
     return AND(SHL(g, d), movers);
 }
 
@@ -275,7 +267,7 @@ static int F(find_captures)(const Ctx *c, const State *s, F(Found) * found, int 
         int steps[4] = {1, stride, stride + 1, stride - 1};
         for (int k = 0; k < 4; k++)
             for (int sign = 1; sign >= -1; sign -= 2) {
-                BB o = F(origins)(movers, theirs, passable, steps[k], c->rounds, sign);
+                BB o = F(origins)(movers, theirs, passable, steps[k], c->size - 2, sign);
                 if (ANY(o)) {
                     found[count].step = sign * steps[k];
                     found[count].origins = o;
@@ -300,7 +292,7 @@ static int F(find_captures)(const Ctx *c, const State *s, F(Found) * found, int 
         if (!ANY(my) || !ANY(th)) continue;
         for (int k = 0; k < 2; k++)
             for (int sign = 1; sign >= -1; sign -= 2) {
-                BB o = F(origins)(my, th, passable, steps[k], c->rounds, sign);
+                BB o = F(origins)(my, th, passable, steps[k], c->size - 2, sign);
                 if (ANY(o)) {
                     found[count].step = sign * steps[k];
                     found[count].origins = o;
@@ -844,10 +836,72 @@ static BB F(fragments)(const Ctx *c, BB stones)
     return fragments;
 }
 
+/* The same set as F(fragments), by labelling the groups in one pass over the stones
+   (union-find) and counting each group's cells, edges and triangles from its cells'
+   neighbours: linear in the cells, where growing each group is linear in its width. */
+static BB F(fragments_fast)(const Ctx *c, BB stones)
+{
+    int width = c->stride, up = width + 1, nbits = c->nbits;
+    int16_t root[MAXBITS];
+    int16_t cells[MAXBITS];
+    int n = 0;
+#define FIND(x)                                                                  \
+    ({                                                                           \
+        int _r = (x);                                                            \
+        while (root[_r] != _r) _r = root[_r] = root[root[_r]];                    \
+        _r;                                                                      \
+    })
+    FOR_BITS(b, stones)
+    {
+        cells[n++] = (int16_t)b;
+        root[b] = (int16_t)b;
+        const int back[3] = {b - 1, b - width, b - up};
+        for (int k = 0; k < 3; k++) {
+            int x = back[k];
+            if (x < 0 || !TEST(stones, x)) continue;
+            int rx = FIND(x), rb = FIND(b);
+            if (rx != rb) root[rx > rb ? rx : rb] = (int16_t)(rx < rb ? rx : rb);
+        }
+    }
+    int16_t size[MAXBITS], touch[MAXBITS], edges[MAXBITS], tri[MAXBITS];
+    for (int i = 0; i < n; i++) {
+        int b = cells[i], r = FIND(b);
+        if (r == b) size[r] = touch[r] = edges[r] = tri[r] = 0;
+    }
+    for (int i = 0; i < n; i++) {
+        int b = cells[i], r = root[b] == b ? b : FIND(b);
+        int border = TEST(c->border, b);
+        int right = b + 1 < nbits && TEST(stones, b + 1);
+        int above = b + width < nbits && TEST(stones, b + width);
+        int diag = b + up < nbits && TEST(stones, b + up);
+        size[r]++;
+        touch[r] += border;
+        edges[r] += right + above + diag + border;
+        tri[r] += (diag && right) + (diag && above) + (right && TEST(c->pair_side, b)) +
+                  (above && TEST(c->pair_up, b)) + (diag && TEST(c->pair_diag, b));
+    }
+    BB fragments = ZERO();
+    for (int i = 0; i < n; i++) {
+        int b = cells[i], r = FIND(b);
+        int s = size[r], dividing = 0;
+        if (s >= 3) dividing = (touch[r] ? 1 : 2) - (s + 1) + edges[r] - tri[r] > 0;
+        if (!dividing) F(bb_set)(&fragments, b);
+    }
+#undef FIND
+    return fragments;
+}
+
+/* Small boards grow groups quicker than they label them; big ones the other way. */
+#if NW <= 3
+#define FRAGMENTS fragments
+#else
+#define FRAGMENTS fragments_fast
+#endif
+
 /* partitions._verdict: the first scores and the winner after the tie-break (-1 draw). */
 static int F(partitions_verdict)(const Ctx *c, BB white, BB black, int *first0, int *first1)
 {
-    BB wf = F(fragments)(c, white), bf = F(fragments)(c, black);
+    BB wf = F(FRAGMENTS)(c, white), bf = F(FRAGMENTS)(c, black);
     int p0 = COUNT(bf), p1 = COUNT(wf);
     *first0 = p0;
     *first1 = p1;
@@ -865,8 +919,8 @@ static int F(partitions_verdict)(const Ctx *c, BB white, BB black, int *first0, 
         seen_b[seen++] = nb;
         white = nw;
         black = nb;
-        wf = F(fragments)(c, white);
-        bf = F(fragments)(c, black);
+        wf = F(FRAGMENTS)(c, white);
+        bf = F(FRAGMENTS)(c, black);
         p0 = COUNT(bf);
         p1 = COUNT(wf);
     }
@@ -1054,3 +1108,4 @@ static int F(winner)(const Ctx *c, const State *s)
     }
     return DRAW;
 }
+#undef FRAGMENTS
