@@ -7,6 +7,7 @@ import sys
 import click
 
 from . import __version__
+from .engine.core_status import describe, missing_notice
 from .engine.levels import DEFAULT_LEVEL, LEVELS
 
 GAME_NAMES = ["petrify", "pilo", "egotzi", "linage", "partitions"]
@@ -47,7 +48,11 @@ def run_app(
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="abstracts-tui")
+@click.version_option(
+    __version__,
+    prog_name="abstracts-tui",
+    message="%(prog)s %(version)s, " + describe(),
+)
 @click.option("--ascii", is_flag=True, help="Draw with ASCII characters only.")
 @click.pass_context
 def main(ctx: click.Context, ascii: bool) -> None:
@@ -56,6 +61,9 @@ def main(ctx: click.Context, ascii: bool) -> None:
     With no command, opens the game-selection screen (or offers to resume the game in
     progress). NO_COLOR in the environment turns colours off.
     """
+    notice = missing_notice()
+    if notice is not None:
+        click.echo(notice, err=True)
     if ctx.invoked_subcommand is None:
         run_app(ascii=ascii)
 

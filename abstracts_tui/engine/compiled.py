@@ -1,5 +1,5 @@
 """The compiled core (`_core`, a C extension built at install when a C compiler is
-present): whether it is here, which core is in use, and its positions made from games.
+present) and its positions made from games; `core_status` says whether it is here.
 
 The Python rules stay the reference: a compiled position is built from a Python game's
 own state (its bitboards, in its own layout) and must then agree with it move for move,
@@ -9,17 +9,14 @@ the pure-Python engine even when the compiled one is built (for comparisons and 
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, cast
 
 from ..rules import Egotzi, Game, Linage, Partitions, Petrify, Pilo
+from .core_status import MISSING_NOTICE
 
 if TYPE_CHECKING:
     from ._core import Position
-
-CORE_VARIABLE = "ABSTRACTS_TUI_CORE"
 
 _core: ModuleType | None
 try:
@@ -30,44 +27,6 @@ except ImportError:  # built without a C compiler: the pure-Python engine plays
 GAME_IDS = {"petrify": 0, "pilo": 1, "egotzi": 2, "linage": 3, "partitions": 4}
 _BOARD_BYTES = 48
 """Bitboards go to the core as little-endian bytes; 384 bits hold every board."""
-
-
-def built() -> bool:
-    """Whether the compiled core was built and can be imported."""
-    return _core is not None
-
-
-def in_use(environ: Mapping[str, str] | None = None) -> bool:
-    """Whether searches use the compiled core: built, and not turned off by
-    `ABSTRACTS_TUI_CORE=python`."""
-    settings = os.environ if environ is None else environ
-    return built() and settings.get(CORE_VARIABLE, "").strip().lower() != "python"
-
-
-def core_name(environ: Mapping[str, str] | None = None) -> str:
-    """`compiled` or `python`: the core searches use."""
-    return "compiled" if in_use(environ) else "python"
-
-
-def describe(environ: Mapping[str, str] | None = None) -> str:
-    """The core in words, for `--version` and the protocol's `version`."""
-    if in_use(environ):
-        return "compiled search core (C)"
-    if built():
-        return f"pure-Python search core ({CORE_VARIABLE}=python)"
-    return "pure-Python search core (the compiled core is not built)"
-
-
-MISSING_NOTICE = (
-    "abstracts-tui: the fast engine (compiled core) is not built, so the computer uses the "
-    "slower pure-Python one; to get it, install a C compiler (e.g. `apt install gcc` or "
-    "Xcode's command line tools) and reinstall abstracts-tui."
-)
-
-
-def missing_notice() -> str | None:
-    """One line for standard error when the compiled core is missing, else None."""
-    return None if built() else MISSING_NOTICE
 
 
 def module() -> ModuleType:

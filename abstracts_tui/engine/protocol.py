@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from .. import __version__
 from ..rules import GAMES, Game, RulesError, format_number, game_class, load_position
+from .core_status import describe
 from .settings import PLAYOUTS_VARIABLE, SEED_VARIABLE, whole_number
 
 if TYPE_CHECKING:
@@ -149,7 +150,7 @@ class Engine:
 
     def version(self, args: list[str]) -> str:
         self._no_args(args)
-        return __version__
+        return f"{__version__}, {describe()}"
 
     def list_commands(self, args: list[str]) -> str:
         self._no_args(args)

@@ -449,7 +449,7 @@ class Search:
         max_nodes: int = DEFAULT_MAX_NODES,
         threads: int | None = None,
     ) -> None:
-        from .compiled import core_name
+        from .core_status import core_name
 
         self.core = core or core_name()
         self._impl: PythonSearch | CompiledSearch

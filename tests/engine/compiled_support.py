@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from abstracts_tui.engine import compiled
+from abstracts_tui.engine import core_status
 
 needs_core = pytest.mark.skipif(
-    not compiled.built(), reason="the compiled core is not built (no C compiler at install)"
+    not core_status.built(), reason="the compiled core is not built (no C compiler at install)"
 )
 
 CORES = [

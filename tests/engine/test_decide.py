@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from abstracts_tui.engine.compiled import CORE_VARIABLE
+from abstracts_tui.engine.core_status import CORE_VARIABLE
 from abstracts_tui.engine.decide import Thinker
 from abstracts_tui.engine.search import Budget
 from abstracts_tui.rules import new_game

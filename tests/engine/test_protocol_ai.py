@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from abstracts_tui.engine.compiled import CORE_VARIABLE
+from abstracts_tui.engine.core_status import CORE_VARIABLE
 from abstracts_tui.rules import load_position
 
 from .compiled_support import CORES

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from abstracts_tui.engine.compiled import CORE_VARIABLE
+from abstracts_tui.engine.core_status import CORE_VARIABLE
 from abstracts_tui.engine.search import Budget, Search, choose_move
 from abstracts_tui.rules import GAMES, PASS, SWAP, Game, load_position, new_game
 
