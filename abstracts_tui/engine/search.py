@@ -549,33 +549,58 @@ def choose_move(game: Game, budget: Budget, seed: int | None = None) -> Move:
 # -- benchmark ---------------------------------------------------------------------------
 
 
-def bench(names: list[str], seconds: float, seed: int, grave: bool = True) -> None:
-    """Print search playouts per second from the start of each game at its default size.
+def measure(
+    game: Game, core: str, seconds: float, seed: int, grave: bool, threads: int | None
+) -> tuple[float, float]:
+    """(playouts per second of wall time, per second of this process's CPU time) of a
+    search from `game` on `core`."""
+    search = Search(game, seed, core=core, grave=grave, threads=threads)
+    cpu = time.process_time()
+    search.run(Budget(seconds=seconds))
+    cpu = time.process_time() - cpu
+    return search.playouts_per_second, search.playouts / cpu if cpu > 0 else 0.0
 
-    Also prints bare random games per second (`playout` and `outcome` alone, no tree),
-    to show what the tree costs.
+
+def bench(
+    names: list[str], seconds: float, seed: int, grave: bool = True, largest: bool = True
+) -> None:
+    """Print search playouts per second from the start of each game at its default size
+    (and its largest), on the pure-Python core and on the compiled one, and the ratio.
+
+    Both cores run in the same process one after the other. The compiled core runs one
+    tree per core (`threads`), so its figure per second of wall time counts every core
+    and that ratio is what a player sees; the figures per second of CPU time (all the
+    threads' time) compare the two on one core, and move less when the machine is busy.
     """
-    print(f"{'game':<11}{'size':>5}{'playouts/s':>12}{'bare games/s':>14}{'root moves':>12}")
+    from .compiled_search import default_threads
+    from .core_status import built
+
+    threads = default_threads()
+    header = f"{'game':<11}{'size':>5}{'root moves':>11}{'python/s':>10}"
+    if built():
+        header += f"{'compiled/s':>12}{'ratio':>8}  |"
+        header += f"{'python/cpu s':>13}{'compiled/cpu s':>15}{'ratio':>8}"
+    else:
+        header += "  (the compiled core is not built)"
+    print(header)
     for name in names:
         cls = GAMES[name]
-        game = cls.new()
-        search = Search(game, seed, grave=grave)
-        search.run(Budget(seconds=seconds))
-        rate = search.playouts / search.seconds if search.seconds else 0.0
-        rng = random.Random(seed)
-        played = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds / 2 or played < 5:
-            bare = cls.new()
-            bare.playout(rng)
-            bare.outcome()
-            played += 1
-        bare_rate = played / (time.perf_counter() - start)
-        print(
-            f"{name:<11}{cls.info.default_size:>5}{rate:>12,.0f}{bare_rate:>14,.0f}"
-            f"{len(game.legal_moves()):>12}",
-            flush=True,
-        )
+        sizes = [cls.info.default_size]
+        if largest and cls.info.sizes.stop - 1 != cls.info.default_size:
+            sizes.append(cls.info.sizes.stop - 1)
+        for size in sizes:
+            game = cls.new(size)
+            python, python_cpu = measure(game, "python", seconds, seed, grave, None)
+            line = f"{name:<11}{size:>5}{len(game.legal_moves()):>11}{python:>10,.0f}"
+            if built():
+                wall, cpu = measure(game, "compiled", seconds, seed, grave, threads)
+                line += (
+                    f"{wall:>12,.0f}{wall / python:>7.0f}x  |{python_cpu:>13,.0f}"
+                    f"{cpu:>15,.0f}{cpu / python_cpu:>7.0f}x"
+                )
+            print(line, flush=True)
+    if built():
+        print(f"(compiled: {threads} thread{'s' if threads > 1 else ''}, one tree each)")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -583,9 +608,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Monte Carlo tree search benchmark.")
     parser.add_argument("--bench", action="store_true", help="print playouts/s per game")
     parser.add_argument("games", nargs="*", help=f"games (default: all of {', '.join(GAMES)})")
-    parser.add_argument("--seconds", type=float, default=2.0, help="search seconds per game")
+    parser.add_argument("--seconds", type=float, default=2.0, help="search seconds per core")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--uct", action="store_true", help="plain UCT instead of GRAVE")
+    parser.add_argument("--default-only", action="store_true", help="only each game's default size")
     args = parser.parse_args(argv)
     names = args.games or list(GAMES)
     unknown = [name for name in names if name not in GAMES]
@@ -593,7 +619,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"unknown game {unknown[0]}; the games are {', '.join(GAMES)}")
     if not args.bench:
         parser.error("nothing to do: give --bench")
-    bench(names, args.seconds, args.seed, grave=not args.uct)
+    bench(names, args.seconds, args.seed, grave=not args.uct, largest=not args.default_only)
 
 
 if __name__ == "__main__":
