@@ -266,25 +266,3 @@ def test_colours_alternate_except_after_a_swap(name: str) -> None:
             if move != SWAP:
                 turn ^= 1
         assert movers == expected
-
-
-def test_the_benchmark_prints_both_cores_and_their_ratio(core: str) -> None:
-    import subprocess
-    import sys
-
-    if core == "python":
-        pytest.skip("the benchmark runs both cores itself: once is enough")
-    done = subprocess.run(
-        [sys.executable, "-m", "abstracts_tui.engine.search", "--bench", "egotzi"]
-        + ["--seconds", "0.05"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    header, *rows = done.stdout.splitlines()
-    assert header.split()[:4] == ["game", "size", "root", "moves"]
-    sizes = [row.split()[1] for row in rows if row.startswith("egotzi")]
-    assert sizes == ["7", "9"]  # the default size and the largest
-    if "compiled/s" in header:
-        assert all(row.count("x") == 2 for row in rows if row.startswith("egotzi"))
