@@ -39,6 +39,15 @@ from .search import (
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 """The bound on the memory of one search's trees, AMAF tables included."""
 THREADS_VARIABLE = "ABSTRACTS_TUI_THREADS"
+WITHOUT_VARIABLE = "ABSTRACTS_TUI_WITHOUT"
+"""A comma-separated list of the compiled search's improvements to leave out, `solver`
+and `reuse`: for measuring what each one brings (scripts/match.py players `~solver`)."""
+
+
+def without(feature: str) -> bool:
+    """Whether `ABSTRACTS_TUI_WITHOUT` turns `feature` off."""
+    names = os.environ.get(WITHOUT_VARIABLE, "").lower().replace(" ", "").split(",")
+    return feature in names
 
 
 def default_threads() -> int:
@@ -71,6 +80,8 @@ class CompiledSearch:
         if exploration is None:
             exploration = DEFAULT_EXPLORATION if grave else UCT_EXPLORATION
         self.turn = game.turn
+        self.start = game.start_position
+        self.line = tuple(game.moves)
         self.threads = threads if threads is not None else default_threads()
         self.max_bytes = max_bytes
         self._live = bool(game.legal_moves())
@@ -86,11 +97,26 @@ class CompiledSearch:
             exploration,
             amaf_from,
             max_bytes,
+            0 if without("solver") else 1,
         )
 
     def stop(self) -> None:
         """Ask a running `run()` to return (thread-safe)."""
         self._searcher.stop()
+
+    def follow(self, game: Game) -> bool:
+        """Move the root to `game`'s position when `game` continues the line searched
+        (same start, the root's moves then more), keeping each tree's subtree below the
+        moves played; False (and nothing changes) when it does not continue it."""
+        moves = tuple(game.moves)
+        line = self.line
+        if moves[: len(line)] != line or game.start_position != self.start:
+            return False
+        self._searcher.advance(list(moves[len(line) :]))
+        self.line = moves
+        self.turn = game.turn
+        self._live = bool(game.legal_moves())
+        return True
 
     def run(self, budget: Budget) -> None:
         """Search until the budget is spent, `stop()` is called, or (in a timed search)

@@ -52,6 +52,8 @@ class Engine:
         self.time_per_move = DEFAULT_TIME_PER_MOVE
         self.searches = 0
         """Searches run so far: the next one's seed is the base seed plus this."""
+        self.last_search: Search | None = None
+        """The last search, which goes on when the game continues its line."""
         settings = os.environ if environ is None else environ
         self.seed = whole_number(settings, SEED_VARIABLE, 0, warn="abstracts-tui engine")
         self.playouts = whole_number(settings, PLAYOUTS_VARIABLE, 1, warn="abstracts-tui engine")
@@ -320,14 +322,18 @@ class Engine:
         return game
 
     def _search(self, game: Game, seconds: float) -> Search:
-        """A finished search of `game` (which it leaves as it was)."""
+        """A finished search of `game` (which it leaves as it was): the last search goes
+        on when `game` continues its line (tree reuse), else a new one starts."""
         # Imported here so that `python -m abstracts_tui.engine.search` does not find
         # the module already imported by the package.
         from .search import Budget, Search
 
         seed = None if self.seed is None else self.seed + self.searches
         self.searches += 1
-        search = Search(game, seed)
+        search = self.last_search
+        if search is None or not search.follow(game):
+            search = Search(game, seed)
+        self.last_search = search
         if self.playouts is not None:
             search.run(Budget(playouts=self.playouts))
         else:

@@ -488,6 +488,17 @@ class Search:
         """Ask a running `run()` to return soon (thread-safe)."""
         self._impl.stop()
 
+    def follow(self, game: Game) -> bool:
+        """Tree reuse: when `game` continues the line this search started from (the moves
+        since were played), search on from its position with what was found below those
+        moves, and return True; else False (and a new search is needed). The pure-Python
+        core does not reuse trees; `ABSTRACTS_TUI_WITHOUT=reuse` turns it off."""
+        if isinstance(self._impl, PythonSearch):
+            return False
+        from .compiled_search import without
+
+        return not without("reuse") and self._impl.follow(game)
+
     @property
     def playouts(self) -> int:
         """Playouts done so far, over every `run`."""
@@ -508,7 +519,7 @@ class Search:
     def proven(self) -> str | None:
         """`win`, `loss` or `draw` for the side to move once the compiled core's solver
         has proven the position; None otherwise (always, in Python)."""
-        return self._impl.proven if isinstance(self._impl, CompiledSearch) else None
+        return None if isinstance(self._impl, PythonSearch) else self._impl.proven
 
     def candidates(self, limit: int | None = None) -> list[Candidate]:
         """Root moves tried so far, best first (see `rank_candidates`)."""

@@ -266,3 +266,35 @@ def test_colours_alternate_except_after_a_swap(name: str) -> None:
             if move != SWAP:
                 turn ^= 1
         assert movers == expected
+
+
+def test_the_tree_is_reused_along_the_line_played(core: str) -> None:
+    game = new_game("egotzi", size=5)
+    search = Search(game, seed=5)
+    search.run(Budget(playouts=3000))
+    line = search.candidates(1)[0].pv
+    assert len(line) >= 2
+    later = game.copy()
+    for move in line[:2]:
+        later.push(move)
+    if core == "python":
+        assert not search.follow(later)  # the pure-Python core always starts again
+        return
+    assert search.follow(later)
+    kept = sum(c.visits for c in search.candidates())
+    assert kept > 0  # what was found below the two moves is still there
+    search.run(Budget(playouts=500))
+    assert sum(c.visits for c in search.candidates()) == kept + 500
+    assert search.best_move() in later.legal_moves()
+    other = new_game("egotzi", size=5)
+    other.push(next(m for m in other.legal_moves() if m != line[0]))
+    assert not search.follow(other)  # a line the search did not start from
+
+
+def test_without_reuse_a_search_starts_again(core: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ABSTRACTS_TUI_WITHOUT", "reuse")
+    game = new_game("egotzi", size=5)
+    search = Search(game, seed=5)
+    search.run(Budget(playouts=300))
+    game.push(game.legal_moves()[0])
+    assert not search.follow(game)

@@ -114,7 +114,7 @@ typedef struct {
 } Amaf;
 
 typedef struct {
-    int grave, ref, amaf_from;
+    int grave, ref, amaf_from, solver;
     double bias, exploration;
 } Params;
 
@@ -442,7 +442,8 @@ static void Searcher_dealloc(Searcher *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* Searcher(position, seed, threads, grave, ref, bias, exploration, amaf_from, max_bytes) */
+/* Searcher(position, seed, threads, grave, ref, bias, exploration, amaf_from, max_bytes,
+   solver) */
 static int Searcher_init(Searcher *self, PyObject *args, PyObject *kw)
 {
     PyObject *pos;
@@ -450,8 +451,9 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kw)
     int threads, grave, ref, amaf_from;
     double bias, exploration;
     long long max_bytes;
-    if (!PyArg_ParseTuple(args, "O!KiiiddiL", &PositionType, &pos, &seed, &threads, &grave, &ref,
-                          &bias, &exploration, &amaf_from, &max_bytes))
+    int solver = 1;
+    if (!PyArg_ParseTuple(args, "O!KiiiddiL|i", &PositionType, &pos, &seed, &threads, &grave, &ref,
+                          &bias, &exploration, &amaf_from, &max_bytes, &solver))
         return -1;
     if (threads < 1 || threads > MAXTHREADS) {
         PyErr_SetString(PyExc_ValueError, "threads must be between 1 and 64");
@@ -467,6 +469,7 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kw)
     self->params.bias = bias;
     self->params.exploration = exploration;
     self->params.amaf_from = amaf_from;
+    self->params.solver = solver;
     self->max_bytes = max_bytes;
     self->ntrees = threads;
     atomic_store(&self->shared.stop, 0);
@@ -555,6 +558,41 @@ static PyObject *Searcher_run(Searcher *self, PyObject *args)
     atomic_store(&self->shared.stop, 0);
     self->running = 0;
     Py_RETURN_NONE;
+}
+
+/* advance(moves): the moves were played from the root; each tree keeps what it had
+   found below them. Returns the root visits kept over all trees. */
+static PyObject *Searcher_advance(Searcher *self, PyObject *arg)
+{
+    if (self->running) {
+        PyErr_SetString(PyExc_RuntimeError, "this search is running");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(arg, "advance takes a list of moves");
+    if (!seq) return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    if (count > MAXPLIES) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "too many moves");
+        return NULL;
+    }
+    int moves[MAXPLIES];
+    for (Py_ssize_t i = 0; i < count; i++) {
+        moves[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (moves[i] == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+    }
+    Py_DECREF(seq);
+    unsigned long long kept = 0;
+    for (int i = 0; i < self->ntrees; i++) {
+        Tree *t = &self->trees[i];
+        if (DISPATCH(self->nw, tree_advance, ((void *)self->ctx, t, moves, (int)count)) < 0)
+            return PyErr_NoMemory();
+        kept += t->nodes[0].total;
+    }
+    return PyLong_FromUnsignedLongLong(kept);
 }
 
 static PyObject *Searcher_stop(Searcher *self, PyObject *unused)
@@ -677,6 +715,7 @@ static PyObject *Searcher_get_solved(Searcher *self, void *closure)
 static PyMethodDef Searcher_methods[] = {
     {"run", (PyCFunction)Searcher_run, METH_VARARGS, "run(playouts, seconds): search (GIL released)."},
     {"stop", (PyCFunction)Searcher_stop, METH_NOARGS, "Ask a running search to return (thread-safe)."},
+    {"advance", (PyCFunction)Searcher_advance, METH_O, "advance(moves): keep the subtree below them."},
     {"stats", (PyCFunction)Searcher_stats, METH_NOARGS, "The root's moves: (move, visits, wins, proven, pv)."},
     {NULL, NULL, 0, NULL},
 };

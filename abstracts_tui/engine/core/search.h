@@ -143,8 +143,10 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t)
         }
         if (F(is_over)(c, &st)) {
             result = F(winner)(c, &st);
-            e->proven = (uint8_t)(result + 1);
-            proven_at = depth - 1;
+            if (pr->solver) {
+                e->proven = (uint8_t)(result + 1);
+                proven_at = depth - 1;
+            }
             break;
         }
         if (e->child >= 0) {
@@ -227,4 +229,78 @@ static void F(run_tree)(const Ctx *c, const Params *pr, Tree *t, Shared *sh)
         atomic_fetch_add_explicit(&sh->playouts, 1, memory_order_relaxed);
         t->playouts++;
     }
+}
+
+/* Tree reuse: the subtree below the moves just played becomes the whole tree, copied
+   into fresh arrays (so the memory of the rest comes back); a tree that never tried
+   those moves starts again from the new position. */
+static int32_t F(copy_node)(Tree *t, const Node *old_nodes, const Edge *old_edges,
+                            const Amaf *old_amaf, int32_t id)
+{
+    const Node *o = &old_nodes[id];
+    int32_t nid = (int32_t)t->nnodes++;
+    Node *n = &t->nodes[nid];
+    *n = *o;
+    n->edges = (int32_t)t->nedges;
+    t->nedges += o->nedges;
+    memcpy(&t->edges[n->edges], &old_edges[o->edges], sizeof(Edge) * o->nedges);
+    if (o->amaf >= 0) {
+        n->amaf = (int32_t)t->namaf++;
+        memcpy(&t->amaf[(int64_t)n->amaf * t->table], &old_amaf[(int64_t)o->amaf * t->table],
+               sizeof(Amaf) * (size_t)t->table);
+    }
+    for (int i = 0; i < o->nedges; i++) {
+        int32_t child = old_edges[o->edges + i].child;
+        if (child >= 0) {
+            int32_t copied = F(copy_node)(t, old_nodes, old_edges, old_amaf, child);
+            t->edges[t->nodes[nid].edges + i].child = copied;
+        }
+    }
+    return nid;
+}
+
+static int F(tree_advance)(const Ctx *c, Tree *t, const int *moves, int count)
+{
+    State st;
+    memcpy(&st, t->root, sizeof st);
+    int32_t node = 0;
+    for (int k = 0; k < count; k++) {
+        int32_t next = -1;
+        if (node >= 0) {
+            Node *nd = &t->nodes[node];
+            for (int i = 0; i < nd->nedges; i++)
+                if (t->edges[nd->edges + i].move == moves[k]) next = t->edges[nd->edges + i].child;
+        }
+        F(apply)(c, &st, moves[k]);
+        node = next;
+    }
+    Node *old_nodes = t->nodes;
+    Edge *old_edges = t->edges;
+    Amaf *old_amaf = t->amaf;
+    t->nodes = calloc((size_t)t->cap_nodes, sizeof(Node));
+    t->edges = calloc((size_t)t->cap_edges, sizeof(Edge));
+    t->amaf = calloc((size_t)(t->cap_amaf * t->table), sizeof(Amaf));
+    if (!t->nodes || !t->edges || !t->amaf) {
+        free(t->nodes);
+        free(t->edges);
+        free(t->amaf);
+        t->nodes = old_nodes;
+        t->edges = old_edges;
+        t->amaf = old_amaf;
+        return -1;
+    }
+    t->nnodes = t->nedges = t->namaf = 0;
+    t->root_solved = 0;
+    memcpy(t->root, &st, sizeof st);
+    if (node > 0 && !F(is_over)(c, &st)) {
+        F(copy_node)(t, old_nodes, old_edges, old_amaf, node);
+        if (t->nodes[0].amaf < 0) t->nodes[0].amaf = tree_amaf(t);
+        t->root_solved = t->nodes[0].solved;
+    } else if (F(new_node)(c, t, &st) >= 0) {
+        t->nodes[0].amaf = tree_amaf(t);
+    }
+    free(old_nodes);
+    free(old_edges);
+    free(old_amaf);
+    return t->nnodes ? 0 : -1;
 }
