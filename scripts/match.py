@@ -11,6 +11,8 @@ Players:
   strongest): a playout budget or a time per move;
 - either with `@compiled` or `@python` after it (`engine:1@python`): the engine on that
   search core (`ABSTRACTS_TUI_CORE`); without, the compiled core when it is built;
+  and with `~solver` or `~reuse` after that (`engine:0.2@compiled~reuse`): the compiled
+  search without that improvement (`ABSTRACTS_TUI_WITHOUT`), to measure it;
 - `random`: a uniformly random move of `legal_moves`;
 - `greedy`: one ply: each legal move is played, `scores` read and the move undone; the
   best score difference for the mover wins, ties broken at random.
@@ -56,8 +58,11 @@ class EngineProcess:
         core: str | None = None,
     ) -> None:
         env = dict(os.environ)
-        if core is not None:
+        core, *left_out = (core or "").split("~")
+        if core:
             env["ABSTRACTS_TUI_CORE"] = core
+        if left_out:
+            env["ABSTRACTS_TUI_WITHOUT"] = ",".join(left_out)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
         env.pop("ABSTRACTS_TUI_PLAYOUTS", None)
         if playouts is not None:
@@ -220,8 +225,12 @@ def parse_spec(spec: str) -> tuple[float | None, int | None, str | None] | None:
     if spec in ("random", "greedy"):
         return None
     body, at, core = spec.partition("@")
-    if at and core not in CORES:
-        raise ValueError(f"unknown core {core!r} in {spec!r}: use @compiled or @python")
+    name, *left_out = core.split("~")
+    if at and (name not in CORES or any(f not in ("solver", "reuse") for f in left_out)):
+        raise ValueError(
+            f"unknown core {core!r} in {spec!r}: use @compiled or @python, "
+            f"then ~solver or ~reuse to leave one out"
+        )
     kind, _, value = body.partition(":")
     if kind == "level" and value in LEVELS:
         seconds, playouts = LEVELS[value]
