@@ -11,7 +11,7 @@ Players:
   strongest): a playout budget or a time per move;
 - either with `@compiled` or `@python` after it (`engine:1@python`): the engine on that
   search core (`ABSTRACTS_TUI_CORE`); without, the compiled core when it is built;
-  and with `~solver` or `~reuse` after that (`engine:0.2@compiled~reuse`): the compiled
+  and with `~solver`, `~exact` or `~reuse` after that (`engine:0.2@compiled~reuse`): the compiled
   search without that improvement (`ABSTRACTS_TUI_WITHOUT`), to measure it;
 - `random`: a uniformly random move of `legal_moves`;
 - `greedy`: one ply: each legal move is played, `scores` read and the move undone; the
@@ -226,10 +226,10 @@ def parse_spec(spec: str) -> tuple[float | None, int | None, str | None] | None:
         return None
     body, at, core = spec.partition("@")
     name, *left_out = core.split("~")
-    if at and (name not in CORES or any(f not in ("solver", "reuse") for f in left_out)):
+    if at and (name not in CORES or any(f not in ("solver", "exact", "reuse") for f in left_out)):
         raise ValueError(
             f"unknown core {core!r} in {spec!r}: use @compiled or @python, "
-            f"then ~solver or ~reuse to leave one out"
+            f"then ~solver, ~exact or ~reuse to leave one out"
         )
     kind, _, value = body.partition(":")
     if kind == "level" and value in LEVELS:

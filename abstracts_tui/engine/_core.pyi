@@ -44,6 +44,7 @@ class Searcher:
         amaf_from: int,
         max_bytes: int,
         solver: int = 1,
+        exact: int = 1,
         /,
     ) -> None: ...
     def run(self, playouts: int, seconds: float, /) -> None: ...

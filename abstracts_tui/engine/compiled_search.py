@@ -41,7 +41,9 @@ DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 THREADS_VARIABLE = "ABSTRACTS_TUI_THREADS"
 WITHOUT_VARIABLE = "ABSTRACTS_TUI_WITHOUT"
 """A comma-separated list of the compiled search's improvements to leave out, `solver`
-and `reuse`: for measuring what each one brings (scripts/match.py players `~solver`)."""
+(the MCTS-solver, and with it the exact solver), `exact` (the exact solver of nodes with
+few moves) and `reuse` (tree reuse): for measuring what each brings (scripts/match.py
+players such as `engine:0.2@compiled~reuse`)."""
 
 
 def without(feature: str) -> bool:
@@ -98,6 +100,7 @@ class CompiledSearch:
             amaf_from,
             max_bytes,
             0 if without("solver") else 1,
+            0 if without("exact") else 1,
         )
 
     def stop(self) -> None:

@@ -298,3 +298,32 @@ def test_without_reuse_a_search_starts_again(core: str, monkeypatch: pytest.Monk
     search.run(Budget(playouts=300))
     game.push(game.legal_moves()[0])
     assert not search.follow(game)
+
+
+@pytest.mark.parametrize(("position", "winner"), FORCED_WINS)
+def test_the_solver_proves_the_winning_move(position: str, winner: str, core: str) -> None:
+    game = load_position(position)
+    search = Search(game, seed=1)
+    if core == "python":
+        search.run(Budget(playouts=200))
+        assert search.proven is None  # the pure-Python search proves nothing
+        assert all(c.proven is None for c in search.candidates())
+        return
+    # A timed search stops once the root is proven: the win is played at once.
+    search.run(Budget(seconds=30))
+    assert search.seconds < 10
+    assert search.proven == "win"
+    best = search.candidates()[0]
+    assert (game.move_name(best.move), best.proven, best.winrate) == (winner, "win", 1.0)
+
+
+@pytest.mark.parametrize("core", [CORES[1]], indirect=True)
+def test_proven_losses_rank_last(core: str) -> None:
+    game = load_position(FORCED_WINS[0].values[0])  # type: ignore[index]
+    search = Search(game, seed=2)
+    search.run(Budget(playouts=4000))
+    verdicts = [c.proven for c in search.candidates()]
+    assert verdicts[0] == "win"
+    assert "loss" in verdicts
+    first_loss = verdicts.index("loss")
+    assert all(v == "loss" for v in verdicts[first_loss:])

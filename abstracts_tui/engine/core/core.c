@@ -42,6 +42,8 @@
 #define MAXPATH 1024
 #define MAXMOVES 4096
 #define MAXTHREADS 64
+#define EXACT_MOVES 6       /* the exact solver takes nodes with this many moves or fewer */
+#define EXACT_BUDGET 5000   /* and gives up past this many positions */
 
 /* -- random numbers: xoshiro256**, seeded by splitmix64 ------------------------------ */
 
@@ -132,6 +134,7 @@ typedef struct {
     Rng rng;
     uint64_t playouts, target;
     int root_solved;
+    int exact; /* whether new nodes with few moves are solved exactly */
     void *root; /* the root State */
 } Tree;
 
@@ -443,7 +446,7 @@ static void Searcher_dealloc(Searcher *self)
 }
 
 /* Searcher(position, seed, threads, grave, ref, bias, exploration, amaf_from, max_bytes,
-   solver) */
+   solver, exact) */
 static int Searcher_init(Searcher *self, PyObject *args, PyObject *kw)
 {
     PyObject *pos;
@@ -451,9 +454,9 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kw)
     int threads, grave, ref, amaf_from;
     double bias, exploration;
     long long max_bytes;
-    int solver = 1;
-    if (!PyArg_ParseTuple(args, "O!KiiiddiL|i", &PositionType, &pos, &seed, &threads, &grave, &ref,
-                          &bias, &exploration, &amaf_from, &max_bytes, &solver))
+    int solver = 1, exact = 1;
+    if (!PyArg_ParseTuple(args, "O!KiiiddiL|ii", &PositionType, &pos, &seed, &threads, &grave,
+                          &ref, &bias, &exploration, &amaf_from, &max_bytes, &solver, &exact))
         return -1;
     if (threads < 1 || threads > MAXTHREADS) {
         PyErr_SetString(PyExc_ValueError, "threads must be between 1 and 64");
@@ -501,6 +504,7 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kw)
             return -1;
         }
         rng_seed(&t->rng, seed + 0x9e3779b97f4a7c15ULL * (uint64_t)i);
+        t->exact = exact && solver;
         if (DISPATCH(self->nw, tree_init, ((void *)self->ctx, t, p->state)) < 0) {
             PyErr_NoMemory();
             return -1;

@@ -1109,3 +1109,10 @@ static int F(winner)(const Ctx *c, const State *s)
     return DRAW;
 }
 #undef FRAGMENTS
+
+/* How many legal moves there are (the exact solver stops where there are many). */
+static int F(count_moves)(const Ctx *c, const State *s)
+{
+    int moves[MAXMOVES];
+    return F(legal_moves)(c, s, moves);
+}

@@ -10,6 +10,31 @@
  * into it. Selection never walks into an edge proven lost for the mover, and a walk that
  * reaches a proven edge or node takes its result instead of a playout. */
 
+/* The exact value of a position with few moves left, by depth-first search with the
+   first winning move cutting the rest: 1 + winner, 3 a draw, 0 when it would take more
+   than *budget positions (then nothing is known). */
+static int F(exact)(const Ctx *c, const State *s, int *budget)
+{
+    if (F(is_over)(c, s)) {
+        int w = F(winner)(c, s);
+        return w == DRAW ? PROVEN_DRAW : w + 1;
+    }
+    if (--*budget < 0) return 0;
+    int moves[EXACT_MOVES * 4 + 8];
+    int count = F(legal_moves)(c, s, moves);
+    int turn = F(turn_of)(c, s), best = (1 - turn) + 1;
+    for (int i = 0; i < count; i++) {
+        State next = *s;
+        F(apply)(c, &next, moves[i]);
+        if (F(count_moves)(c, &next) > EXACT_MOVES * 4) return 0;
+        int r = F(exact)(c, &next, budget);
+        if (!r) return 0;
+        if (r == turn + 1) return r;
+        if (r == PROVEN_DRAW) best = PROVEN_DRAW;
+    }
+    return best;
+}
+
 static int F(new_node)(const Ctx *c, Tree *t, const State *s)
 {
     int moves[MAXMOVES];
@@ -35,6 +60,10 @@ static int F(new_node)(const Ctx *c, Tree *t, const State *s)
         e->proven = 0;
     }
     t->nedges += count;
+    if (t->exact && count <= EXACT_MOVES) {
+        int budget = EXACT_BUDGET;
+        nd->solved = (uint8_t)F(exact)(c, s, &budget);
+    }
     return id;
 }
 
@@ -44,7 +73,13 @@ static int F(tree_init)(const Ctx *c, Tree *t, const State *root)
     if (!t->root) return -1;
     memcpy(t->root, root, sizeof(State));
     t->table = (int64_t)c->slots * 2;
-    if (F(new_node)(c, t, root) < 0) return -1;
+    /* The root is not solved at once: its edges get proven through their children,
+       so that the winning move is known, not only that there is one. */
+    int exact = t->exact;
+    t->exact = 0;
+    int made = F(new_node)(c, t, root);
+    t->exact = exact;
+    if (made < 0) return -1;
     t->nodes[0].amaf = tree_amaf(t);
     return 0;
 }
@@ -157,6 +192,13 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t)
         int child = F(new_node)(c, t, &st);
         if (child < 0) break;
         t->edges[ei].child = child;
+        if (t->nodes[child].solved) { /* the exact solver settled it at once */
+            result = t->nodes[child].solved - 1;
+            if (result == PROVEN_DRAW - 1) result = DRAW;
+            t->edges[ei].proven = t->nodes[child].solved;
+            proven_at = depth - 1;
+            break;
+        }
         node = child;
     }
     if (result < 0) {
@@ -296,8 +338,11 @@ static int F(tree_advance)(const Ctx *c, Tree *t, const int *moves, int count)
         F(copy_node)(t, old_nodes, old_edges, old_amaf, node);
         if (t->nodes[0].amaf < 0) t->nodes[0].amaf = tree_amaf(t);
         t->root_solved = t->nodes[0].solved;
-    } else if (F(new_node)(c, t, &st) >= 0) {
-        t->nodes[0].amaf = tree_amaf(t);
+    } else {
+        int exact = t->exact;
+        t->exact = 0;
+        if (F(new_node)(c, t, &st) >= 0) t->nodes[0].amaf = tree_amaf(t);
+        t->exact = exact;
     }
     free(old_nodes);
     free(old_edges);
