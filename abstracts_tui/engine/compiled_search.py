@@ -162,8 +162,13 @@ class CompiledSearch:
         return rank_candidates(found, limit)
 
     def best_move(self) -> Move | None:
+        """The first of `candidates()`; before any playout, the first legal move; None
+        when the game is over."""
         found = self.candidates(1)
-        return found[0].move if found else None
+        if found:
+            return found[0].move
+        stats = self._searcher.stats() if self._live else []
+        return stats[0][0] if stats else None
 
 
 def _relative(code: int, turn: int) -> str | None:

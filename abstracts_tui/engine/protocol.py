@@ -80,6 +80,7 @@ class Engine:
             "time_per_move": self.set_time_per_move,
             "genmove": self.genmove,
             "analyze": self.analyze,
+            "search_info": self.search_info,
         }
         self.aliases: dict[str, Handler] = {
             "gogui-rules_game_id": self.game_id,
@@ -312,6 +313,18 @@ class Engine:
                 f"winrate {found.winrate:.3f} pv {pv}"
             )
         return "\n".join(lines)
+
+    def search_info(self, args: list[str]) -> str:
+        """What the last search (of genmove or analyze) did: its core, playouts, seconds,
+        playouts per second, and the proof of its root (`none` until proven)."""
+        self._no_args(args)
+        search = self.last_search
+        if search is None:
+            raise CommandError("no search has run yet (genmove or analyze first)")
+        return (
+            f"core {search.core} playouts {search.playouts} seconds {search.seconds:.2f} "
+            f"rate {search.playouts_per_second:.0f} proven {search.proven or 'none'}"
+        )
 
     def _live_game(self) -> Game:
         game = self._game()

@@ -73,7 +73,7 @@ def test_every_command_of_the_table_is_listed() -> None:
         *("game_over", "scores", "winner", "showboard", "position", "setposition", "moves"),
         *("gogui-rules_game_id", "gogui-rules_legal_moves", "gogui-rules_side_to_move"),
         *("gogui-rules_final_result", "gogui-rules_board_size"),
-        *("time_per_move", "genmove", "analyze"),
+        *("time_per_move", "genmove", "analyze", "search_info"),
     ]
     assert sorted(listed) == sorted(required)
 

@@ -221,3 +221,17 @@ def test_the_match_script_runs_a_short_match() -> None:
     row = re.search(r"^egotzi +5 +2 +(\d+) +(\d+) +(\d+) ", done.stdout, re.MULTILINE)
     assert row, done.stdout
     assert sum(map(int, row.groups())) == 2
+
+
+def test_search_info_tells_what_the_last_search_did(core: str) -> None:
+    answers, _ = talk(
+        ["search_info", "newgame egotzi size=5", "genmove", "search_info"], playouts="200"
+    )
+    assert [a.ok for a in answers] == [False, True, True, True]
+    assert "no search has run yet" in answers[0].text
+    words = answers[3].text.split()
+    info = dict(zip(words[::2], words[1::2], strict=True))
+    assert info["core"] == core
+    assert info["playouts"] == "200"
+    assert info["proven"] in ("none", "win", "loss", "draw")
+    assert float(info["rate"]) > 0

@@ -260,7 +260,8 @@ static void F(run_tree)(const Ctx *c, const Params *pr, Tree *t, Shared *sh)
 {
     while (!atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
         if (t->target && t->playouts >= t->target) break;
-        if (t->root_solved && !t->target) {
+        /* A root proven through its edges (which say the move) ends a timed search. */
+        if (t->root_solved && !t->target && F(node_proof)(t, &t->nodes[0])) {
             /* Proven: a timed search has nothing left to find (a playout budget is
                still spent, for searches that must be reproducible). */
             atomic_store(&sh->stop, 1);
