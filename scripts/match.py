@@ -39,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from abstracts_tui.engine.levels import LEVELS  # noqa: E402  (after the path is set)
+from abstracts_tui.engine.levels import LEVELS, level_table  # noqa: E402  (path set above)
 from abstracts_tui.rules import GAMES  # noqa: E402
 
 
@@ -233,7 +233,7 @@ def parse_spec(spec: str) -> tuple[float | None, int | None, str | None] | None:
         )
     kind, _, value = body.partition(":")
     if kind == "level" and value in LEVELS:
-        seconds, playouts = LEVELS[value]
+        seconds, playouts = level_table(name or None)[value]
         return seconds, playouts, core or None
     if kind == "engine":
         try:

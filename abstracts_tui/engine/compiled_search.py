@@ -161,6 +161,10 @@ class CompiledSearch:
             found.append(Candidate(move, visits, winrate, (move, *pv), verdict))
         return rank_candidates(found, limit)
 
+    def root_moves(self) -> tuple[Move, ...]:
+        """The root's legal moves (none when the game is over)."""
+        return tuple(row[0] for row in self._searcher.stats()) if self._live else ()
+
     def best_move(self) -> Move | None:
         """The first of `candidates()`; before any playout, the first legal move; None
         when the game is over."""

@@ -425,6 +425,13 @@ class PythonSearch:
             parent.wins[i] += rewards[parent.turn]
 
 
+@dataclass(frozen=True)
+class RootView:
+    """The root of a search as the app reads it: its legal moves."""
+
+    moves: tuple[Move, ...]
+
+
 class Search:
     """A Monte Carlo tree search from one position, in the compiled core when it is
     built (`compiled_search.CompiledSearch`), else in Python (`PythonSearch`).
@@ -514,6 +521,14 @@ class Search:
         """The search's speed so far (0 before it has run)."""
         seconds = self.seconds
         return self.playouts / seconds if seconds > 0 else 0.0
+
+    @property
+    def root(self) -> RootView:
+        """The root's legal moves (`root.moves`), as the pure-Python search's root node
+        offers them: what app code written against that search reads."""
+        if isinstance(self._impl, PythonSearch):
+            return RootView(tuple(self._impl.root.moves))
+        return RootView(self._impl.root_moves())
 
     @property
     def proven(self) -> str | None:
