@@ -533,6 +533,8 @@ static PyObject *Searcher_run(Searcher *self, PyObject *args)
         PyErr_SetString(PyExc_RuntimeError, "this search is already running");
         return NULL;
     }
+    for (int i = 0; i < self->ntrees; i++)
+        if (!self->trees[i].nodes || !self->trees[i].nnodes) return PyErr_NoMemory();
     self->running = 1;
     for (int i = 0; i < self->ntrees; i++) {
         Tree *t = &self->trees[i];
@@ -609,6 +611,8 @@ static PyObject *Searcher_stop(Searcher *self, PyObject *unused)
    pv comes from the tree that visited the move most. */
 static PyObject *Searcher_stats(Searcher *self, PyObject *unused)
 {
+    for (int k = 0; k < self->ntrees; k++)
+        if (!self->trees[k].nodes || !self->trees[k].nnodes) return PyList_New(0); /* out of memory */
     Tree *t0 = &self->trees[0];
     Node *root = &t0->nodes[0];
     int count = root->nedges;

@@ -317,9 +317,21 @@ static int F(tree_advance)(const Ctx *c, Tree *t, const int *moves, int count)
         F(apply)(c, &st, moves[k]);
         node = next;
     }
+    /* The copy is made beside the old tree, so it is made only from a tree that uses
+       at most half of each of its arrays: old and new together stay within the bound. */
+    int keep = node > 0 && !F(is_over)(c, &st) && t->nnodes * 2 <= t->cap_nodes &&
+               t->nedges * 2 <= t->cap_edges && t->namaf * 2 <= t->cap_amaf;
     Node *old_nodes = t->nodes;
     Edge *old_edges = t->edges;
     Amaf *old_amaf = t->amaf;
+    if (!keep) {
+        free(old_nodes);
+        free(old_edges);
+        free(old_amaf);
+        old_nodes = NULL;
+        old_edges = NULL;
+        old_amaf = NULL;
+    }
     t->nodes = calloc((size_t)t->cap_nodes, sizeof(Node));
     t->edges = calloc((size_t)t->cap_edges, sizeof(Edge));
     t->amaf = calloc((size_t)(t->cap_amaf * t->table), sizeof(Amaf));
@@ -327,15 +339,19 @@ static int F(tree_advance)(const Ctx *c, Tree *t, const int *moves, int count)
         free(t->nodes);
         free(t->edges);
         free(t->amaf);
-        t->nodes = old_nodes;
-        t->edges = old_edges;
-        t->amaf = old_amaf;
+        free(old_nodes);
+        free(old_edges);
+        free(old_amaf);
+        t->nodes = NULL;
+        t->edges = NULL;
+        t->amaf = NULL;
+        t->nnodes = t->nedges = t->namaf = 0;
         return -1;
     }
     t->nnodes = t->nedges = t->namaf = 0;
     t->root_solved = 0;
     memcpy(t->root, &st, sizeof st);
-    if (node > 0 && !F(is_over)(c, &st)) {
+    if (keep) {
         F(copy_node)(t, old_nodes, old_edges, old_amaf, node);
         if (t->nodes[0].amaf < 0) t->nodes[0].amaf = tree_amaf(t);
         t->root_solved = t->nodes[0].solved;
