@@ -3,6 +3,51 @@
  * paths, in C). Each move played is recorded as an AMAF key: slot * 2 + mover's colour.
  * Returns the number of keys written. */
 
+/* The height of the stack on a bit (Pilo). */
+static inline int F(height_at)(const State *s, int bit)
+{
+    if (!TEST(s->d, bit)) return 1;
+    for (int h = 2; h < MAXLEVELS; h++)
+        if (TEST(s->lv[h], bit)) return h;
+    return 1;
+}
+
+/* A uniform legal move among placements, swap and captures by rejection, while the
+   placements are many: a placement, the swap or a (mover, direction) pair is drawn
+   uniformly and a pair is drawn again unless its slide captures. Every capture is
+   exactly one pair, so what is accepted is uniform over the legal moves, and a ply costs
+   a few steps along one line instead of the occluded fills of every direction.
+   Returns 0 when the draw should be made the exact way (too many pairs per move). */
+static int F(draw_squares)(const Ctx *c, const State *s, Rng *rng, int ne, int *pick_out,
+                           int *origin_out, int *target_out)
+{
+    BB mine = s->turn ? s->b : s->a, theirs = s->turn ? s->a : s->b;
+    BB movers = c->game == G_PETRIFY ? ANDNOT(mine, s->d) : mine;
+    int stride = c->stride, dirs = c->game == G_PETRIFY ? 8 : 4;
+    const int steps[8] = {1, -1, stride, -stride, stride + 1, -stride - 1, stride - 1, -stride + 1};
+    int m = ANY(theirs) ? COUNT(movers) : 0;
+    int pairs = m * dirs, base = ne + s->swap;
+    if (!ne || base * 4 < pairs) return 0;
+    BB passable = ANDNOT(c->board, OR(s->c, theirs));
+    for (int tries = 0; tries < 64; tries++) {
+        int pick = (int)rng_below(rng, (uint32_t)(base + pairs));
+        if (pick < base) {
+            *pick_out = pick;
+            return 1;
+        }
+        pick -= base;
+        int origin = F(bb_nth)(movers, pick / dirs), step = steps[pick % dirs];
+        int bit = F(slide_target)(origin, step, passable);
+        if (!TEST(theirs, bit)) continue;
+        if (c->game == G_PILO && F(height_at)(s, bit) != F(height_at)(s, origin)) continue;
+        *pick_out = -1;
+        *origin_out = origin;
+        *target_out = bit;
+        return 1;
+    }
+    return 0;
+}
+
 static int F(playout_squares)(const Ctx *c, State *s, Rng *rng, int *keys, int *mv)
 {
     int nk = 0, n2 = c->ncells, empties[MAXCELLS], ne = 0;
@@ -10,9 +55,35 @@ static int F(playout_squares)(const Ctx *c, State *s, Rng *rng, int *keys, int *
     FOR_BITS(b, empty) { empties[ne++] = b; }
     F(Found) found[4 * MAXLEVELS + 8];
     while (s->passes < 2 && nk < MAXPLIES - 1) {
+        int turn = s->turn, drawn, origin = -1, target = -1;
+        if (F(draw_squares)(c, s, rng, ne, &drawn, &origin, &target)) {
+            if (drawn < 0) { /* a capture */
+                F(slide_capture)(c, s, origin, target, 0);
+                int move = n2 + c->dense[origin] * n2 + c->dense[target];
+                if (mv) mv[nk] = move;
+                keys[nk++] = F(amaf_slot)(c, move) * 2 + turn;
+                s->swap = 0;
+            } else if (drawn < ne) {
+                int bit = empties[drawn];
+                empties[drawn] = empties[--ne];
+                F(bb_set)(turn ? &s->b : &s->a, bit);
+                if (mv) mv[nk] = c->dense[bit];
+                keys[nk++] = c->dense[bit] * 2 + turn;
+                s->swap = s->last == NO_COLOUR ? (int8_t)c->pie : 0;
+            } else { /* the swap */
+                s->swap = 0;
+                if (mv) mv[nk] = MOVE_SWAP;
+                keys[nk++] = (c->slots - 1) * 2 + turn;
+                continue;
+            }
+            s->passes = 0;
+            s->last = (int8_t)turn;
+            s->turn ^= 1;
+            continue;
+        }
         int ctotal;
         F(find_captures)(c, s, found, &ctotal);
-        int total = ne + ctotal + s->swap, turn = s->turn;
+        int total = ne + ctotal + s->swap;
         if (!total) {
             s->passes++;
             s->turn ^= 1;
