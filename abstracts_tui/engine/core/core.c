@@ -155,7 +155,6 @@ static int tree_amaf(Tree *t)
 #define CAT2(a, b) a##_##b
 #define CAT(a, b) CAT2(a, b)
 
-#define INSTANCE(n)
 #define NW 2
 #define F(name) CAT(name, 2)
 #include "instance.h"
@@ -343,7 +342,7 @@ static PyObject *Position_winner(Position *self, PyObject *unused)
 
 static PyObject *Position_points(Position *self, PyObject *unused)
 {
-    double p0, p1;
+    double p0 = 0.0, p1 = 0.0;
     DISPATCH(self->nw, points, ((void *)self->ctx, (void *)self->state, &p0, &p1));
     return Py_BuildValue("(dd)", p0, p1);
 }
@@ -750,7 +749,10 @@ static PyTypeObject SearcherType = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_core", "The compiled rules and search of abstracts-tui.", -1, NULL,
+    .m_base = PyModuleDef_HEAD_INIT,
+    .m_name = "_core",
+    .m_doc = "The compiled rules and search of abstracts-tui.",
+    .m_size = -1,
 };
 
 PyMODINIT_FUNC PyInit__core(void)

@@ -273,17 +273,14 @@ static int F(playout_linage)(const Ctx *c, State *s, Rng *rng, int *keys, int *m
                 if (F(point_legal)(c, f->region, f->h, f->v, f->lines, p, &risky)) bit = p;
                 continue;
             }
-            BB legal[MAXREGIONS];
-            int count = 0;
-            for (int j = 0; j < nf; j++) {
-                legal[j] = F(legal_dfs)(c, free_[j].region);
-                count += COUNT(legal[j]);
-            }
+            /* Many refusals in a row: list the legal placements once and draw. */
+            BB legal = F(linage_legal)(c, s->a);
+            int count = COUNT(legal);
             int pick = (int)rng_below(rng, (uint32_t)(count + 1));
             if (pick == count) break;
-            i = 0;
-            while (pick >= COUNT(legal[i])) pick -= COUNT(legal[i++]);
-            bit = F(bb_nth)(legal[i], pick);
+            bit = F(bb_nth)(legal, pick);
+            for (i = 0; i < nf && !TEST(free_[i].region, bit); i++) {
+            }
             risky = 1;
         }
         if (bit < 0) {

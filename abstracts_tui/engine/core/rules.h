@@ -153,8 +153,6 @@ static int F(ctx_init)(Ctx *c, int game, int size, int pie, double komi)
             }
         }
         c->ncells = cell;
-        static const int nd[6] = {-1, 1, 0, 0, 0, 0};
-        (void)nd;
         for (int i = 0; i < cell; i++) {
             int p = c->pad[i], count = 0;
             int steps[6] = {-width - 1, -width, -1, 1, width, width + 1};
@@ -617,13 +615,6 @@ static BB F(legal_in)(const Ctx *c, BB region, BB h, BB v, BB risky)
     return legal;
 }
 
-static BB F(legal_in_region)(const Ctx *c, BB region)
-{
-    BB h, v;
-    F(line_starts)(region, c->stride, &h, &v);
-    return F(legal_in)(c, region, h, v, F(may_split)(region, c->stride));
-}
-
 static BB F(linage_legal)(const Ctx *c, BB empty)
 {
     int w = c->stride;
@@ -639,79 +630,6 @@ static BB F(linage_legal)(const Ctx *c, BB empty)
             BB v = AND(vs, region);
             if (ANY(v)) legal = OR(legal, F(legal_in)(c, region, h, v, risky));
         }
-    }
-    return legal;
-}
-
-/* The legal placements of one free region by a depth-first search, for playouts: the
-   same set as legal_in_region (the tests hold each to the Python rules), in time linear
-   in the region. A point p is legal when every part of the region without p holds a
-   line. Every line that does not pass through p lies in one part, so counting the lines
-   by their first point over the subtrees of the search says which parts hold one: p's
-   children whose subtrees cannot reach above p are parts of their own (all of them, at
-   the root), and the rest of the region is one more part. */
-static BB F(legal_dfs)(const Ctx *c, BB region)
-{
-    int w = c->stride;
-    BB h, v;
-    F(line_starts)(region, w, &h, &v);
-    int total = COUNT(h) + COUNT(v);
-    int16_t disc[MAXBITS], low[MAXBITS], parent[MAXBITS], size[MAXBITS], lines[MAXBITS];
-    int16_t stack[MAXBITS], next[MAXBITS];
-    const int steps[4] = {1, -1, w, -w};
-    int root = LOW(region), time = 0, top = 0, nbits = c->nbits;
-    memset(disc, 0xff, sizeof disc); /* -1: not visited */
-    disc[root] = low[root] = (int16_t)time++;
-    parent[root] = -1;
-    next[root] = 0;
-    stack[top++] = (int16_t)root;
-    while (top) {
-        int u = stack[top - 1];
-        if (next[u] < 4) {
-            int x = u + steps[next[u]++];
-            if (x < 0 || x >= nbits || !TEST(region, x)) continue;
-            if (disc[x] >= 0) {
-                if (x != parent[u] && disc[x] < low[u]) low[u] = disc[x];
-                continue;
-            }
-            disc[x] = low[x] = (int16_t)time++;
-            parent[x] = (int16_t)u;
-            next[x] = 0;
-            stack[top++] = (int16_t)x;
-        } else {
-            top--;
-            size[u] = 1;
-            lines[u] = (int16_t)(TEST(h, u) + TEST(v, u));
-            for (int k = 0; k < 4; k++) {
-                int x = u + steps[k];
-                if (x < 0 || x >= nbits || disc[x] < 0 || parent[x] != u || x == root) continue;
-                size[u] += size[x];
-                lines[u] += lines[x];
-                if (low[x] < low[u]) low[u] = low[x];
-            }
-        }
-    }
-    BB legal = ZERO();
-    FOR_BITS(p, region)
-    {
-        /* A point can anchor a horizontal and a vertical line: list them apart. */
-        BB hthrough = AND(c->hthrough[p], h), vthrough = AND(c->vthrough[p], v);
-        int anchors[6], na = 0;
-        FOR_BITS_INNER(a, hthrough) { anchors[na++] = a; }
-        FOR_BITS_INNER(a, vthrough) { anchors[na++] = a; }
-        int left = total - na, ok = left > 0, separated = 0;
-        for (int k = 0; ok && k < 4; k++) {
-            int x = p + steps[k];
-            if (x < 0 || x >= nbits || disc[x] < 0 || parent[x] != p || x == root) continue;
-            if (p != root && low[x] < disc[p]) continue;
-            int count = lines[x];
-            for (int i = 0; i < na; i++)
-                if (disc[anchors[i]] >= disc[x] && disc[anchors[i]] < disc[x] + size[x]) count--;
-            if (count <= 0) ok = 0;
-            separated += count;
-        }
-        if (ok && p != root && left - separated <= 0) ok = 0;
-        if (ok) F(bb_set)(&legal, p);
     }
     return legal;
 }
@@ -802,7 +720,7 @@ static void F(linage_points)(const Ctx *c, const State *s, double *p0, double *p
 /* -- Partitions ------------------------------------------------------------------------ */
 
 /* partitions._split: the cells of the fragment groups of one colour (padded). */
-static BB F(fragments)(const Ctx *c, BB stones)
+static inline BB F(fragments)(const Ctx *c, BB stones)
 {
     int width = c->stride, up = width + 1;
     BB fragments = ZERO(), rest = stones;
@@ -839,7 +757,7 @@ static BB F(fragments)(const Ctx *c, BB stones)
 /* The same set as F(fragments), by labelling the groups in one pass over the stones
    (union-find) and counting each group's cells, edges and triangles from its cells'
    neighbours: linear in the cells, where growing each group is linear in its width. */
-static BB F(fragments_fast)(const Ctx *c, BB stones)
+static inline BB F(fragments_fast)(const Ctx *c, BB stones)
 {
     int width = c->stride, up = width + 1, nbits = c->nbits;
     int16_t root[MAXBITS];
@@ -959,7 +877,7 @@ static int F(legal_moves)(const Ctx *c, const State *s, int *out)
         F(Found) found[4 * MAXLEVELS + 8];
         int total;
         int k = F(find_captures)(c, s, found, &total);
-        BB mine = s->turn ? s->b : s->a, theirs = s->turn ? s->a : s->b;
+        BB theirs = s->turn ? s->a : s->b;
         BB passable = ANDNOT(c->board, OR(s->c, theirs));
         for (int i = 0; i < k; i++) {
             FOR_BITS(o, found[i].origins)
@@ -968,7 +886,6 @@ static int F(legal_moves)(const Ctx *c, const State *s, int *out)
                 out[count++] = n2 + c->dense[o] * n2 + c->dense[t];
             }
         }
-        (void)mine;
         if (!count) out[count++] = MOVE_PASS;
         if (s->swap) out[count++] = MOVE_SWAP;
         return count;
