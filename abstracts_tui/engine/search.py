@@ -1,10 +1,13 @@
-"""Monte Carlo tree search over the public rules API, with GRAVE.
+"""Monte Carlo tree search with GRAVE: the `Search` interface and its pure-Python core.
 
-`Search(game, seed=...)` copies the game once; `run(Budget(seconds=...))` or
+`Search(game, seed=...)` searches from `game`'s position; `run(Budget(seconds=...))` or
 `run(Budget(playouts=...))` grows the tree (call it again to search on), `stop()` ends a
 running search from another thread, and `best_move()` / `candidates()` read the result.
+It runs on the compiled core (`compiled_search.py`, the same search in C on every core,
+with an MCTS-solver, an exact solver and tree reuse) when that was built, else on the
+pure-Python core below (`PythonSearch`), which stays the readable reference.
 
-Each iteration walks down the tree with `push()`, finishes the game with the rules' own
+Each iteration of the pure-Python core walks down the tree with `push()`, finishes the game with the rules' own
 `playout(rng)` (uniformly random moves), scores it with `outcome()` (a draw counts half a
 win) and takes the moves back with `undo()`: one `copy()` of the game serves the whole
 search. A move gets a node of its own on its second visit, and the tree stops growing at
@@ -21,7 +24,7 @@ comparison.
 The pie rule's `swap` and `pass` are moves like any other; statistics belong to colours,
 not to people, so a swap (after which the same colour moves again) needs no special case.
 
-`python -m abstracts_tui.engine.search --bench` prints playouts per second for each game.
+`python -m abstracts_tui.engine.search --bench` prints playouts per second of both cores.
 """
 
 from __future__ import annotations
