@@ -7,11 +7,12 @@ It runs on the compiled core (`compiled_search.py`, the same search in C on ever
 with an MCTS-solver, an exact solver and tree reuse) when that was built, else on the
 pure-Python core below (`PythonSearch`), which stays the readable reference.
 
-Each iteration of the pure-Python core walks down the tree with `push()`, finishes the game with the rules' own
-`playout(rng)` (uniformly random moves), scores it with `outcome()` (a draw counts half a
-win) and takes the moves back with `undo()`: one `copy()` of the game serves the whole
-search. A move gets a node of its own on its second visit, and the tree stops growing at
-`max_nodes`, so that memory stays bounded however long the search runs.
+Each iteration of the pure-Python core walks down the tree with `push()`, finishes the
+game with the rules' own `playout(rng)` (uniformly random moves), scores it with
+`outcome()` (a draw counts half a win) and takes the moves back with `undo()`: one
+`copy()` of the game serves the whole search. A move gets a node of its own on its
+second visit, and the tree stops growing at `max_nodes`, so that memory stays bounded
+however long the search runs.
 
 Selection uses GRAVE (Cazenave 2015), a form of RAVE: every node keeps all-moves-as-first
 statistics, for both colours, of every move played after it in its playouts. A child's
