@@ -327,3 +327,21 @@ def test_proven_losses_rank_last(core: str) -> None:
     assert "loss" in verdicts
     first_loss = verdicts.index("loss")
     assert all(v == "loss" for v in verdicts[first_loss:])
+
+
+@pytest.mark.parametrize("core", [CORES[1]], indirect=True)
+def test_the_trees_stay_within_their_memory_bound(core: str) -> None:
+    from abstracts_tui.engine.compiled_search import CompiledSearch
+
+    game = new_game("partitions", size=10)
+    bound = 3 * 1024 * 1024
+    search = CompiledSearch(game, seed=1, threads=2, max_bytes=bound)
+    search.run(Budget(playouts=6000))
+    used = search.tree_bytes
+    assert used <= bound
+    assert used > bound / 2  # it grew until full...
+    nodes = search.nodes
+    search.run(Budget(playouts=2000))
+    assert search.playouts == 8000  # ...and the playouts went on
+    assert search.nodes == nodes  # no room for another node's moves
+    assert search.tree_bytes <= bound  # (AMAF tables may still fill their own share)
