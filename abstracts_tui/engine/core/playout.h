@@ -219,18 +219,19 @@ static int F(split_at)(const Ctx *c, BB region, int p, BB *out)
 }
 
 /* Add the parts of `region` that are free (a line both ways) to the list; `split` is the
-   point just taken from it when that may have split it, else -1. */
-static void F(add_free)(const Ctx *c, F(Free) * free_, int *nf, int *total, BB region, int split)
+   point just taken from it when that may have split it, else -1. `hs` and `vs` are the
+   region's line starts (a stone only takes away the lines through it). */
+static void F(add_free)(const Ctx *c, F(Free) * free_, int *nf, int *total, BB region, int split,
+                        BB hs, BB vs)
 {
     BB parts[MAXREGIONS * 2];
-    int np = 1, w = c->stride;
+    int np = 1;
     if (split >= 0)
         np = F(split_at)(c, region, split, parts);
     else
         parts[0] = region;
     for (int i = 0; i < np && *nf < MAXREGIONS; i++) {
-        BB h, v;
-        F(line_starts)(parts[i], w, &h, &v);
+        BB h = np > 1 ? AND(hs, parts[i]) : hs, v = np > 1 ? AND(vs, parts[i]) : vs;
         if (!ANY(h) || !ANY(v)) continue;
         F(Free) *f = &free_[(*nf)++];
         f->region = parts[i];
@@ -247,7 +248,11 @@ static void F(free_regions)(const Ctx *c, F(Free) * free_, int *nf, int *total, 
 {
     BB parts[MAXREGIONS * 2];
     int np = F(parts)(c, empty, parts, MAXREGIONS * 2);
-    for (int i = 0; i < np; i++) F(add_free)(c, free_, nf, total, parts[i], -1);
+    for (int i = 0; i < np; i++) {
+        BB h, v;
+        F(line_starts)(parts[i], c->stride, &h, &v);
+        F(add_free)(c, free_, nf, total, parts[i], -1, h, v);
+    }
 }
 
 /* Linage: a uniform choice among the legal placements and pass, by rejection: a point of
@@ -291,6 +296,7 @@ static int F(playout_linage)(const Ctx *c, State *s, Rng *rng, int *keys, int *m
             continue;
         }
         BB region = free_[i].region;
+        BB h = ANDNOT(free_[i].h, c->hthrough[bit]), v = ANDNOT(free_[i].v, c->vthrough[bit]);
         total -= free_[i].count;
         free_[i] = free_[--nf];
         F(bb_clear)(&s->a, bit);
@@ -299,7 +305,7 @@ static int F(playout_linage)(const Ctx *c, State *s, Rng *rng, int *keys, int *m
         if (mv) mv[nk] = c->dense[bit];
         keys[nk++] = c->dense[bit] * 2 + turn;
         F(bb_clear)(&region, bit);
-        F(add_free)(c, free_, &nf, &total, region, risky ? bit : -1);
+        F(add_free)(c, free_, &nf, &total, region, risky ? bit : -1, h, v);
     }
     return nk;
 }
