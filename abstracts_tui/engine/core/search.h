@@ -103,7 +103,7 @@ static inline int F(select_grave)(const Ctx *c, const Params *pr, Tree *t, Node 
         double n = e->visits, w = e->wins;
         double weight = an + n + bias * an * n;
         double value = weight > 0.0 ? (w + aw + bias * an * w) / weight : 1.0;
-        if (scale > 0.0) value += scale / sqrt(n + 1.0);
+        if (scale > 0.0) value += scale * inv_sqrt1(e->visits);
         if (value > best) {
             best = value;
             pick = i;
