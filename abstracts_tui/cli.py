@@ -7,6 +7,7 @@ import sys
 import click
 
 from . import __version__
+from .engine.core_status import describe, missing_notice
 from .engine.levels import DEFAULT_LEVEL, LEVELS
 
 GAME_NAMES = ["petrify", "pilo", "egotzi", "linage", "partitions"]
@@ -50,7 +51,11 @@ def run_app(
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="abstracts-tui")
+@click.version_option(
+    __version__,
+    prog_name="abstracts-tui",
+    message="%(prog)s %(version)s, " + describe(),
+)
 @click.option("--ascii", is_flag=True, help="Draw with ASCII characters only.")
 @click.pass_context
 def main(ctx: click.Context, ascii: bool) -> None:
@@ -59,6 +64,9 @@ def main(ctx: click.Context, ascii: bool) -> None:
     With no command, opens the game-selection screen (or offers to resume the game in
     progress). NO_COLOR in the environment turns colours off.
     """
+    notice = missing_notice()
+    if notice is not None:
+        click.echo(notice, err=True)
     if ctx.invoked_subcommand is None:
         run_app(ascii=ascii)
 
@@ -142,6 +150,78 @@ def check(path: str) -> None:
         click.echo(f"{game.side_to_move().capitalize()} to move")
     else:
         click.echo(f"result: {game.winner_name()} ({outcome.reason})")
+
+
+@main.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--playouts", type=click.IntRange(1), help="Playouts per position.")
+@click.option("--seconds", type=click.FloatRange(0, min_open=True), help="Seconds per position.")
+@click.option("--mistakes", default=3, show_default=True, help="Mistakes listed per person.")
+@click.option("--seed", type=int, help="Seed of the searches (default ABSTRACTS_TUI_SEED).")
+def review(
+    path: str, playouts: int | None, seconds: float | None, mistakes: int, seed: int | None
+) -> None:
+    """Review the main line of a game record (SGF): each move's win rate before and after,
+    each person's biggest mistakes by win rate lost, and an accuracy figure per person.
+
+    Each position gets a search of 10,000 playouts (300 on the pure-Python core) unless
+    --playouts or --seconds say otherwise.
+    """
+    import os
+
+    from .engine.core_status import core_name
+    from .engine.review import Reviewer
+    from .engine.search import Budget
+    from .engine.settings import PLAYOUTS_VARIABLE, SEED_VARIABLE, whole_number
+    from .records import Record, RecordError
+
+    try:
+        record = Record.load(path)
+    except (OSError, RecordError) as error:
+        raise click.ClickException(f"{path}: {error}") from None
+    game = record.main_game()
+    if seed is None:
+        seed = whole_number(os.environ, SEED_VARIABLE, 0)
+    if playouts is None and seconds is None:
+        playouts = whole_number(os.environ, PLAYOUTS_VARIABLE, 1) or (
+            10_000 if core_name() == "compiled" else 300
+        )
+    budget = Budget(seconds=seconds, playouts=playouts)
+    info = game.info
+    names = [
+        name or colour.capitalize()
+        for name, colour in zip(record.players, info.colours, strict=True)
+    ]
+    per = f"{playouts:,} playouts" if playouts is not None else f"{seconds:g} s"
+    click.echo(
+        f"Review of {info.title} {record.options.token(info)}: {len(game.moves)} moves, "
+        f"{per} a position ({core_name()} core)"
+    )
+    show = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if show:
+            click.echo(f"\rreviewing: position {done}/{total}", nl=False, err=True)
+
+    result = Reviewer(game, budget, seed).run(progress)
+    if show:
+        click.echo("", err=True)
+    click.echo("move  player        played  best    before  after   lost")
+    for m in result.moves:
+        click.echo(
+            f"{m.number:>4}  {names[m.person][:12]:<12}  {m.name:<6}  {m.best or '-':<6}  "
+            f"{m.before:>6.1%} {m.after:>6.1%} {m.loss:>6.1%}"
+        )
+    for person, name in enumerate(names):
+        found = result.mistakes(person, mistakes)
+        listed = "; ".join(
+            f"{m.number}. {m.name} lost {m.loss:.1%} (best {m.best or '-'})" for m in found
+        )
+        click.echo(f"Biggest mistakes of {name}: {listed or 'none'}")
+    for person, name in enumerate(names):
+        accuracy = result.accuracy(person)
+        text = "no moves" if accuracy is None else f"{accuracy:.1f}"
+        click.echo(f"Accuracy of {name}: {text}")
 
 
 @main.command()

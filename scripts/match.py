@@ -9,6 +9,10 @@ Players:
 - `engine:SECONDS`: the engine's `genmove` at that time per move;
 - `level:NAME`: the engine at one of the app's strength levels (easy, medium, hard,
   strongest): a playout budget or a time per move;
+- either with `@compiled` or `@python` after it (`engine:1@python`): the engine on that
+  search core (`ABSTRACTS_TUI_CORE`); without, the compiled core when it is built;
+  and with `~solver`, `~exact` or `~reuse` after that (`engine:0.2@compiled~reuse`): the compiled
+  search without that improvement (`ABSTRACTS_TUI_WITHOUT`), to measure it;
 - `random`: a uniformly random move of `legal_moves`;
 - `greedy`: one ply: each legal move is played, `scores` read and the move undone; the
   best score difference for the mover wins, ties broken at random.
@@ -17,6 +21,7 @@ Examples:
     python scripts/match.py --game petrify --games 6 --first engine:0.2 --second random
     python scripts/match.py --game all --games 2 --first engine:0.05 --second greedy
     python scripts/match.py --game egotzi --games 10 --first level:medium --second level:easy
+    python scripts/match.py --game all --games 20 --first engine:1@compiled --second engine:1@python
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from abstracts_tui.engine.levels import LEVELS  # noqa: E402  (after the path is set)
+from abstracts_tui.engine.levels import LEVELS, level_table  # noqa: E402  (path set above)
 from abstracts_tui.rules import GAMES  # noqa: E402
 
 
@@ -45,8 +50,19 @@ class ProtocolError(Exception):
 class EngineProcess:
     """One `abstracts_tui engine` subprocess spoken to one command at a time."""
 
-    def __init__(self, label: str, seed: int | None = None, playouts: int | None = None) -> None:
+    def __init__(
+        self,
+        label: str,
+        seed: int | None = None,
+        playouts: int | None = None,
+        core: str | None = None,
+    ) -> None:
         env = dict(os.environ)
+        core, *left_out = (core or "").split("~")
+        if core:
+            env["ABSTRACTS_TUI_CORE"] = core
+        if left_out:
+            env["ABSTRACTS_TUI_WITHOUT"] = ",".join(left_out)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
         env.pop("ABSTRACTS_TUI_PLAYOUTS", None)
         if playouts is not None:
@@ -105,11 +121,18 @@ class EngineProcess:
 class Player:
     """A player with its own engine process, which follows every move of the game."""
 
-    def __init__(self, spec: str, label: str, seed: int, playouts: int | None = None) -> None:
+    def __init__(
+        self,
+        spec: str,
+        label: str,
+        seed: int,
+        playouts: int | None = None,
+        core: str | None = None,
+    ) -> None:
         self.spec = spec
         self.label = label
         self.rng = random.Random(seed)
-        self.engine = EngineProcess(label, seed, playouts)
+        self.engine = EngineProcess(label, seed, playouts, core)
         self.seconds = 0.0
         """Time spent choosing moves, over the whole match."""
         self.moves = 0
@@ -149,9 +172,15 @@ class EnginePlayer(Player):
     """`engine:SECONDS` or `level:NAME`: the engine's own `genmove`."""
 
     def __init__(
-        self, spec: str, label: str, seed: int, seconds: float | None, playouts: int | None
+        self,
+        spec: str,
+        label: str,
+        seed: int,
+        seconds: float | None,
+        playouts: int | None,
+        core: str | None,
     ) -> None:
-        super().__init__(spec, label, seed, playouts)
+        super().__init__(spec, label, seed, playouts, core)
         if seconds is not None:
             self.engine.must(f"time_per_move {seconds}")
 
@@ -184,26 +213,38 @@ class GreedyPlayer(Player):
         return move
 
 
-def parse_spec(spec: str) -> tuple[float | None, int | None] | None:
-    """(seconds, playouts) of an engine player's move, None for `random` or `greedy`.
+CORES = ("compiled", "python")
+
+
+def parse_spec(spec: str) -> tuple[float | None, int | None, str | None] | None:
+    """(seconds, playouts, core) of an engine player's move, None for `random` or
+    `greedy`; core is None when the spec names none.
 
     Raises ValueError for anything else.
     """
     if spec in ("random", "greedy"):
         return None
-    kind, _, value = spec.partition(":")
+    body, at, core = spec.partition("@")
+    name, *left_out = core.split("~")
+    if at and (name not in CORES or any(f not in ("solver", "exact", "reuse") for f in left_out)):
+        raise ValueError(
+            f"unknown core {core!r} in {spec!r}: use @compiled or @python, "
+            f"then ~solver, ~exact or ~reuse to leave one out"
+        )
+    kind, _, value = body.partition(":")
     if kind == "level" and value in LEVELS:
-        return LEVELS[value]
+        seconds, playouts = level_table(name or None)[value]
+        return seconds, playouts, core or None
     if kind == "engine":
         try:
             seconds = float(value)
         except ValueError:
             seconds = -1.0
         if 0 < seconds < 86400:
-            return seconds, None
+            return seconds, None, core or None
     raise ValueError(
         f"unknown player {spec!r}: use engine:SECONDS, level:NAME "
-        f"({', '.join(LEVELS)}), random or greedy"
+        f"({', '.join(LEVELS)}), either with @compiled or @python, random or greedy"
     )
 
 

@@ -2,6 +2,12 @@
 
 Kept free of heavy imports: the command line and the selection screen name the levels
 before any search code is loaded.
+
+The compiled core plays some fifty times more playouts a second than the pure-Python
+one, so each core has its own table: with the compiled core the lower levels are
+playout budgets (the same strength on any machine) and only the strongest is a time;
+the pure-Python table is the one the program had before the compiled core, so that an
+installation without a C compiler keeps levels that answer in a few seconds.
 """
 
 from __future__ import annotations
@@ -11,21 +17,41 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .search import Budget
 
-LEVELS: dict[str, tuple[float | None, int | None]] = {
+Level = tuple[float | None, int | None]
+"""(seconds, playouts) of one move's search: whichever ends first."""
+
+COMPILED_LEVELS: dict[str, Level] = {
+    "easy": (None, 100),
+    "medium": (None, 2_000),
+    "hard": (1.0, 20_000),
+    "strongest": (3.0, None),
+}
+PYTHON_LEVELS: dict[str, Level] = {
     "easy": (None, 100),
     "medium": (None, 1000),
     "hard": (2.0, None),
     "strongest": (6.0, None),
 }
-"""Level name -> (seconds, playouts) of one move's search. The playout budgets play the
-same strength on any machine; the timed ones use whatever the machine gives in that time."""
+LEVELS = COMPILED_LEVELS
+"""The level names (the same in both tables), in order of strength."""
 
 DEFAULT_LEVEL = "hard"
 
 
-def budget_for(level: str) -> Budget:
-    """The budget of `level`, or of the default level for a name this program does not know."""
+def level_table(core: str | None = None) -> dict[str, Level]:
+    """The levels of `core` (`compiled` or `python`; by default the core in use)."""
+    if core is None:
+        from .core_status import core_name
+
+        core = core_name()
+    return COMPILED_LEVELS if core == "compiled" else PYTHON_LEVELS
+
+
+def budget_for(level: str, core: str | None = None) -> Budget:
+    """The budget of `level` on `core` (default: the core in use), or of the default
+    level for a name this program does not know."""
     from .search import Budget
 
-    seconds, playouts = LEVELS.get(level, LEVELS[DEFAULT_LEVEL])
+    table = level_table(core)
+    seconds, playouts = table.get(level, table[DEFAULT_LEVEL])
     return Budget(seconds=seconds, playouts=playouts)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, BinaryIO, TextIO
 from .. import __version__
 from ..rules import GAMES, Game, RulesError, format_number, game_class, load_position, shown
 from ..rules.base import read_float, read_int
+from .core_status import describe
 from .settings import PLAYOUTS_VARIABLE, SEED_VARIABLE, whole_number
 
 if TYPE_CHECKING:
@@ -52,6 +53,8 @@ class Engine:
         self.time_per_move = DEFAULT_TIME_PER_MOVE
         self.searches = 0
         """Searches run so far: the next one's seed is the base seed plus this."""
+        self.last_search: Search | None = None
+        """The last search, which goes on when the game continues its line."""
         settings = os.environ if environ is None else environ
         self.seed = whole_number(settings, SEED_VARIABLE, 0, warn="abstracts-tui engine")
         self.playouts = whole_number(settings, PLAYOUTS_VARIABLE, 1, warn="abstracts-tui engine")
@@ -78,6 +81,7 @@ class Engine:
             "time_per_move": self.set_time_per_move,
             "genmove": self.genmove,
             "analyze": self.analyze,
+            "search_info": self.search_info,
         }
         self.aliases: dict[str, Handler] = {
             "gogui-rules_game_id": self.game_id,
@@ -150,7 +154,7 @@ class Engine:
 
     def version(self, args: list[str]) -> str:
         self._no_args(args)
-        return __version__
+        return f"{__version__}, {describe()}"
 
     def list_commands(self, args: list[str]) -> str:
         self._no_args(args)
@@ -309,6 +313,18 @@ class Engine:
             )
         return "\n".join(lines)
 
+    def search_info(self, args: list[str]) -> str:
+        """What the last search (of genmove or analyze) did: its core, playouts, seconds,
+        playouts per second, and the proof of its root (`none` until proven)."""
+        self._no_args(args)
+        search = self.last_search
+        if search is None:
+            raise CommandError("no search has run yet (genmove or analyze first)")
+        return (
+            f"core {search.core} playouts {search.playouts} seconds {search.seconds:.2f} "
+            f"rate {search.playouts_per_second:.0f} proven {search.proven or 'none'}"
+        )
+
     def _live_game(self) -> Game:
         game = self._game()
         if game.is_over():
@@ -318,14 +334,18 @@ class Engine:
         return game
 
     def _search(self, game: Game, seconds: float) -> Search:
-        """A finished search of `game` (which it leaves as it was)."""
+        """A finished search of `game` (which it leaves as it was): the last search goes
+        on when `game` continues its line (tree reuse), else a new one starts."""
         # Imported here so that `python -m abstracts_tui.engine.search` does not find
         # the module already imported by the package.
         from .search import Budget, Search
 
         seed = None if self.seed is None else self.seed + self.searches
         self.searches += 1
-        search = Search(game, seed)
+        search = self.last_search
+        if search is None or not search.follow(game):
+            search = Search(game, seed)
+        self.last_search = search
         if self.playouts is not None:
             search.run(Budget(playouts=self.playouts))
         else:

@@ -1,14 +1,18 @@
-"""Monte Carlo tree search over the public rules API, with GRAVE.
+"""Monte Carlo tree search with GRAVE: the `Search` interface and its pure-Python core.
 
-`Search(game, seed=...)` copies the game once; `run(Budget(seconds=...))` or
+`Search(game, seed=...)` searches from `game`'s position; `run(Budget(seconds=...))` or
 `run(Budget(playouts=...))` grows the tree (call it again to search on), `stop()` ends a
 running search from another thread, and `best_move()` / `candidates()` read the result.
+It runs on the compiled core (`compiled_search.py`, the same search in C on every core,
+with an MCTS-solver, an exact solver and tree reuse) when that was built, else on the
+pure-Python core below (`PythonSearch`), which stays the readable reference.
 
-Each iteration walks down the tree with `push()`, finishes the game with the rules' own
-`playout(rng)` (uniformly random moves), scores it with `outcome()` (a draw counts half a
-win) and takes the moves back with `undo()`: one `copy()` of the game serves the whole
-search. A move gets a node of its own on its second visit, and the tree stops growing at
-`max_nodes`, so that memory stays bounded however long the search runs.
+Each iteration of the pure-Python core walks down the tree with `push()`, finishes the
+game with the rules' own `playout(rng)` (uniformly random moves), scores it with
+`outcome()` (a draw counts half a win) and takes the moves back with `undo()`: one
+`copy()` of the game serves the whole search. A move gets a node of its own on its
+second visit, and the tree stops growing at `max_nodes`, so that memory stays bounded
+however long the search runs.
 
 Selection uses GRAVE (Cazenave 2015), a form of RAVE: every node keeps all-moves-as-first
 statistics, for both colours, of every move played after it in its playouts. A child's
@@ -21,7 +25,7 @@ comparison.
 The pie rule's `swap` and `pass` are moves like any other; statistics belong to colours,
 not to people, so a swap (after which the same colour moves again) needs no special case.
 
-`python -m abstracts_tui.engine.search --bench` prints playouts per second for each game.
+`python -m abstracts_tui.engine.search --bench` prints playouts per second of both cores.
 """
 
 from __future__ import annotations
@@ -32,8 +36,12 @@ import random
 import threading
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..rules import GAMES, SWAP, Game, Move, Outcome
+
+if TYPE_CHECKING:
+    from .compiled_search import CompiledSearch
 
 DEFAULT_REF = 50
 """GRAVE: a node's own AMAF statistics are used once it has this many playouts."""
@@ -76,6 +84,32 @@ class Candidate:
     """Between 0 and 1, for the side to move at the root (a draw counts half)."""
     pv: tuple[Move, ...]
     """The principal variation, starting with `move`."""
+    proven: str | None = None
+    """`win`, `loss` or `draw` for the side to move when the compiled core's solver has
+    proven the move's value (its winrate is then 1, 0 or 0.5); None otherwise."""
+
+
+def rank_candidates(found: list[Candidate], limit: int | None = None) -> list[Candidate]:
+    """Candidates best first: proven wins, then the moves with at least a tenth of the top
+    visit count by the lower bound of their winrate (winrate - 0.5 / sqrt(visits)), then
+    the others by visits, proven losses last.
+
+    Most visits alone lags behind a move found late: a sure draw visited 773 times would
+    beat a win at 85% visited 636 times.
+    """
+    if not found:
+        return []
+    enough = max(c.visits for c in found) / 10
+
+    def rank(c: Candidate) -> tuple[int, bool, float, int]:
+        group = {"win": 0, "loss": 2}.get(c.proven or "", 1)
+        n = c.visits
+        if n < enough:
+            return (group, True, -n, -n)
+        return (group, False, -(c.winrate - 0.5 / math.sqrt(n)), -n)
+
+    ranked = sorted(found, key=rank)
+    return ranked if limit is None else ranked[:limit]
 
 
 class Node:
@@ -137,8 +171,8 @@ class Node:
         self.ref_stats = found
 
 
-class Search:
-    """A Monte Carlo tree search from one position.
+class PythonSearch:
+    """A Monte Carlo tree search from one position, in Python.
 
     `run()` may be called from a worker thread; `stop()`, `best_move()`,
     `candidates()` and `playouts` may be read from another thread meanwhile (their
@@ -217,39 +251,21 @@ class Search:
         return self.root.moves[0] if self.root.moves else None
 
     def candidates(self, limit: int | None = None) -> list[Candidate]:
-        """Root moves tried so far, best first.
-
-        The moves with at least a tenth of the top visit count come first, by the lower
-        bound of their winrate (winrate - 0.5 / sqrt(visits)), then the others by visits.
-        Most visits alone lags behind a move found late: a sure draw visited 773 times
-        would beat a win at 85% visited 636 times.
-        """
+        """Root moves tried so far, best first (see `rank_candidates`)."""
         root = self.root
         visits = list(root.visits)
         wins = list(root.wins)
-        tried = [i for i, n in enumerate(visits) if n]
-        if not tried:
-            return []
-        enough = max(visits) / 10
-
-        def rank(i: int) -> tuple[bool, float, int]:
-            n = visits[i]
-            if n < enough:
-                return (True, -n, -n)
-            return (False, -(wins[i] / n - 0.5 / math.sqrt(n)), -n)
-
-        tried.sort(key=rank)
-        if limit is not None:
-            tried = tried[:limit]
-        return [
+        found = [
             Candidate(
                 root.moves[i],
                 visits[i],
                 wins[i] / visits[i],
                 (root.moves[i], *self._pv(root.children.get(i))),
             )
-            for i in tried
+            for i, n in enumerate(visits)
+            if n
         ]
+        return rank_candidates(found, limit)
 
     def winrate(self) -> float | None:
         """The root's winrate for the side to move (of the best move); None before any."""
@@ -413,6 +429,131 @@ class Search:
             parent.wins[i] += rewards[parent.turn]
 
 
+@dataclass(frozen=True)
+class RootView:
+    """The root of a search as the app reads it: its legal moves."""
+
+    moves: tuple[Move, ...]
+
+
+class Search:
+    """A Monte Carlo tree search from one position, in the compiled core when it is
+    built (`compiled_search.CompiledSearch`), else in Python (`PythonSearch`).
+
+    `core` chooses (`compiled` or `python`; by default `compiled.core_name()`, which
+    `ABSTRACTS_TUI_CORE=python` turns to Python). `run()` may be called from a worker
+    thread; `stop()`, `best_move()`, `candidates()` and `playouts` may be read from
+    another thread meanwhile (a snapshot of a tree that is still growing).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None = None,
+        *,
+        core: str | None = None,
+        grave: bool = True,
+        ref: int = DEFAULT_REF,
+        bias: float = DEFAULT_BIAS,
+        exploration: float | None = None,
+        amaf_from: int = DEFAULT_AMAF_FROM,
+        max_nodes: int = DEFAULT_MAX_NODES,
+        threads: int | None = None,
+    ) -> None:
+        from .core_status import core_name
+
+        self.core = core or core_name()
+        self._impl: PythonSearch | CompiledSearch
+        if self.core == "compiled":
+            from .compiled_search import CompiledSearch
+
+            self._impl = CompiledSearch(
+                game,
+                seed,
+                grave=grave,
+                ref=ref,
+                bias=bias,
+                exploration=exploration,
+                amaf_from=amaf_from,
+                threads=threads,
+            )
+        elif self.core == "python":
+            self._impl = PythonSearch(
+                game,
+                seed,
+                grave=grave,
+                ref=ref,
+                bias=bias,
+                exploration=exploration,
+                amaf_from=amaf_from,
+                max_nodes=max_nodes,
+            )
+        else:
+            raise ValueError(f"the search cores are compiled and python, not {core!r}")
+
+    def run(self, budget: Budget) -> None:
+        """Search until the budget is spent or `stop()` is called; adds to the tree."""
+        self._impl.run(budget)
+
+    def stop(self) -> None:
+        """Ask a running `run()` to return soon (thread-safe)."""
+        self._impl.stop()
+
+    def follow(self, game: Game) -> bool:
+        """Tree reuse: when `game` continues the line this search started from (the moves
+        since were played), search on from its position with what was found below those
+        moves, and return True; else False (and a new search is needed). The pure-Python
+        core does not reuse trees; `ABSTRACTS_TUI_WITHOUT=reuse` turns it off."""
+        if isinstance(self._impl, PythonSearch):
+            return False
+        from .compiled_search import without
+
+        return not without("reuse") and self._impl.follow(game)
+
+    @property
+    def playouts(self) -> int:
+        """Playouts done so far, over every `run`."""
+        return self._impl.playouts
+
+    @property
+    def seconds(self) -> float:
+        """Wall time spent in `run` so far."""
+        return self._impl.seconds
+
+    @property
+    def playouts_per_second(self) -> float:
+        """The search's speed so far (0 before it has run)."""
+        seconds = self.seconds
+        return self.playouts / seconds if seconds > 0 else 0.0
+
+    @property
+    def root(self) -> RootView:
+        """The root's legal moves (`root.moves`), as the pure-Python search's root node
+        offers them: what app code written against that search reads."""
+        if isinstance(self._impl, PythonSearch):
+            return RootView(tuple(self._impl.root.moves))
+        return RootView(self._impl.root_moves())
+
+    @property
+    def proven(self) -> str | None:
+        """`win`, `loss` or `draw` for the side to move once the compiled core's solver
+        has proven the position; None otherwise (always, in Python)."""
+        return None if isinstance(self._impl, PythonSearch) else self._impl.proven
+
+    def candidates(self, limit: int | None = None) -> list[Candidate]:
+        """Root moves tried so far, best first (see `rank_candidates`)."""
+        return self._impl.candidates(limit)
+
+    def best_move(self) -> Move | None:
+        """The first of `candidates()`; None when the game is over."""
+        return self._impl.best_move()
+
+    def winrate(self) -> float | None:
+        """The winrate of the best move for the side to move; None before any playout."""
+        found = self.candidates(1)
+        return found[0].winrate if found else None
+
+
 def rewards_of(outcome: Outcome | None) -> tuple[float, float]:
     """What a finished playout gives each colour: 1 to the winner, half each for a draw."""
     winner = None if outcome is None else outcome.winner
@@ -438,33 +579,58 @@ def choose_move(game: Game, budget: Budget, seed: int | None = None) -> Move:
 # -- benchmark ---------------------------------------------------------------------------
 
 
-def bench(names: list[str], seconds: float, seed: int, grave: bool = True) -> None:
-    """Print search playouts per second from the start of each game at its default size.
+def measure(
+    game: Game, core: str, seconds: float, seed: int, grave: bool, threads: int | None
+) -> tuple[float, float]:
+    """(playouts per second of wall time, per second of this process's CPU time) of a
+    search from `game` on `core`."""
+    search = Search(game, seed, core=core, grave=grave, threads=threads)
+    cpu = time.process_time()
+    search.run(Budget(seconds=seconds))
+    cpu = time.process_time() - cpu
+    return search.playouts_per_second, search.playouts / cpu if cpu > 0 else 0.0
 
-    Also prints bare random games per second (`playout` and `outcome` alone, no tree),
-    to show what the tree costs.
+
+def bench(
+    names: list[str], seconds: float, seed: int, grave: bool = True, largest: bool = True
+) -> None:
+    """Print search playouts per second from the start of each game at its default size
+    (and its largest), on the pure-Python core and on the compiled one, and the ratio.
+
+    Both cores run in the same process one after the other. The compiled core runs one
+    tree per core (`threads`), so its figure per second of wall time counts every core
+    and that ratio is what a player sees; the figures per second of CPU time (all the
+    threads' time) compare the two on one core, and move less when the machine is busy.
     """
-    print(f"{'game':<11}{'size':>5}{'playouts/s':>12}{'bare games/s':>14}{'root moves':>12}")
+    from .compiled_search import default_threads
+    from .core_status import built
+
+    threads = default_threads()
+    header = f"{'game':<11}{'size':>5}{'root moves':>11}{'python/s':>10}"
+    if built():
+        header += f"{'compiled/s':>12}{'ratio':>8}  |"
+        header += f"{'python/cpu s':>13}{'compiled/cpu s':>15}{'ratio':>8}"
+    else:
+        header += "  (the compiled core is not built)"
+    print(header)
     for name in names:
         cls = GAMES[name]
-        game = cls.new()
-        search = Search(game, seed, grave=grave)
-        search.run(Budget(seconds=seconds))
-        rate = search.playouts / search.seconds if search.seconds else 0.0
-        rng = random.Random(seed)
-        played = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds / 2 or played < 5:
-            bare = cls.new()
-            bare.playout(rng)
-            bare.outcome()
-            played += 1
-        bare_rate = played / (time.perf_counter() - start)
-        print(
-            f"{name:<11}{cls.info.default_size:>5}{rate:>12,.0f}{bare_rate:>14,.0f}"
-            f"{len(game.legal_moves()):>12}",
-            flush=True,
-        )
+        sizes = [cls.info.default_size]
+        if largest and cls.info.sizes.stop - 1 != cls.info.default_size:
+            sizes.append(cls.info.sizes.stop - 1)
+        for size in sizes:
+            game = cls.new(size)
+            python, python_cpu = measure(game, "python", seconds, seed, grave, None)
+            line = f"{name:<11}{size:>5}{len(game.legal_moves()):>11}{python:>10,.0f}"
+            if built():
+                wall, cpu = measure(game, "compiled", seconds, seed, grave, threads)
+                line += (
+                    f"{wall:>12,.0f}{wall / python:>7.0f}x  |{python_cpu:>13,.0f}"
+                    f"{cpu:>15,.0f}{cpu / python_cpu:>7.0f}x"
+                )
+            print(line, flush=True)
+    if built():
+        print(f"(compiled: {threads} thread{'s' if threads > 1 else ''}, one tree each)")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -472,9 +638,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Monte Carlo tree search benchmark.")
     parser.add_argument("--bench", action="store_true", help="print playouts/s per game")
     parser.add_argument("games", nargs="*", help=f"games (default: all of {', '.join(GAMES)})")
-    parser.add_argument("--seconds", type=float, default=2.0, help="search seconds per game")
+    parser.add_argument("--seconds", type=float, default=2.0, help="search seconds per core")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--uct", action="store_true", help="plain UCT instead of GRAVE")
+    parser.add_argument("--default-only", action="store_true", help="only each game's default size")
     args = parser.parse_args(argv)
     names = args.games or list(GAMES)
     unknown = [name for name in names if name not in GAMES]
@@ -482,7 +649,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"unknown game {unknown[0]}; the games are {', '.join(GAMES)}")
     if not args.bench:
         parser.error("nothing to do: give --bench")
-    bench(names, args.seconds, args.seed, grave=not args.uct)
+    bench(names, args.seconds, args.seed, grave=not args.uct, largest=not args.default_only)
 
 
 if __name__ == "__main__":

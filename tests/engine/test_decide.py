@@ -5,9 +5,21 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
+from abstracts_tui.engine.core_status import CORE_VARIABLE
 from abstracts_tui.engine.decide import Thinker
 from abstracts_tui.engine.search import Budget
 from abstracts_tui.rules import new_game
+
+from .compiled_support import CORES
+
+
+@pytest.fixture(autouse=True, params=CORES)
+def core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test here runs on both search cores."""
+    monkeypatch.setenv(CORE_VARIABLE, request.param)
+    return str(request.param)
 
 
 def test_komi_is_a_legal_komi_near_the_median_margin() -> None:

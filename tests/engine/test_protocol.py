@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from abstracts_tui.engine.core_status import describe
 from abstracts_tui.rules import new_game
 
 
@@ -57,7 +58,7 @@ def test_basic_commands() -> None:
     assert [(a.ok, a.ident, a.text) for a in answers] == [
         (True, "", "2"),
         (True, "1", "abstracts-tui"),
-        (True, "2", "0.1.0"),
+        (True, "2", f"0.1.0, {describe()}"),
         (True, "", "true"),
         (True, "", "false"),
     ]
@@ -72,7 +73,7 @@ def test_every_command_of_the_table_is_listed() -> None:
         *("game_over", "scores", "winner", "showboard", "position", "setposition", "moves"),
         *("gogui-rules_game_id", "gogui-rules_legal_moves", "gogui-rules_side_to_move"),
         *("gogui-rules_final_result", "gogui-rules_board_size"),
-        *("time_per_move", "genmove", "analyze"),
+        *("time_per_move", "genmove", "analyze", "search_info"),
     ]
     assert sorted(listed) == sorted(required)
 

@@ -12,7 +12,18 @@ from pathlib import Path
 
 import pytest
 
+from abstracts_tui.engine.core_status import CORE_VARIABLE
 from abstracts_tui.rules import load_position
+
+from .compiled_support import CORES
+
+
+@pytest.fixture(autouse=True, params=CORES)
+def core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test here runs on both search cores."""
+    monkeypatch.setenv(CORE_VARIABLE, request.param)
+    return str(request.param)
+
 
 ANALYZE_LINE = re.compile(r"move (\S+) visits (\d+) winrate (0\.\d{3}|1\.000) pv (\S+(?: \S+)*)")
 EGOTZI_WIN = "egotzi size=5,variant=standard bbbbw/ww.w./www.w/.b.bw/bbbbw black swap=no"
@@ -31,7 +42,11 @@ def talk(
     lines: list[str], seed: str | None = "1", playouts: str | None = "60", timeout: float = 60
 ) -> tuple[list[Answer], str]:
     """Run the engine on `lines`; (its answers, its standard error)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ABSTRACTS_TUI_")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("ABSTRACTS_TUI_") or k == CORE_VARIABLE
+    }
     if seed is not None:
         env["ABSTRACTS_TUI_SEED"] = seed
     if playouts is not None:
@@ -206,3 +221,17 @@ def test_the_match_script_runs_a_short_match() -> None:
     row = re.search(r"^egotzi +5 +2 +(\d+) +(\d+) +(\d+) ", done.stdout, re.MULTILINE)
     assert row, done.stdout
     assert sum(map(int, row.groups())) == 2
+
+
+def test_search_info_tells_what_the_last_search_did(core: str) -> None:
+    answers, _ = talk(
+        ["search_info", "newgame egotzi size=5", "genmove", "search_info"], playouts="200"
+    )
+    assert [a.ok for a in answers] == [False, True, True, True]
+    assert "no search has run yet" in answers[0].text
+    words = answers[3].text.split()
+    info = dict(zip(words[::2], words[1::2], strict=True))
+    assert info["core"] == core
+    assert info["playouts"] == "200"
+    assert info["proven"] in ("none", "win", "loss", "draw")
+    assert float(info["rate"]) > 0

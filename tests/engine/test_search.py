@@ -9,8 +9,18 @@ import time
 
 import pytest
 
+from abstracts_tui.engine.core_status import CORE_VARIABLE
 from abstracts_tui.engine.search import Budget, Search, choose_move
 from abstracts_tui.rules import GAMES, PASS, SWAP, Game, load_position, new_game
+
+from .compiled_support import CORES
+
+
+@pytest.fixture(autouse=True, params=CORES)
+def core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test here runs on both search cores."""
+    monkeypatch.setenv(CORE_VARIABLE, request.param)
+    return str(request.param)
 
 
 def solve(game: Game) -> float:
@@ -256,3 +266,82 @@ def test_colours_alternate_except_after_a_swap(name: str) -> None:
             if move != SWAP:
                 turn ^= 1
         assert movers == expected
+
+
+def test_the_tree_is_reused_along_the_line_played(core: str) -> None:
+    game = new_game("egotzi", size=5)
+    search = Search(game, seed=5)
+    search.run(Budget(playouts=3000))
+    line = search.candidates(1)[0].pv
+    assert len(line) >= 2
+    later = game.copy()
+    for move in line[:2]:
+        later.push(move)
+    if core == "python":
+        assert not search.follow(later)  # the pure-Python core always starts again
+        return
+    assert search.follow(later)
+    kept = sum(c.visits for c in search.candidates())
+    assert kept > 0  # what was found below the two moves is still there
+    search.run(Budget(playouts=500))
+    assert sum(c.visits for c in search.candidates()) == kept + 500
+    assert search.best_move() in later.legal_moves()
+    other = new_game("egotzi", size=5)
+    other.push(next(m for m in other.legal_moves() if m != line[0]))
+    assert not search.follow(other)  # a line the search did not start from
+
+
+def test_without_reuse_a_search_starts_again(core: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ABSTRACTS_TUI_WITHOUT", "reuse")
+    game = new_game("egotzi", size=5)
+    search = Search(game, seed=5)
+    search.run(Budget(playouts=300))
+    game.push(game.legal_moves()[0])
+    assert not search.follow(game)
+
+
+@pytest.mark.parametrize(("position", "winner"), FORCED_WINS)
+def test_the_solver_proves_the_winning_move(position: str, winner: str, core: str) -> None:
+    game = load_position(position)
+    search = Search(game, seed=1)
+    if core == "python":
+        search.run(Budget(playouts=200))
+        assert search.proven is None  # the pure-Python search proves nothing
+        assert all(c.proven is None for c in search.candidates())
+        return
+    # A timed search stops once the root is proven: the win is played at once.
+    search.run(Budget(seconds=30))
+    assert search.seconds < 10
+    assert search.proven == "win"
+    best = search.candidates()[0]
+    assert (game.move_name(best.move), best.proven, best.winrate) == (winner, "win", 1.0)
+
+
+@pytest.mark.parametrize("core", [CORES[1]], indirect=True)
+def test_proven_losses_rank_last(core: str) -> None:
+    game = load_position(FORCED_WINS[0].values[0])  # type: ignore[index]
+    search = Search(game, seed=2)
+    search.run(Budget(playouts=4000))
+    verdicts = [c.proven for c in search.candidates()]
+    assert verdicts[0] == "win"
+    assert "loss" in verdicts
+    first_loss = verdicts.index("loss")
+    assert all(v == "loss" for v in verdicts[first_loss:])
+
+
+@pytest.mark.parametrize("core", [CORES[1]], indirect=True)
+def test_the_trees_stay_within_their_memory_bound(core: str) -> None:
+    from abstracts_tui.engine.compiled_search import CompiledSearch
+
+    game = new_game("partitions", size=10)
+    bound = 3 * 1024 * 1024
+    search = CompiledSearch(game, seed=1, threads=2, max_bytes=bound)
+    search.run(Budget(playouts=6000))
+    used = search.tree_bytes
+    assert used <= bound
+    assert used > bound / 2  # it grew until full...
+    nodes = search.nodes
+    search.run(Budget(playouts=2000))
+    assert search.playouts == 8000  # ...and the playouts went on
+    assert search.nodes == nodes  # no room for another node's moves
+    assert search.tree_bytes <= bound  # (AMAF tables may still fill their own share)

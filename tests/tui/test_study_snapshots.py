@@ -23,6 +23,9 @@ SnapCompare = Callable[..., bool]
 def reproducible(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ABSTRACTS_TUI_SEED", "3")
     monkeypatch.setenv("ABSTRACTS_TUI_PLAYOUTS", "600")
+    # The pictures must not depend on whether the compiled core was built, nor on the
+    # machine's number of cores (the compiled search grows a tree per thread).
+    monkeypatch.setenv("ABSTRACTS_TUI_CORE", "python")
 
 
 def test_analysis_with_a_variation_candidates_bar_and_graph(

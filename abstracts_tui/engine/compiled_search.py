@@ -1,0 +1,185 @@
+"""The search in the compiled core: the same `Search` interface, one tree per thread.
+
+The whole iteration (GRAVE or UCT selection, expansion, playout, outcome, update, and
+the MCTS-solver's proofs) runs in C with the interpreter lock released. Each thread
+grows a tree of its own from the same root (root parallelisation) with its own seed and
+an equal share of a playout budget, and `candidates()` merges the roots' statistics: a
+playout budget with a seed gives the same result on every run with the same number of
+threads.
+
+Memory: the trees of one search never take more than `max_bytes` together (256 MiB by
+default), AMAF tables included: a tenth for nodes, half for edges (a node's moves and
+their statistics), two-fifths for AMAF tables. When a tree is full it stops growing and
+its playouts go on.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import TYPE_CHECKING
+
+from ..rules import Game, Move
+from .compiled import module, position_of
+
+if TYPE_CHECKING:
+    from ._core import Searcher
+
+from .search import (
+    DEFAULT_AMAF_FROM,
+    DEFAULT_BIAS,
+    DEFAULT_EXPLORATION,
+    DEFAULT_REF,
+    UCT_EXPLORATION,
+    Budget,
+    Candidate,
+    rank_candidates,
+)
+
+DEFAULT_MAX_BYTES = 256 * 1024 * 1024
+"""The bound on the memory of one search's trees, AMAF tables included."""
+THREADS_VARIABLE = "ABSTRACTS_TUI_THREADS"
+WITHOUT_VARIABLE = "ABSTRACTS_TUI_WITHOUT"
+"""A comma-separated list of the compiled search's improvements to leave out, `solver`
+(the MCTS-solver, and with it the exact solver), `exact` (the exact solver of nodes with
+few moves) and `reuse` (tree reuse): for measuring what each brings (scripts/match.py
+players such as `engine:0.2@compiled~reuse`)."""
+
+
+def without(feature: str) -> bool:
+    """Whether `ABSTRACTS_TUI_WITHOUT` turns `feature` off."""
+    names = os.environ.get(WITHOUT_VARIABLE, "").lower().replace(" ", "").split(",")
+    return feature in names
+
+
+def default_threads() -> int:
+    """One tree per core (at most 8), or `ABSTRACTS_TUI_THREADS`."""
+    text = os.environ.get(THREADS_VARIABLE, "").strip()
+    if text.isdigit() and 1 <= int(text) <= 64:
+        return int(text)
+    return max(1, min(8, os.cpu_count() or 1))
+
+
+_PROOFS = {0: None, 1: 0, 2: 1, 3: None}
+
+
+class CompiledSearch:
+    """A Monte Carlo tree search from one position, in the compiled core."""
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None = None,
+        *,
+        grave: bool = True,
+        ref: int = DEFAULT_REF,
+        bias: float = DEFAULT_BIAS,
+        exploration: float | None = None,
+        amaf_from: int = DEFAULT_AMAF_FROM,
+        threads: int | None = None,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+    ) -> None:
+        if exploration is None:
+            exploration = DEFAULT_EXPLORATION if grave else UCT_EXPLORATION
+        self.turn = game.turn
+        self.start = game.start_position
+        self.line = tuple(game.moves)
+        self.threads = threads if threads is not None else default_threads()
+        self.max_bytes = max_bytes
+        self._live = bool(game.legal_moves())
+        if seed is None:
+            seed = random.getrandbits(63)
+        self._searcher: Searcher = module().Searcher(
+            position_of(game),
+            seed & (2**64 - 1),
+            self.threads,
+            int(grave),
+            ref,
+            bias,
+            exploration,
+            amaf_from,
+            max_bytes,
+            0 if without("solver") else 1,
+            0 if without("exact") else 1,
+        )
+
+    def stop(self) -> None:
+        """Ask a running `run()` to return (thread-safe)."""
+        self._searcher.stop()
+
+    def follow(self, game: Game) -> bool:
+        """Move the root to `game`'s position when `game` continues the line searched
+        (same start, the root's moves then more), keeping each tree's subtree below the
+        moves played; False (and nothing changes) when it does not continue it."""
+        moves = tuple(game.moves)
+        line = self.line
+        if moves[: len(line)] != line or game.start_position != self.start:
+            return False
+        self._searcher.advance(list(moves[len(line) :]))
+        self.line = moves
+        self.turn = game.turn
+        self._live = bool(game.legal_moves())
+        return True
+
+    def run(self, budget: Budget) -> None:
+        """Search until the budget is spent, `stop()` is called, or (in a timed search)
+        the position is proven."""
+        if not self._live or budget.playouts == 0:
+            return
+        self._searcher.run(budget.playouts or 0, budget.seconds or 0.0)
+
+    @property
+    def playouts(self) -> int:
+        return self._searcher.playouts
+
+    @property
+    def seconds(self) -> float:
+        return self._searcher.seconds
+
+    @property
+    def nodes(self) -> int:
+        return self._searcher.nodes
+
+    @property
+    def tree_bytes(self) -> int:
+        """The memory the trees hold now (nodes, edges, AMAF tables)."""
+        return self._searcher.bytes
+
+    @property
+    def proven(self) -> str | None:
+        """`win`, `loss` or `draw` for the side to move once the root is proven."""
+        return _relative(self._searcher.solved, self.turn)
+
+    def candidates(self, limit: int | None = None) -> list[Candidate]:
+        """Root moves tried so far, best first (see `search_types.rank_candidates`)."""
+        found = []
+        for move, visits, wins, proven, pv in self._searcher.stats():
+            if not visits:
+                continue
+            verdict = _relative(proven, self.turn)
+            winrate = {"win": 1.0, "loss": 0.0, "draw": 0.5}.get(verdict or "", wins / visits)
+            found.append(Candidate(move, visits, winrate, (move, *pv), verdict))
+        return rank_candidates(found, limit)
+
+    def root_moves(self) -> tuple[Move, ...]:
+        """The root's legal moves (none when the game is over)."""
+        return tuple(row[0] for row in self._searcher.stats()) if self._live else ()
+
+    def best_move(self) -> Move | None:
+        """The first of `candidates()`; before any playout, the first legal move; None
+        when the game is over."""
+        found = self.candidates(1)
+        if found:
+            return found[0].move
+        stats = self._searcher.stats() if self._live else []
+        return stats[0][0] if stats else None
+
+
+def _relative(code: int, turn: int) -> str | None:
+    """A proof code of the core (1 + winner, 3 a draw) for the colour `turn`."""
+    if code == 3:
+        return "draw"
+    winner = _PROOFS.get(code)
+    if winner is None:
+        return None
+    return "win" if winner == turn else "loss"

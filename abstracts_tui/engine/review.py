@@ -1,0 +1,171 @@
+"""Game review, as KaTrain does for Go: every position of a game evaluated by a search,
+each move's loss of win rate for the side that made it, each person's biggest mistakes
+and an accuracy figure.
+
+`Reviewer(game, budget)` reviews the moves of `game` (from its start position); `run()`
+evaluates one position after the other, calling `progress(done, total)` after each, and
+may be stopped from another thread (`stop()`): the review then holds the moves whose
+positions both got evaluated. The app can run it in a worker thread; `abstracts-tui
+review FILE.sgf` prints it.
+
+A move's loss is the mover's win rate before it (the evaluation of the position it was
+played in) minus the mover's win rate after it, never below 0: the search that gives
+each figure is a sample, so a good move can look a little better than the position.
+Accuracy follows Lichess's move accuracy, 103.1668 * exp(-0.04354 * loss%) - 3.1669 for
+a loss in percentage points (100 for a move that loses nothing), averaged over a
+person's moves.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..rules import SWAP, Game, Move
+from .search import Budget, Search
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One move of the game and what the review thinks of it."""
+
+    number: int
+    """1 for the first move."""
+    move: Move
+    name: str
+    colour: int
+    """The colour that made it (0 = the first mover's colour)."""
+    person: int
+    """Who made it: 0 for the person who began with the first colour (a pie-rule swap
+    exchanges the people's colours)."""
+    before: float
+    """The mover's win rate in the position the move was played in."""
+    after: float
+    """The mover's win rate in the position after it."""
+    best: str | None
+    """The search's best move in the position the move was played in."""
+
+    @property
+    def loss(self) -> float:
+        """The win rate the move gave away (0 to 1)."""
+        return max(0.0, self.before - self.after)
+
+    @property
+    def accuracy(self) -> float:
+        """Lichess's move accuracy of this loss: 100 for none, falling as it grows."""
+        value = 103.1668 * math.exp(-0.04354 * self.loss * 100) - 3.1669
+        return min(100.0, max(0.0, value))
+
+
+@dataclass(frozen=True)
+class Review:
+    """The review of a game's moves."""
+
+    evaluations: tuple[float, ...]
+    """The first colour's win rate in each position evaluated, from the start."""
+    moves: tuple[MoveReview, ...]
+    playouts: int
+    """The playouts of all the searches together."""
+
+    def mistakes(self, person: int, limit: int = 3) -> list[MoveReview]:
+        """The person's moves that lost most, biggest first (only those that lost some)."""
+        theirs = [m for m in self.moves if m.person == person and m.loss > 0]
+        theirs.sort(key=lambda m: (-m.loss, m.number))
+        return theirs[:limit]
+
+    def accuracy(self, person: int) -> float | None:
+        """The mean accuracy of the person's moves; None if they made none."""
+        theirs = [m.accuracy for m in self.moves if m.person == person]
+        return sum(theirs) / len(theirs) if theirs else None
+
+
+def first_colour_winrate(game: Game, search: Search) -> float:
+    """The first colour's win rate in `game` after `search` of it (0.5 before any)."""
+    winrate = search.winrate()
+    if winrate is None:
+        return 0.5
+    return winrate if game.turn == 0 else 1.0 - winrate
+
+
+class Reviewer:
+    """Reviews the moves of a game, one position at a time; `stop()` is thread-safe."""
+
+    def __init__(self, game: Game, budget: Budget, seed: int | None = None) -> None:
+        self.start = type(game).from_position(game.start_position)
+        self.moves = list(game.moves)
+        self.budget = budget
+        self.rng = random.Random(seed)
+        self._stopped = threading.Event()
+        self._search: Search | None = None
+
+    def stop(self) -> None:
+        """End the review soon; `run()` returns what it has evaluated."""
+        self._stopped.set()
+        search = self._search
+        if search is not None:
+            search.stop()
+
+    def evaluate(self, game: Game) -> tuple[float, str | None, int]:
+        """(the first colour's win rate, the best move's name, the playouts spent)."""
+        outcome = game.outcome()
+        if outcome is not None:
+            winrate = 0.5 if outcome.winner is None else float(outcome.winner == 0)
+            return winrate, None, 0
+        search = Search(game, self.rng.randrange(2**32))
+        self._search = search
+        if not self._stopped.is_set():
+            search.run(self.budget)
+        best = search.best_move()
+        return (
+            first_colour_winrate(game, search),
+            None if best is None else game.move_name(best),
+            search.playouts,
+        )
+
+    def run(self, progress: Progress | None = None) -> Review:
+        """Evaluate every position (the start and after each move) and review the moves."""
+        game = self.start.copy()
+        total = len(self.moves) + 1
+        evaluations: list[float] = []
+        bests: list[str | None] = []
+        playouts = 0
+        for index in range(total):
+            if self._stopped.is_set():
+                break
+            if index:
+                game.push(self.moves[index - 1])
+            winrate, best, spent = self.evaluate(game)
+            if self._stopped.is_set() and spent == 0 and not game.is_over():
+                break
+            evaluations.append(winrate)
+            bests.append(best)
+            playouts += spent
+            if progress is not None:
+                progress(index + 1, total)
+        return Review(tuple(evaluations), self._reviews(evaluations, bests), playouts)
+
+    def _reviews(self, evaluations: list[float], bests: list[str | None]) -> tuple[MoveReview, ...]:
+        game = self.start.copy()
+        swapped = 0
+        found = []
+        for number, move in enumerate(self.moves[: len(evaluations) - 1], start=1):
+            colour = game.turn
+            first_before = evaluations[number - 1]
+            first_after = evaluations[number]
+            before = first_before if colour == 0 else 1.0 - first_before
+            after = first_after if colour == 0 else 1.0 - first_after
+            name = game.move_name(move)
+            found.append(
+                MoveReview(
+                    number, move, name, colour, colour ^ swapped, before, after, bests[number - 1]
+                )
+            )
+            if move == SWAP:
+                swapped ^= 1
+            game.push(move)
+        return tuple(found)

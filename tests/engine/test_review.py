@@ -1,0 +1,124 @@
+"""Game review: each move's win rate lost, the biggest mistakes, accuracy, progress and
+stop; and `abstracts-tui review FILE.sgf` in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from abstracts_tui.engine.core_status import CORE_VARIABLE
+from abstracts_tui.engine.review import Reviewer
+from abstracts_tui.engine.search import Budget
+from abstracts_tui.records import Record
+from abstracts_tui.rules import load_position
+
+from .compiled_support import CORES
+
+# Black to move; d3 is the only winning move (test_search.py checks it by full search).
+FORCED = "egotzi size=5,variant=standard bbbbw/ww.w./www.w/.b.bw/bbbbw black swap=no"
+
+
+@pytest.fixture(autouse=True, params=CORES)
+def core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv(CORE_VARIABLE, request.param)
+    return str(request.param)
+
+
+def blunder_game() -> tuple[object, str]:
+    game = load_position(FORCED)
+    blunder = next(m for m in game.legal_moves() if game.move_name(m) != "d3")
+    game.play(blunder)
+    while not game.is_over():
+        game.play(game.legal_moves()[0])
+    return game, game.move_name(blunder)
+
+
+def test_the_only_losing_move_is_the_biggest_mistake() -> None:
+    game, blunder = blunder_game()
+    seen: list[tuple[int, int]] = []
+    review = Reviewer(game, Budget(playouts=2000), seed=3).run(
+        lambda done, total: seen.append((done, total))
+    )
+    total = len(game.moves) + 1  # type: ignore[attr-defined]
+    assert seen == [(i, total) for i in range(1, total + 1)]
+    assert len(review.evaluations) == total
+    first = review.moves[0]
+    assert (first.name, first.person, first.colour) == (blunder, 0, 0)
+    assert first.before > 0.7  # the position is won for Black...
+    assert first.loss > 0.5  # ...and the blunder gives it away
+    assert first.best == "d3"
+    assert review.mistakes(0, 1) == [first]
+    assert first.accuracy < 20
+    for person in (0, 1):
+        accuracy = review.accuracy(person)
+        assert accuracy is not None and 0 <= accuracy <= 100
+
+
+def test_a_stopped_review_keeps_what_it_evaluated() -> None:
+    game, _ = blunder_game()
+    reviewer = Reviewer(game, Budget(playouts=500), seed=1)
+
+    def progress(done: int, total: int) -> None:
+        if done == 2:
+            reviewer.stop()
+
+    review = reviewer.run(progress)
+    assert len(review.evaluations) == 2
+    assert len(review.moves) == 1
+
+
+def test_a_swap_exchanges_the_people() -> None:
+    game = load_position(
+        "egotzi size=5,variant=standard ...../...../..b../...../..... white swap=yes"
+    )
+    for move in ("swap", "b2", "d4"):
+        game.play(move)
+    review = Reviewer(game, Budget(playouts=200), seed=1).run()
+    # swap by the second person (White); then the first person plays White's b2.
+    assert [(m.name, m.colour, m.person) for m in review.moves] == [
+        ("swap", 1, 1),
+        ("b2", 1, 0),
+        ("d4", 0, 1),
+    ]
+
+
+def test_review_command_prints_moves_mistakes_and_accuracy(tmp_path: Path, core: str) -> None:
+    game, blunder = blunder_game()
+    record = Record.from_game(game, players=("Ann", "Bob"))  # type: ignore[arg-type]
+    path = tmp_path / "game.sgf"
+    record.save(path)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ABSTRACTS_TUI_")}
+    env.update({CORE_VARIABLE: core, "ABSTRACTS_TUI_SEED": "2"})
+    done = subprocess.run(
+        [sys.executable, "-m", "abstracts_tui", "review", str(path), "--playouts", "1500"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("Review of Egotzi size=5,variant=standard:")
+    assert "1,500 playouts a position" in lines[0]
+    assert lines[2].split()[:4] == ["1", "Ann", blunder, "d3"]
+    assert any(line.startswith(f"Biggest mistakes of Ann: 1. {blunder} lost") for line in lines)
+    assert lines[-2].startswith("Accuracy of Ann: ")
+    assert lines[-1].startswith("Accuracy of Bob: ")
+
+
+def test_review_command_refuses_a_broken_record(tmp_path: Path) -> None:
+    path = tmp_path / "bad.sgf"
+    path.write_text("(;FF[4]GM[1000]GA[egotzi]SZ[5]\n;B[c3]\n;W[c3])")
+    done = subprocess.run(
+        [sys.executable, "-m", "abstracts_tui", "review", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert str(path) in done.stderr
