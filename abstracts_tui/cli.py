@@ -27,7 +27,7 @@ def run_app(
     from .game_setup import Setup, seat_names
     from .rules import OptionError, game_class
     from .rules.base import parse_komi
-    from .tui.app import AbstractsApp
+    from .tui.factory import build_app
 
     setup = None
     if game is not None:
@@ -43,7 +43,7 @@ def run_app(
         )
         names = seat_names((first, second), levels)
         setup = Setup(game, size, variant, komi_value, names[0], names[1], levels[0], levels[1])
-    app = AbstractsApp(setup, load=load, ascii=ascii)
+    app = build_app(setup, load=load, ascii=ascii)
     app.run()
     if app.return_code:  # the app failed (Textual has printed why): say so to the shell
         sys.exit(app.return_code)
@@ -99,6 +99,8 @@ def play(
     ascii: bool,
 ) -> None:
     """Start a game of GAME directly, or open a record with --load."""
+    # `abstracts-tui --ascii play ...` as well as `abstracts-tui play --ascii ...`
+    ascii = ascii or bool(click.get_current_context().find_root().params.get("ascii"))
     if game is None and load is None:
         raise click.UsageError("name a game (e.g. play petrify) or give --load FILE")
     run_app(game, size, variant, komi, load, first, second, ascii, computer, level)

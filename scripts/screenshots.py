@@ -19,6 +19,7 @@ from textual.pilot import Pilot
 
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.tui.app import AbstractsApp
+from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
@@ -142,7 +143,7 @@ SHOTS: dict[str, tuple[Setup | None, Steps]] = {
 
 
 async def shoot(name: str, setup: Setup | None, steps: Steps, data: Path) -> Path:
-    app = AbstractsApp(setup, data=data)
+    app = build_app(setup, data=data)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await steps(app, pilot)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,16 @@ if TYPE_CHECKING:
 ASCII_KEYS = {"←": "<", "→": ">", "↑": "^", "↓": "v", "⏎": "enter", "⇥": "tab", "⌫": "bksp"}
 
 
+@dataclass(frozen=True)
+class Policy:
+    """What an app may do besides playing: the plain app may save and load records; an
+    app of the SSH server may not (the server's disk is not the player's)."""
+
+    files: bool = True
+    files_refusal: str = ""
+    """What is said when `files` is False and a file is asked for."""
+
+
 def data_dir() -> Path:
     """Where the game in progress is kept: the user's data directory."""
     from platformdirs import user_data_dir
@@ -37,6 +48,10 @@ class AbstractsApp(App[None]):
     ENABLE_COMMAND_PALETTE = False  # every action has its key; the footer needs the room
     CSS_PATH = "app.tcss"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True)]
+    # The home screen is a mode's base screen, so that Textual loads its CSS_PATH as it
+    # does for any pushed screen (a default screen's own styles are not loaded).
+    MODES = {"home": SelectScreen}
+    DEFAULT_MODE = "home"
 
     def __init__(
         self,
@@ -45,12 +60,14 @@ class AbstractsApp(App[None]):
         load: str | None = None,
         ascii: bool = False,
         data: Path | None = None,
+        policy: Policy | None = None,
     ) -> None:
         super().__init__()
         self.setup = setup
         self.load_path = load
         self.ascii = ascii
         self.data_folder = data
+        self.policy = policy or Policy()
         if ascii:
             self.add_class("-ascii")
 
@@ -60,10 +77,6 @@ class AbstractsApp(App[None]):
         if self.ascii and not display.isascii():
             display = "".join(ASCII_KEYS.get(char, char) for char in display)
         return display
-
-    def get_default_screen(self) -> SelectScreen:
-        """The selection screen is home: games are played over it and end back on it."""
-        return SelectScreen(self.setup)
 
     def on_mount(self) -> None:
         if self.load_path is not None:
@@ -136,9 +149,9 @@ class AbstractsApp(App[None]):
         self.show_play(Session.start(setup, saved.new_path(setup.game)))
 
     def show_play(self, session: Session) -> None:
-        from .screens.play import PlayScreen
+        from .screens.play import PlayScreen, Seat
 
-        screen = PlayScreen(session, ascii=self.ascii)
+        screen = PlayScreen(session, ascii=self.ascii, seat=Seat(files=self.policy.files))
         if isinstance(self.screen, PlayScreen):
             self.switch_screen(screen)
         else:
@@ -151,6 +164,9 @@ class AbstractsApp(App[None]):
         from ..records import Record, RecordError
         from ..session import Session
 
+        if not self.policy.files:
+            self.notify(self.policy.files_refusal, severity="warning", markup=False)
+            return
         try:
             record = Record.load(path)
         except OSError as error:
@@ -206,19 +222,26 @@ class AbstractsApp(App[None]):
         self.push_screen(HelpScreen(game, keys))
 
     def mode_keys(self, listed: dict[str, list[str]]) -> list[tuple[str, str]]:
-        """The keys of analysis and setup mode that are not active now, named by mode."""
-        from .screens.study import SETUP_ACTIONS, STUDY_BINDINGS
+        """The keys of analysis mode and of the set-up screen that are not active now,
+        named by mode."""
+        from .screens.play import ANALYSIS_ONLY, PlayScreen
+        from .screens.setup import SetupScreen
 
         found: dict[str, list[str]] = {}
-        for binding in STUDY_BINDINGS:
-            assert isinstance(binding, Binding)
-            if binding.description in listed:
-                continue
-            action = binding.action.partition("(")[0]
-            mode = "setup mode" if action in SETUP_ACTIONS else "analysis"
-            found.setdefault(f"{binding.description} ({mode})", []).append(
-                self.get_key_display(binding)
-            )
+        for mode, bindings in (
+            ("analysis", PlayScreen.BINDINGS),
+            ("setup mode", SetupScreen.BINDINGS),
+        ):
+            for binding in bindings:
+                assert isinstance(binding, Binding)
+                action = binding.action.partition("(")[0]
+                if binding.description in listed or (
+                    mode == "analysis" and action not in ANALYSIS_ONLY
+                ):
+                    continue
+                found.setdefault(f"{binding.description} ({mode})", []).append(
+                    self.get_key_display(binding)
+                )
         return [(" ".join(shown), description) for description, shown in found.items()]
 
 

@@ -10,6 +10,7 @@ from textual.pilot import Pilot
 
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.tui.app import AbstractsApp
+from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 
 SnapCompare = Callable[..., bool]
@@ -32,7 +33,7 @@ def moves(*played: str, then: tuple[str, ...] = ()) -> Callable[[Pilot[Any]], An
 
 
 def app(tmp_path: Path, setup: Setup) -> AbstractsApp:
-    return AbstractsApp(setup, data=tmp_path)
+    return build_app(setup, data=tmp_path)
 
 
 def test_petrify_a_selected_disk_shows_its_targets(

@@ -14,11 +14,11 @@ from textual.widgets import Input
 
 from abstracts_tui.records import Record
 from abstracts_tui.rules import GAMES, new_game
-from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.dialogs.confirm import ConfirmDialog
 from abstracts_tui.tui.dialogs.komi import KomiDialog
 from abstracts_tui.tui.dialogs.pie import PieDialog
 from abstracts_tui.tui.dialogs.side import SideDialog
+from abstracts_tui.tui.factory import build_app
 
 SnapCompare = Callable[..., bool]
 
@@ -73,4 +73,4 @@ def test_resume_dialog_listing_two_games_in_the_app(
         path.parent.mkdir(exist_ok=True)
         Record.from_game(game, ("Ann", "Bob"), date="2026-01-01").save(path)
         os.utime(path, (number, number))
-    assert snap_compare(AbstractsApp(data=tmp_path), terminal_size=(80, 24))
+    assert snap_compare(build_app(data=tmp_path), terminal_size=(80, 24))

@@ -8,13 +8,16 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Static
 
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.records import Record
 from abstracts_tui.rules import Game, new_game
 from abstracts_tui.tui.app import AbstractsApp
+from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 
 Scenario = Callable[[AbstractsApp, Pilot[None]], Awaitable[None]]
@@ -68,7 +71,7 @@ def assert_result_shown(app: AbstractsApp, game: Game) -> None:
 
 
 def test_petrify_with_a_swap_played_to_the_end(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("petrify", 6, first="Ann", second="Bob"), data=tmp_path)
+    app = build_app(Setup("petrify", 6, first="Ann", second="Bob"), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         assert text(app, "#turn") == "Blue to move (Ann)"
@@ -88,7 +91,7 @@ def test_petrify_with_a_swap_played_to_the_end(tmp_path: Path) -> None:
 
 
 def test_pilo_played_on_without_swap(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("pilo", 6, first="Ann", second="Bob"), data=tmp_path)
+    app = build_app(Setup("pilo", 6, first="Ann", second="Bob"), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await type_move(pilot, "d4")
@@ -104,7 +107,7 @@ def test_pilo_played_on_without_swap(tmp_path: Path) -> None:
 
 
 def test_linage_komi_then_side_then_passes(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("linage", 5, first="Ann", second="Bob"), data=tmp_path)
+    app = build_app(Setup("linage", 5, first="Ann", second="Bob"), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.pause()
@@ -136,9 +139,7 @@ def test_linage_komi_then_side_then_passes(tmp_path: Path) -> None:
 
 
 def test_egotzi_squared_the_second_player_takes_black(tmp_path: Path) -> None:
-    app = AbstractsApp(
-        Setup("egotzi", 5, variant="squared", first="Ann", second="Bob"), data=tmp_path
-    )
+    app = build_app(Setup("egotzi", 5, variant="squared", first="Ann", second="Bob"), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.pause()
@@ -155,7 +156,7 @@ def test_egotzi_squared_the_second_player_takes_black(tmp_path: Path) -> None:
 
 
 def test_partitions_whole_game(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("partitions", 5), data=tmp_path)
+    app = build_app(Setup("partitions", 5), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         assert text(app, "#turn") == "White to move (Player 1)"
@@ -166,23 +167,60 @@ def test_partitions_whole_game(tmp_path: Path) -> None:
 
 
 def test_a_wrong_move_is_refused_with_the_reason(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("partitions", 5), data=tmp_path)
+    app = build_app(Setup("partitions", 5), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await type_move(pilot, "c3")
         await type_move(pilot, "c3")  # occupied: refused, the move line stays open
         assert "occupied" in text(app, "#status")
         await pilot.press("escape")
-        await pilot.press("p")  # no passing in Partitions
-        assert "Not passed" in text(app, "#status")
+        # No passing in Partitions: the footer does not offer it and p does nothing.
+        assert "pass_turn" not in {b.binding.action for b in app.screen.active_bindings.values()}
+        await pilot.press("p")
         game = play_screen(app).session.game
         assert [game.move_name(m) for m in game.moves] == ["c3"]
 
     run(app, scenario)
 
 
+def test_keys_typed_in_one_burst_after_the_colon_reach_the_move_line(tmp_path: Path) -> None:
+    """A paste, or fast typing over SSH, sends ':a1' and Enter before any is handled."""
+    app = build_app(Setup("partitions", 5), data=tmp_path)
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        for key, character in (("colon", ":"), ("a", "a"), ("1", "1"), ("enter", "\r")):
+            app.post_message(events.Key(key, character))
+        await pilot.pause(0.2)
+        await pilot.pause()
+        game = play_screen(app).session.game
+        assert [game.move_name(m) for m in game.moves] == ["a1"]
+
+    run(app, scenario)
+
+
+def test_brackets_in_names_and_comments_are_shown_as_typed(tmp_path: Path) -> None:
+    app = build_app(Setup("petrify", 6, first="Ann [x]", second="[b]Bob[/b]"), data=tmp_path)
+
+    def drawn(widget: Widget) -> str:
+        return "".join(strip.text for strip in widget.render_lines(widget.region.reset_offset))
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        assert "Blue to move (Ann [x])" in drawn(app.screen.query_one("#turn"))
+        await type_move(pilot, "c3")
+        await pilot.pause()
+        assert "[b]Bob[/b] (Orange)" in drawn(app.screen.query_one(".dialog-text"))
+        await pilot.press("p")
+        await pilot.pause()
+        assert "Ann [x] played c3" in drawn(app.screen.query_one("#status"))
+        await pilot.press("x", "semicolon", *"[red]sharp[/red]", "enter")
+        await pilot.pause()
+        assert "Comment: [red]sharp[/red]" in drawn(app.screen.query_one("#analysis"))
+
+    run(app, scenario)
+
+
 def test_undo_and_redo(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("partitions", 5), data=tmp_path)
+    app = build_app(Setup("partitions", 5), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         for move in ("a1", "b2", "c3"):
@@ -200,7 +238,7 @@ def test_undo_and_redo(tmp_path: Path) -> None:
 
 
 def test_autosave_restores_a_game_stopped_mid_game(tmp_path: Path) -> None:
-    first = AbstractsApp(Setup("pilo", 6, first="Ann", second="Bob"), data=tmp_path)
+    first = build_app(Setup("pilo", 6, first="Ann", second="Bob"), data=tmp_path)
 
     async def moves(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await type_move(pilot, "a1")
@@ -213,7 +251,7 @@ def test_autosave_restores_a_game_stopped_mid_game(tmp_path: Path) -> None:
     for move in ("a1", "f6", "c3"):
         expected.play(move)
 
-    second = AbstractsApp(data=tmp_path)
+    second = build_app(data=tmp_path)
 
     async def resume(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.pause()
@@ -229,7 +267,7 @@ def test_autosave_restores_a_game_stopped_mid_game(tmp_path: Path) -> None:
 
 
 def test_a_tiny_terminal_is_told_and_recovers(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("linage", 19, komi=0.5), data=tmp_path)
+    app = build_app(Setup("linage", 19, komi=0.5), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.pause()
@@ -246,7 +284,7 @@ def test_a_tiny_terminal_is_told_and_recovers(tmp_path: Path) -> None:
 
 
 def test_help_lists_the_keys(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("petrify", 8), data=tmp_path)
+    app = build_app(Setup("petrify", 8), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.press("question_mark")
@@ -271,7 +309,7 @@ def test_help_lists_the_keys(tmp_path: Path) -> None:
     ids=lambda setup: setup.game,
 )
 def test_every_largest_board_fits_80_by_24(tmp_path: Path, setup: Setup) -> None:
-    app = AbstractsApp(setup, data=tmp_path)
+    app = build_app(setup, data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.pause()
@@ -287,7 +325,7 @@ def test_every_largest_board_fits_80_by_24(tmp_path: Path, setup: Setup) -> None
 
 
 def test_save_and_load_a_record(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("egotzi", 5, first="Ann", second="Bob"), data=tmp_path)
+    app = build_app(Setup("egotzi", 5, first="Ann", second="Bob"), data=tmp_path)
     path = tmp_path / "study.sgf"
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
@@ -319,7 +357,7 @@ def test_save_and_load_a_record(tmp_path: Path) -> None:
 def test_a_malformed_record_on_the_command_line_is_reported(tmp_path: Path) -> None:
     bad = tmp_path / "bad.sgf"
     bad.write_text("(;GM[1000]GA[linage]SZ[5]\n;V[c3]\n;H[c3])")
-    app = AbstractsApp(load=str(bad), data=tmp_path)
+    app = build_app(load=str(bad), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.pause()
@@ -331,7 +369,7 @@ def test_a_malformed_record_on_the_command_line_is_reported(tmp_path: Path) -> N
 
 
 def test_new_game_goes_back_to_the_selection_screen_and_keeps_the_game(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("partitions", 5, first="Ann", second="Bob"), data=tmp_path)
+    app = build_app(Setup("partitions", 5, first="Ann", second="Bob"), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await type_move(pilot, "c3")

@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from abstracts_tui.game_setup import Setup
-from abstracts_tui.tui.app import AbstractsApp
+from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.select import SelectScreen
 
 
@@ -276,7 +276,7 @@ def test_escape_and_q_over_a_game_go_back_to_it() -> None:
 
 @pytest.mark.parametrize("key", ["escape", "q"])
 def test_escape_and_q_on_the_home_screen_quit_the_app(key: str, tmp_path: Path) -> None:
-    app = AbstractsApp(data=tmp_path)
+    app = build_app(data=tmp_path)
 
     async def main() -> None:
         async with app.run_test() as pilot:

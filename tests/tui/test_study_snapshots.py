@@ -10,7 +10,7 @@ import pytest
 from textual.pilot import Pilot
 
 from abstracts_tui.game_setup import Setup
-from abstracts_tui.tui.app import AbstractsApp
+from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 
 from .test_app_snapshots import moves
@@ -47,12 +47,10 @@ def test_analysis_with_a_variation_candidates_bar_and_graph(
         nodes = [screen.session.record.root, *screen.session.line_nodes()]
         await until(pilot, lambda: not screen.searches.busy("graph"))
         assert all(node.evaluation is not None for node in nodes)
-        screen.update_analysis()
+        screen.draw_analysis()
         await pilot.pause()
 
-    assert snap_compare(
-        AbstractsApp(setup, data=tmp_path), run_before=steps, terminal_size=(80, 30)
-    )
+    assert snap_compare(build_app(setup, data=tmp_path), run_before=steps, terminal_size=(80, 30))
 
 
 def test_setting_up_a_pilo_position(snap_compare: SnapCompare, tmp_path: Path) -> None:
@@ -70,6 +68,4 @@ def test_setting_up_a_pilo_position(snap_compare: SnapCompare, tmp_path: Path) -
         await pilot.press("t")
         await pilot.pause()
 
-    assert snap_compare(
-        AbstractsApp(setup, data=tmp_path), run_before=steps, terminal_size=(80, 24)
-    )
+    assert snap_compare(build_app(setup, data=tmp_path), run_before=steps, terminal_size=(80, 24))

@@ -176,8 +176,8 @@ class SelectScreen(Screen[Setup | None]):
         self.levels = (0, 0)
         """Index in `PLAYERS` of who plays each seat."""
         self.index = 0
-        if default is not None and default.game in GAMES:
-            self._take_default(default)
+        self.default = default
+        """The game to preselect; for the app's home screen, the app's own setup."""
 
     def _take_default(self, default: Setup) -> None:
         info = GAMES[default.game].info
@@ -203,6 +203,9 @@ class SelectScreen(Screen[Setup | None]):
     # -- layout -----------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        default = self.default or getattr(self.app, "setup", None)
+        if isinstance(default, Setup) and default.game in GAMES:
+            self._take_default(default)
         yield Static(
             "abstracts-tui: choose a game and its options, then press Enter to start",
             id="select-title",
@@ -411,7 +414,7 @@ class SelectScreen(Screen[Setup | None]):
         error = self.komi_error()
         if error is not None:
             self.app.bell()
-            self.notify(error, title="Komi", severity="error")
+            self.notify(error, title="Komi", severity="error", markup=False)
             self.query_one("#komi", Input).focus()
             return
         setup = self.setup()

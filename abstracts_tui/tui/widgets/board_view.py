@@ -92,7 +92,7 @@ class BoardView(Widget, can_focus=True):
         Binding("right,l,d", "cursor('right')", "Right", id="board.right", group=MOVE),
         Binding("up,k,w", "cursor('up')", "Up", id="board.up", group=MOVE),
         Binding("down,j,s", "cursor('down')", "Down", id="board.down", group=MOVE),
-        Binding("enter,space", "activate", "Choose", id="board.activate"),
+        Binding("enter,space", "activate", "Choose", id="board.activate", show=False),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -183,6 +183,8 @@ class BoardView(Widget, can_focus=True):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.ascii = ascii
+        self.choosing = True
+        """Whether Enter, Space and clicks choose cells (not for a watcher)."""
         self.glyphs: Glyphs = ASCII if ascii else UNICODE
         self._check(game)
         self._game = game
@@ -276,6 +278,10 @@ class BoardView(Widget, can_focus=True):
         """Move the cursor (the keys' action)."""
         self.move_cursor(direction)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No choosing a cell for somebody who only watches."""
+        return self.choosing or action != "activate"
+
     def action_activate(self) -> None:
         """Choose the cell under the cursor."""
         self.post_message(self.Activated(self, self.cursor))
@@ -283,7 +289,7 @@ class BoardView(Widget, can_focus=True):
     def on_click(self, event: events.Click) -> None:
         """Move the cursor to the clicked cell and choose it."""
         offset = event.get_content_offset(self)
-        if offset is None:
+        if offset is None or not self.choosing:
             return
         cell = self._layout.hits.get((offset.x, offset.y))
         if cell is None:
