@@ -77,7 +77,7 @@ ANALYSIS_ONLY = {
     "graph",
 }
 """Actions of analysis mode."""
-PLAY_ONLY = {"hint", "new_game"}
+PLAY_ONLY = {"hint", "new_game", "load"}
 """Actions left out of analysis mode, whose footer needs the room (x leaves it first)."""
 OWN_GAME_ONLY = {"undo", "redo", "hint", "toggle_analysis", "setup", "save", "load"}
 """Actions a shared game has not: the position is everyone's, the server's disk nobody's."""
@@ -133,13 +133,13 @@ class PlayScreen(Screen[None]):
         Binding("p", "pass_turn", "Pass", id="play.pass"),
         Binding("u,ctrl+z", "undo", "Undo", id="play.undo"),
         Binding("r,ctrl+y", "redo", "Redo", id="play.redo", show=False),
-        Binding("b", "hint", "Hint", id="play.hint"),
+        Binding("b", "hint", "Hint", id="play.hint", show=False),
         Binding("t", "toggle_score", "Score", id="play.score", show=False),
         Binding("x", "toggle_analysis", "Analysis", id="play.analysis"),
         Binding("escape", "cancel", "Cancel", id="play.cancel", show=False),
         Binding("n", "new_game", "New", id="play.new"),
         Binding("ctrl+s", "save", "Save", id="play.save", key_display="^s"),
-        Binding("ctrl+o", "load", "Load", id="play.load", key_display="^o", show=False),
+        Binding("ctrl+o", "load", "Load", id="play.load", key_display="^o"),
         Binding("question_mark,f1", "help", "Help", id="play.help", key_display="?"),
         Binding("ctrl+e", "setup", "Set up", id="study.setup", show=False),
         Binding("y", "position", "Position", id="study.position", show=False),
@@ -224,7 +224,7 @@ class PlayScreen(Screen[None]):
             placeholder="move, e.g. c3 (Enter plays, Esc closes)",
             validators=[MoveText(self.session)],
         )
-        yield Footer(compact=True)
+        yield Footer()
 
     def on_mount(self) -> None:
         self.board.focus()
@@ -236,6 +236,8 @@ class PlayScreen(Screen[None]):
             self.seat.showing(True)
         if self.turns.watching:
             self.say(self.turns.refusal() or "")
+        elif not self.game.moves:
+            self.say("Arrow keys move the cursor, Enter plays there; b hints; ? lists every key.")
         self.draw()
         self.show_saving()
         self.call_after_refresh(self.next_step)
@@ -251,6 +253,8 @@ class PlayScreen(Screen[None]):
 
     def on_resize(self, event: Resize) -> None:
         self.check_size()
+        # The board as large as leaves the panel its least width; the panel takes the rest.
+        self.board.fit(self.size.width - PANEL_WIDTH - 2, self.size.height - CHROME_LINES - 1)
 
     def needed_size(self) -> tuple[int, int]:
         width, height = self.board.size_needed()

@@ -11,6 +11,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -74,6 +75,9 @@ class SetupScreen(Screen[str | None]):
         if any(p.kind == "stack" for p in kinds):
             lines.insert(len(kinds), "+ -  a stack's height")
         return "Keys:\n" + "\n".join(lines)
+
+    def on_resize(self, event: Resize) -> None:
+        self.board.fit(self.size.width - 32, self.size.height - 3)
 
     def on_mount(self) -> None:
         self.board.focus()
