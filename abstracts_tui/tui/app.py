@@ -191,11 +191,14 @@ class AbstractsApp(App[None]):
 
     @on(NewGameRequested)
     def new_game(self) -> None:
-        """Back to the selection screen; the game stays in the autosave until the next starts."""
-        from .screens.play import PlayScreen
+        """The selection screen over the game, which Esc there comes back to; the game
+        stays in its autosave file in any case."""
 
-        while isinstance(self.screen, PlayScreen):
-            self.pop_screen()
+        def chosen(setup: Setup | None) -> None:
+            if setup is not None:
+                self.start_game(setup)
+
+        self.push_screen(SelectScreen(self.setup), chosen)
 
     @on(LoadRequested)
     def load_requested(self, message: LoadRequested) -> None:

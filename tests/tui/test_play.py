@@ -376,8 +376,13 @@ def test_new_game_goes_back_to_the_selection_screen_and_keeps_the_game(tmp_path:
         await pilot.press("n")
         await pilot.pause()
         assert type(app.screen).__name__ == "SelectScreen"
-        assert any("ctrl+r resumes it" in n.message for n in app._notifications)
-        await pilot.press("ctrl+r")  # the way back to the game left
+        assert any("Esc comes back to it" in n.message for n in app._notifications)
+        await pilot.press("escape")  # straight back to the game left
+        await pilot.pause()
+        assert [play_screen(app).game.move_name(m) for m in play_screen(app).game.moves] == ["c3"]
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("ctrl+r")  # or through the games in progress
         await pilot.pause()
         assert type(app.screen).__name__ == "ResumeDialog"
         await pilot.press("enter")

@@ -714,7 +714,9 @@ class PlayScreen(Screen[None]):
         """Back to the selection screen; an unfinished game stays in progress (ctrl+r
         there lists the games in progress to resume)."""
         if not self.seat.shared and self.game.moves and not self.game.is_over():
-            self.app.notify("This game is kept: ctrl+r resumes it.", markup=False)
+            self.app.notify(
+                "This game is kept: Esc comes back to it, ctrl+r resumes it later.", markup=False
+            )
         self.post_message(NewGameRequested())
 
     def action_save(self) -> None:

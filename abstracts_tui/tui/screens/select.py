@@ -155,7 +155,8 @@ class SelectScreen(Screen[Setup | None]):
         Binding("shift+tab", "app.focus_previous", "Previous field", show=False),
         Binding("enter", "start", "Start", priority=True, id="select.start"),
         Binding("ctrl+r", "resume", "Resume", key_display="^r", id="select.resume"),
-        Binding("escape,q", "quit", "Quit", key_display="esc/q", id="select.quit"),
+        Binding("escape", "leave", "Back", key_display="esc", id="select.leave"),
+        Binding("q", "quit", "Quit", id="select.quit"),
     ]
 
     class Chosen(Message):
@@ -426,8 +427,20 @@ class SelectScreen(Screen[Setup | None]):
     def action_resume(self) -> None:
         self.post_message(ResumeRequested())
 
+    @property
+    def is_home(self) -> bool:
+        return self.app.screen_stack[0] is self
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Esc goes back to the game left with `n`; on the home screen there is none."""
+        return not (action == "leave" and self.is_home)
+
+    def action_leave(self) -> None:
+        if not self.is_home:
+            self.dismiss(None)  # pushed over the game left with n: back to it
+
     def action_quit(self) -> None:
-        if self.app.screen_stack[0] is self:
+        if self.is_home:
             self.app.exit()
         else:
             self.dismiss(None)  # pushed (a new game over one in progress): back to it
