@@ -295,3 +295,19 @@ def test_help_lists_the_keys_of_analysis_and_setup_mode_too(tmp_path: Path) -> N
         assert keys["Side to move (setup mode)"] == "t" and keys["Higher (setup mode)"] == "+"
 
     run(PARTITIONS, tmp_path, scenario)
+
+
+def test_a_hint_leaves_the_board_when_analysis_lists_its_own_candidates(tmp_path: Path) -> None:
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        await type_move(pilot, "a1")
+        await pilot.press("b")
+        await until(pilot, lambda: screen.hint is not None)
+        await pilot.press("x")
+        await until(pilot, lambda: not screen.searches.busy("analysis"))
+        await pilot.pause(0.6)  # the next tick marks the candidates
+        search = screen.searches.search("analysis")
+        assert search is not None and screen.hint is None
+        listed = frozenset(c.move for c in shown_candidates(search.candidates()))
+        assert screen.marks == listed  # placements: a move is its cell
+
+    run(PARTITIONS, tmp_path, scenario)
