@@ -12,6 +12,8 @@ from textual.binding import Binding
 
 from .messages import HelpRequested, LoadRequested, NewGameRequested, ResumeRequested
 from .screens.select import SelectScreen
+from .settings import Settings
+from .themes import BOARD_COLOURS, THEMES
 
 if TYPE_CHECKING:
     from ..game_setup import Setup
@@ -61,15 +63,26 @@ class AbstractsApp(App[None]):
         ascii: bool = False,
         data: Path | None = None,
         policy: Policy | None = None,
+        settings: Settings | None = None,
     ) -> None:
         super().__init__()
+        self.settings = settings or Settings()
         self.setup = setup
         self.load_path = load
-        self.ascii = ascii
+        self.ascii = ascii or self.settings.ascii
         self.data_folder = data
         self.policy = policy or Policy()
-        if ascii:
+        for theme in THEMES:
+            self.register_theme(theme)
+        self.theme = self.settings.theme
+        if self.settings.keymap:
+            self.set_keymap(self.settings.keymap)
+        if self.ascii:
             self.add_class("-ascii")
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        """The board's colours, for themes that do not set them (see `themes.py`)."""
+        return dict(BOARD_COLOURS)
 
     def get_key_display(self, binding: Binding) -> str:
         """Keys as the footer and help show them; plain ASCII with --ascii."""
@@ -79,6 +92,8 @@ class AbstractsApp(App[None]):
         return display
 
     def on_mount(self) -> None:
+        for problem in self.settings.problems:
+            self.notify(problem, severity="warning", timeout=15, markup=False)
         if self.load_path is not None:
             self.load_game(self.load_path)
         elif self.setup is not None:

@@ -42,6 +42,7 @@ def key_to_frame(presses: int) -> tuple[float, float]:
     """(mean ms, median ms) of CPU from a cursor key press to the composed frame, 10x10 Pilo."""
     from ..game_setup import Setup
     from .factory import build_app
+    from .textual_internals import compose_frame
 
     async def measure() -> list[float]:
         with tempfile.TemporaryDirectory() as data:
@@ -53,7 +54,7 @@ def key_to_frame(presses: int) -> tuple[float, float]:
                     key = "right" if index % 20 < 10 else "left"
                     start = time.process_time()
                     await pilot.press(key)
-                    app.screen._compositor.render_update(full=True)
+                    compose_frame(app.screen)
                     times.append(time.process_time() - start)
                 return times
 

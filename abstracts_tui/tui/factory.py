@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .app import AbstractsApp, Policy
+from .settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from ..game_setup import Setup
@@ -21,11 +22,15 @@ def build_app(
     load: str | None = None,
     ascii: bool = False,
     data: Path | None = None,
+    settings: Settings | None = None,
 ) -> AbstractsApp:
     """The app of `abstracts-tui`: the selection screen, or `setup`'s game started, or
     the record at `load` opened; games in progress kept in `data` (by default the
-    user's data folder)."""
-    return AbstractsApp(setup, load=load, ascii=ascii, data=data, policy=Policy())
+    user's data folder); `settings` by default from the user's settings file."""
+    settings = settings if settings is not None else load_settings()
+    return AbstractsApp(
+        setup, load=load, ascii=ascii, data=data, policy=Policy(), settings=settings
+    )
 
 
 def build_server_app(

@@ -12,11 +12,25 @@ from textual.pilot import Pilot
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
+from abstracts_tui.tui.screens.setup import SetupScreen
 
-from .test_app_snapshots import moves
 from .waiting import until
 
 SnapCompare = Callable[..., bool]
+
+
+def moves(*played: str) -> Callable[[Pilot[Any]], Any]:
+    """Type the moves, playing on at the pie rule."""
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        for move in played:
+            await pilot.press("colon", *move, "enter")
+            await pilot.pause()
+            if not isinstance(pilot.app.screen, PlayScreen):
+                await pilot.press("p")
+
+    return steps
 
 
 @pytest.fixture(autouse=True)
@@ -61,9 +75,12 @@ def test_setting_up_a_pilo_position(snap_compare: SnapCompare, tmp_path: Path) -
         screen = pilot.app.screen
         assert isinstance(screen, PlayScreen)
         await pilot.press("ctrl+e")
+        await pilot.pause()
+        setting_up = pilot.app.screen
+        assert isinstance(setting_up, SetupScreen)
         cells = screen.game.geometry
         for cell, keys in (("b2", "11"), ("e5", "222"), ("c4", "3")):
-            screen.board.cursor = cells.parse(cell)
+            setting_up.board.cursor = cells.parse(cell)
             await pilot.press(*keys)
         await pilot.press("t")
         await pilot.pause()

@@ -204,6 +204,9 @@ class SelectScreen(Screen[Setup | None]):
     # -- layout -----------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        settings = getattr(self.app, "settings", None)
+        for name, size in getattr(settings, "sizes", {}).items():
+            self.choices[name].size = size
         default = self.default or getattr(self.app, "setup", None)
         if isinstance(default, Setup) and default.game in GAMES:
             self._take_default(default)

@@ -62,7 +62,7 @@ class GamePanel(Vertical):
     GamePanel #away { color: $text-warning; text-style: bold; }
     GamePanel #cursor { margin-top: 1; }
     GamePanel #score-box { height: auto; max-height: 20; margin-top: 1; }
-    GamePanel #legend { color: $text-muted; }
+    GamePanel #legend { color: $text-muted; margin-top: 1; }
     GamePanel .-hidden { display: none; }
     """
 
@@ -72,9 +72,9 @@ class GamePanel(Vertical):
         yield Static(id="turn", markup=False)
         yield Static(id="away", markup=False, classes="-hidden")
         yield Static(id="cursor", markup=False)
+        yield Static(id="legend", markup=False, classes="-hidden")
         with VerticalScroll(id="score-box", can_focus=False):
             yield Static(id="score", markup=False)
-            yield Static(id="legend", markup=False, classes="-hidden")
 
     def _set(self, selector: str, text: str, *, hide_empty: bool = False) -> None:
         widget = self.query_one(selector, Static)
