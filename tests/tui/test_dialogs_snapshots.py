@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -14,6 +15,7 @@ from abstracts_tui.game_setup import Setup
 from abstracts_tui.records import Record
 from abstracts_tui.rules import new_game
 from abstracts_tui.tui.factory import build_app
+from abstracts_tui.tui.screens.play import PlayScreen
 
 from .waiting import until
 
@@ -53,12 +55,26 @@ def test_side_dialog(snap_compare: SnapCompare, tmp_path: Path) -> None:
     assert snap_compare(build_app(setup, data=tmp_path), run_before=run, terminal_size=(80, 24))
 
 
-def test_confirm_dialog(snap_compare: SnapCompare, tmp_path: Path) -> None:
-    """Deleting a variation in analysis asks first."""
+def test_confirm_dialog(
+    snap_compare: SnapCompare, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deleting a variation in analysis asks first (over the figures of a search that
+    is the same in every run: a seed and a playout budget)."""
+    monkeypatch.setenv("ABSTRACTS_TUI_SEED", "5")
+    monkeypatch.setenv("ABSTRACTS_TUI_PLAYOUTS", "200")
     app = build_app(Setup("partitions", 5, first="Ann", second="Bob"), data=tmp_path)
-    keys = ["colon", "a", "1", "enter", "colon", "b", "2", "enter", "x", "u"]
-    keys += ["colon", "c", "3", "enter", "delete"]
-    run = steady(*keys)
+
+    async def run(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        await pilot.press("colon", "a", "1", "enter", "colon", "b", "2", "enter", "x", "u")
+        await pilot.press("colon", "c", "3", "enter")
+        screen = pilot.app.screen
+        assert isinstance(screen, PlayScreen)
+        await until(pilot, lambda: not screen.searches.busy("analysis"))
+        await pilot.pause(0.6)  # the panel's next tick
+        await pilot.press("delete")
+        await pilot.pause()
+
     assert snap_compare(app, run_before=run, terminal_size=(80, 24))
 
 

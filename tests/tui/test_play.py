@@ -47,14 +47,20 @@ async def type_move(pilot: Pilot[None], move: str) -> None:
 
 
 async def finish_randomly(app: AbstractsApp, pilot: Pilot[None], seed: int) -> Game:
-    """Type random legal moves until the game ends; returns the library's own copy."""
+    """Random legal moves until the game ends, through the session (typing moves is tested
+    elsewhere), the last one typed; returns the library's own copy."""
     rng = random.Random(seed)
-    shadow = play_screen(app).session.game.copy()
+    session = play_screen(app).session
+    shadow = session.game.copy()
     while not shadow.is_over():
         move = rng.choice(shadow.legal_moves())
         shadow.play(move)
-        await type_move(pilot, shadow.move_name(move))
-        assert play_screen(app).session.game.position() == shadow.position()
+        if shadow.is_over():
+            await type_move(pilot, shadow.move_name(move))
+            await pilot.pause()
+        else:
+            session.play(move)
+        assert session.game.position() == shadow.position()
     return shadow
 
 
@@ -84,6 +90,7 @@ def test_petrify_with_a_swap_played_to_the_end(tmp_path: Path) -> None:
         assert [session.game.move_name(m) for m in session.game.moves] == ["c3", "swap"]
         # Ann made the first move as Blue; after the swap she plays Orange and moves.
         assert text(app, "#turn") == "Orange to move (Ann)"
+        assert text(app, "#status") == "Bob swapped: Bob now plays Blue. Orange to move (Ann)."
         game = await finish_randomly(app, pilot, seed=3)
         assert_result_shown(app, game)
 

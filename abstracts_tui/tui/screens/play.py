@@ -303,12 +303,8 @@ class PlayScreen(Screen[None]):
         move = session.node.move or ""
         who = changed.by or "The computer"
         if move == "swap":
-            played = (
-                f"{who} swapped: {who} now plays "
-                + self.game.colour_name(
-                    changed.mover if changed.mover is not None else 1
-                ).capitalize()
-            )
+            # The swapper takes over the first colour and its position.
+            played = f"{who} swapped: {who} now plays {self.game.colour_name(0).capitalize()}"
         else:
             played = f"{who} played {move}"
         if self.game.is_over():
@@ -429,7 +425,7 @@ class PlayScreen(Screen[None]):
             panel.show(text)
             return
         node = self.session.node
-        lines = [f"Win rates are {first_colour(game)}'s."]
+        lines = []
         if node.evaluation is not None:
             lines.append(eval_bar(node.evaluation, game, ascii=self.ascii))
         search = self.searches.search("analysis")
@@ -626,10 +622,6 @@ class PlayScreen(Screen[None]):
                 self.say("Selection cancelled.")
                 self.draw_board()
                 return
-        reason = game.illegal_reason(cell)
-        if reason is None:
-            self.refuse(self.turns.play(cell))
-            return
         piece = game.piece_at(cell)
         if game.info.captures and piece is not None and piece.colour == game.turn:
             self.selected = cell
@@ -640,7 +632,7 @@ class PlayScreen(Screen[None]):
                 self.say(f"The {piece.kind} on {name} has no capture now.")
             self.draw_board()
             return
-        self.refuse(f"Not played: {reason}")
+        self.refuse(self.turns.play(cell))  # the rules check it once, and say why not
 
     def action_move_line(self) -> None:
         line = self.query_one("#move-line", Input)

@@ -42,7 +42,7 @@ class PointBoard(BoardView):
         width = across * (n - 1) + 1
         canvas = Canvas(left + width + 2 + label, down * (n - 1) + 3)
         ys = [1 + down * (n - 1 - row) for row in range(n)]
-        label_rows(canvas, n, 0, left + width + 1, ys)
+        label_rows(canvas, n, 0, left + width + 2, ys)
         label_columns(canvas, [left + across * col for col in range(n)])
         glyphs = self.glyphs
         for row in range(n):
