@@ -75,7 +75,9 @@ class Command:
 class ServerApp(AbstractsApp):
     """One SSH connection's app."""
 
-    CSS_PATH = str(Path(tui_app.__file__).parent / "app.tcss")  # relative paths are per module
+    CSS_PATH = [  # relative paths are per module
+        str(Path(tui_app.__file__).parent / name) for name in AbstractsApp.CSS_PATH
+    ]
     MODES = {"home": LobbyScreen}
 
     def __init__(

@@ -48,7 +48,9 @@ class AbstractsApp(App[None]):
 
     TITLE = "abstracts-tui"
     ENABLE_COMMAND_PALETTE = False  # every action has its key; the footer needs the room
-    CSS_PATH = "app.tcss"
+    # The home screen's styles are read with the app's, in one parse: a screen's own
+    # CSS_PATH read later makes Textual parse every style sheet again.
+    CSS_PATH = ["app.tcss", "screens/select.tcss"]
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True)]
     # The home screen is a mode's base screen, so that Textual loads its CSS_PATH as it
     # does for any pushed screen (a default screen's own styles are not loaded).

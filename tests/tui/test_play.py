@@ -11,7 +11,7 @@ import pytest
 from textual import events
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.records import Record
@@ -62,6 +62,15 @@ async def finish_randomly(app: AbstractsApp, pilot: Pilot[None], seed: int) -> G
             session.play(move)
         assert session.game.position() == shadow.position()
     return shadow
+
+
+async def enter_path(app: AbstractsApp, pilot: Pilot[None], path: Path) -> None:
+    """Put `path` in the path dialog's field and press Enter (typing in the field is
+    tested in test_dialogs.py)."""
+    field = app.screen.query_one("#text", Input)
+    field.value = str(path)
+    await pilot.pause()
+    await pilot.press("enter")
 
 
 def assert_result_shown(app: AbstractsApp, game: Game) -> None:
@@ -205,7 +214,10 @@ def test_keys_typed_in_one_burst_after_the_colon_reach_the_move_line(tmp_path: P
     run(app, scenario)
 
 
-def test_brackets_in_names_and_comments_are_shown_as_typed(tmp_path: Path) -> None:
+def test_brackets_in_names_and_comments_are_shown_as_typed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ABSTRACTS_TUI_PLAYOUTS", "100")  # analysis mode's search: short
     app = build_app(Setup("petrify", 6, first="Ann [x]", second="[b]Bob[/b]"), data=tmp_path)
 
     def drawn(widget: Widget) -> str:
@@ -342,17 +354,17 @@ def test_save_and_load_a_record(tmp_path: Path) -> None:
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert type(app.screen).__name__ == "PathDialog"
-        await pilot.press("ctrl+a", "ctrl+k", *str(path), "enter")
+        await enter_path(app, pilot, path)
         await pilot.pause()
         assert "Saved to" in text(app, "#status")
         assert Record.load(path).players == ("Ann", "Bob")
         await type_move(pilot, "e5")
         await pilot.press("ctrl+o")
         await pilot.pause()
-        await pilot.press(*str(tmp_path / "missing.sgf"), "enter")
+        await enter_path(app, pilot, tmp_path / "missing.sgf")
         await pilot.pause()
         assert type(app.screen).__name__ == "PathDialog"  # no such file: refused
-        await pilot.press("ctrl+a", "ctrl+k", *str(path), "enter")
+        await enter_path(app, pilot, path)
         await pilot.pause()
         game = play_screen(app).session.game
         assert [game.move_name(m) for m in game.moves] == ["c3", "b2"]

@@ -20,6 +20,8 @@ from abstracts_tui.tui.screens.play import PlayScreen
 from tests.disks import full_disk, read_only
 from tests.tui.test_play import run, text, type_move
 
+from .test_play import enter_path
+
 
 def play_screen(app: AbstractsApp) -> PlayScreen:
     """The play screen, under any dialog it has open."""
@@ -177,7 +179,7 @@ def test_loading_a_record_keeps_the_game_in_progress(tmp_path: Path) -> None:
         await pilot.pause()
         await pilot.press("ctrl+o")
         await pilot.pause()
-        await pilot.press(*str(record_path), "enter")
+        await enter_path(app, pilot, record_path)
         await pilot.pause()
         await pilot.press("p")  # the pie rule's offer: play on
         assert moves_of(app) == ["a1"]
