@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widget import Widget
 from textual.widgets import Static
 
 from ...rules import Game, format_number
@@ -48,6 +51,20 @@ def score_text(game: Game, *, shown: bool, short: bool) -> str:
     return "\n".join(lines)
 
 
+class CursorLine(Widget):
+    """One line that changes with every cursor key: repainted, never laid out again (a
+    Static's update lays out the whole panel, which a key press need not pay for)."""
+
+    DEFAULT_CSS = """
+    CursorLine { height: 1; }
+    """
+
+    text: reactive[str] = reactive("", layout=False)
+
+    def render(self) -> Content:
+        return Content(self.text)
+
+
 class GamePanel(Vertical):
     """Title, the autosave's trouble, the turn, who is away, the cursor and the score."""
 
@@ -71,7 +88,7 @@ class GamePanel(Vertical):
         yield Static(id="saving", markup=False, classes="-hidden")
         yield Static(id="turn", markup=False)
         yield Static(id="away", markup=False, classes="-hidden")
-        yield Static(id="cursor", markup=False)
+        yield CursorLine(id="cursor")
         yield Static(id="legend", markup=False, classes="-hidden")
         with VerticalScroll(id="score-box", can_focus=False):
             yield Static(id="score", markup=False)
@@ -89,7 +106,7 @@ class GamePanel(Vertical):
         self._set("#legend", legend, hide_empty=True)
 
     def show_cursor(self, text: str) -> None:
-        self._set("#cursor", text)
+        self.query_one(CursorLine).text = text
 
     def show_saving(self, text: str) -> None:
         self._set("#saving", text, hide_empty=True)
