@@ -40,3 +40,18 @@ def test_every_screen_tells_the_last_move_and_a_dropped_connection(start_server)
             conn.close()
 
     asyncio.run(play())
+
+
+def test_a_room_code_typed_in_one_burst_after_j_joins(start_server) -> None:
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        ann_conn, ann, code = await create_room(server.port, "ann")
+        bob_conn, bob = await connect(server.port, "bob")
+        await bob.wait_for("you are bob", "Join by code")
+        bob.send("j" + code + ENTER)  # pasted, or typed fast: one read on the server
+        await bob.wait_for("Blue to move (ann)")
+        for conn in (ann_conn, bob_conn):
+            conn.close()
+
+    asyncio.run(play())
