@@ -46,7 +46,7 @@ def test_a_room_code_typed_in_one_burst_after_j_joins(start_server) -> None:
     server: RunningServer = start_server()
 
     async def play() -> None:
-        ann_conn, ann, code = await create_room(server.port, "ann")
+        ann_conn, _ann, code = await create_room(server.port, "ann")
         bob_conn, bob = await connect(server.port, "bob")
         await bob.wait_for("you are bob", "Join by code")
         bob.send("j" + code + ENTER)  # pasted, or typed fast: one read on the server

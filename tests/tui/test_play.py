@@ -414,3 +414,27 @@ def test_new_game_goes_back_to_the_selection_screen_and_keeps_the_game(tmp_path:
         assert type(app.screen).__name__ == "KomiDialog"
 
     run(app, scenario)
+
+
+def test_the_move_list_names_the_mover_after_a_swap_when_it_is_built_again(
+    tmp_path: Path,
+) -> None:
+    app = build_app(Setup("petrify", 6, first="Ann", second="Bob"), data=tmp_path)
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        session = play_screen(app).session
+        for move in ("c3", "swap", "d4", "e5"):
+            session.play(move)
+        await pilot.pause()
+        appended = text(app, "#moves")
+        await pilot.press("u")  # another line shown: the list is built from the record
+        await pilot.pause()
+        rebuilt = text(app, "#moves")
+        assert rebuilt.splitlines() == appended.splitlines()[:3]
+        assert [line.split()[1:] for line in rebuilt.splitlines()] == [
+            ["Blue", "c3"],
+            ["Orange", "swap"],
+            ["Orange", "d4"],  # the colour that swapped moves again
+        ]
+
+    run(app, scenario)
