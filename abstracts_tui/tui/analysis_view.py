@@ -75,16 +75,15 @@ def candidates_text(
     if not candidates:
         return "No move to search." if game.is_over() else "Searching..."
     speed = f" ({rate:,.0f}/s)" if rate else ""
-    lines = [
-        f"{playouts:,} playouts{speed}",
-        f"  {'move':<8}{first_colour(game) + ' %':>7} {'visits':>9}",
-    ]
+    head = first_colour(game) + " %"
+    width = max(7, len(head))  # `Vertical %` is wider than a figure
+    lines = [f"{playouts:,} playouts{speed}", f"  {'move':<8}{head:>{width}} {'visits':>9}"]
     uncertain = False
     for candidate in candidates:
         name = game.move_name(candidate.move)
         shown = figure(game, candidate)
         uncertain = uncertain or shown.endswith("?")
-        lines.append(f"  {name:<8}{shown:>8}{candidate.visits:>9,}")
+        lines.append(f"  {name:<8}{shown:>{width + 1}}{candidate.visits:>9,}")
     if uncertain:
         lines.append(f"  ? fewer than {UNCERTAIN_VISITS} visits")
     lines.append("Best line: " + line_text(game, candidates[0].pv))

@@ -63,3 +63,11 @@ def test_candidates_are_listed_by_visits_in_the_first_colours_terms_with_doubt_m
     assert {len(line) for line in lines[1:5]} == {len(lines[1])}
     # A hint of the same candidate gives the same figure, in the same terms.
     assert "White wins 39%," in hint_text(game, shown[0])
+
+
+def test_columns_line_up_under_a_long_colour_name() -> None:
+    game = new_game("linage", size=5)
+    a1 = game.geometry.parse("a1")
+    lines = candidates_text(game, [Candidate(a1, 250, 0.5, (a1,))], 250).splitlines()
+    assert lines[1].index("%") == lines[2].index("%")
+    assert len(lines[1]) == len(lines[2])
