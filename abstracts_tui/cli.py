@@ -23,12 +23,16 @@ def run_app(
     second: str = "Player 2",
     ascii: bool = False,
     computer: str | None = None,
-    level: str = "hard",
+    level: str | None = None,
 ) -> None:
     from .game_setup import Setup, seat_names
     from .rules import OptionError, game_class
     from .rules.base import parse_komi
-    from .tui.app import AbstractsApp
+    from .tui.factory import build_app
+    from .tui.settings import load_settings
+
+    settings = load_settings()
+    level = level or settings.level
 
     setup = None
     if game is not None:
@@ -44,7 +48,7 @@ def run_app(
         )
         names = seat_names((first, second), levels)
         setup = Setup(game, size, variant, komi_value, names[0], names[1], levels[0], levels[1])
-    app = AbstractsApp(setup, load=load, ascii=ascii)
+    app = build_app(setup, load=load, ascii=ascii, settings=settings)
     app.run()
     if app.return_code:  # the app failed (Textual has printed why): say so to the shell
         sys.exit(app.return_code)
@@ -89,9 +93,7 @@ def main(ctx: click.Context, ascii: bool) -> None:
 @click.option(
     "--level",
     type=click.Choice(list(LEVELS)),
-    default=DEFAULT_LEVEL,
-    show_default=True,
-    help="The computer's strength.",
+    help=f"The computer's strength [default: the settings' level, or {DEFAULT_LEVEL}].",
 )
 @click.option("--ascii", is_flag=True, help="Draw with ASCII characters only.")
 def play(
@@ -103,10 +105,12 @@ def play(
     first: str,
     second: str,
     computer: str | None,
-    level: str,
+    level: str | None,
     ascii: bool,
 ) -> None:
     """Start a game of GAME directly, or open a record with --load."""
+    # `abstracts-tui --ascii play ...` as well as `abstracts-tui play --ascii ...`
+    ascii = ascii or bool(click.get_current_context().find_root().params.get("ascii"))
     if game is None and load is None:
         raise click.UsageError("name a game (e.g. play petrify) or give --load FILE")
     run_app(game, size, variant, komi, load, first, second, ascii, computer, level)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import TypeAlias
@@ -41,6 +42,32 @@ record's text, on the caller's thread (a snapshot), the work that saves them, ru
 autosave's writer thread."""
 
 
+class Change(Enum):
+    """What changed in a session, as its listeners are told."""
+
+    MOVE = "move"
+    """A move was played: the node shown is a new last child of the one shown before."""
+    STEP = "step"
+    """Another node is shown (undo, redo, stepping, a variation): the line may differ."""
+    TREE = "tree"
+    """The tree changed around the node shown (promotion, deletion, a comment)."""
+    SETUP = "setup"
+    """A position was set up."""
+    PHASE = "phase"
+    """Komi was set, a side chosen, or the people named."""
+
+
+@dataclass(frozen=True)
+class Changed:
+    """One change of a session: what it was, and for a move who made it."""
+
+    change: Change
+    mover: int | None = None
+    """The colour that made the move (MOVE only)."""
+    by: str | None = None
+    """The person who made the move or the choice, when the session knows."""
+
+
 class Session:
     """A game in progress: record, position, people, setup phase and autosave."""
 
@@ -59,9 +86,10 @@ class Session:
         self.phase = Phase.PLAY
         self.people = record.players
         """Names of the people who start as the first and the second colour."""
-        self.listeners: list[Callable[[], None]] = []
-        """Called after every change of the position or the phase (the screens showing
-        this session redraw; over SSH several screens show one session)."""
+        self.listeners: list[Callable[[Changed], None]] = []
+        """Called after every change of the position or the phase with what changed (the
+        screens showing this session redraw that; over SSH several screens show one
+        session)."""
         last = record.root
         for node in record.root.mainline():
             last = node
@@ -107,7 +135,7 @@ class Session:
         komi = parse_komi(text, info.komi_step)
         self._replace_options(Options(self.game.size, self.game.options.variant, komi))
         self.phase = Phase.SIDE
-        self.notify()
+        self.notify(Changed(Change.PHASE, by=self.people[0]))
         return komi
 
     def choose_side(self, colour: int) -> None:
@@ -119,7 +147,7 @@ class Session:
         self.record.players = self.people
         self.phase = Phase.PLAY
         self.save_autosave()
-        self.notify()
+        self.notify(Changed(Change.PHASE, by=second))
 
     def _replace_options(self, options: Options) -> None:
         self.record.options = options
@@ -141,7 +169,7 @@ class Session:
         self.people = (first, second)
         self.record.players = self.people
         self.save_autosave()
-        self.notify()
+        self.notify(Changed(Change.PHASE))
 
     def level(self, name: str) -> str | None:
         """The strength level if `name` is a computer player, else None."""
@@ -181,6 +209,8 @@ class Session:
             raise OptionError(
                 "set komi first" if self.phase is Phase.KOMI else "choose sides first"
             )
+        mover = self.game.turn
+        by = self.person(mover)
         code = self.game.play(move)
         name = self.game.move_name(code)
         known = any(child.move == name and child.setup is None for child in self.node.children)
@@ -189,7 +219,7 @@ class Session:
             self.node.children.remove(child)
             self.node.children.insert(0, child)
         self.node = child
-        self._after_change(main_line=True)
+        self._after_change(Changed(Change.MOVE, mover, by), main_line=True)
         return code
 
     def _step_into(self, node: RecordNode) -> None:
@@ -214,7 +244,7 @@ class Session:
         self.game.undo()
         assert self.node.parent is not None
         self.node = self.node.parent
-        self._after_change()
+        self._after_change(Changed(Change.STEP))
         return True
 
     def redo(self) -> bool:
@@ -222,7 +252,7 @@ class Session:
         if not self.can_redo:
             return False
         self._step_into(self.node.children[0])
-        self._after_change()
+        self._after_change(Changed(Change.STEP))
         return True
 
     def path(self) -> Iterator[RecordNode]:
@@ -237,7 +267,7 @@ class Session:
             return
         self.game = self.record.game_at(node)
         self.node = node
-        self._after_change()
+        self._after_change(Changed(Change.STEP))
 
     def line_nodes(self) -> list[RecordNode]:
         """The current line: from the first move through this node to its last first child."""
@@ -299,13 +329,13 @@ class Session:
             assert node.parent is not None
             node.parent.children.remove(node)
             node.parent.children.insert(0, node)
-        self._after_change(main_line=True)
+        self._after_change(Changed(Change.TREE), main_line=True)
         return True
 
     def set_comment(self, text: str) -> None:
         """The comment of the current node (the root's is the game's comment)."""
         self.node.comment = text.strip()
-        self._after_change()
+        self._after_change(Changed(Change.TREE))
 
     def set_up(self, position: str) -> None:
         """Continue from `position` (checked by the rules; raises `PositionError`): a setup
@@ -320,23 +350,23 @@ class Session:
         else:
             self.node = self.node.add(setup=text)
             self.game = self.record.game_at(self.node)
-        self._after_change(main_line=True)
+        self._after_change(Changed(Change.SETUP), main_line=True)
 
     # -- files ----------------------------------------------------------------------------
 
-    def _after_change(self, main_line: bool = False) -> None:
+    def _after_change(self, changed: Changed, main_line: bool = False) -> None:
         """Save and tell the listeners; with `main_line` (a move, a promotion, a setup:
         the main line may have changed) the record's result is found again first."""
         if main_line:
             on_its_end = self.node_is_last() and self.on_main_line()
             self.record.result = result_text(self.game if on_its_end else self.record.main_game())
         self.save_autosave()
-        self.notify()
+        self.notify(changed)
 
-    def notify(self) -> None:
-        """Tell every listener that the session changed."""
+    def notify(self, changed: Changed) -> None:
+        """Tell every listener what changed."""
         for listener in list(self.listeners):
-            listener()
+            listener(changed)
 
     def node_is_last(self) -> bool:
         return not self.node.children

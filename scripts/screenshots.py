@@ -1,7 +1,8 @@
 """Make the SVG screenshots shown in the README: `python scripts/screenshots.py`.
 
-Each picture is the real app driven by keys in a headless terminal of 100x30, with
-random moves from a fixed seed, written to screenshots/NAME.svg.
+Each picture is the real app (built by the same factory as the command) driven by keys in
+a headless terminal of 100x30 (`large`: 160x50), with random moves from a fixed seed,
+written to screenshots/NAME.svg.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from textual.pilot import Pilot
 
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.tui.app import AbstractsApp
+from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
@@ -138,12 +140,15 @@ SHOTS: dict[str, tuple[Setup | None, Steps]] = {
         against_the_computer,
     ),
     "setup": (Setup("pilo", 8, first="Ann", second="Bob"), setting_up),
+    "large": (Setup("pilo", 8, first="Ann", second="Bob"), midgame(50, 2, ("t",))),
 }
+SIZES = {"large": (160, 50)}
+"""Shots at another size than `SIZE`: the board grows with the terminal."""
 
 
 async def shoot(name: str, setup: Setup | None, steps: Steps, data: Path) -> Path:
-    app = AbstractsApp(setup, data=data)
-    async with app.run_test(size=SIZE) as pilot:
+    app = build_app(setup, data=data)
+    async with app.run_test(size=SIZES.get(name, SIZE)) as pilot:
         await pilot.pause()
         await steps(app, pilot)
         await pilot.pause()

@@ -9,7 +9,7 @@ import pytest
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.records import Record, RecordError
 from abstracts_tui.rules import PositionError, load_position
-from abstracts_tui.session import Session
+from abstracts_tui.session import Change, Changed, Session
 
 
 def partitions(*moves: str, autosave: Path | None = None) -> Session:
@@ -113,15 +113,25 @@ def test_computer_seats_are_kept_in_the_record(tmp_path: Path) -> None:
     assert resumed.waiting_for() == "Computer"
 
 
-def test_listeners_hear_every_change() -> None:
+def test_listeners_hear_every_change_and_what_it_was() -> None:
     session = partitions()
-    heard: list[int] = []
-    session.listeners.append(lambda: heard.append(len(session.game.moves)))
+    heard: list[tuple[int, Changed]] = []
+    session.listeners.append(lambda changed: heard.append((len(session.game.moves), changed)))
     session.play("a1")
     session.undo()
     session.redo()
     session.jump(0)
-    assert heard == [1, 0, 1, 0]
+    session.set_comment("the start")
+    assert [moves for moves, _ in heard] == [1, 0, 1, 0, 0]
+    assert [changed.change for _, changed in heard] == [
+        Change.MOVE,
+        Change.STEP,
+        Change.STEP,
+        Change.STEP,
+        Change.TREE,
+    ]
+    # A move says who made it and with which colour (the move list needs no replay).
+    assert heard[0][1] == Changed(Change.MOVE, mover=0, by=session.people[0])
 
 
 def test_a_move_is_played_whole_when_the_autosave_cannot_be_written(tmp_path: Path) -> None:

@@ -2,33 +2,44 @@
 
 It is the ordinary `AbstractsApp` (the same selection, play, dialog and help screens),
 drawn by `ChannelDriver` on the connection's channel, with three differences: the lobby
-is home, room games are shown with the seat's person only (`local_people`), and nothing
-touches files but the server's own (saving and loading records is refused: the server's
-disk is not the player's).
+is home, room games are shown with the seat's person only (`Seat.local_people`), and its
+policy allows no files (saving and loading records are not offered: the server's disk is
+not the player's). Who is connected to each room is kept here, so that a player sees
+when the other's connection dropped.
 """
 
 from __future__ import annotations
 
 import sys
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from textual import on
-from textual.await_complete import AwaitComplete
+from textual.filter import LineFilter, Monochrome
 from textual.screen import Screen
 
 from ..game_setup import Setup
 from ..tui import app as tui_app
-from ..tui.app import AbstractsApp
-from ..tui.dialogs.path import PathDialog
+from ..tui.app import AbstractsApp, Policy
 from ..tui.screens.select import SelectScreen
 from .driver import Channel, ChannelDriver
 from .lobby import LobbyScreen, WaitingScreen
 from .rooms import Room, RoomError, Rooms
 
 NO_FILES = "Saving and loading files is not available over SSH: the server keeps the game."
+
+PRESENT: dict[str, Counter[str]] = {}
+"""Room code -> the people showing that room's game on a connection, with how many
+connections each (every app of the server runs in one process and one event loop)."""
+
+
+def present(code: str) -> frozenset[str]:
+    """The people connected to room `code` now."""
+    return frozenset(name for name, count in PRESENT.get(code, Counter()).items() if count)
 
 
 @dataclass(frozen=True)
@@ -64,7 +75,10 @@ class Command:
 class ServerApp(AbstractsApp):
     """One SSH connection's app."""
 
-    CSS_PATH = str(Path(tui_app.__file__).parent / "app.tcss")  # relative paths are per module
+    CSS_PATH = [  # relative paths are per module
+        str(Path(tui_app.__file__).parent / name) for name in AbstractsApp.CSS_PATH
+    ]
+    MODES = {"home": LobbyScreen}
 
     def __init__(
         self,
@@ -77,7 +91,7 @@ class ServerApp(AbstractsApp):
         data: Path,
         command: Command | None = None,
     ) -> None:
-        super().__init__(data=data)
+        super().__init__(data=data, policy=Policy(files=False, files_refusal=NO_FILES))
         self.user = user
         self.rooms = rooms
         self.channel = channel
@@ -89,10 +103,7 @@ class ServerApp(AbstractsApp):
         self.ending = False
         # Apps swap sys.stderr while they run, and many run at once: errors go to the real one.
         self.error_console = Console(markup=False, highlight=False, file=sys.__stderr__)
-        if terminal.no_color:
-            from textual.filter import Monochrome
-
-            self._filters.append(Monochrome())
+        self.monochrome = Monochrome() if terminal.no_color else None
         # The console decides the colour codes sent: the client's terminal, not the server's.
         self.console = Console(
             color_system=terminal.color_system,  # type: ignore[arg-type]
@@ -125,8 +136,12 @@ class ServerApp(AbstractsApp):
         if self.ending:
             self.exit()
 
-    def get_default_screen(self) -> LobbyScreen:  # type: ignore[override]
-        return LobbyScreen(self.user, self.rooms, self.address)
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """The app's filters, and no colours for a client that asked for none."""
+        filters = list(super().get_line_filters())
+        if self.monochrome is not None:
+            filters.append(self.monochrome)
+        return filters
 
     def offer_resume(self) -> None:
         """After the first frame: the room asked for on the command line, else the hot-seat
@@ -135,18 +150,6 @@ class ServerApp(AbstractsApp):
             self.open_room(self.command.code, watch=self.command.action == "watch")
         else:
             super().offer_resume()
-
-    # -- no files -------------------------------------------------------------------------
-
-    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
-        """Refuse the save and load dialogs: a player may not read or write server files."""
-        if isinstance(screen, PathDialog):
-            self.notify(NO_FILES, severity="warning")
-            return AwaitComplete()  # already complete: nothing to wait for
-        return super().push_screen(screen, *args, **kwargs)
-
-    def load_game(self, path: str) -> None:
-        self.notify(NO_FILES, severity="warning")
 
     # -- rooms ----------------------------------------------------------------------------
 
@@ -158,29 +161,42 @@ class ServerApp(AbstractsApp):
         """Take the seat in room `code` (joining if one is open), or watch it."""
         room = self.rooms.get(code)
         if room is None:
-            self.notify(f"There is no room {code}.", severity="error")
+            self.notify(f"There is no room {code}.", severity="error", markup=False)
             return
         if not watch and self.user not in room.players:
             try:
                 self.rooms.join(room, self.user)
             except RoomError as error:
-                self.notify(f"{str(error).capitalize()}: you watch.")
+                self.notify(f"{str(error).capitalize()}: you watch.", markup=False)
         self.enter_room(room)
 
     def enter_room(self, room: Room) -> None:
         """The waiting screen for a creator still alone, else the game."""
-        from ..tui.screens.play import PlayScreen
+        from ..tui.screens.play import PlayScreen, Seat
 
         screen: Screen[Any]
         if room.joiner is None and self.user == room.creator:
             screen = WaitingScreen(room, self.address)
         else:
-            seat = frozenset({self.user}) & frozenset(room.players)
-            screen = PlayScreen(room.session, ascii=self.ascii, local_people=seat, shared=True)
+            seat = Seat(
+                local_people=frozenset({self.user}) & frozenset(room.players),
+                shared=True,
+                files=False,
+                present=lambda: present(room.code),
+                showing=lambda here: self.connected(room.code, here),
+            )
+            screen = PlayScreen(room.session, ascii=self.ascii, seat=seat)
         if isinstance(self.screen, WaitingScreen):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
+
+    def connected(self, code: str, here: bool) -> None:
+        """This connection shows room `code`'s game (`here`) or no longer does."""
+        people = PRESENT.setdefault(code, Counter())
+        people[self.user] += 1 if here else -1
+        if people[self.user] <= 0:
+            del people[self.user]
 
     @on(WaitingScreen.Joined)
     def joined(self) -> None:

@@ -7,12 +7,13 @@ with Enter, then the games others play, to watch.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static
@@ -20,6 +21,15 @@ from textual.widgets.option_list import Option
 
 if TYPE_CHECKING:
     from .rooms import Room, Rooms
+
+
+class LobbyHost(Protocol):
+    """What the lobby needs of its app: who is connected, the rooms, the address."""
+
+    user: str
+    rooms: Rooms
+    address: str
+
 
 LOBBY_CSS = """
 LobbyScreen #lobby-title, WaitingScreen #waiting-title {
@@ -67,7 +77,8 @@ class LobbyScreen(Screen[None]):
     AUTO_FOCUS = "#mine"
     BINDINGS = [
         Binding("c", "create", "Create a room", id="lobby.create"),
-        Binding("j", "code", "Join by code", id="lobby.join"),
+        # Priority: the code typed right after j goes to the field, however fast.
+        Binding("j", "code", "Join by code", id="lobby.join", priority=True),
         Binding("h", "hot_seat", "Hot-seat game", id="lobby.hot_seat"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh"),
         Binding("q", "app.quit", "Quit", show=False, id="lobby.quit"),
@@ -87,14 +98,18 @@ class LobbyScreen(Screen[None]):
     class HotSeat(Message):
         """The person wants a game for two at this one terminal."""
 
-    def __init__(self, user: str, rooms: Rooms, address: str) -> None:
+    def __init__(self, host: LobbyHost | None = None) -> None:
+        """The lobby of `host` (by default the app: the lobby is its home screen)."""
         super().__init__()
-        self.user = user
-        self.rooms = rooms
-        self.address = address
+        if host is None:
+            host = self.app  # type: ignore[assignment]
+        assert host is not None
+        self.user = host.user
+        self.rooms = host.rooms
+        self.address = host.address
 
     def compose(self) -> ComposeResult:
-        yield Static(f"abstracts-tui over SSH: you are {self.user}", id="lobby-title")
+        yield Static(f"abstracts-tui over SSH: you are {self.user}", id="lobby-title", markup=False)
         with Vertical():
             mine = OptionList(id="mine")
             mine.border_title = "Your games (Enter: take your seat)"
@@ -127,7 +142,7 @@ class LobbyScreen(Screen[None]):
         ):
             options = self.query_one(list_id, OptionList)
             options.clear_options()
-            options.add_options(Option(room.describe(), id=room.code) for room in rooms)
+            options.add_options(Option(Content(room.describe()), id=room.code) for room in rooms)
             if rooms:
                 options.highlighted = 0  # Enter takes the first game at once
         if not self.rooms.of_player(self.user):
@@ -156,6 +171,10 @@ class LobbyScreen(Screen[None]):
 
     def action_hot_seat(self) -> None:
         self.post_message(self.HotSeat())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """j types a j into the code field once it is there."""
+        return not (action == "code" and isinstance(self.focused, Input))
 
     def action_code(self) -> None:
         self.set_focus(self.query_one("#code", Input))  # at once: the code typed next is for it

@@ -430,7 +430,8 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             self.app.end()  # the room's game is saved after every move: nothing is lost
 
     async def run_app(self, command: object) -> None:
-        from .app import Command, ServerApp, Terminal
+        from ..tui.factory import build_server_app
+        from .app import Command, Terminal
 
         assert self.chan is not None
         if self.closed:  # the client left before the app could start
@@ -444,7 +445,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             env.get("COLORTERM", ""),
             "NO_COLOR" in env,
         )
-        app = self.app = ServerApp(
+        app = self.app = build_server_app(
             user=self.user,
             rooms=self.server.rooms,
             channel=self,

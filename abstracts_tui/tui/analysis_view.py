@@ -1,7 +1,9 @@
 """The analysis panel in words: the evaluation bar, the candidates and the win-rate graph.
 
 Plain functions from search results to text, so that they can be tested without a
-screen; the play screen puts their text in its panel.
+screen. Every win rate shown is the first colour's (the bar, the candidates, the hint
+and the graph alike), and the panel says so; a figure from fewer than
+`UNCERTAIN_VISITS` visits carries a `?`.
 """
 
 from __future__ import annotations
@@ -14,10 +16,40 @@ from ..rules import Game
 BAR_WIDTH = 26
 UNICODE_LEVELS = " ▁▂▃▄▅▆▇█"
 ASCII_LEVELS = " .-=#"
+UNCERTAIN_VISITS = 100
+"""Below this many visits a win rate is marked `?`: it may still change a lot."""
+SHOWN_CANDIDATES = 3
 
 
 def percent(value: float) -> str:
     return f"{100 * value:.0f}%"
+
+
+def first_colour(game: Game) -> str:
+    return game.info.colours[0].capitalize()
+
+
+def first_share(game: Game, winrate: float) -> float:
+    """`winrate` for the side to move in `game`, as the first colour's."""
+    return winrate if game.turn == 0 else 1 - winrate
+
+
+def mark(candidate: Candidate) -> str:
+    """`!` when the search proved the result (searches that prove results say so), `?`
+    when the visits are too few to trust the figure, else a space."""
+    if getattr(candidate, "proven", None):
+        return "!"
+    return "?" if candidate.visits < UNCERTAIN_VISITS else " "
+
+
+def figure(game: Game, candidate: Candidate) -> str:
+    """The first colour's win rate of `candidate` with its mark: `61% `, `91%?`."""
+    return percent(first_share(game, candidate.winrate)) + mark(candidate)
+
+
+def shown_candidates(candidates: Sequence[Candidate]) -> list[Candidate]:
+    """The candidates the panel lists and the board marks: the most visited first."""
+    return sorted(candidates, key=lambda c: -c.visits)[:SHOWN_CANDIDATES]
 
 
 def eval_bar(first_winrate: float, game: Game, *, ascii: bool = False) -> str:
@@ -35,16 +67,35 @@ def eval_bar(first_winrate: float, game: Game, *, ascii: bool = False) -> str:
     return f"{bar}\n{left}{' ' * gap}{right}"
 
 
-def candidates_text(game: Game, candidates: Sequence[Candidate], playouts: int) -> str:
-    """The top moves with visits and win rates for the side to move, and the best line."""
+def candidates_text(
+    game: Game, candidates: Sequence[Candidate], playouts: int, rate: float | None = None
+) -> str:
+    """The candidates in visit order under column headers, the first colour's win rates,
+    and the best line. `rate` is playouts per second, when known."""
     if not candidates:
         return "No move to search." if game.is_over() else "Searching..."
-    lines = [f"{playouts:,} playouts:"]
+    speed = f" ({rate:,.0f}/s)" if rate else ""
+    head = first_colour(game) + " %"
+    width = max(7, len(head))  # `Vertical %` is wider than a figure
+    lines = [f"{playouts:,} playouts{speed}", f"  {'move':<8}{head:>{width}} {'visits':>9}"]
+    uncertain = False
     for candidate in candidates:
         name = game.move_name(candidate.move)
-        lines.append(f"  {name:<9}{percent(candidate.winrate):>5}{candidate.visits:>9,}")
+        shown = figure(game, candidate)
+        uncertain = uncertain or shown.endswith("?")
+        lines.append(f"  {name:<8}{shown:>{width + 1}}{candidate.visits:>9,}")
+    if uncertain:
+        lines.append(f"  ? fewer than {UNCERTAIN_VISITS} visits")
     lines.append("Best line: " + line_text(game, candidates[0].pv))
     return "\n".join(lines)
+
+
+def hint_text(game: Game, hint: Candidate) -> str:
+    """A hint in the panel's terms: the move, the first colour's win rate, the line."""
+    return (
+        f"Hint: {game.move_name(hint.move)} ({first_colour(game)} wins "
+        f"{figure(game, hint).strip()}, {hint.visits:,} visits)\nLine: {line_text(game, hint.pv)}"
+    )
 
 
 def line_text(game: Game, moves: Sequence[int], limit: int = 8) -> str:

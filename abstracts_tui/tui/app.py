@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -11,6 +12,8 @@ from textual.binding import Binding
 
 from .messages import HelpRequested, LoadRequested, NewGameRequested, ResumeRequested
 from .screens.select import SelectScreen
+from .settings import Settings
+from .themes import BOARD_COLOURS, THEMES
 
 if TYPE_CHECKING:
     from ..game_setup import Setup
@@ -21,6 +24,16 @@ if TYPE_CHECKING:
 # selection screen comes up as fast as a bare Textual app would (see tui/bench.py).
 
 ASCII_KEYS = {"←": "<", "→": ">", "↑": "^", "↓": "v", "⏎": "enter", "⇥": "tab", "⌫": "bksp"}
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What an app may do besides playing: the plain app may save and load records; an
+    app of the SSH server may not (the server's disk is not the player's)."""
+
+    files: bool = True
+    files_refusal: str = ""
+    """What is said when `files` is False and a file is asked for."""
 
 
 def data_dir() -> Path:
@@ -35,8 +48,14 @@ class AbstractsApp(App[None]):
 
     TITLE = "abstracts-tui"
     ENABLE_COMMAND_PALETTE = False  # every action has its key; the footer needs the room
-    CSS_PATH = "app.tcss"
+    # The home screen's styles are read with the app's, in one parse: a screen's own
+    # CSS_PATH read later makes Textual parse every style sheet again.
+    CSS_PATH = ["app.tcss", "screens/select.tcss"]
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True)]
+    # The home screen is a mode's base screen, so that Textual loads its CSS_PATH as it
+    # does for any pushed screen (a default screen's own styles are not loaded).
+    MODES = {"home": SelectScreen}
+    DEFAULT_MODE = "home"
 
     def __init__(
         self,
@@ -45,14 +64,27 @@ class AbstractsApp(App[None]):
         load: str | None = None,
         ascii: bool = False,
         data: Path | None = None,
+        policy: Policy | None = None,
+        settings: Settings | None = None,
     ) -> None:
         super().__init__()
+        self.settings = settings or Settings()
         self.setup = setup
         self.load_path = load
-        self.ascii = ascii
+        self.ascii = ascii or self.settings.ascii
         self.data_folder = data
-        if ascii:
+        self.policy = policy or Policy()
+        for theme in THEMES:
+            self.register_theme(theme)
+        self.theme = self.settings.theme
+        if self.settings.keymap:
+            self.set_keymap(self.settings.keymap)
+        if self.ascii:
             self.add_class("-ascii")
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        """The board's colours, for themes that do not set them (see `themes.py`)."""
+        return dict(BOARD_COLOURS)
 
     def get_key_display(self, binding: Binding) -> str:
         """Keys as the footer and help show them; plain ASCII with --ascii."""
@@ -61,11 +93,9 @@ class AbstractsApp(App[None]):
             display = "".join(ASCII_KEYS.get(char, char) for char in display)
         return display
 
-    def get_default_screen(self) -> SelectScreen:
-        """The selection screen is home: games are played over it and end back on it."""
-        return SelectScreen(self.setup)
-
     def on_mount(self) -> None:
+        for problem in self.settings.problems:
+            self.notify(problem, severity="warning", timeout=15, markup=False)
         if self.load_path is not None:
             self.load_game(self.load_path)
         elif self.setup is not None:
@@ -136,9 +166,9 @@ class AbstractsApp(App[None]):
         self.show_play(Session.start(setup, saved.new_path(setup.game)))
 
     def show_play(self, session: Session) -> None:
-        from .screens.play import PlayScreen
+        from .screens.play import PlayScreen, Seat
 
-        screen = PlayScreen(session, ascii=self.ascii)
+        screen = PlayScreen(session, ascii=self.ascii, seat=Seat(files=self.policy.files))
         if isinstance(self.screen, PlayScreen):
             self.switch_screen(screen)
         else:
@@ -151,6 +181,9 @@ class AbstractsApp(App[None]):
         from ..records import Record, RecordError
         from ..session import Session
 
+        if not self.policy.files:
+            self.notify(self.policy.files_refusal, severity="warning", markup=False)
+            return
         try:
             record = Record.load(path)
         except OSError as error:
@@ -175,11 +208,14 @@ class AbstractsApp(App[None]):
 
     @on(NewGameRequested)
     def new_game(self) -> None:
-        """Back to the selection screen; the game stays in the autosave until the next starts."""
-        from .screens.play import PlayScreen
+        """The selection screen over the game, which Esc there comes back to; the game
+        stays in its autosave file in any case."""
 
-        while isinstance(self.screen, PlayScreen):
-            self.pop_screen()
+        def chosen(setup: Setup | None) -> None:
+            if setup is not None:
+                self.start_game(setup)
+
+        self.push_screen(SelectScreen(self.setup), chosen)
 
     @on(LoadRequested)
     def load_requested(self, message: LoadRequested) -> None:
@@ -206,19 +242,26 @@ class AbstractsApp(App[None]):
         self.push_screen(HelpScreen(game, keys))
 
     def mode_keys(self, listed: dict[str, list[str]]) -> list[tuple[str, str]]:
-        """The keys of analysis and setup mode that are not active now, named by mode."""
-        from .screens.study import SETUP_ACTIONS, STUDY_BINDINGS
+        """The keys of analysis mode and of the set-up screen that are not active now,
+        named by mode."""
+        from .screens.play import ANALYSIS_ONLY, PlayScreen
+        from .screens.setup import SetupScreen
 
         found: dict[str, list[str]] = {}
-        for binding in STUDY_BINDINGS:
-            assert isinstance(binding, Binding)
-            if binding.description in listed:
-                continue
-            action = binding.action.partition("(")[0]
-            mode = "setup mode" if action in SETUP_ACTIONS else "analysis"
-            found.setdefault(f"{binding.description} ({mode})", []).append(
-                self.get_key_display(binding)
-            )
+        for mode, bindings in (
+            ("analysis", PlayScreen.BINDINGS),
+            ("setup mode", SetupScreen.BINDINGS),
+        ):
+            for binding in bindings:
+                assert isinstance(binding, Binding)
+                action = binding.action.partition("(")[0]
+                if binding.description in listed or (
+                    mode == "analysis" and action not in ANALYSIS_ONLY
+                ):
+                    continue
+                found.setdefault(f"{binding.description} ({mode})", []).append(
+                    self.get_key_display(binding)
+                )
         return [(" ".join(shown), description) for description, shown in found.items()]
 
 

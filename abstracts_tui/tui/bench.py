@@ -30,8 +30,8 @@ FIRST_SCREEN = {
     "abstracts-tui": (
         "import sys\n"
         "from pathlib import Path\n"
-        "from abstracts_tui.tui.app import AbstractsApp\n"
-        "app = AbstractsApp(data=Path(sys.argv[1]))\n"
+        "from abstracts_tui.tui.factory import build_app\n"
+        "app = build_app(data=Path(sys.argv[1]))\n"
         "app.call_after_refresh(app.exit)\n"
         "app.run(headless=True)\n"
     ),
@@ -41,11 +41,12 @@ FIRST_SCREEN = {
 def key_to_frame(presses: int) -> tuple[float, float]:
     """(mean ms, median ms) of CPU from a cursor key press to the composed frame, 10x10 Pilo."""
     from ..game_setup import Setup
-    from .app import AbstractsApp
+    from .factory import build_app
+    from .textual_internals import compose_frame
 
     async def measure() -> list[float]:
         with tempfile.TemporaryDirectory() as data:
-            app = AbstractsApp(Setup("pilo", 10), data=Path(data))
+            app = build_app(Setup("pilo", 10), data=Path(data))
             async with app.run_test(size=(100, 30)) as pilot:
                 await pilot.pause()
                 times = []
@@ -53,7 +54,7 @@ def key_to_frame(presses: int) -> tuple[float, float]:
                     key = "right" if index % 20 < 10 else "left"
                     start = time.process_time()
                     await pilot.press(key)
-                    app.screen._compositor.render_update(full=True)
+                    compose_frame(app.screen)
                     times.append(time.process_time() - start)
                 return times
 

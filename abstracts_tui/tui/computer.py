@@ -1,9 +1,11 @@
-"""Searches run for a play screen in worker threads: the computer's turns and analysis.
+"""Searches run for a play screen as Textual thread workers: the computer's turns, hints,
+analysis and the win-rate graph.
 
-The searches work on copies of the game, never on the session's, and hand their results
-back to the screen on the UI thread; a result that arrives after the position changed
-(an undo, a step in analysis, a new game) is dropped. The UI thread stays free: keys are
-answered while the computer thinks.
+The searches work on copies of the game, never on the session's. A finished search
+posts `SearchDone` to the widget that started it (posting is thread-safe); the widget
+asks `Searches.take` whether the result is still wanted, which it is not after the
+position changed (an undo, a step in analysis, a new game). The UI thread stays free:
+keys are answered while the computer thinks.
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from textual.message import Message
+from textual.widget import Widget
+
 from ..engine.decide import Thinker
 from ..engine.levels import budget_for
 from ..engine.search import Budget, Candidate, Search
@@ -24,7 +29,7 @@ from ..session import Phase
 if TYPE_CHECKING:
     from ..records import RecordNode
     from ..rules import Game
-    from .screens.play import PlayScreen
+    from ..session import Session
 
 
 def analysis_budget() -> Budget:
@@ -60,14 +65,27 @@ class Job:
     node: RecordNode
     phase: Phase
     thinker: Thinker
+    nodes: tuple[RecordNode, ...] = ()
+    """The positions a `graph` job evaluates."""
     cancelled: bool = False
 
 
-class Searches:
-    """The worker-thread searches of one play screen: at most one job of each kind."""
+class SearchDone(Message):
+    """A search of `Searches` finished with `result` (check `Searches.take` first)."""
 
-    def __init__(self, screen: PlayScreen) -> None:
-        self.screen = screen
+    def __init__(self, job: Job, result: Any) -> None:
+        super().__init__()
+        self.job = job
+        self.result = result
+
+
+class Searches:
+    """The worker-thread searches of one widget (the play screen) on one session: at most
+    one job of each kind."""
+
+    def __init__(self, owner: Widget, session: Session) -> None:
+        self.owner = owner
+        self.session = session
         self.jobs: dict[str, Job] = {}
         self.done: dict[str, Job] = {}
         """The last finished job of each kind, whose search the panel goes on showing."""
@@ -79,33 +97,35 @@ class Searches:
         """The search of the job of `kind` (read live by the screen's timer), or of the
         last one finished if it searched the position shown now."""
         job = self.jobs.get(kind) or self.done.get(kind)
-        if job is None or job.node is not self.screen.session.node:
+        if job is None or job.node is not self.session.node:
             return None
         return job.thinker.search
 
-    def start(self, kind: str, work: Callable[[Thinker], Any], done: Callable[[Any], None]) -> None:
-        """Run `work(thinker)` in a thread; `done(result)` on the UI thread if still wanted."""
+    def start(
+        self, kind: str, work: Callable[[Thinker], Any], nodes: tuple[RecordNode, ...] = ()
+    ) -> None:
+        """Run `work(thinker)` in a thread worker, which posts `SearchDone` when it ends."""
         self.cancel(kind)
-        session = self.screen.session
-        job = Job(kind, session.node, session.phase, Thinker(seed()))
+        session = self.session
+        job = Job(kind, session.node, session.phase, Thinker(seed()), nodes)
         self.jobs[kind] = job
+        owner = self.owner
 
         def run() -> None:
             with SEARCH_SLOTS:
                 result = work(job.thinker)
             with contextlib.suppress(RuntimeError):  # the app has closed: nobody waits
-                self.screen.app.call_from_thread(self._finished, job, result, done)
+                owner.post_message(SearchDone(job, result))
 
-        self.screen.run_worker(run, thread=True, group=kind, exit_on_error=False)
+        owner.run_worker(run, thread=True, group=kind, exit_on_error=False)
 
-    def _finished(self, job: Job, result: Any, done: Callable[[Any], None]) -> None:
+    def take(self, job: Job) -> bool:
+        """Note that `job` ended; whether its result still applies to the session."""
         if self.jobs.get(job.kind) is job:
             del self.jobs[job.kind]
             self.done[job.kind] = job
-        session = self.screen.session
-        if job.cancelled or session.node is not job.node or session.phase is not job.phase:
-            return
-        done(result)
+        session = self.session
+        return not (job.cancelled or session.node is not job.node or session.phase is not job.phase)
 
     def hurry(self, kind: str) -> bool:
         """Stop the job of `kind` and use what it found so far; False if none runs."""
@@ -129,9 +149,9 @@ class Searches:
 
     # -- the jobs --------------------------------------------------------------------
 
-    def computer_turn(self, level: str, done: Callable[[Any], None]) -> None:
+    def computer_turn(self, level: str) -> None:
         """The computer decides what the session waits for: komi, a side or a move."""
-        session = self.screen.session
+        session = self.session
         game = session.game.copy()
         budget = budget_for(level)
         phase = session.phase
@@ -143,11 +163,11 @@ class Searches:
                 return thinker.side(game, budget)
             return thinker.move(game, budget)
 
-        self.start("turn", work, done)
+        self.start("turn", work)
 
-    def analyse(self, budget: Budget, kind: str, done: Callable[[Any], None]) -> None:
-        """Search the current position; `done` gets the candidates, best first."""
-        game = self.screen.session.game.copy()
+    def analyse(self, budget: Budget, kind: str) -> None:
+        """Search the current position; the result is the candidates, best first."""
+        game = self.session.game.copy()
 
         def work(thinker: Thinker) -> list[Candidate]:
             search = Search(game, thinker.rng.randrange(2**32))
@@ -156,12 +176,12 @@ class Searches:
                 search.run(budget)
             return search.candidates(5)
 
-        self.start(kind, work, done)
+        self.start(kind, work)
 
-    def evaluate_line(self, nodes: list[RecordNode], done: Callable[[Any], None]) -> None:
-        """Evaluate each node of `nodes` (a short search each) in a thread; `done` gets the
-        first colour's win rates, in order."""
-        record = self.screen.session.record
+    def evaluate_line(self, nodes: list[RecordNode]) -> None:
+        """Evaluate each node of `nodes` (a short search each); the result is the first
+        colour's win rates, in order."""
+        record = self.session.record
         games = [record.game_at(node) for node in nodes]
 
         def work(thinker: Thinker) -> list[float | None]:
@@ -172,7 +192,7 @@ class Searches:
                 found.append(evaluation(game, thinker, GRAPH_BUDGET))
             return found
 
-        self.start("graph", work, done)
+        self.start("graph", work, tuple(nodes))
 
 
 def first_winrate(game: Game, search: Search) -> float | None:

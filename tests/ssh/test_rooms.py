@@ -175,7 +175,7 @@ def test_a_full_room_is_watched_and_unknown_codes_are_refused(start_server) -> N
         dan_conn, dan = await connect(server.port, "dan", command=f"join {code}")
         await dan.wait_for("is full", "Blue to move (ann)")
         dan.send(ENTER)
-        await dan.wait_for("it is ann's turn")
+        await dan.wait_for("You are watching: ann and bob make the moves.")
         eve_conn, eve = await connect(server.port, "eve", command="join zzzz")
         await eve.wait_for("There is no room zzzz", "you are eve")
         for conn in (ann_conn, bob_conn, dan_conn, eve_conn):

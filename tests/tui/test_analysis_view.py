@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from abstracts_tui.engine.search import Candidate
 from abstracts_tui.rules import new_game
-from abstracts_tui.tui.analysis_view import BAR_WIDTH, candidates_text, eval_bar, graph_text
+from abstracts_tui.tui.analysis_view import (
+    BAR_WIDTH,
+    candidates_text,
+    eval_bar,
+    graph_text,
+    hint_text,
+    shown_candidates,
+)
 
 
 def test_the_bar_gives_the_first_colour_its_share() -> None:
@@ -20,10 +27,11 @@ def test_candidates_show_moves_win_rates_visits_and_the_line() -> None:
     a1, b2 = game.geometry.parse("a1"), game.geometry.parse("b2")
     found = [Candidate(a1, 1200, 0.625, (a1, b2)), Candidate(b2, 300, 0.5, (b2,))]
     lines = candidates_text(game, found, 1500).splitlines()
-    assert lines[0] == "1,500 playouts:"
-    assert lines[1].split() == ["a1", "62%", "1,200"]
-    assert lines[2].split() == ["b2", "50%", "300"]
-    assert lines[3] == "Best line: a1 b2"
+    assert lines[0] == "1,500 playouts"
+    assert lines[1].split() == ["move", "White", "%", "visits"]
+    assert lines[2].split() == ["a1", "62%", "1,200"]
+    assert lines[3].split() == ["b2", "50%", "300"]
+    assert lines[4] == "Best line: a1 b2"
 
 
 def test_the_graph_marks_the_position_shown_and_scrolls_to_it() -> None:
@@ -33,3 +41,33 @@ def test_the_graph_marks_the_position_shown_and_scrolls_to_it() -> None:
     bars, column = graph_text(long, 90, 26, ascii=True)
     assert len(bars) == 26 and column == 90 - (100 - 26)
     assert graph_text(long, 0, 26, ascii=True)[1] == 0
+
+
+def test_candidates_are_listed_by_visits_in_the_first_colours_terms_with_doubt_marked() -> None:
+    game = new_game("partitions", size=5)
+    game.play("a1")  # Black to move: the search's win rates are Black's
+    b2, c3, d4 = (game.geometry.parse(name) for name in ("b2", "c3", "d4"))
+    # The search ranks by a lower bound: a well-visited move may come second.
+    ranked = [Candidate(b2, 300, 0.75, (b2,)), Candidate(c3, 1200, 0.61, (c3,))]
+    ranked.append(Candidate(d4, 12, 0.91, (d4,)))
+    shown = shown_candidates(ranked)
+    assert [c.move for c in shown] == [c3, b2, d4]
+    lines = candidates_text(game, shown, 1512).splitlines()
+    assert lines[1].split() == ["move", "White", "%", "visits"]
+    assert lines[2].split() == ["c3", "39%", "1,200"]  # 61% for Black is 39% for White
+    assert lines[3].split() == ["b2", "25%", "300"]
+    assert lines[4].split() == ["d4", "9%?", "12"]  # 12 visits: uncertain
+    assert lines[5] == "  ? fewer than 100 visits"
+    # Columns line up under their headers.
+    assert {line.index("%") for line in lines[1:5]} == {lines[1].index("%")}
+    assert {len(line) for line in lines[1:5]} == {len(lines[1])}
+    # A hint of the same candidate gives the same figure, in the same terms.
+    assert "White wins 39%," in hint_text(game, shown[0])
+
+
+def test_columns_line_up_under_a_long_colour_name() -> None:
+    game = new_game("linage", size=5)
+    a1 = game.geometry.parse("a1")
+    lines = candidates_text(game, [Candidate(a1, 250, 0.5, (a1,))], 250).splitlines()
+    assert lines[1].index("%") == lines[2].index("%")
+    assert len(lines[1]) == len(lines[2])

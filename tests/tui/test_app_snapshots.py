@@ -1,87 +1,95 @@
-"""Snapshots of the play screen inside the real app: each board type, the end, small terminals."""
+"""Snapshots of the play screen in the real app: each board at 80x24 and 160x50, the end
+of a game, a small terminal, and a room's game as a player and as a watcher see it."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from abstracts_tui.game_setup import Setup
-from abstracts_tui.tui.app import AbstractsApp
-from abstracts_tui.tui.screens.play import PlayScreen
+from abstracts_tui.session import Session
+from abstracts_tui.tui.factory import build_app
+from abstracts_tui.tui.screens.play import PlayScreen, Seat
 
 SnapCompare = Callable[..., bool]
 
+BOARDS = {
+    "petrify": Setup("petrify", 8, first="Ann", second="Bob"),
+    "pilo": Setup("pilo", 8, first="Ann", second="Bob"),
+    "egotzi": Setup("egotzi", 7, first="Ann", second="Bob"),
+    "linage": Setup("linage", 11, komi=0.5, first="Ann", second="Bob"),
+    "partitions": Setup("partitions", 6, first="Ann", second="Bob"),
+}
 
-def moves(*played: str, then: tuple[str, ...] = ()) -> Callable[[Pilot[Any]], Any]:
-    """Type the moves (playing on at the pie rule), then press `then`."""
+
+def midgame(moves: int, seed: int) -> Callable[[Pilot[Any]], Any]:
+    """Random legal moves from a fixed seed, played through the session (the keys are
+    tested elsewhere), then the cursor moved by a key."""
 
     async def steps(pilot: Pilot[Any]) -> None:
         await pilot.pause()
-        for move in played:
-            await pilot.press("colon", *move, "enter")
+        screen = next(s for s in pilot.app.screen_stack if isinstance(s, PlayScreen))
+        session = screen.session
+        if session.phase.name == "SIDE":
+            session.choose_side(1)
+        rng = random.Random(seed)
+        for _ in range(moves):
+            if session.game.is_over():
+                break
+            session.play(rng.choice(session.game.legal_moves()))
+        await pilot.pause()
+        for _ in range(3):  # a dialog asked before the moves: answer it
+            if pilot.app.screen is screen:
+                break
+            await pilot.press("1" if type(pilot.app.screen).__name__ == "SideDialog" else "p")
             await pilot.pause()
-            if not isinstance(pilot.app.screen, PlayScreen):
-                await pilot.press("p")
-        await pilot.press(*then)
+        await pilot.press("right")
         await pilot.pause()
 
     return steps
 
 
-def app(tmp_path: Path, setup: Setup) -> AbstractsApp:
-    return AbstractsApp(setup, data=tmp_path)
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
+@pytest.mark.parametrize("name", list(BOARDS))
+def test_board(name: str, size: tuple[int, int], snap_compare: SnapCompare, tmp_path: Path) -> None:
+    app = build_app(BOARDS[name], data=tmp_path)
+    assert snap_compare(app, run_before=midgame(20, seed=7), terminal_size=size)
 
 
-def test_petrify_a_selected_disk_shows_its_targets(
+def test_partitions_finished_game_shows_the_result_and_the_legend(
     snap_compare: SnapCompare, tmp_path: Path
 ) -> None:
-    setup = Setup("petrify", 6, first="Ann", second="Bob")
-
-    async def steps(pilot: Pilot[Any]) -> None:
-        await moves("c3", "c5", "e3", "a1")(pilot)
-        screen = pilot.app.screen
-        assert isinstance(screen, PlayScreen)
-        screen.board.cursor = screen.game.geometry.parse("c3")
-        await pilot.press("enter")
-        await pilot.pause()
-
-    assert snap_compare(app(tmp_path, setup), run_before=steps, terminal_size=(80, 24))
-
-
-def test_pilo_stacks_and_blocks(snap_compare: SnapCompare, tmp_path: Path) -> None:
-    setup = Setup("pilo", 6, first="Ann", second="Bob")
-    run = moves("c3", "c5", "c3-c5", "a1", "a2", "a1-a2", "f6")
-    assert snap_compare(app(tmp_path, setup), run_before=run, terminal_size=(80, 24))
-
-
-def test_linage_points_with_the_score_on_the_board(
-    snap_compare: SnapCompare, tmp_path: Path
-) -> None:
-    setup = Setup("linage", 7, komi=2.5, first="Ann", second="Bob")
-
-    async def steps(pilot: Pilot[Any]) -> None:
-        await pilot.pause()
-        await pilot.press("2")  # Bob takes Horizontal
-        await moves("a3", "b3", "c3", "d3", "e3", "f3", then=("t",))(pilot)
-
-    assert snap_compare(app(tmp_path, setup), run_before=steps, terminal_size=(80, 24))
-
-
-def test_partitions_finished_game_shows_the_result(
-    snap_compare: SnapCompare, tmp_path: Path
-) -> None:
-    setup = Setup("partitions", 5, first="Ann", second="Bob")
-    order = [
-        f"{row}{pos}"
-        for row, length in zip("abcdefghi", (5, 6, 7, 8, 9, 8, 7, 6, 5), strict=True)
-        for pos in range(1, length + 1)
-    ]
-    assert snap_compare(app(tmp_path, setup), run_before=moves(*order), terminal_size=(100, 30))
+    app = build_app(Setup("partitions", 5, first="Ann", second="Bob"), data=tmp_path)
+    assert snap_compare(app, run_before=midgame(200, seed=3), terminal_size=(100, 30))
 
 
 def test_egotzi_too_small_a_terminal(snap_compare: SnapCompare, tmp_path: Path) -> None:
     setup = Setup("egotzi", 9, first="Ann", second="Bob")
-    assert snap_compare(app(tmp_path, setup), terminal_size=(50, 14))
+    assert snap_compare(build_app(setup, data=tmp_path), terminal_size=(50, 14))
+
+
+@pytest.mark.parametrize("who", ["player", "watcher"])
+def test_a_room_as_a_player_and_as_a_watcher(
+    who: str, snap_compare: SnapCompare, tmp_path: Path
+) -> None:
+    """A shared game as the SSH server shows it: bob at his seat, or dan watching, with
+    ann's connection lost."""
+    session = Session.start(Setup("pilo", 6, first="ann", second="bob"))
+    for move in ("c3", "d4", "c4"):
+        session.play(move)
+    people = frozenset({"bob"}) if who == "player" else frozenset()
+    seat = Seat(local_people=people, shared=True, files=False, present=lambda: frozenset({"bob"}))
+    app = build_app(data=tmp_path)
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        await pilot.app.push_screen(PlayScreen(session, seat=seat))
+        await pilot.pause(0.6)  # the panel's tick tells who is away
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=steps, terminal_size=(80, 24))

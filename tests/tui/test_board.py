@@ -165,10 +165,11 @@ def test_point_board_draws_the_grid_of_lines_and_stones() -> None:
     run(load_position(LINAGE), script)
 
 
-def test_hex_board_offsets_rows_and_letters_them_on_both_sides() -> None:
+def test_hex_board_offsets_rows_letters_them_and_numbers_the_positions() -> None:
     async def script(app: BoardApp, pilot: Pilot[None]) -> None:
         assert lines(app.board) == diagram(
             """
+       1 2 3 4 5
     i  ○ ○ ● ● ●  i
    h  · · · · · ·  h
   g  · · · · · · ·  g
@@ -178,6 +179,7 @@ e  · · · ·[·]· · · ·  e
   c  · · · · · · ·  c
    b  · · · · · ·  b
     a  · · · · ○  a
+       1 2 3 4 5
 """
         )
 
@@ -345,9 +347,9 @@ def test_overlay_marks_show_on_the_board() -> None:
         app.board.show(partitions, overlay=overlay_for(partitions))
         await pilot.pause()
         text = lines(app.board)
-        assert text[4] == "e  ● ● ● ●[●]● ● ● ●  e"  # a dividing group: plain stones
-        assert text[7] == "   b  ◎ ◎ ◎ ◎ · ·  b"  # white fragment pieces: ◎, not ○
-        assert text[8] == "    a  ◎ ◎ ◎ ◎ ◎  a"
+        assert text[5] == "e  ● ● ● ●[●]● ● ● ●  e"  # a dividing group: plain stones
+        assert text[8] == "   b  ◎ ◎ ◎ ◎ · ·  b"  # white fragment pieces: ◎, not ○
+        assert text[9] == "    a  ◎ ◎ ◎ ◎ ◎  a"
 
     run(partitions, fragments)
 
@@ -596,3 +598,27 @@ def test_every_board_key_has_an_id_and_a_description(game: str) -> None:
         assert {b.id for b in bindings} == expected
 
     run(new_game(game), script)
+
+
+def test_a_zoomed_square_board_draws_larger_squares_that_a_click_anywhere_picks() -> None:
+    game = new_game("petrify", size=6)
+    game.play("c3")
+
+    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
+        board = app.board
+        small = board.size_needed()
+        board.fit(80, 24)  # room for zoom 2 (six lines of three), not 3
+        await pilot.pause()
+        assert board.zoom == 2
+        assert board.size_needed(2) == (board.region.width, board.region.height)
+        assert board.size_needed(2)[0] >= 1.5 * small[0]
+        text = [board.render_line(y).text.rstrip() for y in range(board.region.height)]
+        assert text[0].split() == list("abcdef")
+        assert text[11].split()[0] == "3" and "●" in text[11]  # c3, in its square's middle
+        assert text[10].strip() == text[12].strip() == ""  # the lines above and below it
+        # A click on the corner of c3's square chooses c3.
+        x = text[11].index("●") - 2
+        await pilot.click(board, offset=(x, 10))
+        assert app.chosen == [game.geometry.parse("c3")]
+
+    run(game, script)

@@ -15,6 +15,7 @@ from abstracts_tui.records import Record
 from abstracts_tui.rules import SWAP
 from abstracts_tui.session import Phase
 from abstracts_tui.tui.app import AbstractsApp
+from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 
 from .test_play import text, type_move
@@ -44,7 +45,7 @@ def run(app: AbstractsApp, scenario: object, size: tuple[int, int] = (100, 30)) 
 
 def test_the_computer_answers_a_move_and_undo_takes_both_back(tmp_path: Path) -> None:
     setup = Setup("partitions", 5, first="Ann", second="Computer", second_level="easy")
-    app = AbstractsApp(setup, data=tmp_path)
+    app = build_app(setup, data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         screen = play_screen(app)
@@ -62,7 +63,7 @@ def test_the_computer_answers_a_move_and_undo_takes_both_back(tmp_path: Path) ->
 
 def test_a_person_cannot_move_for_the_computer(tmp_path: Path) -> None:
     setup = Setup("partitions", 5, first="Computer", second="Bob", first_level="strongest")
-    app = AbstractsApp(setup, data=tmp_path)
+    app = build_app(setup, data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         screen = play_screen(app)
@@ -80,7 +81,7 @@ def test_keys_are_answered_while_the_computer_thinks_and_esc_makes_it_move(
     tmp_path: Path,
 ) -> None:
     setup = Setup("linage", 7, first="Computer", second="Bob", first_level="strongest")
-    app = AbstractsApp(setup, data=tmp_path)
+    app = build_app(setup, data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         screen = play_screen(app)
@@ -108,7 +109,7 @@ def test_two_computers_play_a_whole_game(tmp_path: Path) -> None:
         first_level="easy",
         second_level="easy",
     )
-    app = AbstractsApp(setup, data=tmp_path)
+    app = build_app(setup, data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         screen = play_screen(app)
@@ -125,7 +126,7 @@ def test_two_computers_play_a_whole_game(tmp_path: Path) -> None:
 
 def test_the_computer_sets_komi_and_the_person_chooses_a_side(tmp_path: Path) -> None:
     setup = Setup("linage", 5, first="Computer", second="Bob", first_level="easy")
-    app = AbstractsApp(setup, data=tmp_path)
+    app = build_app(setup, data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         screen = play_screen(app)
@@ -141,7 +142,7 @@ def test_the_computer_sets_komi_and_the_person_chooses_a_side(tmp_path: Path) ->
 
 def test_the_computer_chooses_a_side_after_the_person_sets_komi(tmp_path: Path) -> None:
     setup = Setup("linage", 5, first="Ann", second="Computer", second_level="easy")
-    app = AbstractsApp(setup, data=tmp_path)
+    app = build_app(setup, data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         screen = play_screen(app)
@@ -157,7 +158,7 @@ def test_the_computer_chooses_a_side_after_the_person_sets_komi(tmp_path: Path) 
 
 def test_the_computer_decides_on_the_pie_rule_without_a_dialog(tmp_path: Path) -> None:
     setup = Setup("petrify", 6, first="Ann", second="Computer", second_level="easy")
-    app = AbstractsApp(setup, data=tmp_path)
+    app = build_app(setup, data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         screen = play_screen(app)

@@ -1,4 +1,4 @@
-"""Snapshots of the dialogs at 80x24."""
+"""Snapshots of the dialogs in the real app, each over the game that asks it, at 80x24."""
 
 from __future__ import annotations
 
@@ -7,59 +7,75 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from textual.app import App
+import pytest
 from textual.pilot import Pilot
-from textual.screen import Screen
 from textual.widgets import Input
 
+from abstracts_tui.game_setup import Setup
 from abstracts_tui.records import Record
-from abstracts_tui.rules import GAMES, new_game
-from abstracts_tui.tui.app import AbstractsApp
-from abstracts_tui.tui.dialogs.confirm import ConfirmDialog
-from abstracts_tui.tui.dialogs.komi import KomiDialog
-from abstracts_tui.tui.dialogs.pie import PieDialog
-from abstracts_tui.tui.dialogs.side import SideDialog
+from abstracts_tui.rules import new_game
+from abstracts_tui.tui.factory import build_app
+from abstracts_tui.tui.screens.play import PlayScreen
+
+from .waiting import until
 
 SnapCompare = Callable[..., bool]
 
 
-class Host(App[None]):
-    """A bare app showing one dialog."""
+def steady(*keys: str, dialog: str = "") -> Callable[[Pilot[Any]], Any]:
+    """Wait for `dialog`, press `keys`, and stop the text cursors blinking."""
 
-    TITLE = "abstracts-tui"
-    ENABLE_COMMAND_PALETTE = False
+    async def steps(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        if dialog:
+            await until(pilot, lambda: type(pilot.app.screen).__name__ == dialog)
+        await pilot.press(*keys)
+        await pilot.pause()
+        for field in pilot.app.screen.query(Input):
+            field.cursor_blink = False
 
-    def __init__(self, dialog: Screen[Any]) -> None:
-        super().__init__()
-        self.dialog = dialog
-
-    def on_mount(self) -> None:
-        self.push_screen(self.dialog)
-
-
-async def steady_cursor(pilot: Pilot[Any]) -> None:
-    """Stop the text cursors blinking so that every snapshot is the same."""
-    await pilot.pause()
-    for field in pilot.app.screen.query(Input):
-        field.cursor_blink = False
+    return steps
 
 
-def test_pie_dialog(snap_compare: SnapCompare) -> None:
-    assert snap_compare(Host(PieDialog(("blue", "orange"), "Ann", "Bob")))
+def test_pie_dialog(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    app = build_app(Setup("petrify", 8, first="Ann", second="Bob"), data=tmp_path)
+    run = steady("colon", "d", "4", "enter", dialog="")
+    assert snap_compare(app, run_before=run, terminal_size=(80, 24))
 
 
-def test_komi_dialog_refusing_an_odd_komi(snap_compare: SnapCompare) -> None:
-    dialog = KomiDialog(GAMES["egotzi"].info, "Ann")
-    assert snap_compare(Host(dialog), press=["3"], run_before=steady_cursor)
+def test_komi_dialog_refusing_an_odd_komi(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    setup = Setup("egotzi", 7, variant="squared", first="Ann", second="Bob")
+    run = steady("ctrl+u", "3", dialog="KomiDialog")
+    assert snap_compare(build_app(setup, data=tmp_path), run_before=run, terminal_size=(80, 24))
 
 
-def test_side_dialog(snap_compare: SnapCompare) -> None:
-    assert snap_compare(Host(SideDialog(GAMES["linage"].info, "Bob", 6.5)))
+def test_side_dialog(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    setup = Setup("linage", 11, komi=6.5, first="Ann", second="Bob")
+    run = steady(dialog="SideDialog")
+    assert snap_compare(build_app(setup, data=tmp_path), run_before=run, terminal_size=(80, 24))
 
 
-def test_confirm_dialog(snap_compare: SnapCompare) -> None:
-    dialog = ConfirmDialog("Delete this variation (3 positions from here on)?")
-    assert snap_compare(Host(dialog))
+def test_confirm_dialog(
+    snap_compare: SnapCompare, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deleting a variation in analysis asks first (over the figures of a search that
+    is the same in every run: a seed and a playout budget)."""
+    monkeypatch.setenv("ABSTRACTS_TUI_SEED", "5")
+    monkeypatch.setenv("ABSTRACTS_TUI_PLAYOUTS", "200")
+    app = build_app(Setup("partitions", 5, first="Ann", second="Bob"), data=tmp_path)
+
+    async def run(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        await pilot.press("colon", "a", "1", "enter", "colon", "b", "2", "enter", "x", "u")
+        await pilot.press("colon", "c", "3", "enter")
+        screen = pilot.app.screen
+        assert isinstance(screen, PlayScreen)
+        await until(pilot, lambda: not screen.searches.busy("analysis"))
+        await pilot.pause(0.6)  # the panel's next tick
+        await pilot.press("delete")
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=run, terminal_size=(80, 24))
 
 
 def test_resume_dialog_listing_two_games_in_the_app(
@@ -73,4 +89,4 @@ def test_resume_dialog_listing_two_games_in_the_app(
         path.parent.mkdir(exist_ok=True)
         Record.from_game(game, ("Ann", "Bob"), date="2026-01-01").save(path)
         os.utime(path, (number, number))
-    assert snap_compare(AbstractsApp(data=tmp_path), terminal_size=(80, 24))
+    assert snap_compare(build_app(data=tmp_path), terminal_size=(80, 24))

@@ -1,26 +1,16 @@
-"""Snapshot of the help screen at 80x24."""
+"""The help screen of the real app over a game of Petrify, at 80x24."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
-from textual.app import App
-
-from abstracts_tui.tui.screens.help import HelpScreen
+from abstracts_tui.game_setup import Setup
+from abstracts_tui.tui.factory import build_app
 
 SnapCompare = Callable[..., bool]
 
 
-class Host(App[None]):
-    """A bare app showing the help for Petrify."""
-
-    TITLE = "abstracts-tui"
-    ENABLE_COMMAND_PALETTE = False
-
-    def on_mount(self) -> None:
-        self.push_screen(HelpScreen("petrify", [("u", "Undo"), ("?", "Help")]))
-
-
-def test_help_screen_petrify(snap_compare: SnapCompare) -> None:
-    """The top of Petrify's rules, scrollable, with the close keys in the footer."""
-    assert snap_compare(Host())
+def test_help_screen_petrify(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    app = build_app(Setup("petrify", 8), data=tmp_path)
+    assert snap_compare(app, press=["question_mark"], terminal_size=(80, 24))

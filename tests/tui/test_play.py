@@ -8,13 +8,16 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widget import Widget
+from textual.widgets import Input, Static
 
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.records import Record
 from abstracts_tui.rules import Game, new_game
 from abstracts_tui.tui.app import AbstractsApp
+from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 
 Scenario = Callable[[AbstractsApp, Pilot[None]], Awaitable[None]]
@@ -44,15 +47,30 @@ async def type_move(pilot: Pilot[None], move: str) -> None:
 
 
 async def finish_randomly(app: AbstractsApp, pilot: Pilot[None], seed: int) -> Game:
-    """Type random legal moves until the game ends; returns the library's own copy."""
+    """Random legal moves until the game ends, through the session (typing moves is tested
+    elsewhere), the last one typed; returns the library's own copy."""
     rng = random.Random(seed)
-    shadow = play_screen(app).session.game.copy()
+    session = play_screen(app).session
+    shadow = session.game.copy()
     while not shadow.is_over():
         move = rng.choice(shadow.legal_moves())
         shadow.play(move)
-        await type_move(pilot, shadow.move_name(move))
-        assert play_screen(app).session.game.position() == shadow.position()
+        if shadow.is_over():
+            await type_move(pilot, shadow.move_name(move))
+            await pilot.pause()
+        else:
+            session.play(move)
+        assert session.game.position() == shadow.position()
     return shadow
+
+
+async def enter_path(app: AbstractsApp, pilot: Pilot[None], path: Path) -> None:
+    """Put `path` in the path dialog's field and press Enter (typing in the field is
+    tested in test_dialogs.py)."""
+    field = app.screen.query_one("#text", Input)
+    field.value = str(path)
+    await pilot.pause()
+    await pilot.press("enter")
 
 
 def assert_result_shown(app: AbstractsApp, game: Game) -> None:
@@ -68,7 +86,7 @@ def assert_result_shown(app: AbstractsApp, game: Game) -> None:
 
 
 def test_petrify_with_a_swap_played_to_the_end(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("petrify", 6, first="Ann", second="Bob"), data=tmp_path)
+    app = build_app(Setup("petrify", 6, first="Ann", second="Bob"), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         assert text(app, "#turn") == "Blue to move (Ann)"
@@ -81,6 +99,7 @@ def test_petrify_with_a_swap_played_to_the_end(tmp_path: Path) -> None:
         assert [session.game.move_name(m) for m in session.game.moves] == ["c3", "swap"]
         # Ann made the first move as Blue; after the swap she plays Orange and moves.
         assert text(app, "#turn") == "Orange to move (Ann)"
+        assert text(app, "#status") == "Bob swapped: Bob now plays Blue. Orange to move (Ann)."
         game = await finish_randomly(app, pilot, seed=3)
         assert_result_shown(app, game)
 
@@ -88,7 +107,7 @@ def test_petrify_with_a_swap_played_to_the_end(tmp_path: Path) -> None:
 
 
 def test_pilo_played_on_without_swap(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("pilo", 6, first="Ann", second="Bob"), data=tmp_path)
+    app = build_app(Setup("pilo", 6, first="Ann", second="Bob"), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await type_move(pilot, "d4")
@@ -104,7 +123,7 @@ def test_pilo_played_on_without_swap(tmp_path: Path) -> None:
 
 
 def test_linage_komi_then_side_then_passes(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("linage", 5, first="Ann", second="Bob"), data=tmp_path)
+    app = build_app(Setup("linage", 5, first="Ann", second="Bob"), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.pause()
@@ -136,9 +155,7 @@ def test_linage_komi_then_side_then_passes(tmp_path: Path) -> None:
 
 
 def test_egotzi_squared_the_second_player_takes_black(tmp_path: Path) -> None:
-    app = AbstractsApp(
-        Setup("egotzi", 5, variant="squared", first="Ann", second="Bob"), data=tmp_path
-    )
+    app = build_app(Setup("egotzi", 5, variant="squared", first="Ann", second="Bob"), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.pause()
@@ -155,7 +172,7 @@ def test_egotzi_squared_the_second_player_takes_black(tmp_path: Path) -> None:
 
 
 def test_partitions_whole_game(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("partitions", 5), data=tmp_path)
+    app = build_app(Setup("partitions", 5), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         assert text(app, "#turn") == "White to move (Player 1)"
@@ -166,23 +183,63 @@ def test_partitions_whole_game(tmp_path: Path) -> None:
 
 
 def test_a_wrong_move_is_refused_with_the_reason(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("partitions", 5), data=tmp_path)
+    app = build_app(Setup("partitions", 5), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await type_move(pilot, "c3")
         await type_move(pilot, "c3")  # occupied: refused, the move line stays open
         assert "occupied" in text(app, "#status")
         await pilot.press("escape")
-        await pilot.press("p")  # no passing in Partitions
-        assert "Not passed" in text(app, "#status")
+        # No passing in Partitions: the footer does not offer it and p does nothing.
+        assert "pass_turn" not in {b.binding.action for b in app.screen.active_bindings.values()}
+        await pilot.press("p")
         game = play_screen(app).session.game
         assert [game.move_name(m) for m in game.moves] == ["c3"]
 
     run(app, scenario)
 
 
+def test_keys_typed_in_one_burst_after_the_colon_reach_the_move_line(tmp_path: Path) -> None:
+    """A paste, or fast typing over SSH, sends ':a1' and Enter before any is handled."""
+    app = build_app(Setup("partitions", 5), data=tmp_path)
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        for key, character in (("colon", ":"), ("a", "a"), ("1", "1"), ("enter", "\r")):
+            app.post_message(events.Key(key, character))
+        await pilot.pause(0.2)
+        await pilot.pause()
+        game = play_screen(app).session.game
+        assert [game.move_name(m) for m in game.moves] == ["a1"]
+
+    run(app, scenario)
+
+
+def test_brackets_in_names_and_comments_are_shown_as_typed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ABSTRACTS_TUI_PLAYOUTS", "100")  # analysis mode's search: short
+    app = build_app(Setup("petrify", 6, first="Ann [x]", second="[b]Bob[/b]"), data=tmp_path)
+
+    def drawn(widget: Widget) -> str:
+        return "".join(strip.text for strip in widget.render_lines(widget.region.reset_offset))
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        assert "Blue to move (Ann [x])" in drawn(app.screen.query_one("#turn"))
+        await type_move(pilot, "c3")
+        await pilot.pause()
+        assert "[b]Bob[/b] (Orange)" in drawn(app.screen.query_one(".dialog-text"))
+        await pilot.press("p")
+        await pilot.pause()
+        assert "Ann [x] played c3" in drawn(app.screen.query_one("#status"))
+        await pilot.press("x", "semicolon", *"[red]sharp[/red]", "enter")
+        await pilot.pause()
+        assert "Comment: [red]sharp[/red]" in drawn(app.screen.query_one("#analysis"))
+
+    run(app, scenario)
+
+
 def test_undo_and_redo(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("partitions", 5), data=tmp_path)
+    app = build_app(Setup("partitions", 5), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         for move in ("a1", "b2", "c3"):
@@ -200,7 +257,7 @@ def test_undo_and_redo(tmp_path: Path) -> None:
 
 
 def test_autosave_restores_a_game_stopped_mid_game(tmp_path: Path) -> None:
-    first = AbstractsApp(Setup("pilo", 6, first="Ann", second="Bob"), data=tmp_path)
+    first = build_app(Setup("pilo", 6, first="Ann", second="Bob"), data=tmp_path)
 
     async def moves(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await type_move(pilot, "a1")
@@ -213,7 +270,7 @@ def test_autosave_restores_a_game_stopped_mid_game(tmp_path: Path) -> None:
     for move in ("a1", "f6", "c3"):
         expected.play(move)
 
-    second = AbstractsApp(data=tmp_path)
+    second = build_app(data=tmp_path)
 
     async def resume(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.pause()
@@ -229,7 +286,7 @@ def test_autosave_restores_a_game_stopped_mid_game(tmp_path: Path) -> None:
 
 
 def test_a_tiny_terminal_is_told_and_recovers(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("linage", 19, komi=0.5), data=tmp_path)
+    app = build_app(Setup("linage", 19, komi=0.5), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.pause()
@@ -246,7 +303,7 @@ def test_a_tiny_terminal_is_told_and_recovers(tmp_path: Path) -> None:
 
 
 def test_help_lists_the_keys(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("petrify", 8), data=tmp_path)
+    app = build_app(Setup("petrify", 8), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.press("question_mark")
@@ -271,7 +328,7 @@ def test_help_lists_the_keys(tmp_path: Path) -> None:
     ids=lambda setup: setup.game,
 )
 def test_every_largest_board_fits_80_by_24(tmp_path: Path, setup: Setup) -> None:
-    app = AbstractsApp(setup, data=tmp_path)
+    app = build_app(setup, data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.pause()
@@ -287,7 +344,7 @@ def test_every_largest_board_fits_80_by_24(tmp_path: Path, setup: Setup) -> None
 
 
 def test_save_and_load_a_record(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("egotzi", 5, first="Ann", second="Bob"), data=tmp_path)
+    app = build_app(Setup("egotzi", 5, first="Ann", second="Bob"), data=tmp_path)
     path = tmp_path / "study.sgf"
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
@@ -297,17 +354,17 @@ def test_save_and_load_a_record(tmp_path: Path) -> None:
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert type(app.screen).__name__ == "PathDialog"
-        await pilot.press("ctrl+a", "ctrl+k", *str(path), "enter")
+        await enter_path(app, pilot, path)
         await pilot.pause()
         assert "Saved to" in text(app, "#status")
         assert Record.load(path).players == ("Ann", "Bob")
         await type_move(pilot, "e5")
         await pilot.press("ctrl+o")
         await pilot.pause()
-        await pilot.press(*str(tmp_path / "missing.sgf"), "enter")
+        await enter_path(app, pilot, tmp_path / "missing.sgf")
         await pilot.pause()
         assert type(app.screen).__name__ == "PathDialog"  # no such file: refused
-        await pilot.press("ctrl+a", "ctrl+k", *str(path), "enter")
+        await enter_path(app, pilot, path)
         await pilot.pause()
         game = play_screen(app).session.game
         assert [game.move_name(m) for m in game.moves] == ["c3", "b2"]
@@ -319,7 +376,7 @@ def test_save_and_load_a_record(tmp_path: Path) -> None:
 def test_a_malformed_record_on_the_command_line_is_reported(tmp_path: Path) -> None:
     bad = tmp_path / "bad.sgf"
     bad.write_text("(;GM[1000]GA[linage]SZ[5]\n;V[c3]\n;H[c3])")
-    app = AbstractsApp(load=str(bad), data=tmp_path)
+    app = build_app(load=str(bad), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.pause()
@@ -331,15 +388,20 @@ def test_a_malformed_record_on_the_command_line_is_reported(tmp_path: Path) -> N
 
 
 def test_new_game_goes_back_to_the_selection_screen_and_keeps_the_game(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("partitions", 5, first="Ann", second="Bob"), data=tmp_path)
+    app = build_app(Setup("partitions", 5, first="Ann", second="Bob"), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await type_move(pilot, "c3")
         await pilot.press("n")
         await pilot.pause()
         assert type(app.screen).__name__ == "SelectScreen"
-        assert any("ctrl+r resumes it" in n.message for n in app._notifications)
-        await pilot.press("ctrl+r")  # the way back to the game left
+        assert any("Esc comes back to it" in n.message for n in app._notifications)
+        await pilot.press("escape")  # straight back to the game left
+        await pilot.pause()
+        assert [play_screen(app).game.move_name(m) for m in play_screen(app).game.moves] == ["c3"]
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("ctrl+r")  # or through the games in progress
         await pilot.pause()
         assert type(app.screen).__name__ == "ResumeDialog"
         await pilot.press("enter")
@@ -350,5 +412,29 @@ def test_new_game_goes_back_to_the_selection_screen_and_keeps_the_game(tmp_path:
         await pilot.press("up", "enter")  # Linage, the game above Partitions
         await pilot.pause()
         assert type(app.screen).__name__ == "KomiDialog"
+
+    run(app, scenario)
+
+
+def test_the_move_list_names_the_mover_after_a_swap_when_it_is_built_again(
+    tmp_path: Path,
+) -> None:
+    app = build_app(Setup("petrify", 6, first="Ann", second="Bob"), data=tmp_path)
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        session = play_screen(app).session
+        for move in ("c3", "swap", "d4", "e5"):
+            session.play(move)
+        await pilot.pause()
+        appended = text(app, "#moves")
+        await pilot.press("u")  # another line shown: the list is built from the record
+        await pilot.pause()
+        rebuilt = text(app, "#moves")
+        assert rebuilt.splitlines() == appended.splitlines()[:3]
+        assert [line.split()[1:] for line in rebuilt.splitlines()] == [
+            ["Blue", "c3"],
+            ["Orange", "swap"],
+            ["Orange", "d4"],  # the colour that swapped moves again
+        ]
 
     run(app, scenario)

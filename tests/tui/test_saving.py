@@ -15,9 +15,12 @@ from abstracts_tui.rules import new_game
 from abstracts_tui.saved_games import SavedGames
 from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.dialogs.resume import ResumeDialog
+from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 from tests.disks import full_disk, read_only
 from tests.tui.test_play import run, text, type_move
+
+from .test_play import enter_path
 
 
 def play_screen(app: AbstractsApp) -> PlayScreen:
@@ -52,7 +55,7 @@ def shows_saving_problem(app: AbstractsApp, problem: str) -> None:
 def test_a_data_folder_that_is_a_file_does_not_stop_the_game(tmp_path: Path) -> None:
     blocker = tmp_path / "abstracts-tui"
     blocker.write_text("not a folder")
-    app = AbstractsApp(Setup("petrify", 6, first="Ann", second="Bob"), data=blocker)
+    app = build_app(Setup("petrify", 6, first="Ann", second="Bob"), data=blocker)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await type_move(pilot, "c3")
@@ -72,7 +75,7 @@ def test_a_data_folder_that_is_a_file_does_not_stop_the_game(tmp_path: Path) -> 
 
 def test_a_full_disk_is_told_and_saving_resumes_when_there_is_room(tmp_path: Path) -> None:
     with full_disk(tmp_path / "data") as data:
-        app = AbstractsApp(Setup("partitions", 5, first="Ann", second="Bob"), data=data)
+        app = build_app(Setup("partitions", 5, first="Ann", second="Bob"), data=data)
 
         async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
             await type_move(pilot, "c3")
@@ -92,7 +95,7 @@ def test_a_full_disk_is_told_and_saving_resumes_when_there_is_room(tmp_path: Pat
 
 def test_a_read_only_data_folder_does_not_stop_the_game(tmp_path: Path) -> None:
     with read_only(tmp_path / "data") as data:
-        app = AbstractsApp(Setup("egotzi", 5, first="Ann", second="Bob"), data=data)
+        app = build_app(Setup("egotzi", 5, first="Ann", second="Bob"), data=data)
 
         async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
             await type_move(pilot, "c3")
@@ -106,7 +109,7 @@ def test_a_read_only_data_folder_does_not_stop_the_game(tmp_path: Path) -> None:
 
 def partitions_game(data: Path, *moves: str) -> AbstractsApp:
     """Play `moves` of a Partitions 5 game in the app and leave it unfinished."""
-    app = AbstractsApp(Setup("partitions", 5, first="Ann", second="Bob"), data=data)
+    app = build_app(Setup("partitions", 5, first="Ann", second="Bob"), data=data)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         for move in moves:
@@ -141,13 +144,13 @@ def test_starting_a_game_never_replaces_one_in_progress(tmp_path: Path) -> None:
         await pilot.pause()
         assert moves_of(app) == ["c3", "a1"]
 
-    run(AbstractsApp(data=tmp_path), scenario)
+    run(build_app(data=tmp_path), scenario)
     assert len(SavedGames(tmp_path).files()) == 1
 
 
 def test_new_game_from_the_command_line_keeps_the_unfinished_one(tmp_path: Path) -> None:
     partitions_game(tmp_path, "c3")
-    app = AbstractsApp(Setup("linage", 5, komi=0.5), data=tmp_path)
+    app = build_app(Setup("linage", 5, komi=0.5), data=tmp_path)
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.press("1")  # the side dialog
@@ -176,13 +179,13 @@ def test_loading_a_record_keeps_the_game_in_progress(tmp_path: Path) -> None:
         await pilot.pause()
         await pilot.press("ctrl+o")
         await pilot.pause()
-        await pilot.press(*str(record_path), "enter")
+        await enter_path(app, pilot, record_path)
         await pilot.pause()
         await pilot.press("p")  # the pie rule's offer: play on
         assert moves_of(app) == ["a1"]
         await saved(app, pilot)
 
-    run(AbstractsApp(data=data), scenario)
+    run(build_app(data=data), scenario)
     games, _ = SavedGames(data).read()
     assert sorted(g.record.game for g in games) == ["partitions", "pilo"]
     assert record_path.read_text() == Record.from_game(game, ("Cy", "Di")).to_sgf()
@@ -201,7 +204,7 @@ def test_the_old_single_autosave_is_offered_too(tmp_path: Path) -> None:
         await pilot.pause()
         assert moves_of(app) == ["c3", "b2"]
 
-    run(AbstractsApp(data=tmp_path), scenario)
+    run(build_app(data=tmp_path), scenario)
 
 
 def test_an_unreadable_game_file_is_named_and_left_as_it_is(tmp_path: Path) -> None:
@@ -216,12 +219,12 @@ def test_an_unreadable_game_file_is_named_and_left_as_it_is(tmp_path: Path) -> N
         assert isinstance(app.screen, ResumeDialog)  # the readable game is still offered
         assert len(app.screen.games) == 1
 
-    run(AbstractsApp(data=tmp_path), scenario)
+    run(build_app(data=tmp_path), scenario)
     assert broken.read_text() == "(;GM[1000]GA[pilo]\n;B[z9])"
 
 
 def test_a_finished_game_is_removed_when_the_next_starts(tmp_path: Path) -> None:
-    app = AbstractsApp(Setup("linage", 5, komi=0.5), data=tmp_path)
+    app = build_app(Setup("linage", 5, komi=0.5), data=tmp_path)
 
     async def finish(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.press("1")
@@ -245,4 +248,4 @@ def test_ctrl_r_with_no_game_in_progress_says_so(tmp_path: Path) -> None:
         assert type(app.screen).__name__ == "SelectScreen"
         assert [n.message for n in app._notifications] == ["No game is in progress."]
 
-    run(AbstractsApp(data=tmp_path), scenario)
+    run(build_app(data=tmp_path), scenario)

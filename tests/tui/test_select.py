@@ -6,13 +6,12 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-import pytest
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from abstracts_tui.game_setup import Setup
-from abstracts_tui.tui.app import AbstractsApp
+from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.select import SelectScreen
 
 
@@ -274,18 +273,30 @@ def test_escape_and_q_over_a_game_go_back_to_it() -> None:
     assert host.setups == [None]  # dismissed: the app goes on
 
 
-@pytest.mark.parametrize("key", ["escape", "q"])
-def test_escape_and_q_on_the_home_screen_quit_the_app(key: str, tmp_path: Path) -> None:
-    app = AbstractsApp(data=tmp_path)
+def test_q_on_the_home_screen_quits_the_app(tmp_path: Path) -> None:
+    app = build_app(data=tmp_path)
 
     async def main() -> None:
         async with app.run_test() as pilot:
             await pilot.pause()
-            await pilot.press(key)
+            await pilot.press("q")
             await pilot.pause()
 
     asyncio.run(main())  # returns only once the app has exited
     assert app.return_code == 0
+
+
+def test_escape_on_the_home_screen_does_not_quit(tmp_path: Path) -> None:
+    app = build_app(data=tmp_path)
+
+    async def main() -> None:
+        async with app.run_test() as pilot:
+            await pilot.pause()
+            await pilot.press("escape")
+            await pilot.pause()
+            assert type(app.screen) is SelectScreen and app.is_running
+
+    asyncio.run(main())
 
 
 def test_q_typed_in_a_name_is_a_letter() -> None:

@@ -1,27 +1,20 @@
-"""Snapshots of the game-selection screen at 80x24."""
+"""The home screen as `abstracts-tui` builds it: snapshots at 80x24, and a check that its
+styles are loaded (a home screen without them once passed snapshots of a stand-in app)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input
 
+from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.select import SelectScreen
 
 SnapCompare = Callable[..., bool]
-
-
-class Host(App[None]):
-    """A bare app showing the selection screen."""
-
-    TITLE = "abstracts-tui"
-    ENABLE_COMMAND_PALETTE = False
-
-    def on_mount(self) -> None:
-        self.push_screen(SelectScreen())
 
 
 async def steady_cursor(pilot: Pilot[Any]) -> None:
@@ -31,12 +24,36 @@ async def steady_cursor(pilot: Pilot[Any]) -> None:
         field.cursor_blink = False
 
 
-def test_select_screen_petrify(snap_compare: SnapCompare) -> None:
+def test_select_screen_petrify(snap_compare: SnapCompare, tmp_path: Path) -> None:
     """The list of games with Petrify highlighted: its size, the names, the pie rule."""
-    assert snap_compare(Host(), run_before=steady_cursor)
+    assert snap_compare(build_app(data=tmp_path), run_before=steady_cursor)
 
 
-def test_select_screen_egotzi_squared_bad_komi(snap_compare: SnapCompare) -> None:
+def test_select_screen_egotzi_squared_bad_komi(snap_compare: SnapCompare, tmp_path: Path) -> None:
     """Egotzi squared with an odd komi typed: the reason is shown under the field."""
     keys = ["j", "j", "tab", "tab", "right", "tab", "3"]
-    assert snap_compare(Host(), press=keys, run_before=steady_cursor)
+    assert snap_compare(build_app(data=tmp_path), press=keys, run_before=steady_cursor)
+
+
+def test_the_home_screen_has_its_title_bar_and_field_labels_styled(tmp_path: Path) -> None:
+    async def main() -> None:
+        app = build_app(data=tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, SelectScreen)
+            title = screen.query_one("#select-title")
+            strip = title.render_lines(title.region.reset_offset)[0]
+            assert strip.text.startswith(" abstracts-tui: choose a game")
+            styles = {segment.style for segment in strip if segment.text.strip()}
+            colours = {style.bgcolor for style in styles if style is not None}
+            assert colours and None not in colours  # the title bar has its background
+            assert all(style is not None and style.bold for style in styles)
+            # Field labels have their column: the person/computer fields are not squeezed.
+            label = screen.query_one("#first-label")
+            assert label.region.width == 11
+            name, player = screen.query_one("#first"), screen.query_one("#first-player")
+            assert name.region.width >= 10 and player.region.width == 13
+            assert name.region.x >= label.region.right
+
+    asyncio.run(main())

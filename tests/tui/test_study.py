@@ -6,16 +6,21 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.records import Record
 from abstracts_tui.rules import load_position
+from abstracts_tui.tui.analysis_view import shown_candidates
 from abstracts_tui.tui.app import AbstractsApp
-from abstracts_tui.tui.screens.play import PlayScreen
+from abstracts_tui.tui.factory import build_app
+from abstracts_tui.tui.screens.play import PlayScreen, Seat
+from abstracts_tui.tui.screens.setup import SetupScreen
 
 from .test_play import type_move
 from .waiting import until
@@ -30,7 +35,7 @@ def reproducible(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def run(setup: Setup, data: Path, scenario: Scenario) -> None:
-    app = AbstractsApp(setup, data=data)
+    app = build_app(setup, data=data)
 
     async def main() -> None:
         async with app.run_test(size=(100, 34)) as pilot:
@@ -41,7 +46,7 @@ def run(setup: Setup, data: Path, scenario: Scenario) -> None:
     asyncio.run(main())
 
 
-def shown(screen: PlayScreen, selector: str) -> str:
+def shown(screen: Screen[Any], selector: str) -> str:
     return str(screen.query_one(selector, Static).content)
 
 
@@ -144,20 +149,22 @@ def test_setting_up_a_position_is_checked_before_play_resumes(tmp_path: Path) ->
         session = screen.session
         geometry = screen.game.geometry
         await pilot.press("ctrl+e")
-        assert screen.analysing and screen.setting_up is not None
-        screen.board.cursor = geometry.parse("a1")
+        assert screen.analysing and isinstance(app.screen, SetupScreen)
+        setting_up = app.screen
+        setting_up.board.cursor = geometry.parse("a1")
         await pilot.press("2")  # a white stone alone, Black to move
         await pilot.press("ctrl+e")
-        assert screen.setting_up is not None  # refused: the counts cannot arise in play
-        assert shown(screen, "#status").startswith("Not a position of this game:")
+        assert app.screen is setting_up  # refused: the counts cannot arise in play
+        assert shown(setting_up, "#status").startswith("Not a position of this game:")
         assert session.node.setup is None
-        screen.board.cursor = geometry.parse("c3")
+        setting_up.board.cursor = geometry.parse("c3")
         await pilot.press("1", "t")  # a black stone, and White to move
-        assert shown(screen, "#turn") == "Setting up: White to move"
+        assert shown(setting_up, "#setup-turn") == "White to move"
         await pilot.press("ctrl+e")
-        assert screen.setting_up is not None  # one stone each: Black is to move
+        assert app.screen is setting_up  # one stone each: Black is to move
         await pilot.press("t", "ctrl+e")
-        assert screen.setting_up is None
+        await pilot.pause()
+        assert app.screen is screen
         assert shown(screen, "#status").startswith("Position set up")
         position = load_position(session.game.position())
         assert position.piece_at(geometry.parse("a1")).colour == 1  # type: ignore[union-attr]
@@ -174,8 +181,10 @@ def test_escape_cancels_setting_up(tmp_path: Path) -> None:
     async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
         before = screen.game.position()
         await pilot.press("ctrl+e", "1", "escape")
-        assert screen.setting_up is None
+        await pilot.pause()
+        assert app.screen is screen
         assert screen.game.position() == before
+        assert shown(screen, "#status").startswith("Setup cancelled")
 
     run(PARTITIONS, tmp_path, scenario)
 
@@ -211,7 +220,7 @@ def test_a_hint_names_a_move_with_its_win_rate_and_line(tmp_path: Path) -> None:
         await until(pilot, lambda: screen.hint is not None)
         status = shown(screen, "#status")
         assert status.startswith("Hint: ")
-        assert "win rate" in status and "Line: " in status
+        assert "White wins" in status and "Line: " in status
         hint = screen.hint
         assert hint is not None and screen.game.illegal_reason(hint.move) is None
         assert screen.board.cursor == hint.move  # a placement: the cursor is on it
@@ -228,10 +237,10 @@ def test_continuous_analysis_shows_candidates_bar_and_graph(tmp_path: Path) -> N
         # The top three moves are marked on the board as the search finds them.
         search = screen.searches.search("analysis")
         assert search is not None
-        top = frozenset(candidate.move for candidate in search.candidates(3))
+        top = frozenset(candidate.move for candidate in shown_candidates(search.candidates()))
         await until(pilot, lambda: screen.marks == top, seconds=5)
         analysis = shown(screen, "#analysis")
-        assert "400 playouts:" in analysis and "Best line: " in analysis
+        assert "400 playouts" in analysis and "Best line: " in analysis
         await until(pilot, lambda: screen.session.node.evaluation is not None)
         await pilot.pause(0.6)  # the panel's next tick draws the bar
         assert "White " in shown(screen, "#analysis") and "% Black" in shown(screen, "#analysis")
@@ -263,13 +272,14 @@ def test_analysis_pauses_the_computer_and_moves_for_either_side(tmp_path: Path) 
 
 def test_shared_games_refuse_analysis(tmp_path: Path) -> None:
     async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
-        screen.shared = True
+        screen.seat = Seat(shared=True, files=False)
+        screen.turns.shared = True
         screen.refresh_bindings()
         await pilot.press("x", "b", "ctrl+e")
-        assert not screen.analysing and screen.hint is None and screen.setting_up is None
+        assert not screen.analysing and screen.hint is None and app.screen is screen
         # Nor are they offered in the footer.
         enabled = {b.binding.action for b in screen.active_bindings.values() if b.enabled}
-        assert "pass_turn" in enabled
+        assert "move_line" in enabled
         assert not enabled & {"toggle_analysis", "hint", "undo", "save", "load"}
 
     run(PARTITIONS, tmp_path, scenario)
@@ -283,5 +293,21 @@ def test_help_lists_the_keys_of_analysis_and_setup_mode_too(tmp_path: Path) -> N
         assert keys["Analysis"] == "x" and keys["Hint"] == "b"
         assert keys["Back (analysis)"] == "[" and keys["Comment (analysis)"] == ";"
         assert keys["Side to move (setup mode)"] == "t" and keys["Higher (setup mode)"] == "+"
+
+    run(PARTITIONS, tmp_path, scenario)
+
+
+def test_a_hint_leaves_the_board_when_analysis_lists_its_own_candidates(tmp_path: Path) -> None:
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        await type_move(pilot, "a1")
+        await pilot.press("b")
+        await until(pilot, lambda: screen.hint is not None)
+        await pilot.press("x")
+        await until(pilot, lambda: not screen.searches.busy("analysis"))
+        await pilot.pause(0.6)  # the next tick marks the candidates
+        search = screen.searches.search("analysis")
+        assert search is not None and screen.hint is None
+        listed = frozenset(c.move for c in shown_candidates(search.candidates()))
+        assert screen.marks == listed  # placements: a move is its cell
 
     run(PARTITIONS, tmp_path, scenario)

@@ -10,13 +10,27 @@ import pytest
 from textual.pilot import Pilot
 
 from abstracts_tui.game_setup import Setup
-from abstracts_tui.tui.app import AbstractsApp
+from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
+from abstracts_tui.tui.screens.setup import SetupScreen
 
-from .test_app_snapshots import moves
 from .waiting import until
 
 SnapCompare = Callable[..., bool]
+
+
+def moves(*played: str) -> Callable[[Pilot[Any]], Any]:
+    """Type the moves, playing on at the pie rule."""
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        for move in played:
+            await pilot.press("colon", *move, "enter")
+            await pilot.pause()
+            if not isinstance(pilot.app.screen, PlayScreen):
+                await pilot.press("p")
+
+    return steps
 
 
 @pytest.fixture(autouse=True)
@@ -50,12 +64,10 @@ def test_analysis_with_a_variation_candidates_bar_and_graph(
         nodes = [screen.session.record.root, *screen.session.line_nodes()]
         await until(pilot, lambda: not screen.searches.busy("graph"))
         assert all(node.evaluation is not None for node in nodes)
-        screen.update_analysis()
+        screen.draw_analysis()
         await pilot.pause()
 
-    assert snap_compare(
-        AbstractsApp(setup, data=tmp_path), run_before=steps, terminal_size=(80, 30)
-    )
+    assert snap_compare(build_app(setup, data=tmp_path), run_before=steps, terminal_size=(80, 30))
 
 
 def test_setting_up_a_pilo_position(snap_compare: SnapCompare, tmp_path: Path) -> None:
@@ -66,13 +78,14 @@ def test_setting_up_a_pilo_position(snap_compare: SnapCompare, tmp_path: Path) -
         screen = pilot.app.screen
         assert isinstance(screen, PlayScreen)
         await pilot.press("ctrl+e")
+        await pilot.pause()
+        setting_up = pilot.app.screen
+        assert isinstance(setting_up, SetupScreen)
         cells = screen.game.geometry
         for cell, keys in (("b2", "11"), ("e5", "222"), ("c4", "3")):
-            screen.board.cursor = cells.parse(cell)
+            setting_up.board.cursor = cells.parse(cell)
             await pilot.press(*keys)
         await pilot.press("t")
         await pilot.pause()
 
-    assert snap_compare(
-        AbstractsApp(setup, data=tmp_path), run_before=steps, terminal_size=(80, 24)
-    )
+    assert snap_compare(build_app(setup, data=tmp_path), run_before=steps, terminal_size=(80, 24))

@@ -58,7 +58,7 @@ class ResumeDialog(Dialog["SavedGame | None"]):
         return f"{len(self.games)} games are in progress. Resume one?"
 
     def options(self) -> list[Option]:
-        return [Option(game.describe()) for game in self.games]
+        return [Option(Content(game.describe())) for game in self.games]
 
     def on_mount(self) -> None:
         self.query_one(OptionList).highlighted = 0

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -93,7 +94,7 @@ def keys_table(keys: list[tuple[str, str]]) -> Table:
     table.add_column(style="bold", no_wrap=True)
     table.add_column()
     for key, description in keys:
-        table.add_row(key, description)
+        table.add_row(Text(key), Text(description))  # `[` is a key, not markup
     return table
 
 

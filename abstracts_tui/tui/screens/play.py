@@ -1,43 +1,116 @@
-"""The play screen: the board, the side panel, the status line and the move line."""
+"""The play screen: a board, the game panel, the analysis panel, the move list, the status
+line and the move line, composed.
+
+One direction: actions change the session (through `Turns`); the session says what
+changed; the screen redraws from that only. `mode` is play or analysis. Setting up a
+position is a screen of its own (`setup.py`); the searches are thread workers that post
+`SearchDone` (`computer.py`).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.message import Message
+from textual.reactive import reactive
+from textual.screen import Screen
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Footer, Input, Static
 
 from ...engine.search import Candidate
-from ...rules import PASS, Piece, RulesError, format_number
-from ...session import Phase, Session
-from ..computer import Searches
+from ...rules import PASS, Game, RulesError, format_number
+from ...session import Change, Changed, Phase, Session
+from ..analysis_view import (
+    candidates_text,
+    eval_bar,
+    first_colour,
+    graph_text,
+    hint_text,
+    shown_candidates,
+)
+from ..computer import GRAPH_BUDGET, HINT_BUDGET, SearchDone, Searches, analysis_budget
+from ..dialogs.confirm import ConfirmDialog
+from ..dialogs.komi import KomiDialog
 from ..dialogs.path import PathDialog
+from ..dialogs.pie import PieDialog
+from ..dialogs.side import SideDialog
+from ..dialogs.text import TextDialog
+from ..legend import legend_text
 from ..messages import HelpRequested, LoadRequested, NewGameRequested
 from ..overlay import overlay_for
+from ..turns import Ask, Turns
+from ..widgets.analysis_panel import AnalysisPanel
 from ..widgets.board import BoardView, board_for
-from .turns import TurnsScreen
+from ..widgets.game_panel import GamePanel, score_text
+from ..widgets.move_list import MoveList
+from .setup import SetupScreen
 
 PANEL_WIDTH = 30
-"""Columns of the side panel (its border included)."""
+"""Columns the side panel needs at least (its border included)."""
 CHROME_LINES = 2
 """Lines below the board: the status (or move) line and the footer."""
+EVALUATED_AFTER = 300
+"""Playouts after which a live search's win rate is kept as the position's evaluation."""
+
+PLAY = "play"
+ANALYSIS = "analysis"
+
+ANALYSIS_ONLY = {
+    "back",
+    "forward",
+    "to_start",
+    "to_end",
+    "jump",
+    "variation",
+    "promote",
+    "delete_variation",
+    "comment",
+    "graph",
+}
+"""Actions of analysis mode."""
+PLAY_ONLY = {"hint", "new_game", "load"}
+"""Actions left out of analysis mode, whose footer needs the room (x leaves it first)."""
+OWN_GAME_ONLY = {"undo", "redo", "hint", "toggle_analysis", "setup", "save", "load"}
+"""Actions a shared game has not: the position is everyone's, the server's disk nobody's."""
+FILE_ACTIONS = {"save", "load"}
+MOVE_ACTIONS = {"move_line", "pass_turn"}
+"""Actions of somebody who plays (a watcher has none)."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who uses this play screen: `local_people` (None: everyone at one keyboard, an empty
+    set: a watcher), whether the game is `shared` with other screens (over SSH), whether
+    records may be saved and loaded, and who of the people is connected (None: not
+    known, as in a game at one keyboard)."""
+
+    local_people: frozenset[str] | None = None
+    shared: bool = False
+    files: bool = True
+    present: Callable[[], frozenset[str]] | None = None
+    showing: Callable[[bool], None] | None = None
+    """Told True when the screen starts showing the game, False when it stops (the
+    server counts who is connected to a room with it)."""
 
 
 class MoveText(Validator):
     """Accepts text that is a legal move now; the failure says why not."""
 
-    def __init__(self, screen: PlayScreen) -> None:
+    def __init__(self, session: Session) -> None:
         super().__init__()
-        self.play_screen = screen
+        self.session = session
 
     def validate(self, value: str) -> ValidationResult:
-        game = self.play_screen.session.game
+        game = self.session.game
         if not value.strip():
             return self.failure("type a move, e.g. c3")
         try:
@@ -48,64 +121,92 @@ class MoveText(Validator):
         return self.failure(reason) if reason else self.success()
 
 
-class PlayScreen(TurnsScreen):
-    """A game in progress, played from the keyboard or the mouse."""
+class PlayScreen(Screen[None]):
+    """A game in progress, played from the keyboard or the mouse, or studied."""
 
     CSS_PATH = "play.tcss"
 
     BINDINGS = [
-        Binding("colon", "move_line", "Type", id="play.move_line", key_display=":"),
+        # Priority: the app runs it before it hands on the next key, so that keys typed
+        # in one burst after ':' (pasted, or fast over SSH) reach the move line.
+        Binding("colon", "move_line", "Type", id="play.move_line", key_display=":", priority=True),
         Binding("p", "pass_turn", "Pass", id="play.pass"),
         Binding("u,ctrl+z", "undo", "Undo", id="play.undo"),
         Binding("r,ctrl+y", "redo", "Redo", id="play.redo", show=False),
-        Binding("b", "hint", "Hint", id="play.hint"),
+        Binding("b", "hint", "Hint", id="play.hint", show=False),
+        Binding("t", "toggle_score", "Score", id="play.score", show=False),
         Binding("x", "toggle_analysis", "Analysis", id="play.analysis"),
         Binding("escape", "cancel", "Cancel", id="play.cancel", show=False),
         Binding("n", "new_game", "New", id="play.new"),
-        Binding("ctrl+s", "save", "Save", id="play.save"),
-        Binding("ctrl+o", "load", "Load", id="play.load"),
+        Binding("ctrl+s", "save", "Save", id="play.save", key_display="^s"),
+        Binding("ctrl+o", "load", "Load", id="play.load", key_display="^o"),
         Binding("question_mark,f1", "help", "Help", id="play.help", key_display="?"),
+        Binding("ctrl+e", "setup", "Set up", id="study.setup", show=False),
+        Binding("y", "position", "Position", id="study.position", show=False),
+        Binding(
+            "left_square_bracket", "back", "Back", id="study.back", key_display="[", show=False
+        ),
+        Binding(
+            "right_square_bracket",
+            "forward",
+            "Forward",
+            id="study.forward",
+            key_display="]",
+            show=False,
+        ),
+        Binding("home", "to_start", "Start", id="study.start", show=False),
+        Binding("end", "to_end", "End", id="study.end", show=False),
+        Binding("g", "jump", "Go to", id="study.jump", show=False),
+        Binding("v", "variation(1)", "Variation", id="study.next_variation", show=False),
+        Binding(
+            "V", "variation(-1)", "Previous variation", id="study.previous_variation", show=False
+        ),
+        Binding("m", "promote", "Main line", id="study.promote", show=False),
+        Binding("delete", "delete_variation", "Delete", id="study.delete", show=False),
+        Binding("semicolon", "comment", "Comment", id="study.comment", key_display=";"),
+        Binding("percent_sign", "graph", "Graph", id="study.graph", key_display="%", show=False),
     ]
+
+    mode: reactive[str] = reactive(PLAY, init=False)
+    """`play`, or `analysis`: moves start variations, the computer players wait, and
+    the position shown is searched continuously."""
 
     class SessionChanged(Message):
         """The session changed (here, on another screen showing it, or by the computer)."""
 
+        def __init__(self, changed: Changed) -> None:
+            super().__init__()
+            self.changed = changed
+
     class SavingChanged(Message):
         """The autosave started or stopped failing (posted from its writer thread)."""
 
-    def __init__(
-        self,
-        session: Session,
-        *,
-        ascii: bool = False,
-        local_people: frozenset[str] | None = None,
-        shared: bool = False,
-    ) -> None:
+    def __init__(self, session: Session, *, ascii: bool = False, seat: Seat | None = None) -> None:
         super().__init__()
         self.session = session
         self.ascii = ascii
-        self.local_people = local_people
-        """The people who play at this screen; None: everyone (hot-seat). Over SSH each
-        screen shows the shared session but moves only for its own people."""
-        self.shared = shared
-        """A game shared with other screens (over SSH): moves cannot be taken back, and
-        analysis, setup and loading are for games of one's own."""
+        self.seat = seat or Seat()
+        self.turns = Turns(session, local_people=self.seat.local_people, shared=self.seat.shared)
+        self.searches = Searches(self, session)
         self.asking = False
         """Whether a komi, side or pie dialog of this screen is open."""
-        self.searches = Searches(self)
-        self.analysing = False
-        """Analysis mode: moves start variations, the computer players wait, and the
-        position is searched continuously."""
-        self.setting_up: list[Piece | None] | None = None
-        """The pieces of the position being set up (setup mode), by cell."""
-        self.setup_turn = 0
         self.hint: Candidate | None = None
         self.marks: frozenset[int] = frozenset()
         """The cells of the hint or of the top candidates as the board shows them."""
         self.selected: int | None = None
         self.show_score = session.game.is_over()
         self.save_problem_shown: str | None = None
+        self.away_shown = ""
         self.board: BoardView = board_for(session.game, ascii=ascii, id="board")
+        self.board.choosing = not self.turns.watching
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    @property
+    def analysing(self) -> bool:
+        return self.mode == ANALYSIS
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -113,33 +214,37 @@ class PlayScreen(TurnsScreen):
         with Horizontal(id="main"):
             yield self.board
             with Vertical(id="panel"):
-                yield Static(id="title")
-                yield Static(id="saving", markup=False, classes="-hidden")
-                yield Static(id="turn")
-                yield Static(id="cursor")
-                yield Static(id="analysis")
-                yield Static(id="graph")
-                with VerticalScroll(id="score-box"):
-                    yield Static(id="score")
-                with VerticalScroll(id="moves-box"):
-                    yield Static(id="moves")
-        yield Static(id="too-small")
-        yield Static(id="status")
-        yield Input(id="move-line", placeholder="move, e.g. c3 (Enter plays, Esc closes)")
+                yield GamePanel(id="game-panel")
+                yield AnalysisPanel(id="analysis-panel", classes="-empty")
+                yield MoveList(id="moves-box")
+        yield Static(id="too-small", markup=False)
+        yield Static(id="status", markup=False)
+        yield Input(
+            id="move-line",
+            placeholder="move, e.g. c3 (Enter plays, Esc closes)",
+            validators=[MoveText(self.session)],
+        )
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#move-line", Input).validators = [MoveText(self)]
         self.board.focus()
         self.watch(self.board, "cursor", self.cursor_moved)
         self.session.listeners.append(self.session_changed)
         self.session.saving_listeners.append(self.saving_changed)
         self.ticker = self.set_interval(0.5, self.tick)
-        self.redraw()
+        if self.seat.showing is not None:
+            self.seat.showing(True)
+        if self.turns.watching:
+            self.say(self.turns.refusal() or "")
+        elif not self.game.moves:
+            self.say("Arrow keys move the cursor, Enter plays there; b hints; ? lists every key.")
+        self.draw()
         self.show_saving()
         self.call_after_refresh(self.next_step)
 
     def on_unmount(self) -> None:
+        if self.seat.showing is not None:
+            self.seat.showing(False)
         self.searches.cancel_all()
         self.session.flush(timeout=5)  # leaving the game (or the app): it is on the disk
         if self.session_changed in self.session.listeners:
@@ -147,46 +252,10 @@ class PlayScreen(TurnsScreen):
         if self.saving_changed in self.session.saving_listeners:
             self.session.saving_listeners.remove(self.saving_changed)
 
-    def session_changed(self) -> None:
-        self.post_message(self.SessionChanged())
-
-    @on(SessionChanged)
-    def redraw_changed(self) -> None:
-        if self.selected is not None and self.selected not in self.own_pieces():
-            self.selected = None
-        self.hint = None
-        self.searches.cancel("hint")
-        self.redraw()
-        if self.analysing:
-            self.start_analysis()
-        self.next_step()
-
-    def saving_changed(self) -> None:
-        self.post_message(self.SavingChanged())  # thread-safe: from the writer thread
-
-    @on(SavingChanged)
-    def show_saving(self) -> None:
-        """Say in the panel, and once in the status line, when the game is not being
-        saved and why, and when it is saved again."""
-        problem = self.session.save_problem
-        if problem == self.save_problem_shown:
-            return
-        saving = self.query_one("#saving", Static)
-        saving.set_class(problem is None, "-hidden")
-        if problem is not None:
-            saving.update(f"Not being saved: {problem}\n({self.session.autosave_path})")
-            self.say(f"Not being saved: {problem}. Play goes on; ctrl+s saves a copy elsewhere.")
-        else:
-            self.say("The game is being saved again.")
-        self.save_problem_shown = problem
-
-    def own_pieces(self) -> set[int]:
-        game = self.game
-        cells = range(game.geometry.cell_count)
-        return {c for c in cells if (p := game.piece_at(c)) and p.colour == game.turn}
-
     def on_resize(self, event: Resize) -> None:
         self.check_size()
+        # The board as large as leaves the panel its least width; the panel takes the rest.
+        self.board.fit(self.size.width - PANEL_WIDTH - 2, self.size.height - CHROME_LINES - 1)
 
     def needed_size(self) -> tuple[int, int]:
         width, height = self.board.size_needed()
@@ -205,7 +274,81 @@ class PlayScreen(TurnsScreen):
                 f"The game is kept: nothing is lost."
             )
 
+    # -- what the session says --------------------------------------------------------------
+
+    def session_changed(self, changed: Changed) -> None:
+        self.post_message(self.SessionChanged(changed))
+
+    @on(SessionChanged)
+    def redraw_changed(self, message: SessionChanged) -> None:
+        changed = message.changed
+        if changed.change in (Change.MOVE, Change.STEP, Change.SETUP):
+            self.selected = None
+            self.hint = None
+            self.searches.cancel("hint")
+        if changed.change is Change.MOVE:
+            self.show_score = self.show_score or self.game.is_over()
+            self.say(self.move_news(changed))
+        elif changed.change is Change.STEP:
+            self.show_score = self.show_score and self.game.is_over()
+        elif changed.change is Change.PHASE:
+            self.say(self.phase_news(changed))
+        self.draw(changed)
+        if self.analysing:
+            self.start_analysis()
+        self.next_step()
+
+    def move_news(self, changed: Changed) -> str:
+        """`Ann played c3. Orange to move (Bob).`, for every screen showing the game."""
+        session = self.session
+        move = session.node.move or ""
+        who = changed.by or "The computer"
+        if move == "swap":
+            # The swapper takes over the first colour and its position.
+            played = f"{who} swapped: {who} now plays {self.game.colour_name(0).capitalize()}"
+        else:
+            played = f"{who} played {move}"
+        if self.game.is_over():
+            outcome = self.game.outcome()
+            assert outcome is not None
+            return f"{played}. Game over. {session.turn_text()}: {outcome.reason}"
+        return f"{played}. {session.turn_text()}."
+
+    def phase_news(self, changed: Changed) -> str:
+        session = self.session
+        if session.phase is Phase.SIDE:
+            komi = format_number(self.game.options.komi)
+            return f"{changed.by or session.people[0]} set komi to {komi}."
+        if session.phase is Phase.PLAY and changed.by is not None:
+            colour = self.game.colour_name(0 if session.person(0) == changed.by else 1)
+            return f"{changed.by} takes {colour.capitalize()}. {session.turn_text()}."
+        return ""
+
+    def saving_changed(self) -> None:
+        self.post_message(self.SavingChanged())  # thread-safe: from the writer thread
+
+    @on(SavingChanged)
+    def show_saving(self) -> None:
+        """Say in the panel, and once in the status line, when the game is not being
+        saved and why, and when it is saved again."""
+        problem = self.session.save_problem
+        if problem == self.save_problem_shown:
+            return
+        panel = self.query_one(GamePanel)
+        if problem is not None:
+            panel.show_saving(f"Not being saved: {problem}\n({self.session.autosave_path})")
+            self.say(f"Not being saved: {problem}. Play goes on; ctrl+s saves a copy elsewhere.")
+        else:
+            panel.show_saving("")
+            self.say("The game is being saved again.")
+        self.save_problem_shown = problem
+
     # -- drawing -------------------------------------------------------------------------
+
+    def own_pieces(self) -> set[int]:
+        game = self.game
+        cells = range(game.geometry.cell_count)
+        return {c for c in cells if (p := game.piece_at(c)) and p.colour == game.turn}
 
     def targets(self) -> frozenset[int]:
         if self.selected is None:
@@ -217,62 +360,46 @@ class PlayScreen(TurnsScreen):
                 found.add(to)
         return frozenset(found)
 
-    def redraw(self) -> None:
+    def draw(self, changed: Changed | None = None) -> None:
+        """Everything the session shows: board, panel, analysis, moves."""
         self.draw_board()
         self.draw_panel()
+        self.draw_analysis()
+        self.query_one(MoveList).show(self.session, changed, analysing=self.analysing)
+        self.refresh_bindings()  # whether passing is legal, for one
 
     def draw_board(self) -> None:
-        """The board: pieces (or the position being set up), the chosen piece and its
-        targets, the hint or the top candidates, the last move, the score overlay."""
+        """The board: pieces, the chosen piece and its targets, the hint or the top
+        candidates, the last move, the score overlay."""
         game = self.game
         last = game.last_move
         last_cells = frozenset(
             c for c in (game.move_cells(last) if last is not None else ()) if c is not None
         )
-        setting_up = self.setting_up is not None
-        overlay = overlay_for(game) if self.show_score and not setting_up else None
         self.marks = self.marked_cells()
         self.board.show(
             game,
             selected=self.selected,
             targets=self.targets() | self.marks,
-            last=frozenset() if setting_up else last_cells,
-            overlay=overlay,
-            pieces=self.setting_up,
+            last=last_cells,
+            overlay=overlay_for(game) if self.show_score else None,
         )
 
     def draw_panel(self) -> None:
-        game = self.game
         session = self.session
-        setting_up = self.setting_up is not None
-        info = game.info
-        title = info.title
-        if info.variants:
-            title += f" {game.options.variant}"
-        title += f"  {game.size}x{game.size}" if info.geometry != "hex" else f"  side {game.size}"
-        if info.takes_komi(game.options.variant):
-            title += f"  komi {format_number(game.options.komi)}"
-        self.query_one("#title", Static).update(title)
+        game = self.game
         turn = session.turn_text() if session.phase is Phase.PLAY else "Choosing komi and sides"
-        if setting_up:
-            turn = f"Setting up: {game.info.colours[self.setup_turn].capitalize()} to move"
-        elif self.analysing:
-            turn = f"Analysis, move {session.move_number()}: {turn}"
-        self.query_one("#turn", Static).update(turn)
-        self.update_analysis()
-        self.query_one("#score", Static).update(self.score_text())
-        self.query_one("#moves", Static).update(self.moves_text())
-        box = self.query_one("#moves-box", VerticalScroll)
         if self.analysing:
-            box.scroll_to(y=max(0, self.session.move_number() - 4), animate=False)
-        else:
-            box.scroll_end(animate=False)
+            turn = f"Analysis, move {session.move_number()}: {turn}"
+        score = score_text(game, shown=self.show_score, short=self.analysing)
+        legend = legend_text(game, self.board.glyphs, overlay_for(game)) if self.show_score else ""
+        self.query_one(GamePanel).show_game(game, turn, score, legend)
         self.cursor_moved(self.board.cursor)
 
     def cursor_moved(self, cell: int) -> None:
         game = self.game
         name = game.geometry.name(cell)
-        piece = game.piece_at(cell) if self.setting_up is None else self.setting_up[cell]
+        piece = game.piece_at(cell)
         if piece is None:
             what = "empty"
         elif piece.colour is None:
@@ -281,59 +408,62 @@ class PlayScreen(TurnsScreen):
             what = f"{game.colour_name(piece.colour)} {piece.kind}"
             if piece.kind == "stack":
                 what += f" of {piece.height}"
-        self.query_one("#cursor", Static).update(f"Cursor {name}: {what}")
+        self.query_one(GamePanel).show_cursor(f"Cursor {name}: {what}")
 
-    def score_text(self) -> str:
+    def draw_analysis(self) -> None:
+        """The analysis panel: in play the computer's thinking or a hint; in analysis
+        the bar, the candidates, the comment and the graph."""
+        panel = self.query_one(AnalysisPanel)
         game = self.game
-        score = game.score()
-        colours = game.info.colours
-        outcome = game.outcome()
-        if self.analysing and not self.show_score and outcome is None:
-            # One line: analysis mode needs the panel's room for its figures.
-            one, two = (
-                f"{c.capitalize()} {format_number(p)}"
-                for c, p in zip(colours, score.points, strict=True)
-            )
-            return f"Score now: {one}, {two}"
-        lines = ["Final score:" if outcome else "Score now:"]
-        lines += [
-            f"  {colours[i].capitalize():<11}{format_number(score.points[i]):>5}" for i in (0, 1)
-        ]
-        if outcome is not None:
-            lines.append(outcome.reason)
-        if self.show_score:
-            lines.extend(score.lines)
-        else:
-            lines.append("t: show it on the board")
-        return "\n".join(lines)
-
-    def moves_text(self) -> str:
-        """The current line: moves played, and in analysis the moves after this one too,
-        with `>` at the position shown, (i/n) where the move has alternatives and `*`
-        where it has a comment."""
-        session = self.session
-        nodes = session.line_nodes() if self.analysing else session.node.line()
-        replay = session.record.new_game()
-        lines = []
-        for number, node in enumerate(nodes, start=1):
-            if node.setup is not None:
-                replay = type(replay).from_position(node.setup)
-                text = "(position set up)"
+        if not self.analysing:
+            thinking = self.searches.search("turn")
+            if self.hint is not None:
+                text = hint_text(game, self.hint)
+            elif thinking is not None and self.searches.busy("turn"):
+                text = f"Thinking: {thinking.playouts:,} playouts"
             else:
                 text = ""
-            if node.move is not None:
-                colour = replay.side_to_move().capitalize()
-                replay.play(node.move)
-                text = f"{colour:<11}{node.move}"
-            marks = ""
-            siblings = node.parent.children if node.parent is not None else [node]
-            if len(siblings) > 1:
-                marks += f" ({siblings.index(node) + 1}/{len(siblings)})"
-            if node.comment:
-                marks += " *"
-            here = ">" if self.analysing and node is session.node else " "
-            lines.append(f"{here}{number:>3}. {text}{marks}")
-        return "\n".join(lines) or "No moves yet."
+            panel.show(text)
+            return
+        node = self.session.node
+        lines = []
+        if node.evaluation is not None:
+            lines.append(eval_bar(node.evaluation, game, ascii=self.ascii))
+        search = self.searches.search("analysis")
+        if search is not None:
+            rate = search.playouts / search.seconds if search.seconds > 0.5 else None
+            found = shown_candidates(search.candidates())
+            lines.append(candidates_text(game, found, search.playouts, rate))
+        elif game.is_over():
+            lines.append("The game is over here.")
+        if node.comment:
+            lines.append(f"Comment: {node.comment}")
+        values = [self.session.record.root.evaluation]
+        values += [n.evaluation for n in self.session.line_nodes()]
+        bars, column = graph_text(values, self.session.move_number(), 26, ascii=self.ascii)
+        graph = Text(f"Win rate of {first_colour(game)}:\n")
+        graph.append(bars)
+        if column >= 0:  # the position shown, in reverse video
+            start = len(graph) - len(bars) + column
+            graph.stylize("reverse", start, start + 1)
+        panel.show("\n".join(lines), graph)
+
+    def marked_cells(self) -> frozenset[int]:
+        """Cells of the hint (in play), or of the candidates the panel lists (analysis)."""
+        moves = []
+        if self.analysing:
+            search = self.searches.search("analysis")
+            if search is not None:
+                moves = [c.move for c in shown_candidates(search.candidates())]
+        elif self.hint is not None:
+            moves = [self.hint.move]
+        cells = set()
+        for move in moves:
+            frm, to = self.game.move_cells(move)
+            cell = to if to is not None else frm
+            if cell is not None:
+                cells.add(cell)
+        return frozenset(cells)
 
     def say(self, message: str) -> None:
         """`message` in the status line, followed while the autosave fails by why."""
@@ -342,31 +472,157 @@ class PlayScreen(TurnsScreen):
             message = f"{message} (Not being saved: {problem}.)".lstrip()
         self.query_one("#status", Static).update(message)
 
+    def tick(self) -> None:
+        """Twice a second: keep the evaluation of a search under way and show its
+        figures; say who of the people has lost their connection."""
+        self.show_away()
+        search = self.live_search()
+        if search is None:
+            return
+        if search.playouts >= EVALUATED_AFTER and search.root.moves:
+            winrate = search.winrate()
+            if winrate is not None:
+                first = winrate if self.game.turn == 0 else 1 - winrate
+                self.session.node.evaluate(first, search.playouts)
+        if self.marked_cells() != self.marks:  # the top candidates changed
+            self.draw_board()
+        self.draw_analysis()
+
+    def show_away(self) -> None:
+        present = self.seat.present
+        if present is None:
+            return
+        here = present()
+        away = [name for name in self.session.people if name not in here]
+        text = "".join(f"{name}'s connection is lost (the seat is kept).\n" for name in away)
+        if text != self.away_shown:
+            self.query_one(GamePanel).show_away(text.rstrip("\n"))
+            self.away_shown = text
+
+    def live_search(self) -> Any:
+        """The search whose figures the panel shows now, if any."""
+        for kind in ("analysis", "hint", "turn"):
+            search = self.searches.search(kind)
+            if search is not None:
+                return search
+        return None
+
+    # -- which keys work -------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Analysis keys in analysis mode; passing where it is legal; no moves for a
+        watcher; no taking back, analysis or files in a shared game."""
+        seat = self.seat
+        if action == "move_line" and self.has_class("-typing"):
+            return False  # a ':' typed into the move line itself
+        if action in ANALYSIS_ONLY:
+            return self.analysing
+        if action in PLAY_ONLY and self.analysing:
+            return False
+        if seat.shared and action in OWN_GAME_ONLY:
+            return False
+        if not seat.files and action in FILE_ACTIONS:
+            return False
+        if self.turns.watching and action in MOVE_ACTIONS:
+            return False
+        if action == "pass_turn":
+            return self.turns.can_pass()
+        return True
+
+    # -- turns ----------------------------------------------------------------------------
+
+    def next_step(self) -> None:
+        """Ask whoever the session waits for here: komi, a side, the pie rule, or let
+        the computer decide."""
+        if self.asking or not self.is_attached:
+            return
+        request = self.turns.request()
+        if request is None:
+            return
+        session = self.session
+        info = self.game.info
+        if request.ask is Ask.COMPUTER:
+            if self.searches.busy("turn"):
+                return
+            assert request.level is not None
+            what = {Phase.KOMI: "komi", Phase.SIDE: "a side"}.get(session.phase, "its move")
+            self.say(f"{request.name} ({request.level}) is choosing {what}... (Esc: decide now)")
+            self.searches.computer_turn(request.level)
+        elif request.ask is Ask.KOMI:
+            self.ask(KomiDialog(info, session.chooser), self.turns.set_komi)
+        elif request.ask is Ask.SIDE:
+            dialog = SideDialog(info, session.chooser, self.game.options.komi)
+            self.ask(dialog, self.turns.choose_side)
+        elif request.ask is Ask.PIE:
+            colours = tuple(c.capitalize() for c in info.colours)
+            pie = PieDialog((colours[0], colours[1]), session.person(0), session.person(1))
+            self.ask(pie, self.swap_chosen)
+
+    def ask(self, dialog: Screen[Any], answer: Callable[[Any], Any]) -> None:
+        def answered(value: Any) -> None:
+            self.asking = False
+            if value is not None:
+                answer(value)
+
+        self.asking = True
+        self.app.push_screen(dialog, answered)
+
+    def swap_chosen(self, swap: bool) -> None:
+        if swap:
+            self.refuse(self.turns.swap())
+
+    @on(SearchDone)
+    def search_done(self, message: SearchDone) -> None:
+        job = message.job
+        if not self.searches.take(job):
+            return
+        if job.kind == "turn":
+            self.turns.decided(message.result)
+        elif job.kind == "hint":
+            self.show_hint(message.result)
+        elif job.kind == "analysis":
+            search = job.thinker.search
+            winrate = search.winrate() if search is not None else None
+            if search is not None and winrate is not None:
+                first = winrate if self.game.turn == 0 else 1 - winrate
+                self.session.node.evaluate(first, search.playouts)
+            self.draw_board()
+            self.draw_analysis()
+        elif job.kind == "graph":
+            values = message.result
+            for node, value in zip(job.nodes, values, strict=False):
+                node.evaluate(value, GRAPH_BUDGET.playouts or 0)
+            self.say(f"Win rates of {len(values)} positions found.")
+            self.draw_analysis()
+
+    def refuse(self, reason: str | None) -> None:
+        """Say why something was not done, with the bell; nothing if it was."""
+        if reason is not None:
+            self.say(reason)
+            self.app.bell()
+
     # -- input ---------------------------------------------------------------------------
 
     @on(BoardView.Activated)
     def cell_activated(self, event: BoardView.Activated) -> None:
         cell = event.cell
         game = self.game
-        if self.setting_up is not None:
-            self.cycle_cell(cell)
-            return
         if self.session.phase is not Phase.PLAY:
             self.next_step()
+            return
+        if self.turns.watching:
+            self.refuse(self.turns.refusal())
             return
         name = game.geometry.name(cell)
         if self.selected is not None:
             if cell in self.targets():
-                self.play(f"{game.geometry.name(self.selected)}-{name}")
+                self.refuse(self.turns.play(f"{game.geometry.name(self.selected)}-{name}"))
                 return
             if cell == self.selected:
                 self.selected = None
                 self.say("Selection cancelled.")
-                self.redraw()
+                self.draw_board()
                 return
-        if game.illegal_reason(cell) is None:
-            self.play(cell)
-            return
         piece = game.piece_at(cell)
         if game.info.captures and piece is not None and piece.colour == game.turn:
             self.selected = cell
@@ -375,10 +631,9 @@ class PlayScreen(TurnsScreen):
             else:
                 self.selected = None
                 self.say(f"The {piece.kind} on {name} has no capture now.")
-            self.redraw()
+            self.draw_board()
             return
-        self.say(f"Not played: {game.illegal_reason(cell)}")
-        self.app.bell()
+        self.refuse(self.turns.play(cell))  # the rules check it once, and say why not
 
     def action_move_line(self) -> None:
         line = self.query_one("#move-line", Input)
@@ -388,12 +643,12 @@ class PlayScreen(TurnsScreen):
 
     @on(Input.Submitted, "#move-line")
     def move_typed(self, event: Input.Submitted) -> None:
-        if event.validation_result is not None and not event.validation_result.is_valid:
-            self.say("Not played: " + "; ".join(event.validation_result.failure_descriptions))
-            self.app.bell()
+        result = event.validation_result
+        if result is not None and not result.is_valid:
+            self.refuse("Not played: " + "; ".join(result.failure_descriptions))
             return
         self.close_move_line()
-        self.play(event.value)
+        self.refuse(self.turns.play(event.value))
 
     @on(Input.Changed, "#move-line")
     def move_changed(self, event: Input.Changed) -> None:
@@ -414,80 +669,50 @@ class PlayScreen(TurnsScreen):
     def action_cancel(self) -> None:
         if self.searches.hurry("turn"):
             self.say("Deciding now...")
-        elif self.setting_up is not None:
-            self.leave_setup(keep=False)
         elif self.has_class("-typing"):
             self.close_move_line()
             self.say("")
         elif self.selected is not None:
             self.selected = None
             self.say("Selection cancelled.")
-            self.redraw()
+            self.draw_board()
 
     def action_pass_turn(self) -> None:
         reason = self.game.illegal_reason(PASS)
         if reason is not None:
-            self.say(f"Not passed: {reason}")
-            self.app.bell()
+            self.refuse(f"Not passed: {reason}")
             return
-        self.play(PASS)
-
-    def refused_when_shared(self, what: str) -> bool:
-        """In a shared game, say that `what` is not possible there; True if refused."""
-        if self.shared:
-            self.say(f"{what} is not possible in a shared game.")
-            self.app.bell()
-        return self.shared
+        self.refuse(self.turns.play(PASS))
 
     def action_undo(self) -> None:
-        if self.refused_when_shared("Taking back a move"):
-            return
-        self.selected = None
         if self.analysing:
             self.action_back()
             return
         self.searches.cancel("turn")
-        session = self.session
-        if not session.undo():
-            self.say("Nothing to take back.")
-            return
-        while self.computer_waits() and session.undo():
-            pass  # against the computer, its reply goes too: back to a person's turn
-        self.say(f"Move taken back. {session.turn_text()}.")
-        self.show_score = self.show_score and self.game.is_over()
-        self.redraw()
+        self.say(self.turns.undo())
 
     def action_redo(self) -> None:
-        if self.refused_when_shared("Replaying a move"):
-            return
-        self.selected = None
         if self.analysing:
             self.action_forward()
             return
         self.searches.cancel("turn")
-        session = self.session
-        if not session.redo():
-            self.say("Nothing to replay.")
-            return
-        while self.computer_waits() and session.redo():
-            pass
-        self.say(f"Move replayed. {session.turn_text()}.")
-        self.redraw()
+        self.say(self.turns.redo())
 
     def action_toggle_score(self) -> None:
         self.show_score = not self.show_score
-        self.redraw()
+        self.draw_board()
+        self.draw_panel()
 
     def action_new_game(self) -> None:
         """Back to the selection screen; an unfinished game stays in progress (ctrl+r
         there lists the games in progress to resume)."""
-        if not self.shared and self.game.moves and not self.game.is_over():
-            self.app.notify("This game is kept: ctrl+r resumes it.", markup=False)
+        if not self.seat.shared and self.game.moves and not self.game.is_over():
+            self.app.notify(
+                "This game is kept: Esc comes back to it, ctrl+r resumes it later.", markup=False
+            )
         self.post_message(NewGameRequested())
 
     def action_save(self) -> None:
-        if self.refused_when_shared("Saving a record"):
-            return
         default = f"{self.game.info.name}-{self.session.record.date or 'game'}.sgf"
 
         def chosen(path: str | None) -> None:
@@ -503,9 +728,6 @@ class PlayScreen(TurnsScreen):
         self.app.push_screen(PathDialog("Save the game as", default, must_exist=False), chosen)
 
     def action_load(self) -> None:
-        if self.refused_when_shared("Loading a record"):
-            return
-
         def chosen(path: str | None) -> None:
             if path is not None:
                 self.post_message(LoadRequested(path))
@@ -514,3 +736,197 @@ class PlayScreen(TurnsScreen):
 
     def action_help(self) -> None:
         self.post_message(HelpRequested())
+
+    # -- analysis mode ----------------------------------------------------------------------
+
+    def action_toggle_analysis(self) -> None:
+        self.mode = PLAY if self.analysing else ANALYSIS
+
+    def watch_mode(self, mode: str) -> None:
+        analysing = mode == ANALYSIS
+        self.turns.analysing = analysing
+        self.set_class(analysing, "-analysing")
+        self.selected = None
+        self.hint = None
+        self.searches.cancel("hint")
+        if analysing:
+            self.searches.cancel("turn")
+            self.say(
+                "Analysis: [ ] step, g go to, v variations, ; comment, y position, "
+                "ctrl+e set up; moves start variations; x leaves."
+            )
+            self.start_analysis()
+        else:
+            self.searches.cancel("analysis")
+            self.searches.cancel("graph")
+            self.say(f"Back to play. {self.session.turn_text()}.")
+        self.draw()
+        self.next_step()
+
+    def start_analysis(self) -> None:
+        if self.game.is_over():
+            self.searches.cancel("analysis")
+            return
+        self.searches.analyse(analysis_budget(), "analysis")
+
+    def action_hint(self) -> None:
+        game = self.game
+        if game.is_over():
+            self.say("The game is over: there is no move to suggest.")
+            return
+        self.say("Looking for a good move...")
+        self.searches.analyse(HINT_BUDGET, "hint")
+
+    def cell_of(self, move: int) -> int:
+        frm, to = self.game.move_cells(move)
+        cell = to if to is not None else frm
+        return self.board.cursor if cell is None else cell
+
+    def show_hint(self, found: list[Candidate]) -> None:
+        if not found:
+            return
+        self.hint = found[0]
+        self.board.cursor = self.cell_of(self.hint.move)
+        self.say(hint_text(self.game, self.hint).replace("\n", "; "))
+        self.draw_board()
+        self.draw_analysis()
+
+    def step(self, moved: bool, nothing: str) -> None:
+        if not moved:
+            self.say(nothing)
+            return
+        session = self.session
+        comment = f" Comment: {session.node.comment}" if session.node.comment else ""
+        self.say(f"Move {session.move_number()}. {session.turn_text()}.{comment}")
+
+    def action_back(self) -> None:
+        self.step(self.session.back(), "This is the start.")
+
+    def action_forward(self) -> None:
+        self.step(self.session.redo(), "This is the end of the line.")
+
+    def action_to_start(self) -> None:
+        self.step(self.session.jump(0), "This is the start.")
+
+    def action_to_end(self) -> None:
+        self.step(self.session.jump(len(self.session.line_nodes())), "")
+
+    def action_jump(self) -> None:
+        last = len(self.session.line_nodes())
+
+        def check(text: str) -> str | None:
+            if not text.strip().isdigit() or int(text) > last:
+                return f"a number from 0 (the start) to {last}"
+            return None
+
+        def chosen(text: str | None) -> None:
+            if text is not None:
+                self.step(self.session.jump(int(text)), "")
+
+        dialog = TextDialog("Go to a move", f"Move number (0 to {last}):", "", check)
+        self.app.push_screen(dialog, chosen)
+
+    def action_variation(self, step: int) -> None:
+        count = len(self.session.variations())
+        if self.session.switch_variation(step):
+            index = self.session.variations().index(self.session.node) + 1
+            self.say(f"Variation {index} of {count}: {self.session.turn_text()}.")
+        else:
+            self.say("No other move was tried here.")
+
+    def action_promote(self) -> None:
+        if self.session.promote():
+            self.say("This line is now the main line.")
+        else:
+            self.say("This is the main line already.")
+
+    def action_delete_variation(self) -> None:
+        session = self.session
+        if session.node.parent is None or session.on_main_line():
+            self.say("Only a variation can be deleted (promote another line first).")
+            return
+
+        def chosen(yes: bool | None) -> None:
+            if yes and session.delete_variation():
+                self.say("Variation deleted.")
+
+        positions = sum(1 for _ in session.node.walk())
+        self.app.push_screen(
+            ConfirmDialog(f"Delete this variation ({positions} positions from here on)?"), chosen
+        )
+
+    def action_comment(self) -> None:
+        def chosen(text: str | None) -> None:
+            if text is not None:
+                self.session.set_comment(text)
+                self.say("Comment kept." if text.strip() else "Comment removed.")
+
+        where = f"move {self.session.move_number()}" if self.session.move_number() else "the game"
+        dialog = TextDialog(
+            "Comment", f"A comment on {where} (saved with the record):", self.session.node.comment
+        )
+        self.app.push_screen(dialog, chosen)
+
+    def action_graph(self) -> None:
+        """Evaluate every position of the current line for the win-rate graph."""
+        session = self.session
+        nodes = [session.record.root, *session.line_nodes()]
+        self.say(f"Evaluating {len(nodes)} positions for the graph...")
+        self.searches.evaluate_line(nodes)
+
+    def action_setup(self) -> None:
+        """Set up a position on a screen of its own; analysis goes on from it."""
+        if self.session.phase is not Phase.PLAY:
+            self.say("Set komi and sides first.")
+            return
+        self.mode = ANALYSIS
+        self.searches.cancel("analysis")
+
+        def done(position: str | None) -> None:
+            if position is None:
+                self.say("Setup cancelled: the position is as it was.")
+            else:
+                self.set_up(position, "Position set up: play or analyse from here.")
+            self.start_analysis()
+
+        screen = SetupScreen(self.game, ascii=self.ascii, cursor=self.board.cursor)
+        self.app.push_screen(screen, done)
+
+    def set_up(self, position: str, news: str) -> None:
+        try:
+            self.session.set_up(position)
+        except RulesError as error:
+            self.refuse(f"Not set up: {error}")
+            return
+        self.say(news)
+
+    def action_position(self) -> None:
+        """Show the position string (copied to the clipboard where the terminal allows) and
+        take a pasted or typed one in its place."""
+        game = self.game
+        text = game.position()
+        self.app.copy_to_clipboard(text)
+
+        def check(value: str) -> str | None:
+            try:
+                type(game).from_position(value.strip())
+            except RulesError as error:
+                return str(error)
+            return None
+
+        def chosen(value: str | None) -> None:
+            if value is None or value.strip() == text:
+                return
+            if self.seat.shared:
+                self.refuse("Setting up a position is not possible in a shared game.")
+                return
+            self.set_up(value.strip(), "Position set up from the string: play goes on from it.")
+
+        dialog = TextDialog(
+            "Position string",
+            "Copied to the clipboard (where the terminal allows): select it to copy by "
+            "hand, or paste another position here and press Enter to set it up.",
+            text,
+            check,
+        )
+        self.app.push_screen(dialog, chosen)

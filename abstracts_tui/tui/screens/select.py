@@ -155,7 +155,8 @@ class SelectScreen(Screen[Setup | None]):
         Binding("shift+tab", "app.focus_previous", "Previous field", show=False),
         Binding("enter", "start", "Start", priority=True, id="select.start"),
         Binding("ctrl+r", "resume", "Resume", key_display="^r", id="select.resume"),
-        Binding("escape,q", "quit", "Quit", key_display="esc/q", id="select.quit"),
+        Binding("escape", "leave", "Back", key_display="esc", id="select.leave"),
+        Binding("q", "quit", "Quit", id="select.quit"),
     ]
 
     class Chosen(Message):
@@ -176,8 +177,8 @@ class SelectScreen(Screen[Setup | None]):
         self.levels = (0, 0)
         """Index in `PLAYERS` of who plays each seat."""
         self.index = 0
-        if default is not None and default.game in GAMES:
-            self._take_default(default)
+        self.default = default
+        """The game to preselect; for the app's home screen, the app's own setup."""
 
     def _take_default(self, default: Setup) -> None:
         info = GAMES[default.game].info
@@ -203,6 +204,12 @@ class SelectScreen(Screen[Setup | None]):
     # -- layout -----------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        settings = getattr(self.app, "settings", None)
+        for name, size in getattr(settings, "sizes", {}).items():
+            self.choices[name].size = size
+        default = self.default or getattr(self.app, "setup", None)
+        if isinstance(default, Setup) and default.game in GAMES:
+            self._take_default(default)
         yield Static(
             "abstracts-tui: choose a game and its options, then press Enter to start",
             id="select-title",
@@ -411,7 +418,7 @@ class SelectScreen(Screen[Setup | None]):
         error = self.komi_error()
         if error is not None:
             self.app.bell()
-            self.notify(error, title="Komi", severity="error")
+            self.notify(error, title="Komi", severity="error", markup=False)
             self.query_one("#komi", Input).focus()
             return
         setup = self.setup()
@@ -423,8 +430,20 @@ class SelectScreen(Screen[Setup | None]):
     def action_resume(self) -> None:
         self.post_message(ResumeRequested())
 
+    @property
+    def is_home(self) -> bool:
+        return self.app.screen_stack[0] is self
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Esc goes back to the game left with `n`; on the home screen there is none."""
+        return not (action == "leave" and self.is_home)
+
+    def action_leave(self) -> None:
+        if not self.is_home:
+            self.dismiss(None)  # pushed over the game left with n: back to it
+
     def action_quit(self) -> None:
-        if self.app.screen_stack[0] is self:
+        if self.is_home:
             self.app.exit()
         else:
             self.dismiss(None)  # pushed (a new game over one in progress): back to it

@@ -48,6 +48,9 @@ WOODEN = frozenset({"black", "white"})
 
 MOVE = Binding.Group("Move", compact=True)
 
+ZOOMS = (1, 2, 3)
+"""How large a board may be drawn: 1 is the smallest, which fits 80x24 at every size."""
+
 
 @dataclass(frozen=True)
 class BoardLayout:
@@ -65,6 +68,11 @@ class BoardLayout:
     them."""
     hits: Mapping[tuple[int, int], int]
     """The cell under each (x, y) a mouse click can pick."""
+    tiles: tuple[tuple[int, int, int, int], ...] = ()
+    """(x, y, width, height) of each cell's square when a zoomed square board fills it
+    with the cell's style; empty when cells are drawn as their content only."""
+    shaded: frozenset[int] = frozenset()
+    """Cells whose square is shaded, so that large squares read as a board."""
 
     @property
     def size(self) -> tuple[int, int]:
@@ -85,14 +93,16 @@ class BoardView(Widget, can_focus=True):
     empty_class: ClassVar[str] = "board--empty"
     """The style of an empty cell."""
     territory_lines: ClassVar[bool] = False
+    max_zoom: ClassVar[int] = max(ZOOMS)
+    """The largest zoom that still reads well for this geometry."""
     """Whether territory marks are Linage's (`↕` / `↔`) rather than small pieces."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,h,a", "cursor('left')", "Left", id="board.left", group=MOVE),
-        Binding("right,l,d", "cursor('right')", "Right", id="board.right", group=MOVE),
-        Binding("up,k,w", "cursor('up')", "Up", id="board.up", group=MOVE),
-        Binding("down,j,s", "cursor('down')", "Down", id="board.down", group=MOVE),
-        Binding("enter,space", "activate", "Choose", id="board.activate"),
+        Binding("left,h,a", "cursor('left')", "Left", id="board.left", group=MOVE, show=False),
+        Binding("right,l,d", "cursor('right')", "Right", id="board.right", group=MOVE, show=False),
+        Binding("up,k,w", "cursor('up')", "Up", id="board.up", group=MOVE, show=False),
+        Binding("down,j,s", "cursor('down')", "Down", id="board.down", group=MOVE, show=False),
+        Binding("enter,space", "activate", "Choose", id="board.activate", show=False),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -116,6 +126,7 @@ class BoardView(Widget, can_focus=True):
         "board--target",
         "board--selected",
         "board--cursor",
+        "board--shade",
     }
 
     DEFAULT_CSS = """
@@ -145,6 +156,7 @@ class BoardView(Widget, can_focus=True):
     BoardView > .board--target { background: #8b2020; text-style: bold; }
     BoardView > .board--selected { background: #1f7a1f; text-style: bold; }
     BoardView > .board--cursor { text-style: bold reverse; }
+    BoardView > .board--shade { background: #283040; }
 
     BoardView.-wood { background: #b8862b; color: #3a2a10; }
     BoardView.-wood > .board--label { color: #3a2a10; }
@@ -154,6 +166,7 @@ class BoardView(Widget, can_focus=True):
     BoardView.-wood > .board--own1 { background: #c87060; }
     BoardView.-wood > .board--cancelled { background: #8a7a60; }
     BoardView.-wood > .board--last { background: #d8b860; }
+    BoardView.-wood > .board--shade { background: #a87a26; }
     """
 
     cursor: reactive[int] = reactive(0, repaint=False)
@@ -183,9 +196,12 @@ class BoardView(Widget, can_focus=True):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.ascii = ascii
+        self.choosing = True
+        """Whether Enter, Space and clicks choose cells (not for a watcher)."""
         self.glyphs: Glyphs = ASCII if ascii else UNICODE
         self._check(game)
         self._game = game
+        self._zoom = 1
         self._layout = self._make_layout(game)
         self._pieces: list[Piece | None] = []
         self._selected: int | None = None
@@ -205,8 +221,8 @@ class BoardView(Widget, can_focus=True):
     # -- what subclasses provide ---------------------------------------------------------
 
     @abstractmethod
-    def _make_layout(self, game: Game) -> BoardLayout:
-        """Where the cells of `game`'s board go."""
+    def _make_layout(self, game: Game, zoom: int = 1) -> BoardLayout:
+        """Where the cells of `game`'s board go, each `zoom` times as large as the least."""
 
     @abstractmethod
     def _neighbour(self, cell: int, direction: str) -> int | None:
@@ -244,7 +260,7 @@ class BoardView(Widget, can_focus=True):
         old = self._game
         self._game = game
         if (type(old), old.size) != (type(game), game.size):
-            self._layout = self._make_layout(game)
+            self._layout = self._make_layout(game, self._zoom)
             self._set_game_classes(game)
             self.set_reactive(BoardView.cursor, min(self.cursor, game.geometry.cell_count - 1))
             self.refresh(layout=True)
@@ -266,15 +282,45 @@ class BoardView(Widget, can_focus=True):
         if cell is not None:
             self.cursor = cell
 
-    def size_needed(self) -> tuple[int, int]:
-        """(width, height) in terminal cells, coordinates included."""
-        return self._layout.size
+    def size_needed(self, zoom: int = 1) -> tuple[int, int]:
+        """(width, height) in terminal cells, coordinates included, at `zoom` (the
+        least size by default)."""
+        if zoom == self._zoom:
+            return self._layout.size
+        return self._make_layout(self._game, zoom).size
+
+    @staticmethod
+    def _fits(size: tuple[int, int], width: int, height: int) -> bool:
+        return size[0] <= width and size[1] <= height
+
+    @property
+    def zoom(self) -> int:
+        return self._zoom
+
+    def fit(self, width: int, height: int) -> None:
+        """Draw the board as large as fits in `width` x `height` (never below zoom 1)."""
+        fitting = [
+            z
+            for z in ZOOMS
+            if z <= self.max_zoom and self._fits(self.size_needed(z), width, height)
+        ]
+        zoom = max(fitting, default=1)
+        if zoom != self._zoom:
+            self._zoom = zoom
+            self._layout = self._make_layout(self._game, zoom)
+            self._painted = None
+            self._canvas = None
+            self.refresh(layout=True)
 
     # -- actions and events ---------------------------------------------------------------
 
     def action_cursor(self, direction: str) -> None:
         """Move the cursor (the keys' action)."""
         self.move_cursor(direction)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No choosing a cell for somebody who only watches."""
+        return self.choosing or action != "activate"
 
     def action_activate(self) -> None:
         """Choose the cell under the cursor."""
@@ -283,7 +329,7 @@ class BoardView(Widget, can_focus=True):
     def on_click(self, event: events.Click) -> None:
         """Move the cursor to the clicked cell and choose it."""
         offset = event.get_content_offset(self)
-        if offset is None:
+        if offset is None or not self.choosing:
             return
         cell = self._layout.hits.get((offset.x, offset.y))
         if cell is None:
@@ -319,11 +365,16 @@ class BoardView(Widget, can_focus=True):
 
     def watch_cursor(self, old: int, new: int) -> None:
         self._canvas = None
+        layout = self._layout
         for cell in (old, new):
-            if 0 <= cell < len(self._layout.cells):
-                y = self._layout.cells[cell][1]
-                self._lines.pop(y, None)
-                self.refresh(Region(0, y, self.size.width, 1))
+            if 0 <= cell < len(layout.cells):
+                if layout.tiles:
+                    _, top, _, rows = layout.tiles[cell]
+                else:
+                    top, rows = layout.cells[cell][1], 1
+                for y in range(top, top + rows):
+                    self._lines.pop(y, None)
+                self.refresh(Region(0, top, self.size.width, rows))
 
     def render_line(self, y: int) -> Strip:
         """One line of the board (the Line API: a key press redraws only the lines the
@@ -410,6 +461,14 @@ class BoardView(Widget, can_focus=True):
             classes.append("board--cursor")
         key = tuple(classes)
         layout = self._layout
+        if layout.tiles:
+            tile_x, tile_y, tile_width, tile_height = layout.tiles[cell]
+            tile_key = tuple(name for name in classes if name != "board--cursor")
+            if cell in layout.shaded:
+                tile_key = ("board--shade", *tile_key)
+                key = ("board--shade", *key)
+            for row in range(tile_y, tile_y + tile_height):
+                canvas.put(tile_x, row, " " * tile_width, tile_key)
         x, y = layout.cells[cell]
         width = layout.content
         if piece is not None and piece.kind == "block":
@@ -443,9 +502,11 @@ class BoardView(Widget, can_focus=True):
         for cell in range(len(cells) - 1):
             mark = overlay.get(cell)
             x, y = cells[cell]
-            if mark in MARKS and overlay.get(cell + 1) == mark and cells[cell + 1][1] == y:
-                key = canvas.keys[y][x + 1]
-                canvas.keys[y][x + 1] = (*key, f"board--{mark}")
+            after, next_y = cells[cell + 1]
+            if mark in MARKS and overlay.get(cell + 1) == mark and next_y == y:
+                for between in range(x + 1, after):
+                    key = canvas.keys[y][between]
+                    canvas.keys[y][between] = (*key, f"board--{mark}")
 
     # -- helpers -------------------------------------------------------------------------------
 

@@ -51,6 +51,8 @@ class Glyphs:
     """Points of a grid of lines: top row, middle rows, bottom row; left, inner, right."""
     line: str = "─"
     """The line between two points of a row."""
+    vertical: str = "│"
+    """The line between two points of a column (on a zoomed board)."""
     letters: bool = False
     """Draw a coloured piece as its colour's initial, as in position strings (ASCII)."""
 
@@ -109,5 +111,6 @@ ASCII = Glyphs(
     owned_lines=("|", "="),
     corners="+++++++++",
     line="-",
+    vertical="|",
     letters=True,
 )

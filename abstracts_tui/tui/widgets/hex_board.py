@@ -3,7 +3,9 @@
 A cell is one character and cells are two columns apart; a row with k cells fewer than
 the middle row is indented by k columns, so each cell sits between its two neighbours
 in the rows above and below. Rows are lettered from `a` at the bottom; a cell is named
-by its row and its position in the row from the left (`e5`).
+by its row and its position in the row from the left (`e5`). The positions are numbered
+below the bottom row and above the top row: the cells of one number lie on the two
+slanting lines that join those numbers through the middle row's cell of that number.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class HexBoard(BoardView):
     """
 
     geometry_kind: ClassVar[str] = "hex"
+    max_zoom: ClassVar[int] = 2  # rows three lines apart no longer read as a hex board
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # q e / z c sit around s on the keyboard like the six neighbours around a hex; the
@@ -63,21 +66,28 @@ class HexBoard(BoardView):
         assert isinstance(geometry, HexGrid)
         return geometry
 
-    def _make_layout(self, game: Game) -> BoardLayout:
+    def _make_layout(self, game: Game, zoom: int = 1) -> BoardLayout:
         geometry = game.geometry
         assert isinstance(geometry, HexGrid)
         widest = geometry.row_count
-        left = 3  # the widest row's first cell, after a letter, a space and a marker column
-        canvas = Canvas(2 * widest + 5, widest)
+        gap = 2 + zoom  # from a row's end cell to its letter: a marker column and a space
+        left = gap  # the widest row's first cell
+        height = zoom * (widest - 1) + 3  # the rows, and a line of numbers above and below
+        canvas = Canvas(left + zoom * (2 * widest - 2) + gap + 1, height)
         cells = []
         for cell in range(geometry.cell_count):
             row, pos = geometry.coords(cell)
-            cells.append((left + self._half(row, pos), widest - 1 - row))
+            cells.append((left + zoom * self._half(row, pos), 1 + zoom * (widest - 1 - row)))
         for row in range(geometry.row_count):
             first = cells[geometry.cell(row, 0)]
             last = cells[geometry.cell(row, geometry.row_lengths[row] - 1)]
-            canvas.put(first[0] - 3, first[1], LETTERS[row], LABEL)
-            canvas.put(last[0] + 3, last[1], LETTERS[row], LABEL)
+            canvas.put(first[0] - gap, first[1], LETTERS[row], LABEL)
+            canvas.put(last[0] + gap, last[1], LETTERS[row], LABEL)
+        for row, y in ((0, height - 1), (geometry.row_count - 1, 0)):
+            for pos in range(geometry.row_lengths[row]):
+                x = cells[geometry.cell(row, pos)][0]
+                number = str(pos + 1)
+                canvas.put(x, y, number, LABEL)  # only the last can have two digits
         return BoardLayout(canvas, tuple(cells), 1, False, shared_hits(tuple(cells)))
 
     def _half(self, row: int, pos: int) -> int:

@@ -34,18 +34,25 @@ class PointBoard(BoardView):
     empty_class: ClassVar[str] = "board--grid"
     territory_lines: ClassVar[bool] = True
 
-    def _make_layout(self, game: Game) -> BoardLayout:
+    def _make_layout(self, game: Game, zoom: int = 1) -> BoardLayout:
         n = game.size
+        across, down = 2 * zoom, zoom  # columns and lines from one point to the next
         label = len(str(n))
         left = label + 2  # the first point, after the label, a space and a marker column
-        canvas = Canvas(left + 2 * n + 1 + label, n + 2)
-        label_rows(canvas, n, 0, left + 2 * n + 1)
-        label_columns(canvas, [left + 2 * col for col in range(n)])
+        width = across * (n - 1) + 1
+        canvas = Canvas(left + width + 2 + label, down * (n - 1) + 3)
+        ys = [1 + down * (n - 1 - row) for row in range(n)]
+        label_rows(canvas, n, 0, left + width + 2, ys)
+        label_columns(canvas, [left + across * col for col in range(n)])
         glyphs = self.glyphs
         for row in range(n):
-            line = glyphs.line.join(glyphs.point(col, row, n) for col in range(n))
-            canvas.put(left, n - row, line, GRID)
-        cells = tuple((left + 2 * (c % n), n - c // n) for c in range(n * n))
+            line = (glyphs.line * (across - 1)).join(glyphs.point(col, row, n) for col in range(n))
+            canvas.put(left, ys[row], line, GRID)
+            if row:
+                for y in range(ys[row] + 1, ys[row - 1]):
+                    for col in range(n):
+                        canvas.put(left + across * col, y, glyphs.vertical, GRID)
+        cells = tuple((left + across * (c % n), ys[c // n]) for c in range(n * n))
         return BoardLayout(canvas, cells, 1, False, shared_hits(cells))
 
     def _neighbour(self, cell: int, direction: str) -> int | None:

@@ -1,0 +1,106 @@
+"""The user's settings: a TOML file in the platform's config folder.
+
+```toml
+# ~/.config/abstracts-tui/settings.toml on Linux
+theme = "colour-blind"     # any Textual theme, or colour-blind
+ascii = false              # draw with ASCII characters only
+level = "medium"           # the computer's strength when a seat is set to the computer
+[sizes]                    # board size chosen first on the selection screen, by game
+petrify = 10
+[keymap]                   # other keys, by binding id (see the help screen's ids)
+"play.hint" = "h"
+"board.left" = "left,a"
+```
+
+A file that cannot be read or holds a wrong value never stops the app: it starts with
+the defaults for what is wrong, and says why in one sentence.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..engine.levels import DEFAULT_LEVEL, LEVELS
+from ..rules import GAMES
+from .themes import theme_names
+
+CONFIG_VARIABLE = "ABSTRACTS_TUI_CONFIG"
+"""A settings file to read instead of the one in the config folder (tests, trials)."""
+
+
+def settings_path() -> Path:
+    """Where the settings are read from: `ABSTRACTS_TUI_CONFIG`, else the config folder."""
+    named = os.environ.get(CONFIG_VARIABLE)
+    if named:
+        return Path(named)
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("abstracts-tui", appauthor=False)) / "settings.toml"
+
+
+@dataclass(frozen=True)
+class Settings:
+    theme: str = "textual-dark"
+    ascii: bool = False
+    level: str = DEFAULT_LEVEL
+    sizes: dict[str, int] = field(default_factory=dict)
+    keymap: dict[str, str] = field(default_factory=dict)
+    problems: tuple[str, ...] = ()
+    """What was wrong in the file, one sentence each (the defaults were used instead)."""
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """The settings in `path` (by default `settings_path()`); none if there is no file."""
+    path = path or settings_path()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return Settings()
+    except (OSError, UnicodeDecodeError) as error:
+        return Settings(problems=(f"The settings file {path} could not be read: {error}.",))
+    except tomllib.TOMLDecodeError as error:
+        return Settings(problems=(f"The settings file {path} is not TOML: {error}.",))
+    return read(data, path)
+
+
+def read(data: dict[str, Any], path: Path) -> Settings:
+    """Settings from parsed TOML; wrong values are left out and named in `problems`."""
+    problems: list[str] = []
+
+    def wrong(key: str, allowed: str) -> None:
+        problems.append(f"In {path}, {key} must be {allowed}; the default is used.")
+
+    theme = data.get("theme", Settings.theme)
+    if theme not in theme_names():
+        wrong("theme", "one of " + ", ".join(theme_names()))
+        theme = Settings.theme
+    ascii = data.get("ascii", False)
+    if not isinstance(ascii, bool):
+        wrong("ascii", "true or false")
+        ascii = False
+    level = data.get("level", DEFAULT_LEVEL)
+    if level not in LEVELS:
+        wrong("level", "one of " + ", ".join(LEVELS))
+        level = DEFAULT_LEVEL
+    sizes: dict[str, int] = {}
+    for game, size in dict(data.get("sizes", {})).items():
+        info = GAMES[game].info if game in GAMES else None
+        if info is None or size not in info.sizes:
+            where = f"{min(info.sizes)} to {max(info.sizes)}" if info else "a game's name"
+            wrong(f"sizes.{game}", where)
+        else:
+            sizes[game] = size
+    keymap: dict[str, str] = {}
+    for binding, keys in dict(data.get("keymap", {})).items():
+        if isinstance(keys, str) and keys.strip():
+            keymap[str(binding)] = keys
+        else:
+            wrong(f"keymap.{binding}", 'keys such as "h" or "left,a"')
+    unknown = sorted(set(data) - {"theme", "ascii", "level", "sizes", "keymap"})
+    if unknown:
+        problems.append(f"In {path}, {', '.join(unknown)} is not a setting; it is ignored.")
+    return Settings(theme, ascii, level, sizes, keymap, tuple(problems))

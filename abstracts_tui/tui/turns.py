@@ -1,0 +1,185 @@
+"""Whose turn it is at one screen, and the steps around a move: komi, sides, the pie rule,
+the computer's turns, moves, undo and redo.
+
+A plain class over the session, with no Textual in it, so that it can be tested without
+an app: the play screen asks it what to ask next (`request`) and hands it the answers;
+what the session then says changed is what the screen redraws.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from ..rules import PASS, SWAP, Move, RulesError
+from ..session import Phase, Session
+
+
+class Ask(Enum):
+    """What a screen must ask of whoever the session waits for."""
+
+    KOMI = "komi"
+    SIDE = "side"
+    PIE = "pie"
+    COMPUTER = "computer"
+    """The computer decides (komi, a side or a move): a search in a worker."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """Ask `name` (at `level` if the computer) for `ask`."""
+
+    ask: Ask
+    name: str
+    level: str | None = None
+
+
+class Turns:
+    """The turns of one screen on a session, which may be shared with other screens.
+
+    `local_people` are the people who play at this screen: None for everyone (hot-seat),
+    an empty set for somebody who watches. `shared` is a game others see too (over SSH):
+    moves cannot be taken back there.
+    """
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        local_people: frozenset[str] | None = None,
+        shared: bool = False,
+    ) -> None:
+        self.session = session
+        self.local_people = local_people
+        self.shared = shared
+        self.analysing = False
+        """Analysis mode: moves start variations, and nobody is asked anything."""
+
+    @property
+    def watching(self) -> bool:
+        """Whether nobody plays at this screen (a watcher of a room)."""
+        return self.local_people is not None and not (self.local_people & set(self.session.people))
+
+    def is_local(self, name: str | None) -> bool:
+        """Whether `name` plays at this screen."""
+        return name is not None and (self.local_people is None or name in self.local_people)
+
+    # -- what to ask --------------------------------------------------------------------
+
+    def request(self) -> Request | None:
+        """What this screen must ask now, if anything: komi, a side, the pie rule's swap,
+        or the computer's decision. Nothing in analysis mode or for somebody elsewhere."""
+        session = self.session
+        waiting = session.waiting_for()
+        if self.analysing or waiting is None or not self.is_local(waiting):
+            return None
+        level = session.level(waiting)
+        if level is not None:
+            return Request(Ask.COMPUTER, waiting, level)
+        if session.phase is Phase.KOMI:
+            return Request(Ask.KOMI, waiting)
+        if session.phase is Phase.SIDE:
+            return Request(Ask.SIDE, waiting)
+        if self.swap_offered():
+            return Request(Ask.PIE, waiting)
+        return None
+
+    def swap_offered(self) -> bool:
+        """Whether the pie rule's offer is open: one move played and the swap legal (also
+        after the swap or the reply was taken back)."""
+        game = self.session.game
+        return (
+            self.session.phase is Phase.PLAY
+            and len(game.moves) == 1
+            and game.illegal_reason(SWAP) is None
+        )
+
+    def can_pass(self) -> bool:
+        """Whether passing is a legal move now (the footer offers `p` only then)."""
+        session = self.session
+        return session.phase is Phase.PLAY and session.game.illegal_reason(PASS) is None
+
+    # -- answers --------------------------------------------------------------------------
+
+    def set_komi(self, komi: str | float) -> None:
+        if self.session.phase is Phase.KOMI:
+            self.session.set_komi(komi)
+
+    def choose_side(self, colour: int) -> None:
+        if self.session.phase is Phase.SIDE:
+            self.session.choose_side(colour)
+
+    def swap(self) -> str | None:
+        """Play the pie rule's swap; None, or why not."""
+        if not self.swap_offered():
+            return "Not swapped: the swap is only the second move of the game."
+        return self.play(SWAP)
+
+    def decided(self, decision: Any) -> None:
+        """The computer's decision for what the session waits for: komi, side or move."""
+        session = self.session
+        if session.phase is Phase.KOMI:
+            session.set_komi(decision)
+        elif session.phase is Phase.SIDE:
+            session.choose_side(decision)
+        else:
+            session.play(decision, branch=self.analysing)
+
+    # -- moves ------------------------------------------------------------------------
+
+    def refusal(self) -> str | None:
+        """Why no move may be made at this screen now; None if one may."""
+        session = self.session
+        waiting = session.waiting_for()
+        if self.watching:
+            names = " and ".join(session.people)
+            return f"You are watching: {names} make the moves."
+        if waiting is None or session.phase is not Phase.PLAY or self.analysing:
+            return None  # the rules or the session give the reason
+        if session.level(waiting):
+            return f"Not played: {waiting} (the computer) is to move."
+        if not self.is_local(waiting):
+            return f"Not played: it is {waiting}'s turn."
+        return None
+
+    def play(self, move: Move | str) -> str | None:
+        """Play `move` for the side to move (a variation in analysis); None, or why not.
+        The session tells its listeners what was played."""
+        reason = self.refusal()
+        if reason is not None:
+            return reason
+        try:
+            self.session.play(move, branch=self.analysing)
+        except RulesError as error:
+            return f"Not played: {error}"
+        return None
+
+    def computer_waits(self) -> bool:
+        """Whether a computer is to move while a person also plays in this game."""
+        session = self.session
+        waiting = session.waiting_for()
+        people = any(session.level(name) is None for name in session.people)
+        return people and waiting is not None and session.level(waiting) is not None
+
+    def undo(self) -> str:
+        """Take back a move (against the computer, its reply too); what happened."""
+        session = self.session
+        if self.shared:
+            return "Taking back a move is not possible in a shared game."
+        if not session.undo():
+            return "Nothing to take back."
+        while self.computer_waits() and session.undo():
+            pass  # against the computer, its reply goes too: back to a person's turn
+        return f"Move taken back. {session.turn_text()}."
+
+    def redo(self) -> str:
+        """Play again the move last taken back (and the computer's reply); what happened."""
+        session = self.session
+        if self.shared:
+            return "Replaying a move is not possible in a shared game."
+        if not session.redo():
+            return "Nothing to replay."
+        while self.computer_waits() and session.redo():
+            pass
+        return f"Move replayed. {session.turn_text()}."

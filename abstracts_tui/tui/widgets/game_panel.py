@@ -1,0 +1,115 @@
+"""The play screen's panel: the game, whose turn it is, the cursor's cell, the score.
+
+Every text here is shown as it is (no markup), so that a name such as `Ann [x]` reads as
+typed.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+from ...rules import Game, format_number
+
+
+def title_text(game: Game) -> str:
+    """`Egotzi squared  7x7  komi 4`, `Partitions  side 6`."""
+    info = game.info
+    title = info.title
+    if info.variants:
+        title += f" {game.options.variant}"
+    title += f"  {game.size}x{game.size}" if info.geometry != "hex" else f"  side {game.size}"
+    if info.takes_komi(game.options.variant):
+        title += f"  komi {format_number(game.options.komi)}"
+    return title
+
+
+def score_text(game: Game, *, shown: bool, short: bool) -> str:
+    """The score as it stands (the final score and why at the end); with `shown`, the
+    breakdown the board shows; `short` fits one line (analysis needs the room)."""
+    score = game.score()
+    colours = game.info.colours
+    outcome = game.outcome()
+    if short and not shown and outcome is None:
+        one, two = (
+            f"{c.capitalize()} {format_number(p)}"
+            for c, p in zip(colours, score.points, strict=True)
+        )
+        return f"Score now: {one}, {two}"
+    lines = ["Final score:" if outcome else "Score now:"]
+    lines += [f"  {colours[i].capitalize():<11}{format_number(score.points[i]):>5}" for i in (0, 1)]
+    if outcome is not None:
+        lines.append(outcome.reason)
+    if shown:
+        lines.extend(score.lines)
+    else:
+        lines.append("t: show it on the board")
+    return "\n".join(lines)
+
+
+class CursorLine(Widget):
+    """One line that changes with every cursor key: repainted, never laid out again (a
+    Static's update lays out the whole panel, which a key press need not pay for)."""
+
+    DEFAULT_CSS = """
+    CursorLine { height: 1; }
+    """
+
+    text: reactive[str] = reactive("", layout=False)
+
+    def render(self) -> Content:
+        return Content(self.text)
+
+
+class GamePanel(Vertical):
+    """Title, the autosave's trouble, the turn, who is away, the cursor and the score."""
+
+    DEFAULT_CSS = """
+    GamePanel {
+        height: auto;
+        max-height: 70%;
+    }
+    GamePanel #title { text-style: bold; color: $accent; }
+    GamePanel #saving { color: $text-error; text-style: bold; margin-bottom: 1; }
+    GamePanel #turn { text-style: bold; }
+    GamePanel #away { color: $text-warning; text-style: bold; }
+    GamePanel #cursor { margin-top: 1; }
+    GamePanel #score-box { height: auto; max-height: 20; margin-top: 1; }
+    GamePanel #legend { color: $text-muted; margin-top: 1; }
+    GamePanel .-hidden { display: none; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title", markup=False)
+        yield Static(id="saving", markup=False, classes="-hidden")
+        yield Static(id="turn", markup=False)
+        yield Static(id="away", markup=False, classes="-hidden")
+        yield CursorLine(id="cursor")
+        yield Static(id="legend", markup=False, classes="-hidden")
+        with VerticalScroll(id="score-box", can_focus=False):
+            yield Static(id="score", markup=False)
+
+    def _set(self, selector: str, text: str, *, hide_empty: bool = False) -> None:
+        widget = self.query_one(selector, Static)
+        widget.update(text)
+        if hide_empty:
+            widget.set_class(not text, "-hidden")
+
+    def show_game(self, game: Game, turn: str, score: str, legend: str) -> None:
+        self._set("#title", title_text(game))
+        self._set("#turn", turn)
+        self._set("#score", score)
+        self._set("#legend", legend, hide_empty=True)
+
+    def show_cursor(self, text: str) -> None:
+        self.query_one(CursorLine).text = text
+
+    def show_saving(self, text: str) -> None:
+        self._set("#saving", text, hide_empty=True)
+
+    def show_away(self, text: str) -> None:
+        self._set("#away", text, hide_empty=True)

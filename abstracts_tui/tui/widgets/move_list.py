@@ -1,0 +1,104 @@
+"""The move list of the play screen: the line played, appended to move by move.
+
+In play a new move adds one line; the whole list is built again only when another line
+is shown (an undo, a step or a variation in analysis), and even then the moves are
+named from the record, not replayed. Analysis shows the line on past the position shown,
+with `>` at it, `(i/n)` where a move has alternatives and `*` where it has a comment.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from ...records import RecordNode
+from ...session import Change, Changed, Session
+
+
+class MoveList(VerticalScroll, can_focus=False):
+    """The moves of the line shown, one a line."""
+
+    DEFAULT_CSS = """
+    MoveList {
+        height: 1fr;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.nodes: list[RecordNode] = []
+        self.lines: list[str] = []
+        """The text of each node's line, without the `>` of the position shown."""
+        self.analysing = False
+
+    def compose(self) -> ComposeResult:
+        yield Static("No moves yet.", id="moves", markup=False)
+
+    def show(self, session: Session, changed: Changed | None = None, *, analysing: bool) -> None:
+        """Show the line after `changed` (None: build it again)."""
+        node = session.node
+        appended = (
+            changed is not None
+            and changed.change is Change.MOVE
+            and not analysing
+            and not self.analysing
+            and node.parent is (self.nodes[-1] if self.nodes else session.record.root)
+            and len(self.nodes) == len(node.line()) - 1
+        )
+        self.analysing = analysing
+        if appended:
+            assert changed is not None
+            self.nodes.append(node)
+            self.lines.append(self._line(session, node, len(self.nodes), changed.mover))
+        else:
+            self._build(session)
+        self._draw(session)
+
+    def _build(self, session: Session) -> None:
+        nodes = session.line_nodes() if self.analysing else session.node.line()
+        self.nodes = nodes
+        game = session.record.new_game()
+        colours = game.info.colours
+        self.lines = []
+        turn = game.turn
+        for number, node in enumerate(nodes, start=1):
+            if node.setup is not None:
+                turn = colours.index(node.setup.split(" ")[3])
+            mover = turn if node.move is not None else None
+            self.lines.append(self._line(session, node, number, mover))
+            if node.move is not None:
+                # After the pie rule's swap the colour that swapped moves again.
+                turn = turn if node.move == "swap" else 1 - turn
+
+    @staticmethod
+    def _line(session: Session, node: RecordNode, number: int, mover: int | None) -> str:
+        if node.setup is not None:
+            text = "(position set up)"
+        elif node.move is not None and mover is not None:
+            colour = session.game.info.colours[mover].capitalize()
+            text = f"{colour:<11}{node.move}"
+        else:
+            text = ""
+        marks = ""
+        siblings = node.parent.children if node.parent is not None else [node]
+        if len(siblings) > 1:
+            marks += f" ({siblings.index(node) + 1}/{len(siblings)})"
+        if node.comment:
+            marks += " *"
+        return f"{number:>3}. {text}{marks}"
+
+    def _draw(self, session: Session) -> None:
+        here = session.node
+        if self.analysing:
+            text = "\n".join(
+                (">" if node is here else " ") + line
+                for node, line in zip(self.nodes, self.lines, strict=True)
+            )
+        else:
+            text = "\n".join(" " + line for line in self.lines)
+        self.query_one("#moves", Static).update(text or "No moves yet.")
+        if self.analysing:
+            self.scroll_to(y=max(0, session.move_number() - 4), animate=False)
+        else:
+            self.scroll_end(animate=False)

@@ -1,0 +1,27 @@
+"""`--ascii` draws every screen with ASCII characters, before or after the command."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+from .test_app_exit import Terminal, pytestmark  # noqa: F401  (tmux or skip)
+
+
+def test_ascii_before_play_draws_the_board_and_the_pie_dialog_in_ascii(tmp_path: Path) -> None:
+    command = (
+        f"XDG_DATA_HOME={tmp_path} {shlex.quote(sys.executable)} -m abstracts_tui "
+        "--ascii play petrify --size 6 --first Ann --second Bob; sleep 30"
+    )
+    terminal = Terminal("ascii", command)
+    try:
+        screen = terminal.wait_for(lambda s: "Blue to move (Ann)" in s)
+        assert screen.isascii(), screen
+        terminal.keys(":")
+        terminal.wait_for(lambda s: "Enter plays" in s)
+        terminal.keys("c3", "Enter")
+        screen = terminal.wait_for(lambda s: "Pie rule" in s and "Play on" in s)
+        assert screen.isascii(), screen
+    finally:
+        terminal.close()
