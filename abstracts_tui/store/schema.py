@@ -9,8 +9,9 @@ migration at the end of `MIGRATIONS`, never by changing one already released.
 from __future__ import annotations
 
 import sqlite3
+import threading
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 
 @dataclass(frozen=True)
@@ -82,9 +83,23 @@ class NewerStore(Exception):
     """The store was made by a newer version of the program (the message says which)."""
 
 
+_last_now = ""
+_now_lock = threading.Lock()
+
+
 def now() -> str:
-    """The time as the store keeps it: UTC, ISO 8601, to the millisecond (sorts as text)."""
-    return datetime.now(UTC).isoformat(sep=" ", timespec="milliseconds")[:23]
+    """The time as the store keeps it: UTC, ISO 8601, to the microsecond (sorts as text).
+    Each call gives a later time than the one before in this process, so that two changes
+    in the same microsecond still list in the order they were made."""
+    global _last_now
+    with _now_lock:
+        moment = datetime.now(UTC)
+        text = moment.isoformat(sep=" ", timespec="microseconds")[:26]
+        if text <= _last_now:
+            last = datetime.fromisoformat(_last_now).replace(tzinfo=UTC)
+            text = (last + timedelta(microseconds=1)).isoformat(sep=" ")[:26]
+        _last_now = text
+        return text
 
 
 def migrate(db: sqlite3.Connection) -> None:

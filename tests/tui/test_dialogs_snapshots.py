@@ -59,7 +59,9 @@ def test_confirm_dialog(
     snap_compare: SnapCompare, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Deleting a variation in analysis asks first (over the figures of a search that
-    is the same in every run: a seed and a playout budget)."""
+    is the same in every run: a seed, a playout budget and the pure-Python core, whose
+    results do not depend on the machine's cores)."""
+    monkeypatch.setenv("ABSTRACTS_TUI_CORE", "python")
     monkeypatch.setenv("ABSTRACTS_TUI_SEED", "5")
     monkeypatch.setenv("ABSTRACTS_TUI_PLAYOUTS", "200")
     app = build_app(Setup("partitions", 5, first="Ann", second="Bob"), data=tmp_path)
