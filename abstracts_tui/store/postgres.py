@@ -318,7 +318,8 @@ def create_room(db: Db, room: RoomSave, holder: str) -> bool:
         made = db.execute(f"{INSERT_ROOM} ON CONFLICT (code) DO NOTHING", _values(room, None))
         if not made.rowcount:
             return False
-        _take_seat(db, room.code, room.setup.creator, holder)
+        if holder:
+            _take_seat(db, room.code, room.setup.creator, holder)
         notify_room(db, room.code, 1)
     return True
 
@@ -508,7 +509,6 @@ def open_session(db: Db, token: str, name: str, process: int, limit: int) -> boo
 def close_session(db: Db, token: str) -> None:
     with failures():
         db.execute("DELETE FROM sessions WHERE token = %s", (token,))
-        db.commit()
 
 
 def restore_sessions(db: Db, process: int, sessions: dict[str, str]) -> None:
