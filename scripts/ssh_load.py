@@ -11,7 +11,16 @@ HOLD seconds every session moves its cursor every few seconds. Prints:
   so this is what one move costs), and one move measured alone on a quiet server;
 - the time from a key to the first byte of the answer, median and 95th percentile.
 
+With `--database URL` (a PostgreSQL database; `--processes N` starts N servers on it),
+SESSIONS sessions play real moves instead, two per room on the default Partitions board
+(no pie rule nor komi to stop a game): every other room has its two players on two
+processes, the others on one. During HOLD seconds each player, on its turn, waits 1 to
+3 seconds and types a legal move (`:` and the move); prints the time from the Enter that
+plays it to the opponent's first byte, median and 95th percentile, across processes and
+within one process, in the same run, and how many moves did not arrive.
+
     python scripts/ssh_load.py [--sessions 50] [--hold 60]
+    python scripts/ssh_load.py --processes 2 --database URL [--sessions 100] [--hold 60]
 """
 
 from __future__ import annotations
@@ -117,6 +126,93 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
+async def partitions_room(
+    one_port: int, two_port: int, first: str, second: str
+) -> tuple[Client, Client]:
+    """`first` creates a Partitions room on the server at `one_port`; `second` joins it
+    through the one at `two_port` (the same one, or another process)."""
+    one = await connect(one_port, first)
+    await one.wait_for("Create a room")
+    one.key("c")
+    await one.wait_for("choose a game")
+    for game in ("Pilo", "Egotzi", "Linage", "Partitions"):
+        one.key(DOWN)
+        await one.wait_for(f"> {game}")
+    one.key(ENTER)
+    found = re.search(r"Room (\w{4})", await one.wait_for("Waiting for"))
+    assert found
+    two = await connect(two_port, second, f"join {found.group(1)}")
+    await two.wait_for("to move")
+    await one.wait_for("to move")
+    return one, two
+
+
+def percentiles(values: list[float]) -> str:
+    if not values:
+        return "none"
+    values = sorted(values)
+    p95 = values[min(len(values) - 1, int(len(values) * 0.95))]
+    return (
+        f"median {statistics.median(values) * 1000:.1f} ms, "
+        f"95th percentile {p95 * 1000:.1f} ms ({len(values)} moves)"
+    )
+
+
+async def measure_moves(ports: list[int], sessions: int, hold: float) -> None:
+    from abstracts_tui.rules import new_game
+
+    started = time.monotonic()
+    rooms: list[tuple[bool, Client, Client]] = []
+    for index in range(sessions // 2):
+        across = len(ports) > 1 and index % 2 == 0
+        home = ports[(index // 2) % len(ports)]
+        away = ports[(ports.index(home) + 1) % len(ports)] if across else home
+        one, two = await partitions_room(home, away, f"p{index}a", f"p{index}b")
+        rooms.append((across, one, two))
+    opened = time.monotonic() - started
+    await asyncio.sleep(3)
+    for _, one, two in rooms:
+        one.screen = two.screen = None  # from now on only bytes are counted
+    timings: dict[bool, list[float]] = {True: [], False: []}
+    lost = 0
+    deadline = time.monotonic() + hold
+
+    async def play(across: bool, one: Client, two: Client) -> None:
+        nonlocal lost
+        game = new_game("partitions")
+        players = (one, two)
+        rng = random.Random(id(one))
+        while time.monotonic() < deadline and not game.is_over():
+            mover, other = players[game.turn], players[1 - game.turn]
+            await asyncio.sleep(rng.uniform(1, 3))
+            move = game.move_name(rng.choice(list(game.legal_moves())))
+            mover.key(":")
+            await asyncio.sleep(0.4)  # the move line opens
+            mover.key(move)
+            await asyncio.sleep(0.4)
+            other.changed.clear()
+            sent = time.monotonic()
+            mover.key(ENTER)
+            try:
+                await asyncio.wait_for(other.changed.wait(), 10)
+            except TimeoutError:
+                lost += 1
+                return
+            timings[across].append(time.monotonic() - sent)
+            game.play(move)
+            await asyncio.sleep(0.3)  # the rest of the frame
+
+    await asyncio.gather(*(play(*room) for room in rooms))
+    print(
+        f"sessions: {2 * len(rooms)} on {len(ports)} process(es), "
+        f"{sum(1 for r in rooms if r[0])} rooms across processes and "
+        f"{sum(1 for r in rooms if not r[0])} within one ({opened:.1f} s to open them all)"
+    )
+    print(f"move to the opponent's first byte, across processes: {percentiles(timings[True])}")
+    print(f"move to the opponent's first byte, within one process: {percentiles(timings[False])}")
+    print(f"moves that never reached the opponent (10 s): {lost}")
+
+
 async def measure(port: int, pid: int, sessions: int, hold: float) -> None:
     warm = await room_for_two(port, "warm1", "warm2")
     for client in warm:
@@ -183,7 +279,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--hold", type=float, default=60.0)
+    parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--database", metavar="URL", help="a PostgreSQL database to share")
     args = parser.parse_args()
+    if args.database is not None or args.processes > 1:
+        if args.database is None:
+            parser.error("--processes above 1 needs --database URL")
+        moves(args)
+        return
     with tempfile.TemporaryDirectory() as data:
         # Every session comes from this one machine: lift the per-address limit for them.
         limit = str(args.sessions + 10)
@@ -210,6 +313,45 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(30)
+
+
+def start_server(data: str, *options: str) -> tuple[subprocess.Popen[str], int]:
+    """A server process on a free port, and the port (its log is read on, so that a full
+    pipe never stops it)."""
+    serve = [sys.executable, "-m", "abstracts_tui", "serve", "--port", "0", "--data", data]
+    server = subprocess.Popen(
+        [*serve, *options], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    assert server.stdout is not None
+    for line in server.stdout:
+        found = re.search(r"listening on \S+ port (\d+)", line)
+        if found:
+            threading.Thread(target=server.stdout.read, daemon=True).start()
+            return server, int(found.group(1))
+    sys.exit("a server did not start")
+
+
+def moves(args: argparse.Namespace) -> None:
+    """Moves played through `args.processes` servers sharing `args.database`."""
+    servers: list[subprocess.Popen[str]] = []
+    with tempfile.TemporaryDirectory() as data:
+        try:
+            ports = []
+            for number in range(args.processes):
+                server, port = start_server(
+                    f"{data}/{number}",
+                    "--database",
+                    args.database,
+                    "--connections-per-address",
+                    str(args.sessions + 10),
+                )
+                servers.append(server)
+                ports.append(port)
+            asyncio.run(measure_moves(ports, args.sessions, args.hold))
+        finally:
+            for server in servers:
+                server.terminate()
+                server.wait(30)
 
 
 if __name__ == "__main__":
