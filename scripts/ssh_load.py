@@ -14,10 +14,11 @@ HOLD seconds every session moves its cursor every few seconds. Prints:
 With `--database URL` (a PostgreSQL database; `--processes N` starts N servers on it),
 SESSIONS sessions play real moves instead, two per room on the default Partitions board
 (no pie rule nor komi to stop a game): every other room has its two players on two
-processes, the others on one. During HOLD seconds each player, on its turn, waits 1 to
-3 seconds and types a legal move (`:` and the move); prints the time from the Enter that
+processes, the others on one. During HOLD seconds each player, on its turn, thinks 3 to
+6 seconds and types a legal move (`:` and the move); prints the time from the Enter that
 plays it to the opponent's first byte, median and 95th percentile, across processes and
-within one process, in the same run, and how many moves did not arrive.
+within one process, in the same run, how many moves did not arrive, and the CPU time
+each server process used during the hold.
 
     python scripts/ssh_load.py [--sessions 50] [--hold 60]
     python scripts/ssh_load.py --processes 2 --database URL [--sessions 100] [--hold 60]
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import random
 import re
 import statistics
@@ -158,7 +160,13 @@ def percentiles(values: list[float]) -> str:
     )
 
 
-async def measure_moves(ports: list[int], sessions: int, hold: float) -> None:
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process `pid` has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def measure_moves(ports: list[int], pids: list[int], sessions: int, hold: float) -> None:
     from abstracts_tui.rules import new_game
 
     started = time.monotonic()
@@ -175,6 +183,7 @@ async def measure_moves(ports: list[int], sessions: int, hold: float) -> None:
         one.screen = two.screen = None  # from now on only bytes are counted
     timings: dict[bool, list[float]] = {True: [], False: []}
     lost = 0
+    cpu = [cpu_seconds(pid) for pid in pids]
     deadline = time.monotonic() + hold
 
     async def play(across: bool, one: Client, two: Client) -> None:
@@ -184,7 +193,7 @@ async def measure_moves(ports: list[int], sessions: int, hold: float) -> None:
         rng = random.Random(id(one))
         while time.monotonic() < deadline and not game.is_over():
             mover, other = players[game.turn], players[1 - game.turn]
-            await asyncio.sleep(rng.uniform(1, 3))
+            await asyncio.sleep(rng.uniform(3, 6))
             move = game.move_name(rng.choice(list(game.legal_moves())))
             mover.key(":")
             await asyncio.sleep(0.4)  # the move line opens
@@ -203,6 +212,7 @@ async def measure_moves(ports: list[int], sessions: int, hold: float) -> None:
             await asyncio.sleep(0.3)  # the rest of the frame
 
     await asyncio.gather(*(play(*room) for room in rooms))
+    cpu = [cpu_seconds(pid) - before for pid, before in zip(pids, cpu, strict=True)]
     print(
         f"sessions: {2 * len(rooms)} on {len(ports)} process(es), "
         f"{sum(1 for r in rooms if r[0])} rooms across processes and "
@@ -211,6 +221,8 @@ async def measure_moves(ports: list[int], sessions: int, hold: float) -> None:
     print(f"move to the opponent's first byte, across processes: {percentiles(timings[True])}")
     print(f"move to the opponent's first byte, within one process: {percentiles(timings[False])}")
     print(f"moves that never reached the opponent (10 s): {lost}")
+    used = ", ".join(f"{seconds / hold:.0%}" for seconds in cpu)
+    print(f"CPU of each server process during the {hold:.0f} s: {used} of one core")
 
 
 async def measure(port: int, pid: int, sessions: int, hold: float) -> None:
@@ -347,7 +359,8 @@ def moves(args: argparse.Namespace) -> None:
                 )
                 servers.append(server)
                 ports.append(port)
-            asyncio.run(measure_moves(ports, args.sessions, args.hold))
+            pids = [server.pid for server in servers]
+            asyncio.run(measure_moves(ports, pids, args.sessions, args.hold))
         finally:
             for server in servers:
                 server.terminate()

@@ -4,6 +4,7 @@ archive, ratings changed once per game, names, imports."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -61,6 +62,7 @@ def test_the_archive_lists_newest_first_by_player_and_page(open_store: Opener) -
     store = open_store()
     for number, (code, joiner) in enumerate([("bbbb", "bob"), ("cccc", "carl"), ("dddd", "bob")]):
         store.save_room(RoomSave(code, PILO, joiner, f"(;C[{number}])"))
+        time.sleep(0.002)  # SQLite keeps milliseconds: two saves in one would tie
     store.save_room(RoomSave("bbbb", PILO, "bob", "(;C[later])", Finish("Blue+2", "ann")))
     assert [r.code for r in store.rooms()] == ["bbbb", "dddd", "cccc"]
     assert [r.code for r in store.rooms(finished=True)] == ["bbbb"]
