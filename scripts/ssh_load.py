@@ -14,11 +14,12 @@ HOLD seconds every session moves its cursor every few seconds. Prints:
 With `--database URL` (a PostgreSQL database; `--processes N` starts N servers on it),
 SESSIONS sessions play real moves instead, two per room on the default Partitions board
 (no pie rule nor komi to stop a game): every other room has its two players on two
-processes, the others on one. During HOLD seconds each player, on its turn, thinks 3 to
-6 seconds and types a legal move (`:` and the move); prints the time from the Enter that
-plays it to the opponent's first byte, median and 95th percentile, across processes and
-within one process, in the same run, how many moves did not arrive, and the CPU time
-each server process used during the hold.
+processes, the others on one. During HOLD seconds each player, on its turn, thinks 10 to
+20 seconds (`--think`) and types a legal move (`:` and the move); a move counts once the opponent's
+screen shows it, and its time is from the Enter that plays it to the first byte the
+opponent received after it. Prints its median and 95th percentile across processes and
+within one process, in the same run, how many moves never showed (10 s), and the CPU time
+of each server process and of the clients during the hold.
 
     python scripts/ssh_load.py [--sessions 50] [--hold 60]
     python scripts/ssh_load.py --processes 2 --database URL [--sessions 100] [--hold 60]
@@ -56,6 +57,8 @@ class Client(asyncssh.SSHClientSession[str]):
         self.received = 0
         self.changed = asyncio.Event()
         self.sent_at: float | None = None
+        self.first: float | None = 0.0
+        """When the first bytes after `first` was set to None arrived."""
         self.latencies: list[float] = []
         self.chan: Any = None
 
@@ -64,6 +67,8 @@ class Client(asyncssh.SSHClientSession[str]):
 
     def data_received(self, data: str, datatype: Any) -> None:
         self.received += len(data.encode())
+        if self.first is None:
+            self.first = time.monotonic()
         if self.sent_at is not None:
             self.latencies.append(time.monotonic() - self.sent_at)
             self.sent_at = None
@@ -166,7 +171,13 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def measure_moves(ports: list[int], pids: list[int], sessions: int, hold: float) -> None:
+async def measure_moves(
+    ports: list[int],
+    pids: list[int],
+    sessions: int,
+    hold: float,
+    think: tuple[float, float] = (10.0, 20.0),
+) -> None:
     from abstracts_tui.rules import new_game
 
     started = time.monotonic()
@@ -179,40 +190,41 @@ async def measure_moves(ports: list[int], pids: list[int], sessions: int, hold: 
         rooms.append((across, one, two))
     opened = time.monotonic() - started
     await asyncio.sleep(3)
-    for _, one, two in rooms:
-        one.screen = two.screen = None  # from now on only bytes are counted
     timings: dict[bool, list[float]] = {True: [], False: []}
     lost = 0
-    cpu = [cpu_seconds(pid) for pid in pids]
+    cpu = [cpu_seconds(pid) for pid in [*pids, os.getpid()]]
     deadline = time.monotonic() + hold
 
     async def play(across: bool, one: Client, two: Client) -> None:
+        """Moves until the hold ends; a move counts once the opponent's screen shows it
+        (its time is that of the first byte after the Enter)."""
         nonlocal lost
         game = new_game("partitions")
         players = (one, two)
         rng = random.Random(id(one))
         while time.monotonic() < deadline and not game.is_over():
             mover, other = players[game.turn], players[1 - game.turn]
-            await asyncio.sleep(rng.uniform(3, 6))
+            await asyncio.sleep(rng.uniform(*think))
             move = game.move_name(rng.choice(list(game.legal_moves())))
-            mover.key(":")
-            await asyncio.sleep(0.4)  # the move line opens
-            mover.key(move)
-            await asyncio.sleep(0.4)
-            other.changed.clear()
-            sent = time.monotonic()
-            mover.key(ENTER)
+            shown = f"{len(game.moves) + 1}. {game.side_to_move().capitalize():<11}{move}"
             try:
-                await asyncio.wait_for(other.changed.wait(), 10)
-            except TimeoutError:
+                mover.key(":")
+                await mover.wait_for("Enter plays, Esc closes", timeout=10)
+                mover.key(move)
+                await asyncio.sleep(0.3)
+                other.first = None
+                sent = time.monotonic()
+                mover.key(ENTER)
+                await other.wait_for(shown, timeout=10)
+            except RuntimeError:
                 lost += 1
                 return
-            timings[across].append(time.monotonic() - sent)
+            assert other.first is not None
+            timings[across].append(other.first - sent)
             game.play(move)
-            await asyncio.sleep(0.3)  # the rest of the frame
 
     await asyncio.gather(*(play(*room) for room in rooms))
-    cpu = [cpu_seconds(pid) - before for pid, before in zip(pids, cpu, strict=True)]
+    cpu = [cpu_seconds(pid) - before for pid, before in zip([*pids, os.getpid()], cpu, strict=True)]
     print(
         f"sessions: {2 * len(rooms)} on {len(ports)} process(es), "
         f"{sum(1 for r in rooms if r[0])} rooms across processes and "
@@ -221,8 +233,13 @@ async def measure_moves(ports: list[int], pids: list[int], sessions: int, hold: 
     print(f"move to the opponent's first byte, across processes: {percentiles(timings[True])}")
     print(f"move to the opponent's first byte, within one process: {percentiles(timings[False])}")
     print(f"moves that never reached the opponent (10 s): {lost}")
-    used = ", ".join(f"{seconds / hold:.0%}" for seconds in cpu)
-    print(f"CPU of each server process during the {hold:.0f} s: {used} of one core")
+    made = len(timings[True]) + len(timings[False])
+    print(f"server CPU per move shown: {sum(cpu[:-1]) / max(made, 1) * 1000:.0f} ms")
+    used = ", ".join(f"{seconds / hold:.0%}" for seconds in cpu[:-1])
+    print(
+        f"CPU during the {hold:.0f} s: {used} of one core for each server process, "
+        f"{cpu[-1] / hold:.0%} for this script's clients"
+    )
 
 
 async def measure(port: int, pid: int, sessions: int, hold: float) -> None:
@@ -293,6 +310,9 @@ def main() -> None:
     parser.add_argument("--hold", type=float, default=60.0)
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--database", metavar="URL", help="a PostgreSQL database to share")
+    parser.add_argument(
+        "--think", default="10-20", help="seconds a player thinks on its turn: MIN-MAX"
+    )
     args = parser.parse_args()
     if args.database is not None or args.processes > 1:
         if args.database is None:
@@ -360,7 +380,8 @@ def moves(args: argparse.Namespace) -> None:
                 servers.append(server)
                 ports.append(port)
             pids = [server.pid for server in servers]
-            asyncio.run(measure_moves(ports, pids, args.sessions, args.hold))
+            low, high = (float(part) for part in args.think.split("-"))
+            asyncio.run(measure_moves(ports, pids, args.sessions, args.hold, (low, high)))
         finally:
             for server in servers:
                 server.terminate()

@@ -11,6 +11,7 @@ moves and tells the players until it is back.
 from __future__ import annotations
 
 import asyncio
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -220,3 +221,44 @@ def _lost_and_back(start_server, database: Cluster, tmp_path: Path) -> None:
     for server in (one, two):
         assert "lost:" in server.log and "is back" in server.log, server.log
         assert "Traceback" not in server.log, server.log
+
+
+def test_komi_set_on_one_process_and_a_side_chosen_on_the_other(
+    start_server, database_url: str, tmp_path: Path
+) -> None:
+    one, two = two_servers(start_server, database_url, tmp_path)
+
+    async def play() -> None:
+        ann_conn, ann = await connect(one.port, "ann")
+        await ann.wait_for("Create a room")
+        ann.send("c")
+        await ann.wait_for("choose a game")
+        for game in ("Pilo", "Egotzi", "Linage"):
+            ann.send("\x1b[B")
+            await ann.wait_for(f"> {game}")
+        ann.send(ENTER)
+        code = re.search(r"Room (\w{4})", await ann.wait_for("Waiting for"))
+        assert code is not None
+        bob_conn, bob = await connect(two.port, "bob", command=f"join {code.group(1)}")
+        await ann.wait_for("Linage: set komi")
+        ann.send("\x1b[F\x7f")  # End, Backspace: the 0 proposed goes
+        await ann.wait_for("type a komi")
+        ann.send("3.5")
+        await ann.wait_gone("type a komi")
+        ann.send(ENTER)
+        await bob.wait_for("Linage: choose a side", "komi 3.5")
+        one.kill()  # Ann's process dies before the side is chosen: her komi is kept
+        bob.send("1")  # Vertical, moving first
+        await bob.wait_for("Vertical to move (bob)")
+        ann_conn, ann = await connect(two.port, "ann", command=f"join {code.group(1)}")
+        await ann.wait_for("Vertical to move (bob)", "Cursor")
+        bob.send(ENTER)
+        await ann.wait_for("1. Vertical", "Horizontal to move (ann)")
+        exported = await run_until(two.port, "dan", f"export {code.group(1)}", has_moves(1))
+        record = Record.from_sgf(str(exported.stdout))
+        assert record.options.komi == 3.5 and record.players == ("bob", "ann")
+        ann_conn.close()
+        bob_conn.close()
+
+    asyncio.run(play())
+    assert "Traceback" not in two.log, two.log
