@@ -248,6 +248,13 @@ def review(
     help="The server's folder: host key, store, players' games [default: user data dir].",
 )
 @click.option("--rated", is_flag=True, help="Rooms made on the server are rated.")
+@click.option(
+    "--database",
+    metavar="URL",
+    envvar="ABSTRACTS_TUI_DATABASE",
+    help="A postgresql:// URL: rooms, names, ratings and the host key in PostgreSQL, "
+    "shared by every serve process given it [default: server.db in the data folder].",
+)
 @click.option("--sessions-per-user", default=3, show_default=True, help="Sessions per user name.")
 @click.option(
     "--connections-per-address",
@@ -267,6 +274,7 @@ def serve(
     open_: bool,
     data: str | None,
     rated: bool,
+    database: str | None,
     sessions_per_user: int,
     connections_per_address: int,
     idle_timeout: float,
@@ -280,7 +288,7 @@ def serve(
     import logging
     from pathlib import Path
 
-    from .ssh.limits import ConfigError, Limits, ServerConfig
+    from .ssh.limits import ConfigError, DatabaseError, Limits, ServerConfig
     from .ssh.server import serve as run_server
     from .tui.app import data_dir
 
@@ -298,6 +306,7 @@ def serve(
         password_file=Path(password_file) if password_file else None,
         open=open_,
         rated=rated,
+        database=database,
         limits=Limits(
             sessions_per_user=sessions_per_user,
             connections_per_address=connections_per_address,
@@ -306,6 +315,8 @@ def serve(
     )
     try:
         asyncio.run(run_server(config))
+    except DatabaseError as error:
+        raise click.ClickException(str(error)) from None
     except ConfigError as error:
         raise click.UsageError(str(error)) from None
     except OSError as error:

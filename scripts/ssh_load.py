@@ -11,7 +11,18 @@ HOLD seconds every session moves its cursor every few seconds. Prints:
   so this is what one move costs), and one move measured alone on a quiet server;
 - the time from a key to the first byte of the answer, median and 95th percentile.
 
+With `--database URL` (a PostgreSQL database; `--processes N` starts N servers on it),
+SESSIONS sessions play real moves instead, two per room on the default Partitions board
+(no pie rule nor komi to stop a game): every other room has its two players on two
+processes, the others on one. During HOLD seconds each player, on its turn, thinks 10 to
+20 seconds (`--think`) and types a legal move (`:` and the move); a move counts once the opponent's
+screen shows it, and its time is from the Enter that plays it to the first byte the
+opponent received after it. Prints its median and 95th percentile across processes and
+within one process, in the same run, how many moves never showed (10 s), and the CPU time
+of each server process and of the clients during the hold.
+
     python scripts/ssh_load.py [--sessions 50] [--hold 60]
+    python scripts/ssh_load.py --processes 2 --database URL [--sessions 100] [--hold 60]
 """
 
 from __future__ import annotations
@@ -19,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import random
 import re
 import statistics
@@ -45,6 +57,8 @@ class Client(asyncssh.SSHClientSession[str]):
         self.received = 0
         self.changed = asyncio.Event()
         self.sent_at: float | None = None
+        self.first: float | None = 0.0
+        """When the first bytes after `first` was set to None arrived."""
         self.latencies: list[float] = []
         self.chan: Any = None
 
@@ -53,6 +67,8 @@ class Client(asyncssh.SSHClientSession[str]):
 
     def data_received(self, data: str, datatype: Any) -> None:
         self.received += len(data.encode())
+        if self.first is None:
+            self.first = time.monotonic()
         if self.sent_at is not None:
             self.latencies.append(time.monotonic() - self.sent_at)
             self.sent_at = None
@@ -115,6 +131,115 @@ def rss_kib(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     raise RuntimeError("no VmRSS")
+
+
+async def partitions_room(
+    one_port: int, two_port: int, first: str, second: str
+) -> tuple[Client, Client]:
+    """`first` creates a Partitions room on the server at `one_port`; `second` joins it
+    through the one at `two_port` (the same one, or another process)."""
+    one = await connect(one_port, first)
+    await one.wait_for("Create a room")
+    one.key("c")
+    await one.wait_for("choose a game")
+    for game in ("Pilo", "Egotzi", "Linage", "Partitions"):
+        one.key(DOWN)
+        await one.wait_for(f"> {game}")
+    one.key(ENTER)
+    found = re.search(r"Room (\w{4})", await one.wait_for("Waiting for"))
+    assert found
+    two = await connect(two_port, second, f"join {found.group(1)}")
+    await two.wait_for("to move")
+    await one.wait_for("to move")
+    return one, two
+
+
+def percentiles(values: list[float]) -> str:
+    if not values:
+        return "none"
+    values = sorted(values)
+    p95 = values[min(len(values) - 1, int(len(values) * 0.95))]
+    return (
+        f"median {statistics.median(values) * 1000:.1f} ms, "
+        f"95th percentile {p95 * 1000:.1f} ms ({len(values)} moves)"
+    )
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process `pid` has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def measure_moves(
+    ports: list[int],
+    pids: list[int],
+    sessions: int,
+    hold: float,
+    think: tuple[float, float] = (10.0, 20.0),
+) -> None:
+    from abstracts_tui.rules import new_game
+
+    started = time.monotonic()
+    rooms: list[tuple[bool, Client, Client]] = []
+    for index in range(sessions // 2):
+        across = len(ports) > 1 and index % 2 == 0
+        home = ports[(index // 2) % len(ports)]
+        away = ports[(ports.index(home) + 1) % len(ports)] if across else home
+        one, two = await partitions_room(home, away, f"p{index}a", f"p{index}b")
+        rooms.append((across, one, two))
+    opened = time.monotonic() - started
+    await asyncio.sleep(3)
+    timings: dict[bool, list[float]] = {True: [], False: []}
+    lost = 0
+    cpu = [cpu_seconds(pid) for pid in [*pids, os.getpid()]]
+    deadline = time.monotonic() + hold
+
+    async def play(across: bool, one: Client, two: Client) -> None:
+        """Moves until the hold ends; a move counts once the opponent's screen shows it
+        (its time is that of the first byte after the Enter)."""
+        nonlocal lost
+        game = new_game("partitions")
+        players = (one, two)
+        rng = random.Random(id(one))
+        while time.monotonic() < deadline and not game.is_over():
+            mover, other = players[game.turn], players[1 - game.turn]
+            await asyncio.sleep(rng.uniform(*think))
+            move = game.move_name(rng.choice(list(game.legal_moves())))
+            shown = f"{len(game.moves) + 1}. {game.side_to_move().capitalize():<11}{move}"
+            try:
+                mover.key(":")
+                await mover.wait_for("Enter plays, Esc closes", timeout=10)
+                mover.key(move)
+                await asyncio.sleep(0.3)
+                other.first = None
+                sent = time.monotonic()
+                mover.key(ENTER)
+                await other.wait_for(shown, timeout=10)
+            except RuntimeError:
+                lost += 1
+                return
+            assert other.first is not None
+            timings[across].append(other.first - sent)
+            game.play(move)
+
+    await asyncio.gather(*(play(*room) for room in rooms))
+    cpu = [cpu_seconds(pid) - before for pid, before in zip([*pids, os.getpid()], cpu, strict=True)]
+    print(
+        f"sessions: {2 * len(rooms)} on {len(ports)} process(es), "
+        f"{sum(1 for r in rooms if r[0])} rooms across processes and "
+        f"{sum(1 for r in rooms if not r[0])} within one ({opened:.1f} s to open them all)"
+    )
+    print(f"move to the opponent's first byte, across processes: {percentiles(timings[True])}")
+    print(f"move to the opponent's first byte, within one process: {percentiles(timings[False])}")
+    print(f"moves that never reached the opponent (10 s): {lost}")
+    made = len(timings[True]) + len(timings[False])
+    print(f"server CPU per move shown: {sum(cpu[:-1]) / max(made, 1) * 1000:.0f} ms")
+    used = ", ".join(f"{seconds / hold:.0%}" for seconds in cpu[:-1])
+    print(
+        f"CPU during the {hold:.0f} s: {used} of one core for each server process, "
+        f"{cpu[-1] / hold:.0%} for this script's clients"
+    )
 
 
 async def measure(port: int, pid: int, sessions: int, hold: float) -> None:
@@ -183,7 +308,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--hold", type=float, default=60.0)
+    parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--database", metavar="URL", help="a PostgreSQL database to share")
+    parser.add_argument(
+        "--think", default="10-20", help="seconds a player thinks on its turn: MIN-MAX"
+    )
     args = parser.parse_args()
+    if args.database is not None or args.processes > 1:
+        if args.database is None:
+            parser.error("--processes above 1 needs --database URL")
+        moves(args)
+        return
     with tempfile.TemporaryDirectory() as data:
         # Every session comes from this one machine: lift the per-address limit for them.
         limit = str(args.sessions + 10)
@@ -210,6 +345,47 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(30)
+
+
+def start_server(data: str, *options: str) -> tuple[subprocess.Popen[str], int]:
+    """A server process on a free port, and the port (its log is read on, so that a full
+    pipe never stops it)."""
+    serve = [sys.executable, "-m", "abstracts_tui", "serve", "--port", "0", "--data", data]
+    server = subprocess.Popen(
+        [*serve, *options], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    assert server.stdout is not None
+    for line in server.stdout:
+        found = re.search(r"listening on \S+ port (\d+)", line)
+        if found:
+            threading.Thread(target=server.stdout.read, daemon=True).start()
+            return server, int(found.group(1))
+    sys.exit("a server did not start")
+
+
+def moves(args: argparse.Namespace) -> None:
+    """Moves played through `args.processes` servers sharing `args.database`."""
+    servers: list[subprocess.Popen[str]] = []
+    with tempfile.TemporaryDirectory() as data:
+        try:
+            ports = []
+            for number in range(args.processes):
+                server, port = start_server(
+                    f"{data}/{number}",
+                    "--database",
+                    args.database,
+                    "--connections-per-address",
+                    str(args.sessions + 10),
+                )
+                servers.append(server)
+                ports.append(port)
+            pids = [server.pid for server in servers]
+            low, high = (float(part) for part in args.think.split("-"))
+            asyncio.run(measure_moves(ports, pids, args.sessions, args.hold, (low, high)))
+        finally:
+            for server in servers:
+                server.terminate()
+                server.wait(30)
 
 
 if __name__ == "__main__":

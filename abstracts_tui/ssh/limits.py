@@ -10,6 +10,11 @@ class ConfigError(Exception):
     """The server cannot start as asked (the message says why)."""
 
 
+class DatabaseError(ConfigError):
+    """The server cannot start: its database cannot be reached or used (the message says
+    why); not a fault of the command line."""
+
+
 @dataclass(frozen=True)
 class Limits:
     """What one person or one connection may use, so that nobody can starve the others."""
@@ -43,4 +48,7 @@ class ServerConfig:
     open: bool = False
     rated: bool = False
     """Whether the rooms made on the server are rated."""
+    database: str | None = None
+    """A PostgreSQL URL: the store every process of the server shares; None: the SQLite
+    store in `data`."""
     limits: Limits = field(default_factory=Limits)

@@ -5,7 +5,8 @@ Every connection's app runs as a task in the server's one asyncio loop, drawn th
 only: no shell, no commands but `join CODE` and `watch CODE` (with a terminal) and
 `games`, `export` and `ratings` (with or without one), no subsystems (so no sftp or scp),
 and no forwarding of ports, agents or X11 (asyncssh refuses those unless asked for them).
-Rooms, the archive, names and ratings are in the store (`server.db`).
+Rooms, the archive, names and ratings are in the store: `server.db` in the data folder,
+or with `--database` a PostgreSQL database that any number of processes share (`shared`).
 """
 
 from __future__ import annotations
@@ -39,12 +40,13 @@ from .auth import (
 from .commands import COMMANDS
 from .commands import USAGE as COMMANDS_USAGE
 from .files import own_folder
-from .limits import ConfigError, ServerConfig
+from .limits import ConfigError, DatabaseError, ServerConfig
 
 if TYPE_CHECKING:
     from .app import ServerApp
     from .driver import ChannelDriver
     from .rooms import Rooms
+    from .shared import Holder, SharedRooms
 
 log = logging.getLogger("abstracts_tui.ssh")
 
@@ -65,7 +67,6 @@ class Server:
 
     def __init__(self, config: ServerConfig) -> None:
         from .room_files import import_rooms
-        from .rooms import Rooms
 
         self.config = config
         own_folder(config.data, link=True)
@@ -81,13 +82,16 @@ class Server:
         self.authorized: asyncssh.SSHAuthorizedKeys | None = None
         if config.authorized_keys is not None:
             self.authorized = asyncssh.read_authorized_keys(str(config.authorized_keys))
-        self.store = open_store(config.data)
+        self.store = open_store(config.data, config.database)
+        self.shared: SharedRooms | None = None
+        """The rooms, when they are shared with other processes through the database."""
         try:
             # Earlier versions kept names and rooms in files: put them in the store, once.
             import_names(config.data / "names.json", self.store)
             import_rooms(config.data / "rooms", self.store)
             self.names = KeyBook(self.store)
-            self.rooms: Rooms = Rooms(self.store, rated=config.rated)
+            self.host_key = server_key(config.data, self.store if config.database else None)
+            self.rooms: Rooms = self.open_rooms()
         except StoreError as error:
             self.store.close()
             raise ConfigError(f"{self.store.location} cannot be read: {error}") from None
@@ -101,13 +105,30 @@ class Server:
         self.apps: set[ServerApp] = set()
         self.acceptor: asyncssh.SSHAcceptor | None = None
 
+    def open_rooms(self) -> Rooms:
+        from .rooms import Rooms
+
+        if self.config.database is None:
+            return Rooms(self.store, rated=self.config.rated)
+        from ..store.postgres import PostgresStore
+        from .shared import SharedRooms
+
+        assert isinstance(self.store, PostgresStore)
+        self.shared = SharedRooms(self.store, rated=self.config.rated)
+        return self.shared
+
     async def start(self) -> None:
         config = self.config
+        if self.shared is not None:
+            try:
+                await self.shared.start()
+            except StoreError as error:
+                raise DatabaseError(f"{self.store.location} cannot be used: {error}") from None
         self.acceptor = await asyncssh.create_server(
             lambda: Connection(self),
             config.host,
             config.port,
-            server_host_keys=[host_key(config.data)],
+            server_host_keys=[self.host_key],
             encoding="utf-8",
             line_editor=False,
             agent_forwarding=False,
@@ -132,6 +153,8 @@ class Server:
             app.end()
         self.hasher.shutdown(wait=False, cancel_futures=True)
         await asyncio.to_thread(self.rooms.flush)
+        if self.shared is not None:
+            await self.shared.close()
         self.store.close()
 
     def admit(self, address: str) -> bool:
@@ -151,12 +174,46 @@ class Server:
         return self.config.data / "users" / user
 
 
-def open_store(data: Path) -> Store:
-    """The store in the data folder; raises ConfigError saying why it cannot be used."""
+def open_store(data: Path, database: str | None = None) -> Store:
+    """The store: the SQLite file in the data folder, or the PostgreSQL database at
+    `database`; raises ConfigError saying why it cannot be used."""
     try:
-        return SqliteStore(data / STORE_FILE)
+        if database is None:
+            return SqliteStore(data / STORE_FILE)
+        try:
+            from ..store.postgres import PostgresStore
+        except ImportError:
+            raise ConfigError(
+                "--database needs psycopg, which is not installed: "
+                "pip install 'abstracts-tui[postgres]'"
+            ) from None
+        return PostgresStore(database)
     except StoreError as error:
+        if database is not None:
+            raise DatabaseError(str(error)) from None
         raise ConfigError(str(error)) from None
+
+
+def server_key(data: Path, shared: Store | None) -> asyncssh.SSHKey:
+    """The host key: the data folder's, or with a `shared` database the database's, so
+    that every process shows clients the same key (the first process keeps its folder's
+    key there if it has one, else a new one)."""
+    if shared is None:
+        return host_key(data)
+    from ..store.postgres import PostgresStore
+
+    assert isinstance(shared, PostgresStore)
+    store = shared
+
+    def make() -> str:
+        key = host_key(data) if (data / "host_key").exists() else None
+        key = key or asyncssh.generate_private_key("ssh-ed25519")
+        return key.export_private_key().decode()
+
+    try:
+        return asyncssh.import_private_key(store.host_key(make))
+    except asyncssh.KeyImportError as error:
+        raise ConfigError(f"the host key in {store.location} cannot be read: {error}") from None
 
 
 class Connection(asyncssh.SSHServer):
@@ -308,6 +365,8 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         """The app or the command, while it runs (kept: the loop holds tasks weakly)."""
         self.answering = False
         """Whether the session answers a command (`games`, `export`, `ratings`)."""
+        self.holder: Holder | None = None
+        """Who this session is to the rooms (its seats), once it is counted."""
 
     # -- what the client asks for --------------------------------------------------------
 
@@ -365,10 +424,24 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             )
         if sum(self.server.sessions.values()) >= limits.sessions:
             return self.refuse("abstracts-tui: the server is full; try again later.\r\n")
+        from .shared import new_holder
+
+        holder = new_holder(self.user)
+        if self.server.shared is not None:  # the limit per name holds across processes
+            refusal = self.server.shared.open_session(holder, limits.sessions_per_user)
+            if refusal is not None:
+                return self.refuse(refusal)
+        self.holder = holder
         self.server.sessions[self.user] += 1
         self.answering = bool(words) and words[0] in COMMANDS
         work = self.run_command(words) if self.answering else self.run_app(command)
         self.task = asyncio.get_running_loop().create_task(work)
+
+    def release(self) -> None:
+        """The session no longer counts (it ended, or never started)."""
+        self.server.sessions[self.user] -= 1
+        if self.server.shared is not None and self.holder is not None:
+            self.server.shared.close_session(self.holder)
 
     def usage(self) -> str:
         address = self.address()
@@ -392,7 +465,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
                 status=1,
             )
         finally:
-            self.server.sessions[self.user] -= 1
+            self.release()
         out, err = result.output, result.error
         assert self.chan is not None
         if self.chan.get_terminal_type() is not None:  # a terminal: lines end in CR LF
@@ -435,8 +508,11 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
 
         assert self.chan is not None
         if self.closed:  # the client left before the app could start
-            self.server.sessions[self.user] -= 1
+            self.release()
             return
+        from .shared import HOLDER
+
+        HOLDER.set(self.holder)  # the app's tasks, made from here on, know its connection
         env = self.chan.get_environment()
         terminal = Terminal(
             self.size[0],
@@ -463,7 +539,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             log.exception("%s: the app failed", self.user)
         finally:
             self.server.apps.discard(app)
-            self.server.sessions[self.user] -= 1
+            self.release()
             if self.idle_check is not None:
                 self.idle_check.cancel()
             log.info("%s: session ended", self.user)
@@ -544,7 +620,13 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
 async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> None:
     """Run the server until SIGINT or SIGTERM."""
     server = Server(config)
-    await server.start()
+    try:
+        await server.start()
+    except BaseException:
+        if server.shared is not None:
+            await server.shared.close()
+        server.store.close()
+        raise
     auth = "none (loopback or --open)"
     if server.require_auth:
         auth = " and ".join(
@@ -560,13 +642,14 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
             ", ".join(weak),
             ITERATIONS,
         )
-    key = host_key(config.data).get_fingerprint()
+    key = server.host_key.get_fingerprint()
     log.info(
-        "listening on %s port %d; authentication: %s; data: %s; host key %s",
+        "listening on %s port %d; authentication: %s; data: %s; store: %s; host key %s",
         config.host,
         server.port,
         auth,
         config.data,
+        server.store.location,
         key,
     )
     stop = asyncio.Event()

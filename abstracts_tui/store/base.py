@@ -64,6 +64,12 @@ class RoomSave:
     finish: Finish | None = None
     """Set once the game is over: the first save that has it finishes the room (and rates
     it, if rated); later ones leave the finish as it is."""
+    phase: str = "play"
+    """Before the record starts: `komi` (the creator sets it) or `side` (the joiner
+    chooses); a store shared by several processes keeps it, the SQLite store starts
+    those steps again at a restart."""
+    komi_chosen: float | None = None
+    """The komi set in the `komi` step, while the side is being chosen."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +86,8 @@ class StoredRoom:
     finished: datetime | None
     result: str | None
     winner: str | None
+    phase: str = "play"
+    komi_chosen: float | None = None
 
     @property
     def players(self) -> tuple[str, ...]:

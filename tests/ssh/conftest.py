@@ -64,6 +64,12 @@ class RunningServer:
                 raise AssertionError(f"the server did not start:\n{self.log}")
         return self
 
+    def kill(self) -> None:
+        """Kill the process at once (SIGKILL, by its PID): nothing of it runs after."""
+        self.process.kill()
+        self.process.wait()
+        self.reader.join(5)
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
@@ -77,11 +83,12 @@ class RunningServer:
 
 @pytest.fixture
 def start_server(tmp_path: Path) -> Iterator[Callable[..., RunningServer]]:
-    """`start_server(*args)` runs a server on the test's data folder until the test ends."""
+    """`start_server(*args)` runs a server on the test's data folder (or `data=`) until the
+    test ends."""
     servers: list[RunningServer] = []
 
-    def start(*args: str) -> RunningServer:
-        server = RunningServer(tmp_path / "data", list(args))
+    def start(*args: str, data: Path | None = None) -> RunningServer:
+        server = RunningServer(data or tmp_path / "data", list(args))
         servers.append(server)
         return server.wait_listening()
 

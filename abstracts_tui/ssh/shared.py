@@ -1,0 +1,669 @@
+"""Rooms shared by every server process pointed at one PostgreSQL database.
+
+Each process keeps a copy of every unfinished room in memory, as a lone server does, so
+that its lobby lists them and its screens draw them without asking the database. The
+database is the truth:
+
+- a change (a join, komi, a side, a move) made on a screen here is committed first, at
+  the room's next version, and only then shown: if the room has another version by then,
+  or the seat is held by another connection, or the database cannot be reached, the
+  change is refused with a sentence and nothing changes (`Refused`, which the play
+  screen shows as `Not played: ...`);
+- the commit announces `CODE VERSION`; every process LISTENs, reads the changes after
+  the version it has from `room_changes`, and applies them to its copy, whose screens
+  redraw as for a move made there;
+- a seat is held by the last connection that took it (entering the room takes it), on
+  whatever process; a move from another connection of the same person is refused;
+- while the database cannot be reached the players are told (the panel of every room's
+  screen), changes are refused, and the process reconnects by itself every second, then
+  reads what it missed.
+
+Every call to the database from the event loop is short (one transaction of a few
+statements on the loop's own connection), so the loop waits for it rather than giving
+each screen a state "sent, not yet committed"; a database that stops answering is given
+up after a few seconds (see `store.postgres.CONNECT`), and from then on changes are
+refused at once until it is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ..game_setup import Setup
+from ..records import Record
+from ..rules import Options, RulesError
+from ..session import Change as SessionChange
+from ..session import Changed, Phase, Session
+from ..store import RoomSave, StoredRoom, StoreError
+from ..store.postgres import (
+    ROOMS_CHANNEL,
+    SEATS_CHANNEL,
+    AsyncDb,
+    Change,
+    Db,
+    PostgresStore,
+    RoomConflict,
+    change_room,
+    changes,
+    close_session,
+    connect,
+    connect_async,
+    create_room,
+    hold_process,
+    open_session,
+    restore_sessions,
+    room_row,
+    seats,
+    take_seat,
+    versions,
+)
+from .files import printable
+from .room_files import BAD_ROOM, OPEN_SEAT, check_record, room_session, why
+from .rooms import Room, RoomError, Rooms, room_save
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+RETRY_SECONDS = 1.0
+"""How often a process that lost the database tries to reach it again."""
+LOST = "moves wait until it is back"
+
+
+@dataclass(frozen=True)
+class Holder:
+    """The connection an app runs for: its own token, and the user's name."""
+
+    token: str
+    user: str
+
+
+HOLDER: ContextVar[Holder | None] = ContextVar("abstracts_tui_holder", default=None)
+"""The connection whose app is running (set by the server before the app starts, so
+every task of that app sees it): what a seat is held by."""
+
+
+def new_holder(user: str) -> Holder:
+    return Holder(secrets.token_hex(8), user)
+
+
+class Refused(RulesError):
+    """A change the database did not take: nothing changed; the message says why."""
+
+
+@dataclass
+class SharedRoom(Room):
+    version: int = 0
+    """The version of the room this copy is at."""
+    holders: dict[str, str] = field(default_factory=dict)
+    """The connection holding each seat (by name), as the database last said."""
+
+
+@dataclass
+class _Before:
+    """A session's state before a change, to put back if the change is refused."""
+
+    node: Any
+    children: list[Any]
+    moves: int
+    phase: Phase
+    people: tuple[str, str]
+    options: Options
+    result: str
+
+
+class RoomSession(Session):
+    """A room's game whose changes are committed to the shared database before anyone
+    sees them (`link` commits them); changes read from the database are applied with
+    `remote` set, and are not committed again."""
+
+    link: SharedRooms
+    room: SharedRoom
+
+    def __init__(self, record: Record, autosave: Path | None = None, **kwargs: Any) -> None:
+        super().__init__(record)
+        self.remote = False
+        self.held = False
+        self.withheld: list[Changed] = []
+        """What changed while `held`: told once the change is committed."""
+
+    # -- saving is committing -----------------------------------------------------------
+
+    def save_autosave(self) -> None:
+        pass  # every change is committed as it is made
+
+    def flush(self, timeout: float = 10.0) -> bool:
+        return True
+
+    @property
+    def save_problem(self) -> str | None:
+        return self.link.problem
+
+    @property
+    def autosave_path(self) -> Path | None:
+        return Path(self.link.store.location)
+
+    def notify(self, changed: Changed) -> None:
+        if self.held:
+            self.withheld.append(changed)
+        else:
+            super().notify(changed)
+
+    def release(self) -> None:
+        """Tell the listeners what changed while held (the change is committed)."""
+        changes, self.withheld = self.withheld, []
+        for changed in changes:
+            super().notify(changed)
+
+    # -- changes --------------------------------------------------------------------------
+
+    def play(self, move: Any, *, branch: bool = False) -> Any:
+        if self.remote:
+            return super().play(move, branch=branch)
+        mover = self.waiting_for()
+        return self._committed(
+            lambda: super(RoomSession, self).play(move),
+            lambda code: ("move", self.game.move_name(code), mover),
+        )
+
+    def set_komi(self, text: str | float) -> float:
+        if self.remote:
+            return super().set_komi(text)
+        chooser = self.chooser
+        try:
+            return self._committed(
+                lambda: super(RoomSession, self).set_komi(text),
+                lambda komi: ("komi", repr(komi), chooser),
+            )
+        except Refused:  # the dialog asks again; the panel says why
+            return self.game.options.komi
+
+    def choose_side(self, colour: int) -> None:
+        if self.remote:
+            return super().choose_side(colour)
+        chooser = self.chooser
+        with contextlib.suppress(Refused):  # the dialog asks again; the panel says why
+            self._committed(
+                lambda: super(RoomSession, self).choose_side(colour),
+                lambda _: ("side", str(colour), chooser),
+            )
+
+    def _committed(
+        self, apply: Callable[[], T], change: Callable[[T], tuple[str, str, str | None]]
+    ) -> T:
+        """Apply a change here, unseen, commit it, and show it; put everything back and
+        raise Refused if it cannot be committed (the rules' errors change nothing)."""
+        self.link.check(self.room, change_by=self.waiting_for())
+        before = _Before(
+            self.node,
+            list(self.node.children),
+            len(self.game.moves),
+            self.phase,
+            self.people,
+            self.record.options,
+            self.record.result,
+        )
+        self.held = True
+        try:
+            result = apply()
+            kind, value, by = change(result)
+            self.link.commit(self.room, Change(self.room.version + 1, kind, value, by))
+        except Refused:
+            self._put_back(before)
+            self.withheld.clear()
+            raise
+        finally:
+            self.held = False
+        self.release()
+        return result
+
+    def _put_back(self, before: _Before) -> None:
+        self.node = before.node
+        before.node.children[:] = before.children
+        if self.record.options != before.options:
+            self._replace_options(before.options)
+        while len(self.game.moves) > before.moves:
+            self.game.undo()
+        self.phase = before.phase
+        self.people = self.record.players = before.people
+        self.record.result = before.result
+
+    def adopt(self, other: Session) -> None:
+        """Become `other` (the room as the database has it), for the screens showing this."""
+        self.record, self.node, self.game = other.record, other.node, other.game
+        self.phase, self.people = other.phase, other.people
+        self.notify(Changed(SessionChange.STEP))
+
+
+class SharedRooms(Rooms):
+    """Every unfinished room in the database, kept up to date by LISTEN/NOTIFY."""
+
+    store: PostgresStore
+    rooms: dict[str, SharedRoom]  # type: ignore[assignment]
+
+    def __init__(self, store: PostgresStore, *, rated: bool = False) -> None:
+        self.problem: str | None = None
+        """Why changes are refused now (the database is lost); None while it is there."""
+        self.db: Db | None = None
+        self.process = 0
+        """This process's number while it holds its lock (see `store.pg_schema`)."""
+        self.sessions: dict[str, str] = {}
+        """The sessions this process counts in the database: token -> name."""
+        self.listener: asyncio.Task[None] | None = None
+        self.ready = asyncio.Event()
+        self.stopping = False
+        super().__init__(store, rated=rated)
+
+    # -- the connection -------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Connect, listen, and catch up with what changed since the rooms were read;
+        raises StoreError if the database cannot be reached."""
+        self.db = await asyncio.to_thread(connect, self.store.url, autocommit=True)
+        listening = await self._listen_connection()
+        self.listener = asyncio.get_running_loop().create_task(self._listen(listening))
+
+    async def _listen_connection(self) -> AsyncDb:
+        conn = await connect_async(self.store.url)
+        try:
+            self.process = await hold_process(conn, self.process or None)
+            await conn.execute(f"LISTEN {ROOMS_CHANNEL}".encode())
+            await conn.execute(f"LISTEN {SEATS_CHANNEL}".encode())
+            self._catch_up_all()  # after LISTEN: nothing falls between the two
+        except BaseException:
+            await conn.close()
+            raise
+        return conn
+
+    async def _listen(self, conn: AsyncDb | None) -> None:
+        import psycopg
+
+        while not self.stopping:
+            try:
+                if conn is None:
+                    await asyncio.sleep(RETRY_SECONDS)
+                    conn = await self._reconnect()
+                    if conn is None:
+                        continue
+                self.ready.set()
+                while self.db is not None and not self.stopping:
+                    async for note in conn.notifies(timeout=1.0):
+                        self._told(note.channel, note.payload)
+                    await conn.execute("SELECT 1")  # a quiet second: is it still there?
+            except (psycopg.Error, StoreError, OSError) as error:
+                self.lost(_reason(error))
+            except Exception:  # a fault of the program's: log it, and go on listening
+                log.exception("reading the database's notices failed")
+                self.lost("the database cannot be read")
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await conn.close()
+                conn = None
+
+    async def _reconnect(self) -> AsyncDb | None:
+        """Connect again after a loss; None if the database is still out of reach."""
+        try:
+            self.db = await asyncio.to_thread(connect, self.store.url, autocommit=True)
+            conn = await self._listen_connection()
+        except StoreError:
+            self._close_db()
+            return None
+        if self.db is None:  # lost again while catching up
+            await conn.close()
+            return None
+        log.info("%s is back: changes are taken again", self.store.location)
+        self.problem = None
+        self._tell_players()
+        return conn
+
+    def lost(self, reason: str) -> None:
+        """The database cannot be used: refuse changes and tell the players until the
+        listener has it back."""
+        self._close_db()
+        if self.problem is None:
+            log.warning("%s lost: %s; trying again every second", self.store.location, reason)
+            self.problem = f"{reason}: {LOST}"
+            self._tell_players()
+
+    def _close_db(self) -> None:
+        db, self.db = self.db, None
+        if db is not None:
+            with contextlib.suppress(Exception):
+                db.close()
+
+    def _tell_players(self) -> None:
+        for room in self.rooms.values():
+            for listener in list(room.session.saving_listeners):
+                listener()
+
+    @contextlib.contextmanager
+    def _using(self) -> Iterator[Db]:
+        """The loop's connection; a failure loses it (and raises Refused)."""
+        if self.db is None:
+            raise Refused(f"{self.problem or 'the database cannot be reached'}")
+        try:
+            yield self.db
+        except StoreError as error:
+            self.lost(str(error))
+            raise Refused(f"{error}: {LOST}") from None
+
+    async def close(self) -> None:
+        self.stopping = True
+        if self.listener is not None:
+            self.listener.cancel()
+            with contextlib.suppress(BaseException):
+                await self.listener
+        if self.db is not None and self.sessions:
+            with contextlib.suppress(StoreError):
+                restore_sessions(self.db, self.process, {})
+        self._close_db()
+
+    # -- what the other processes did ---------------------------------------------------------
+
+    def _told(self, channel: str, payload: str) -> None:
+        words = payload.split()
+        if channel == SEATS_CHANNEL and len(words) == 3:
+            room = self.rooms.get(words[0])
+            if room is not None:
+                room.holders[words[1]] = words[2]
+        elif channel == ROOMS_CHANNEL and len(words) == 2 and words[1].isdigit():
+            self._catch_up(words[0], int(words[1]))
+
+    def _catch_up(self, code: str, version: int | None = None) -> None:
+        """Bring room `code` up to `version` (all it has) from the database's changes."""
+        if self.db is None:
+            return
+        self.codes.add(code)
+        room = self.rooms.get(code)
+        if room is None:
+            stored = room_row(self.db, code)
+            if stored is not None and stored.finished is None:
+                self._add(stored)
+            return
+        if version is not None and version <= room.version:
+            return  # its own change, or one applied already
+        for change in changes(self.db, code, room.version):
+            if change.version != room.version + 1 or not self._apply(room, change):
+                self._reload(room)
+                return
+
+    def _catch_up_soon(self, code: str) -> None:
+        try:
+            self._catch_up(code)
+        except StoreError as error:
+            self.lost(str(error))
+
+    def _catch_up_all(self) -> None:
+        """After (re)connecting: every room that changed meanwhile, every new one, the
+        seats, and this process's sessions."""
+        db = self.db
+        if db is None:
+            return
+        current = versions(db)
+        for code, version in current.items():
+            room = self.rooms.get(code)
+            if room is None or version > room.version:
+                self._catch_up(code, version)
+        for room in list(self.rooms.values()):
+            if room.code not in current and not room.finished:
+                self._catch_up(room.code)  # finished elsewhere: read its last changes
+        held = seats(db, list(self.rooms))
+        for code, room in self.rooms.items():
+            room.holders.update(held.get(code, {}))
+        restore_sessions(db, self.process, self.sessions)
+
+    def _apply(self, room: SharedRoom, change: Change) -> bool:
+        """Apply a change read from the database; False if it does not fit this copy."""
+        session = room.session
+        assert isinstance(session, RoomSession)
+        session.remote = True
+        try:
+            if change.kind == "join":
+                room.joiner = change.value
+                session.set_people(session.people[0], change.value)
+                for listener in list(room.listeners):
+                    listener(room)
+            elif change.kind == "komi":
+                session.set_komi(float(change.value))
+            elif change.kind == "side":
+                session.choose_side(int(change.value))
+            else:
+                session.play(change.value)
+        except (RulesError, ValueError) as error:
+            log.warning("room %s: change %d does not fit (%s)", room.code, change.version, error)
+            return False
+        finally:
+            session.remote = False
+        room.version = change.version
+        return True
+
+    def _reload(self, room: SharedRoom) -> None:
+        """Read the room whole again (its copy here went astray)."""
+        if self.db is None:
+            return
+        stored = room_row(self.db, room.code)
+        fresh = self._load(stored) if stored is not None else None
+        if fresh is None or stored is None:
+            return
+        room.joiner = fresh.joiner
+        room.version = stored.version
+        session = room.session
+        assert isinstance(session, RoomSession)
+        session.adopt(fresh.session)
+
+    # -- rooms here ---------------------------------------------------------------------------
+
+    def _room(self, stored: StoredRoom) -> SharedRoom:
+        kept = stored.setup
+        setup = Setup(kept.game, kept.size, kept.variant, kept.komi, kept.creator, OPEN_SEAT)
+        session: Session
+        if stored.sgf is None:
+            start = replace(setup, second=stored.joiner or OPEN_SEAT)
+            session = RoomSession.start(start)
+            if stored.phase == "side" and session.phase is Phase.KOMI:
+                assert isinstance(session, RoomSession)
+                session.remote = True
+                session.set_komi(stored.komi_chosen or 0.0)
+                session.remote = False
+        else:
+            record = Record.from_sgf(stored.sgf)
+            check_record(record, setup, f"the record of room {stored.code}")
+            session = room_session(record, kept.creator, stored.joiner)
+            shared = RoomSession(session.record)
+            shared.adopt(session)
+            session = shared
+        assert isinstance(session, RoomSession)
+        room = SharedRoom(
+            stored.code, setup, stored.joiner, session, [], kept.rated, version=stored.version
+        )
+        session.link, session.room = self, room
+        return room
+
+    def _load(self, stored: StoredRoom) -> SharedRoom | None:
+        room = super()._load(stored)
+        assert room is None or isinstance(room, SharedRoom)
+        return room
+
+    def _add(self, stored: StoredRoom) -> None:
+        try:
+            room = self._room(stored)
+        except BAD_ROOM as error:
+            log.warning("room %s not loaded: %s", stored.code, printable(why(error)))
+            return
+        self.rooms[room.code] = room
+        if self.db is not None:
+            room.holders.update(seats(self.db, [room.code]).get(room.code, {}))
+
+    def save(self, room: Room, finish: Any = None) -> None:
+        """Finish a room found ended at the start (imported so): at once."""
+        session = room.session
+        sgf = session.record.to_sgf() if session.phase is Phase.PLAY else None
+        save = room_save(room.code, room.setup, room.rated, session, sgf)
+        self.store.save_room(replace(save, finish=finish) if finish is not None else save)
+
+    def _watch_saving(self, room: Room) -> None:
+        pass  # the log says once when the database is lost, not once per room
+
+    def flush(self) -> None:
+        pass  # every change is committed before it is shown
+
+    # -- changes made here ----------------------------------------------------------------
+
+    def check(self, room: SharedRoom, change_by: str | None) -> None:
+        """Raise Refused if a change by `change_by` cannot be made at this connection now:
+        the database is lost, or another connection holds the seat."""
+        if self.db is None:
+            raise Refused(f"{self.problem or 'the database cannot be reached'}")
+        holder = HOLDER.get()
+        if holder is None or change_by is None:
+            return
+        held = room.holders.get(change_by)
+        if held is not None and held != holder.token:
+            raise Refused(
+                f"{change_by}'s seat is played from another connection now "
+                f"(join room {room.code} again to take it here)"
+            )
+
+    def commit(self, room: SharedRoom, change: Change) -> None:
+        """Commit `change` of `room`, applied to its session already; raises Refused."""
+        session = room.session
+        save = self._snapshot(room, session)
+        holder = HOLDER.get()
+        seat = (change.by, holder.token) if holder is not None and change.by else None
+        try:
+            with self._using() as db:
+                change_room(db, save, change, seat)
+        except RoomConflict as conflict:
+            if conflict.seat:
+                room.holders[change.by or ""] = "elsewhere"
+                message = f"{change.by}'s seat is played from another connection now"
+            else:
+                message = "the game changed meanwhile: look again"
+            asyncio.get_running_loop().call_soon(self._catch_up_soon, room.code)
+            raise Refused(message) from None
+        room.version = change.version
+
+    def _snapshot(self, room: Room, session: Session) -> RoomSave:
+        sgf = session.record.to_sgf() if session.phase is Phase.PLAY else None
+        save = room_save(room.code, room.setup, room.rated, session, sgf)
+        komi = session.game.options.komi if session.phase is Phase.SIDE else None
+        return replace(save, phase=session.phase.value, komi_chosen=komi)
+
+    def create(self, setup: Setup, creator: str, *, rated: bool | None = None) -> Room:
+        setup = replace(setup, first=creator, second=OPEN_SEAT, first_level=None, second_level=None)
+        rated = self.rated if rated is None else rated
+        holder = HOLDER.get()
+        token = holder.token if holder is not None else ""
+        for _ in range(20):
+            code = self.new_code()
+            session = RoomSession.start(setup)
+            assert isinstance(session, RoomSession)
+            room = SharedRoom(code, setup, None, session, [], rated, version=1)
+            session.link, session.room = self, room
+            try:
+                with self._using() as db:
+                    made = create_room(db, self._snapshot(room, session), token)
+            except Refused as refused:
+                raise RoomError(str(refused)) from None
+            self.codes.add(code)
+            if made:
+                room.holders[creator] = token
+                self.rooms[code] = room
+                return room
+        raise RoomError("no free room code was found; try again")
+
+    def get(self, code: str) -> Room | None:
+        code = code.strip().lower()
+        room = self.rooms.get(code)
+        if room is None and self.db is not None:
+            with contextlib.suppress(StoreError):
+                stored = room_row(self.db, code)
+                if stored is not None:
+                    self.codes.add(code)
+                    loaded = self._load(stored)
+                    if loaded is not None:
+                        self.rooms[code] = room = loaded
+        holder = HOLDER.get()
+        if room is not None and holder is not None and holder.user in room.players:
+            self.take_seat(room, holder)
+        return room
+
+    def take_seat(self, room: SharedRoom, holder: Holder) -> None:
+        """The connection `holder` plays its user's seat from now on."""
+        if room.finished or room.holders.get(holder.user) == holder.token:
+            return
+        with contextlib.suppress(Refused), self._using() as db:
+            take_seat(db, room.code, holder.user, holder.token)
+            room.holders[holder.user] = holder.token
+
+    def join(self, room: Room, name: str) -> None:
+        assert isinstance(room, SharedRoom)
+        if name in room.players:
+            return
+        if room.joiner is not None:
+            raise RoomError(f"room {room.code} is full: {room.creator} and {room.joiner} play")
+        session = room.session
+        assert isinstance(session, RoomSession)
+        holder = HOLDER.get()
+        people = session.people
+        session.held = True
+        try:
+            session.set_people(people[0], name)
+            save = replace(self._snapshot(room, session), joiner=name)
+            seat = (name, holder.token) if holder is not None else None
+            with self._using() as db:
+                change_room(db, save, Change(room.version + 1, "join", name, name), seat)
+        except (Refused, RoomConflict) as error:
+            session.withheld.clear()
+            session.people = session.record.players = people
+            if isinstance(error, RoomConflict):
+                self._catch_up_soon(room.code)
+                raise RoomError(f"room {room.code} changed meanwhile: look again") from None
+            raise RoomError(str(error)) from None
+        finally:
+            session.held = False
+        room.version += 1
+        room.joiner = name
+        if holder is not None:
+            room.holders[name] = holder.token
+        session.release()
+        for listener in list(room.listeners):
+            listener(room)
+
+    # -- sessions -----------------------------------------------------------------------------
+
+    def open_session(self, holder: Holder, limit: int) -> str | None:
+        """Count a session of `holder.user` on every process; a sentence if it may not open."""
+        try:
+            with self._using() as db:
+                if not open_session(db, holder.token, holder.user, self.process, limit):
+                    return (
+                        f"abstracts-tui: {holder.user} has {limit} sessions open already; "
+                        "close one first.\r\n"
+                    )
+        except Refused:
+            return (
+                "abstracts-tui: the server cannot reach its database now; "
+                "try again in a moment.\r\n"
+            )
+        self.sessions[holder.token] = holder.user
+        return None
+
+    def close_session(self, holder: Holder) -> None:
+        if self.sessions.pop(holder.token, None) is None:
+            return
+        with contextlib.suppress(Refused), self._using() as db:
+            close_session(db, holder.token)
+
+
+def _reason(error: BaseException) -> str:
+    from ..store.postgres import reason
+
+    return str(error) if isinstance(error, StoreError) else reason(error)

@@ -1,0 +1,163 @@
+"""The PostgreSQL store's tables, made and changed by numbered migrations.
+
+As in the SQLite store (`schema`), `schema_version` lists the migrations applied; a
+later version adds a migration at the end of `MIGRATIONS` and never changes a released
+one. Each migration is applied in a transaction of its own, under an advisory lock, so
+that any number of server processes starting at once apply it once between them.
+
+Beyond the SQLite store's tables, a shared database keeps what several processes need to
+be one server: each room change as a row (`room_changes`, what LISTEN/NOTIFY points
+to), who holds each seat (`seats`), the sessions open per name (`sessions`), and the
+host key. All times are the database's (`now()`), never a process's, so that a clock
+kept in a room can be worked out by any process from the rows alone: see `rooms`'
+`time_control`, `turn_started`, `clock_main` and `clock_periods` and `room_changes.at`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .schema import Migration, NewerStore
+
+if TYPE_CHECKING:
+    import psycopg
+
+LOCKS = 0x61627374
+"""The first key of every advisory lock the server takes ('abst'): the second says which."""
+MIGRATION_LOCK = 0
+"""The second key of the lock held while migrating."""
+PROCESS_LOCKS = 0x70726F63
+"""The first key of the locks each server process holds while it is connected ('proc'):
+the second is the process's number. A process whose lock is not held is gone."""
+
+MIGRATIONS = (
+    Migration(
+        1,
+        "rooms and their changes, seats, sessions, names, ratings, the host key",
+        (
+            """CREATE TABLE rooms (
+                code TEXT PRIMARY KEY,
+                game TEXT NOT NULL,
+                size INTEGER,
+                variant TEXT,
+                komi DOUBLE PRECISION,
+                creator TEXT NOT NULL,
+                joiner TEXT,
+                rated BOOLEAN NOT NULL DEFAULT false,
+                sgf TEXT,
+                phase TEXT NOT NULL DEFAULT 'play' CHECK (phase IN ('komi', 'side', 'play')),
+                komi_chosen DOUBLE PRECISION,
+                version INTEGER NOT NULL,
+                created TIMESTAMPTZ NOT NULL DEFAULT now(),
+                updated TIMESTAMPTZ NOT NULL DEFAULT now(),
+                finished TIMESTAMPTZ,
+                result TEXT,
+                winner TEXT,
+                time_control TEXT,
+                turn_started TIMESTAMPTZ,
+                clock_main DOUBLE PRECISION[],
+                clock_periods INTEGER[]
+            )""",
+            # `phase` and `komi_chosen`: where a room is before its record starts (komi,
+            # then a side); `sgf` is NULL until then. The clock columns: the time control
+            # (NULL: none), when the side to move's clock started (the database's time),
+            # and each side's main time and byo-yomi periods left when its clock stopped.
+            "CREATE INDEX rooms_by_update ON rooms (updated)",
+            "CREATE INDEX rooms_by_creator ON rooms (creator, updated)",
+            "CREATE INDEX rooms_by_joiner ON rooms (joiner, updated)",
+            "CREATE INDEX rooms_unfinished ON rooms (code) WHERE finished IS NULL",
+            # Every change of a room, one row per version after the first: what a process
+            # told of `code VERSION` reads to bring its copy of the room up to date, and
+            # when each move was made by the database's clock (`at`), with the mover's
+            # time left after it once rooms have clocks.
+            """CREATE TABLE room_changes (
+                code TEXT NOT NULL REFERENCES rooms (code),
+                version INTEGER NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('join', 'komi', 'side', 'move')),
+                value TEXT NOT NULL,
+                by TEXT,
+                at TIMESTAMPTZ NOT NULL DEFAULT now(),
+                clock_main DOUBLE PRECISION,
+                clock_periods INTEGER,
+                PRIMARY KEY (code, version)
+            )""",
+            # The connection that plays each seat: the last one to take it.
+            """CREATE TABLE seats (
+                code TEXT NOT NULL REFERENCES rooms (code),
+                name TEXT NOT NULL,
+                holder TEXT NOT NULL,
+                claimed TIMESTAMPTZ NOT NULL DEFAULT now(),
+                PRIMARY KEY (code, name)
+            )""",
+            # Terminal sessions open, by the process that has them (see PROCESS_LOCKS).
+            """CREATE TABLE sessions (
+                token TEXT PRIMARY KEY,
+                name TEXT NOT NULL,
+                process INTEGER NOT NULL,
+                started TIMESTAMPTZ NOT NULL DEFAULT now()
+            )""",
+            "CREATE INDEX sessions_by_name ON sessions (name)",
+            """CREATE TABLE names (
+                name TEXT PRIMARY KEY,
+                key TEXT NOT NULL,
+                created TIMESTAMPTZ NOT NULL DEFAULT now()
+            )""",
+            """CREATE TABLE ratings (
+                name TEXT NOT NULL,
+                game TEXT NOT NULL,
+                value DOUBLE PRECISION NOT NULL,
+                deviation DOUBLE PRECISION NOT NULL,
+                volatility DOUBLE PRECISION NOT NULL,
+                games INTEGER NOT NULL,
+                updated TIMESTAMPTZ NOT NULL DEFAULT now(),
+                PRIMARY KEY (name, game)
+            )""",
+            """CREATE TABLE rating_changes (
+                code TEXT NOT NULL REFERENCES rooms (code),
+                name TEXT NOT NULL,
+                game TEXT NOT NULL,
+                value_before DOUBLE PRECISION NOT NULL,
+                deviation_before DOUBLE PRECISION NOT NULL,
+                value_after DOUBLE PRECISION NOT NULL,
+                deviation_after DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (code, name)
+            )""",
+            # The SSH host key every process serves (the private key, in OpenSSH's format).
+            """CREATE TABLE server_keys (
+                name TEXT PRIMARY KEY,
+                key TEXT NOT NULL,
+                created TIMESTAMPTZ NOT NULL DEFAULT now()
+            )""",
+        ),
+    ),
+)
+
+
+def migrate(db: psycopg.Connection[tuple[object, ...]]) -> None:
+    """Apply the migrations `db` has not had yet (`db` in autocommit mode)."""
+    with db.transaction():  # two processes making it at once would collide
+        db.execute("SELECT pg_advisory_xact_lock(%s, %s)", (LOCKS, MIGRATION_LOCK))
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS schema_version "
+            "(version INTEGER PRIMARY KEY, what TEXT NOT NULL, applied TIMESTAMPTZ NOT NULL)"
+        )
+    for migration in MIGRATIONS:
+        with db.transaction():
+            db.execute("SELECT pg_advisory_xact_lock(%s, %s)", (LOCKS, MIGRATION_LOCK))
+            done = db.execute(
+                "SELECT 1 FROM schema_version WHERE version = %s", (migration.version,)
+            ).fetchone()
+            if done is None:
+                for statement in migration.statements:
+                    db.execute(statement.encode())
+                db.execute(
+                    "INSERT INTO schema_version VALUES (%s, %s, now())",
+                    (migration.version, migration.what),
+                )
+    row = db.execute("SELECT max(version) FROM schema_version").fetchone()
+    newest = int(str(row[0])) if row is not None and row[0] is not None else 0
+    if newest > MIGRATIONS[-1].version:
+        raise NewerStore(
+            f"its tables are at version {newest}, made by a newer version of abstracts-tui "
+            f"(this one knows versions up to {MIGRATIONS[-1].version})"
+        )

@@ -1,0 +1,573 @@
+"""The store in a PostgreSQL database, shared by any number of server processes.
+
+`PostgresStore` is the `Store` of `base` (a small psycopg pool serves the worker threads
+that ask it) plus what several processes need to be one server, as functions on a
+connection the caller holds (the server's event loop keeps one of its own, see
+`ssh.shared`): each change of a room is committed with the version it makes, refused
+if the room has another version by then or the seat is held by another connection
+(`RoomConflict`), written as a row of `room_changes`, and announced with
+`NOTIFY abstracts_tui_rooms, 'CODE VERSION'`; a seat taken is announced too.
+
+psycopg is imported here only: a server without `--database` never loads it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import secrets
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TypeAlias
+
+import psycopg
+from psycopg.conninfo import conninfo_to_dict
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from ..ratings import Rating
+from .base import PlayerRating, RoomSave, RoomSetup, StoredRoom, StoreError, rated_after
+from .pg_schema import LOCKS, PROCESS_LOCKS, migrate
+from .schema import NewerStore
+
+Db: TypeAlias = "psycopg.Connection[Any]"
+AsyncDb: TypeAlias = "psycopg.AsyncConnection[Any]"
+
+ROOMS_CHANNEL = "abstracts_tui_rooms"
+"""Notified with `CODE VERSION` when a room is made or changed."""
+SEATS_CHANNEL = "abstracts_tui_seats"
+"""Notified with `CODE NAME HOLDER` when a connection takes a seat."""
+
+CONNECT: dict[str, Any] = {
+    "connect_timeout": 5,
+    # A database machine that vanishes (no reset comes) is noticed in about 10 seconds,
+    # from either side, instead of the system's two hours.
+    "keepalives": 1,
+    "keepalives_idle": 5,
+    "keepalives_interval": 2,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 10_000,
+    "options": "-c tcp_keepalives_idle=5 -c tcp_keepalives_interval=2 "
+    "-c tcp_keepalives_count=3 -c lock_timeout=5s -c statement_timeout=10s -c timezone=UTC",
+    "application_name": "abstracts-tui",
+}
+"""How every connection is made: a dead peer is found in seconds, and no statement waits
+on a lock for long."""
+
+ROOM_COLUMNS = (
+    "code, game, size, variant, komi, creator, joiner, rated, sgf, version, "
+    "created, updated, finished, result, winner, phase, komi_chosen"
+)
+
+INSERT_ROOM = (
+    f"INSERT INTO rooms ({ROOM_COLUMNS}) VALUES "
+    "(%(code)s, %(game)s, %(size)s, %(variant)s, %(komi)s, %(creator)s, %(joiner)s, "
+    "%(rated)s, %(sgf)s, 1, coalesce(%(when)s, now()), coalesce(%(when)s, now()), "
+    "NULL, NULL, NULL, %(phase)s, %(komi_chosen)s)"
+)
+
+
+class RoomConflict(Exception):
+    """A room change refused: the room changed first (`seat` False), or the seat is held
+    by another connection (`seat` True)."""
+
+    def __init__(self, seat: bool) -> None:
+        super().__init__("the seat is held by another connection" if seat else "changed")
+        self.seat = seat
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change of a room: somebody joined, set komi, chose a side or moved."""
+
+    version: int
+    """The room's version once it is made."""
+    kind: str
+    """`join`, `komi`, `side` or `move`."""
+    value: str
+    """The joiner's name, the komi, the colour (0 or 1), or the move (`e5`, `swap`)."""
+    by: str | None = None
+
+
+def where(url: str) -> str:
+    """The database as the players and the log are told, without a password:
+    `database abstracts on db.example:5432`."""
+    try:
+        parts = conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "the database"
+    host = str(parts.get("host") or "localhost")
+    port = str(parts.get("port") or "5432")
+    name = str(parts.get("dbname") or parts.get("user") or "")
+    return f"database {name} on {host}:{port}" if name else f"the database on {host}:{port}"
+
+
+def reason(error: BaseException) -> str:
+    """What went wrong with the database, in one short sentence."""
+    if isinstance(error, PoolTimeout):
+        return "the database cannot be reached"
+    text = str(error).strip()
+    for pattern, said in (
+        (r"Connection refused", "the database cannot be reached (connection refused)"),
+        (r"timeout expired|timed out", "the database cannot be reached (no answer in time)"),
+        (r"could not translate host name", "the database's host name is not known"),
+        (r"password authentication failed", "the database refused the password"),
+        (r"no password supplied", "the database needs a password (PGPASSWORD or ~/.pgpass)"),
+        (r"database \"[^\"]*\" does not exist", None),
+        (r"role \"[^\"]*\" does not exist", None),
+        (
+            r"terminating connection|server closed the connection|connection is (lost|closed)"
+            r"|consuming input failed|the connection is closed",
+            "the database connection was lost",
+        ),
+        (r"the database system is (starting up|shutting down)", None),
+        (r"lock timeout|statement timeout|canceling statement", "the database is too busy"),
+    ):
+        found = re.search(pattern, text, re.IGNORECASE)
+        if found:
+            return said or found.group(0)
+    line = text.splitlines()[0] if text else type(error).__name__
+    return line.removeprefix("connection failed: ")[:200]
+
+
+def check_url(url: str) -> None:
+    """Raise StoreError unless `url` is a PostgreSQL connection string."""
+    if not re.match(r"postgres(ql)?://", url):
+        raise StoreError(f"--database takes a postgresql:// URL, not {url[:40]!r}")
+    try:
+        conninfo_to_dict(url)
+    except psycopg.ProgrammingError as error:
+        raise StoreError(f"the database URL cannot be read: {reason(error)}") from None
+
+
+def connect(url: str, *, autocommit: bool = False) -> Db:
+    """A new connection (rows as tuples); raises StoreError saying why there is none."""
+    try:
+        return psycopg.connect(url, autocommit=autocommit, **CONNECT)
+    except psycopg.Error as error:
+        raise StoreError(reason(error)) from None
+
+
+async def connect_async(url: str) -> AsyncDb:
+    """A new connection for the event loop, in autocommit mode (for LISTEN)."""
+    try:
+        return await psycopg.AsyncConnection.connect(url, autocommit=True, **CONNECT)
+    except psycopg.Error as error:
+        raise StoreError(reason(error)) from None
+
+
+@contextlib.contextmanager
+def failures() -> Iterator[None]:
+    """psycopg's errors (and the pool's) become StoreError."""
+    try:
+        yield
+    except (psycopg.Error, PoolTimeout) as error:
+        raise StoreError(reason(error)) from None
+
+
+class PostgresStore:
+    """Rooms, the archive, names, ratings and the host key in one PostgreSQL database."""
+
+    def __init__(self, url: str) -> None:
+        """Connect and bring the tables up to date; raises StoreError saying why the
+        database cannot be used."""
+        check_url(url)
+        self.url = url
+        self.location = where(url)
+        try:
+            with connect(url, autocommit=True) as db:
+                migrate(db)
+        except StoreError as error:
+            raise StoreError(f"{self.location} cannot be used: {error}") from None
+        except psycopg.Error as error:
+            raise StoreError(f"{self.location} cannot be used: {reason(error)}") from None
+        except NewerStore as error:
+            raise StoreError(f"{self.location} cannot be used: {error}") from None
+        self.pool: ConnectionPool[Db] = ConnectionPool(
+            url,
+            kwargs=CONNECT,
+            min_size=1,
+            max_size=4,
+            timeout=5,
+            check=ConnectionPool.check_connection,
+            open=False,
+            name="abstracts-tui",
+        )
+        self.pool.open(wait=False)
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[Db]:
+        with failures(), self.pool.connection() as db, db.transaction():
+            yield db
+
+    # -- rooms ----------------------------------------------------------------------------
+
+    def save_room(self, room: RoomSave) -> int:
+        with self._transaction() as db:
+            db.execute(
+                f"{INSERT_ROOM} ON CONFLICT (code) DO UPDATE SET joiner = excluded.joiner, "
+                "sgf = coalesce(excluded.sgf, rooms.sgf), phase = excluded.phase, "
+                "komi_chosen = excluded.komi_chosen, version = rooms.version + 1, "
+                "updated = now()",
+                _values(room, None),
+            )
+            finish(db, room)
+            version = _one(db, "SELECT version FROM rooms WHERE code = %s", (room.code,))
+            notify_room(db, room.code, int(version))
+        return int(version)
+
+    def import_room(self, room: RoomSave, when: datetime) -> bool:
+        with self._transaction() as db:
+            inserted = db.execute(
+                f"{INSERT_ROOM} ON CONFLICT (code) DO NOTHING", _values(room, when)
+            )
+            return bool(inserted.rowcount)
+
+    def room(self, code: str) -> StoredRoom | None:
+        with failures(), self.pool.connection() as db:
+            return room_row(db, code)
+
+    def rooms(
+        self,
+        *,
+        finished: bool | None = None,
+        player: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[StoredRoom]:
+        conditions = []
+        parameters: list[object] = []
+        if finished is not None:
+            conditions.append("finished IS NOT NULL" if finished else "finished IS NULL")
+        if player is not None:
+            conditions.append("(creator = %s OR joiner = %s)")
+            parameters += [player, player]
+        where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
+        parameters += [limit, offset]
+        query = (
+            f"SELECT {ROOM_COLUMNS} FROM rooms {where} "
+            "ORDER BY updated DESC, code LIMIT %s OFFSET %s"
+        )
+        with failures(), self.pool.connection() as db:
+            rows = db.cursor(row_factory=dict_row).execute(query.encode(), parameters).fetchall()
+        return [stored_room(row) for row in rows]
+
+    def codes(self) -> set[str]:
+        with failures(), self.pool.connection() as db:
+            return {row[0] for row in db.execute("SELECT code FROM rooms")}
+
+    # -- names ----------------------------------------------------------------------------
+
+    def name_key(self, name: str) -> str | None:
+        with failures(), self.pool.connection() as db:
+            row = db.execute("SELECT key FROM names WHERE name = %s", (name,)).fetchone()
+        return str(row[0]) if row else None
+
+    def keep_name(self, name: str, key: str) -> str:
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO names (name, key) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING",
+                (name, key),
+            )
+            return str(_one(db, "SELECT key FROM names WHERE name = %s", (name,)))
+
+    # -- ratings --------------------------------------------------------------------------
+
+    def ratings(self, game: str | None = None) -> list[PlayerRating]:
+        where, parameters = ("WHERE game = %s", (game,)) if game is not None else ("", ())
+        query = (
+            "SELECT name, game, value, deviation, volatility, games FROM ratings "
+            f"{where} ORDER BY game, value DESC, name"
+        )
+        with failures(), self.pool.connection() as db:
+            rows = db.execute(query.encode(), parameters).fetchall()
+        return [
+            PlayerRating(row[0], row[1], Rating(row[2], row[3], row[4]), row[5]) for row in rows
+        ]
+
+    # -- the host key ---------------------------------------------------------------------
+
+    def host_key(self, make: Callable[[], str]) -> str:
+        """The host key every process serves: the one kept, else `make()`'s, kept now (the
+        first process to keep one wins)."""
+        with self._transaction() as db:
+            row = db.execute("SELECT key FROM server_keys WHERE name = 'host'").fetchone()
+            if row is not None:
+                return str(row[0])
+        key = make()
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO server_keys (name, key) VALUES ('host', %s) "
+                "ON CONFLICT (name) DO NOTHING",
+                (key,),
+            )
+            return str(_one(db, "SELECT key FROM server_keys WHERE name = 'host'", ()))
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+# -- live rooms: on a connection the caller holds -------------------------------------------
+
+
+def create_room(db: Db, room: RoomSave, holder: str) -> bool:
+    """Make a new room at version 1 with its creator's seat held by `holder`; False if
+    the code is taken (by a room another process made at the same moment)."""
+    with failures(), db.transaction():
+        made = db.execute(f"{INSERT_ROOM} ON CONFLICT (code) DO NOTHING", _values(room, None))
+        if not made.rowcount:
+            return False
+        if holder:
+            _take_seat(db, room.code, room.setup.creator, holder)
+        notify_room(db, room.code, 1)
+    return True
+
+
+def change_room(
+    db: Db, room: RoomSave, change: Change, seat: tuple[str, str] | None = None
+) -> None:
+    """Commit `change`, which makes `room` (the whole room after it), at `change.version`.
+
+    Raises RoomConflict if the room is not at the version before by then, or if `seat`
+    (a name and the holder of the connection that made the change) is held by another
+    connection; StoreError if the database cannot be used. A join takes the joiner's
+    seat for `seat`'s holder.
+    """
+    with failures(), db.transaction():
+        row = db.execute(
+            "SELECT version FROM rooms WHERE code = %s FOR UPDATE", (room.code,)
+        ).fetchone()
+        if row is None or row[0] != change.version - 1:
+            raise RoomConflict(seat=False)
+        if seat is not None and change.kind != "join":
+            held = db.execute(
+                "SELECT holder FROM seats WHERE code = %s AND name = %s", (room.code, seat[0])
+            ).fetchone()
+            if held is not None and held[0] != seat[1]:
+                raise RoomConflict(seat=True)
+        db.execute(
+            "INSERT INTO room_changes (code, version, kind, value, by) VALUES (%s, %s, %s, %s, %s)",
+            (room.code, change.version, change.kind, change.value, change.by),
+        )
+        db.execute(
+            "UPDATE rooms SET joiner = %s, sgf = coalesce(%s, sgf), phase = %s, "
+            "komi_chosen = %s, version = %s, updated = now(), turn_started = now() "
+            "WHERE code = %s",
+            (room.joiner, room.sgf, room.phase, room.komi_chosen, change.version, room.code),
+        )
+        if change.kind == "join" and seat is not None:
+            _take_seat(db, room.code, change.value, seat[1])
+        finish(db, room)
+        notify_room(db, room.code, change.version)
+
+
+def take_seat(db: Db, code: str, name: str, holder: str) -> None:
+    """`holder`'s connection plays `name`'s seat in room `code` from now on."""
+    with failures(), db.transaction():
+        _take_seat(db, code, name, holder)
+
+
+def _take_seat(db: Db, code: str, name: str, holder: str) -> None:
+    db.execute(
+        "INSERT INTO seats (code, name, holder) VALUES (%s, %s, %s) ON CONFLICT (code, name) "
+        "DO UPDATE SET holder = excluded.holder, claimed = now()",
+        (code, name, holder),
+    )
+    db.execute("SELECT pg_notify(%s, %s)", (SEATS_CHANNEL, f"{code} {name} {holder}"))
+
+
+def seats(db: Db, codes: list[str]) -> dict[str, dict[str, str]]:
+    """Who holds which seat, by room."""
+    held: dict[str, dict[str, str]] = {}
+    with failures():
+        rows = db.execute(
+            "SELECT code, name, holder FROM seats WHERE code = ANY(%s)", (codes,)
+        ).fetchall()
+    for code, name, holder in rows:
+        held.setdefault(code, {})[name] = holder
+    return held
+
+
+def notify_room(db: Db, code: str, version: int) -> None:
+    db.execute("SELECT pg_notify(%s, %s)", (ROOMS_CHANNEL, f"{code} {version}"))
+
+
+def changes(db: Db, code: str, after: int) -> list[Change]:
+    """The changes of room `code` after version `after`, in order."""
+    with failures():
+        rows = db.execute(
+            "SELECT version, kind, value, by FROM room_changes "
+            "WHERE code = %s AND version > %s ORDER BY version",
+            (code, after),
+        ).fetchall()
+    return [Change(*row) for row in rows]
+
+
+def room_row(db: Db, code: str) -> StoredRoom | None:
+    with failures():
+        row = (
+            db.cursor(row_factory=dict_row)
+            .execute(f"SELECT {ROOM_COLUMNS} FROM rooms WHERE code = %s".encode(), (code,))
+            .fetchone()
+        )
+    return stored_room(row) if row is not None else None
+
+
+def versions(db: Db) -> dict[str, int]:
+    """Every unfinished room's version, by code."""
+    with failures():
+        rows = db.execute("SELECT code, version FROM rooms WHERE finished IS NULL").fetchall()
+    return {code: version for code, version in rows}
+
+
+def finish(db: Db, room: RoomSave) -> None:
+    """Mark the room finished if `room` has its end and it is not marked yet; rate it then."""
+    end = room.finish
+    if end is None:
+        return
+    finished = db.execute(
+        "UPDATE rooms SET finished = coalesce(%s, now()), result = %s, winner = %s "
+        "WHERE code = %s AND finished IS NULL RETURNING game, creator, joiner, rated",
+        (end.at, end.result, end.winner, room.code),
+    ).fetchone()
+    if finished is None:
+        return
+    game, creator, joiner, rated = finished
+    if not rated or joiner is None or joiner == creator:
+        return
+    players = (creator, joiner)
+    for name in sorted(players):  # always in one order: two games ending at once wait
+        db.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCKS, f"{name} {game}"))
+    before = [_rating(db, name, game) for name in players]
+    after = rated_after(before[0][0], before[1][0], players, end.winner)
+    for name, (old, games), new in zip(players, before, after, strict=True):
+        db.execute(
+            "INSERT INTO rating_changes VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            (room.code, name, game, old.value, old.deviation, new.value, new.deviation),
+        )
+        db.execute(
+            "INSERT INTO ratings VALUES (%s, %s, %s, %s, %s, %s, now()) "
+            "ON CONFLICT (name, game) DO UPDATE SET value = excluded.value, "
+            "deviation = excluded.deviation, volatility = excluded.volatility, "
+            "games = excluded.games, updated = excluded.updated",
+            (name, game, new.value, new.deviation, new.volatility, games + 1),
+        )
+
+
+def _rating(db: Db, name: str, game: str) -> tuple[Rating, int]:
+    row = db.execute(
+        "SELECT value, deviation, volatility, games FROM ratings WHERE name = %s AND game = %s",
+        (name, game),
+    ).fetchone()
+    if row is None:
+        return Rating(), 0
+    return Rating(row[0], row[1], row[2]), int(row[3])
+
+
+# -- processes and sessions -----------------------------------------------------------------
+
+
+async def hold_process(db: AsyncDb, process: int | None = None) -> int:
+    """Take the advisory lock that says this process is alive (it goes with `db`'s
+    connection): `process`'s number again, or a new one. Returns the number."""
+    while True:
+        number = process or secrets.randbelow(2**31 - 2) + 1
+        cursor = await db.execute("SELECT pg_try_advisory_lock(%s, %s)", (PROCESS_LOCKS, number))
+        row = await cursor.fetchone()
+        if row is not None and row[0]:
+            return number
+        process = None  # another process has that number: take another
+
+
+LIVE_PROCESSES = (
+    "SELECT objid::bigint::integer FROM pg_locks WHERE locktype = 'advisory' AND granted "
+    "AND classid = %s::bigint::oid AND objsubid = 2 "
+    "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+)
+
+
+def open_session(db: Db, token: str, name: str, process: int, limit: int) -> bool:
+    """Count a new session of `name` (this process's number `process`) unless `name`
+    has `limit` open already on all the processes alive; False then."""
+    with failures(), db.transaction():
+        db.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCKS, f"session {name}"))
+        db.execute(
+            f"DELETE FROM sessions WHERE name = %s AND process NOT IN ({LIVE_PROCESSES})",
+            (name, PROCESS_LOCKS),
+        )
+        count = _one(db, "SELECT count(*) FROM sessions WHERE name = %s", (name,))
+        if int(count) >= limit:
+            return False
+        db.execute(
+            "INSERT INTO sessions (token, name, process) VALUES (%s, %s, %s)",
+            (token, name, process),
+        )
+    return True
+
+
+def close_session(db: Db, token: str) -> None:
+    with failures():
+        db.execute("DELETE FROM sessions WHERE token = %s", (token,))
+
+
+def restore_sessions(db: Db, process: int, sessions: dict[str, str]) -> None:
+    """Make the rows of this process's sessions `sessions` (token: name) what they are."""
+    with failures(), db.transaction():
+        db.execute("DELETE FROM sessions WHERE process = %s", (process,))
+        for token, name in sessions.items():
+            db.execute(
+                "INSERT INTO sessions (token, name, process) VALUES (%s, %s, %s)",
+                (token, name, process),
+            )
+
+
+# -- rows ---------------------------------------------------------------------------------
+
+
+def _one(db: Db, query: str, parameters: tuple[object, ...]) -> Any:
+    row = db.execute(query.encode(), parameters).fetchone()
+    assert row is not None
+    return row[0]
+
+
+def _values(room: RoomSave, when: datetime | None) -> dict[str, object]:
+    setup = room.setup
+    return {
+        "code": room.code,
+        "game": setup.game,
+        "size": setup.size,
+        "variant": setup.variant,
+        "komi": setup.komi,
+        "creator": setup.creator,
+        "joiner": room.joiner,
+        "rated": setup.rated,
+        "sgf": room.sgf,
+        "when": when,
+        "phase": room.phase,
+        "komi_chosen": room.komi_chosen,
+    }
+
+
+def stored_room(row: dict[str, Any]) -> StoredRoom:
+    return StoredRoom(
+        code=row["code"],
+        setup=RoomSetup(
+            game=row["game"],
+            size=row["size"],
+            variant=row["variant"],
+            komi=row["komi"],
+            creator=row["creator"],
+            rated=bool(row["rated"]),
+        ),
+        joiner=row["joiner"],
+        sgf=row["sgf"],
+        version=row["version"],
+        created=row["created"],
+        updated=row["updated"],
+        finished=row["finished"],
+        result=row["result"],
+        winner=row["winner"],
+        phase=row["phase"],
+        komi_chosen=row["komi_chosen"],
+    )

@@ -1,0 +1,123 @@
+"""What the PostgreSQL store adds for several processes: migrations applied once by
+processes starting together, changes committed at their version only and announced,
+seats, sessions counted on live processes only, one host key."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from abstracts_tui.store import RoomSave, RoomSetup, StoreError
+
+psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed")
+
+from abstracts_tui.store import postgres  # noqa: E402
+from abstracts_tui.store.pg_schema import MIGRATIONS  # noqa: E402
+from abstracts_tui.store.postgres import Change, PostgresStore, RoomConflict  # noqa: E402
+
+PILO = RoomSetup("pilo", 8, creator="ann")
+
+
+def test_processes_starting_together_apply_each_migration_once(database_url: str) -> None:
+    start = threading.Barrier(4)
+    stores: list[PostgresStore] = []
+
+    def open_store() -> None:
+        start.wait()
+        stores.append(PostgresStore(database_url))
+
+    threads = [threading.Thread(target=open_store) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(stores) == 4
+    with psycopg.connect(database_url) as db:
+        versions = [row[0] for row in db.execute("SELECT version FROM schema_version")]
+        assert versions == [m.version for m in MIGRATIONS]
+        db.execute("INSERT INTO schema_version VALUES (99, 'from the future', now())")
+    with pytest.raises(StoreError, match="made by a newer version of abstracts-tui"):
+        PostgresStore(database_url)
+    for store in stores:
+        store.close()
+
+
+def test_the_location_never_shows_the_password_and_a_bad_url_is_refused() -> None:
+    assert postgres.where("postgresql://ann:secret@db.example:6000/games") == (
+        "database games on db.example:6000"
+    )
+    with pytest.raises(StoreError, match="takes a postgresql:// URL"):
+        PostgresStore("sqlite:///tmp/x.db")
+
+
+def test_a_change_is_committed_at_its_version_only_and_announced(database_url: str) -> None:
+    store = PostgresStore(database_url)
+    listener = psycopg.connect(database_url, autocommit=True)
+    listener.execute("LISTEN abstracts_tui_rooms")
+    db = postgres.connect(database_url, autocommit=True)
+    room = RoomSave("k7m2", PILO, None, None)
+    assert postgres.create_room(db, room, "ann-1")
+    assert not postgres.create_room(db, room, "ann-2")  # the code is taken
+    joined = RoomSave("k7m2", PILO, "bob", "(;GA[pilo])")
+    postgres.change_room(db, joined, Change(2, "join", "bob", "bob"), ("bob", "bob-1"))
+    moved = RoomSave("k7m2", PILO, "bob", "(;GA[pilo];B[d4])")
+    with pytest.raises(RoomConflict) as stale:  # made on a copy that missed the join
+        postgres.change_room(db, moved, Change(2, "move", "d4", "ann"), ("ann", "ann-1"))
+    assert not stale.value.seat
+    postgres.take_seat(db, "k7m2", "ann", "ann-2")  # Ann opened the room elsewhere
+    with pytest.raises(RoomConflict) as taken:
+        postgres.change_room(db, moved, Change(3, "move", "d4", "ann"), ("ann", "ann-1"))
+    assert taken.value.seat
+    postgres.change_room(db, moved, Change(3, "move", "d4", "ann"), ("ann", "ann-2"))
+
+    assert [(c.version, c.kind, c.value) for c in postgres.changes(db, "k7m2", 1)] == [
+        (2, "join", "bob"),
+        (3, "move", "d4"),
+    ]
+    stored = store.room("k7m2")
+    assert stored is not None and (stored.version, stored.sgf) == (3, "(;GA[pilo];B[d4])")
+    assert postgres.seats(db, ["k7m2"]) == {"k7m2": {"ann": "ann-2", "bob": "bob-1"}}
+    told = [n.payload for n in listener.notifies(timeout=2, stop_after=3)]
+    assert told == ["k7m2 1", "k7m2 2", "k7m2 3"]
+    for connection in (listener, db):
+        connection.close()
+    store.close()
+
+
+def test_sessions_count_on_the_processes_alive_only(database_url: str) -> None:
+    PostgresStore(database_url).close()
+    db = postgres.connect(database_url, autocommit=True)
+
+    async def hold() -> tuple[psycopg.AsyncConnection[object], int]:
+        conn = await postgres.connect_async(database_url)
+        return conn, await postgres.hold_process(conn)
+
+    async def both() -> None:
+        first, one = await hold()
+        second, two = await hold()
+        assert one != two
+        assert postgres.open_session(db, "t1", "ann", one, 2)
+        assert postgres.open_session(db, "t2", "ann", two, 2)
+        assert not postgres.open_session(db, "t3", "ann", two, 2)  # two open, anywhere
+        assert postgres.open_session(db, "t4", "bob", two, 2)
+        await first.close()  # the first process is gone: its session no longer counts
+        assert postgres.open_session(db, "t5", "ann", two, 2)
+        postgres.close_session(db, "t5")
+        postgres.restore_sessions(db, two, {"t2": "ann"})
+        rows = db.execute("SELECT token FROM sessions ORDER BY token").fetchall()
+        assert [row[0] for row in rows] == ["t2"]
+        await second.close()
+
+    asyncio.run(both())
+    db.close()
+
+
+def test_every_process_serves_the_first_host_key_kept(database_url: str) -> None:
+    stores = [PostgresStore(database_url) for _ in range(2)]
+    first = stores[0].host_key(lambda: "first key")
+    assert first == "first key"
+    assert stores[1].host_key(lambda: "second key") == "first key"
+    for store in stores:
+        store.close()
