@@ -204,6 +204,7 @@ def _lost_and_back(start_server, database: Cluster, tmp_path: Path) -> None:
         database.stop()
         for client in (ann, bob):  # both told, on both processes
             await client.wait_for("Not being saved")
+            assert "Play goes on" not in client.text()  # it does not: moves wait
         ann.send(ENTER)  # d5: refused, not dropped
         await ann.wait_for("Not played:", "moves wait until it is back")
         assert "1. Blue" not in ann.text()

@@ -194,6 +194,7 @@ def test_a_store_that_cannot_be_written_tells_the_players_and_the_game_goes_on(
                 await bob.wait_for("Pie rule")
                 for client in (ann, bob):
                     await client.wait_for("Not being saved", reason)
+                    assert "ctrl+s" not in client.text()  # no files over SSH: not offered
                 bob.send("p")
                 await bob.wait_gone("Pie rule")
                 bob.send(CURSOR_RIGHT + ENTER)  # e5: the game goes on

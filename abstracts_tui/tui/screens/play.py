@@ -337,7 +337,10 @@ class PlayScreen(Screen[None]):
         panel = self.query_one(GamePanel)
         if problem is not None:
             panel.show_saving(f"Not being saved: {problem}\n({self.session.autosave_path})")
-            self.say(f"Not being saved: {problem}. Play goes on; ctrl+s saves a copy elsewhere.")
+            # A room's problem says itself what becomes of moves; a player who may write
+            # files is told how to keep a copy meanwhile.
+            after = " Play goes on; ctrl+s saves a copy elsewhere." if self.seat.files else ""
+            self.say(f"Not being saved: {problem}.{after}")
         else:
             panel.show_saving("")
             self.say("The game is being saved again.")
