@@ -7,7 +7,9 @@ from typing import ClassVar, TypeVar
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer
+from textual.widgets import Button
+
+from ..textual_internals import SteadyFooter
 
 ResultT = TypeVar("ResultT")
 
@@ -33,7 +35,7 @@ class Dialog(ModalScreen[ResultT]):
         with Vertical(classes="dialog-box") as box:
             box.border_title = self.dialog_title
             yield from self.compose_body()
-        yield Footer()
+        yield SteadyFooter()
 
     def compose_body(self) -> ComposeResult:
         """The widgets inside the box; subclasses yield theirs."""

@@ -13,10 +13,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...rules import GAMES
 from ..rules_text import NOTATION, RULES
+from ..textual_internals import SteadyFooter
 
 _HEAD = re.compile(r"^([A-Z][\w ()]*:)")
 """A section head at the start of a paragraph, e.g. `Aim:` or `Pie rule (standard game):`."""
@@ -135,7 +136,7 @@ class HelpScreen(ModalScreen[None]):
                 yield from rules_widgets(NOTATION)
                 yield Static("Keys", classes="help-title")
                 yield Static(keys_table(self.keys), id="help-keys")
-        yield Footer()
+        yield SteadyFooter()
 
     def action_scroll(self, lines: int) -> None:
         self.query_one("#help-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)

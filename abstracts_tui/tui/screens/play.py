@@ -24,7 +24,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.validation import ValidationResult, Validator
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from ...engine.search import Candidate
 from ...rules import PASS, Game, RulesError, format_number
@@ -47,6 +47,7 @@ from ..dialogs.text import TextDialog
 from ..legend import legend_text
 from ..messages import HelpRequested, LoadRequested, NewGameRequested
 from ..overlay import overlay_for
+from ..textual_internals import SteadyFooter
 from ..turns import Ask, Turns
 from ..widgets.analysis_panel import AnalysisPanel
 from ..widgets.board import BoardView, board_for
@@ -224,7 +225,7 @@ class PlayScreen(Screen[None]):
             placeholder="move, e.g. c3 (Enter plays, Esc closes)",
             validators=[MoveText(self.session)],
         )
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.board.focus()
@@ -516,7 +517,7 @@ class PlayScreen(Screen[None]):
         """Analysis keys in analysis mode; passing where it is legal; no moves for a
         watcher; no taking back, analysis or files in a shared game."""
         seat = self.seat
-        if action == "move_line" and self.has_class("-typing"):
+        if action == "move_line" and self.typing:
             return False  # a ':' typed into the move line itself
         if action in ANALYSIS_ONLY:
             return self.analysing
@@ -640,7 +641,7 @@ class PlayScreen(Screen[None]):
 
     def action_move_line(self) -> None:
         line = self.query_one("#move-line", Input)
-        self.add_class("-typing")
+        self.show_move_line(True)
         line.value = ""
         self.set_focus(line)  # at once: keys typed right after ':' belong to the line
 
@@ -665,14 +666,25 @@ class PlayScreen(Screen[None]):
         else:
             self.say(f"{event.value.strip().lower()}: legal. Enter plays it.")
 
+    @property
+    def typing(self) -> bool:
+        """Whether the move line is open (in place of the status line)."""
+        return self.query_one("#move-line", Input).display
+
+    def show_move_line(self, shown: bool) -> None:
+        # The two widgets' own display, not a class on the screen: a screen's class
+        # makes Textual style every widget again, which over SSH costs the loop dearly.
+        self.query_one("#move-line", Input).display = shown
+        self.query_one("#status", Static).display = not shown
+
     def close_move_line(self) -> None:
-        self.remove_class("-typing")
+        self.show_move_line(False)
         self.set_focus(self.board)
 
     def action_cancel(self) -> None:
         if self.searches.hurry("turn"):
             self.say("Deciding now...")
-        elif self.has_class("-typing"):
+        elif self.typing:
             self.close_move_line()
             self.say("")
         elif self.selected is not None:

@@ -14,7 +14,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Input, Label, OptionList, Static
+from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...engine.levels import LEVELS
@@ -22,6 +22,7 @@ from ...game_setup import DEFAULT_NAMES, Setup, seat_names
 from ...rules import GAMES, GameInfo, format_number
 from ..dialogs.komi import KomiValidator, komi_error, komi_rule
 from ..messages import ResumeRequested
+from ..textual_internals import SteadyFooter
 
 PLAYERS = ["person", *LEVELS]
 """Who plays a seat: a person, or the computer at one of its levels."""
@@ -254,7 +255,7 @@ class SelectScreen(Screen[Setup | None]):
                     yield Stepper(PLAYERS, self.levels[1], id="second-player")
                 yield Static("", id="explanation", markup=False)
                 yield Button("Start (Enter)", variant="primary", id="start")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#games", OptionList).highlighted = self.index

@@ -13,9 +13,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...rules import Game, Piece, RulesError
+from ..textual_internals import SteadyFooter
 from ..widgets.board import BoardView, board_for
 
 
@@ -66,7 +67,7 @@ class SetupScreen(Screen[str | None]):
                 yield Static(id="setup-turn", markup=False)
                 yield Static(self.keys_text(), id="setup-keys", markup=False)
         yield Static(id="status", markup=False)
-        yield Footer()
+        yield SteadyFooter()
 
     def keys_text(self) -> str:
         kinds = self.game.placeable_pieces()
