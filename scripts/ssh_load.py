@@ -154,14 +154,18 @@ async def partitions_room(
     return one, two
 
 
+def figures(values: list[float]) -> tuple[float, float]:
+    """The median and the 95th percentile of `values` (not empty)."""
+    values = sorted(values)
+    return statistics.median(values), values[min(len(values) - 1, int(len(values) * 0.95))]
+
+
 def percentiles(values: list[float]) -> str:
     if not values:
         return "none"
-    values = sorted(values)
-    p95 = values[min(len(values) - 1, int(len(values) * 0.95))]
+    median, p95 = figures(values)
     return (
-        f"median {statistics.median(values) * 1000:.1f} ms, "
-        f"95th percentile {p95 * 1000:.1f} ms ({len(values)} moves)"
+        f"median {median * 1000:.1f} ms, 95th percentile {p95 * 1000:.1f} ms ({len(values)} moves)"
     )
 
 
@@ -232,6 +236,12 @@ async def measure_moves(
     )
     print(f"move to the opponent's first byte, across processes: {percentiles(timings[True])}")
     print(f"move to the opponent's first byte, within one process: {percentiles(timings[False])}")
+    if timings[True] and timings[False]:
+        across, within = (figures(timings[key]) for key in (True, False))
+        print(
+            f"crossing processes adds: {(across[0] - within[0]) * 1000:+.1f} ms at the median, "
+            f"{(across[1] - within[1]) * 1000:+.1f} ms at the 95th percentile (goal: 50 ms or less)"
+        )
     print(f"moves that never reached the opponent (10 s): {lost}")
     made = len(timings[True]) + len(timings[False])
     print(f"server CPU per move shown: {sum(cpu[:-1]) / max(made, 1) * 1000:.0f} ms")
