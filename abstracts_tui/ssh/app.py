@@ -30,6 +30,7 @@ from ..session import Change, Changed, Phase
 from ..store import StoreError
 from ..tui import app as tui_app
 from ..tui.app import AbstractsApp, Policy
+from ..tui.messages import NewGameRequested
 from ..tui.screens.select import SelectScreen
 from .driver import Channel, ChannelDriver
 from .lobby import LobbyScreen, WaitingScreen
@@ -346,6 +347,18 @@ class ServerApp(AbstractsApp):
             self.enter_room(room)
 
         self.push_screen(screen, chosen)
+
+    @on(NewGameRequested)
+    def back_to_lobby(self, message: NewGameRequested) -> None:
+        """`n` in a room goes back to the lobby (the room goes on without this screen);
+        in a hot-seat game it opens the selection screen, as in the plain app."""
+        from ..tui.screens.play import PlayScreen
+
+        screen = self.screen
+        if isinstance(screen, PlayScreen) and screen.seat.shared:
+            message.prevent_default()
+            for _ in self.screen_stack[1:]:
+                self.pop_screen()
 
     @on(LobbyScreen.HotSeat)
     def hot_seat_requested(self) -> None:

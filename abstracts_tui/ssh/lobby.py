@@ -127,6 +127,7 @@ class LobbyScreen(Screen[None]):
         # Priority: the code typed right after j goes to the field, however fast.
         Binding("j", "code", "Join by code", id="lobby.join", priority=True),
         Binding("h", "hot_seat", "Hot-seat game", id="lobby.hot_seat"),
+        Binding("a", "archive", "Finished games", id="lobby.archive"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh"),
         Binding("q", "app.quit", "Quit", show=False, id="lobby.quit"),
     ]
@@ -255,6 +256,11 @@ class LobbyScreen(Screen[None]):
 
     def action_refresh(self) -> None:
         self.refresh_lists()
+
+    def action_archive(self) -> None:
+        from .archive import ArchiveScreen
+
+        self.app.push_screen(ArchiveScreen(self.user, self.rooms))
 
 
 class WaitingScreen(Screen[None]):

@@ -5,12 +5,15 @@ old -> new at a rated game's end. Real server processes, real SSH clients."""
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 from pathlib import Path
 
 from abstracts_tui.ratings import Rating, after_game
+from abstracts_tui.records import Record, result_text
+from abstracts_tui.rules import PASS, Game, new_game
 from abstracts_tui.ssh.signals import notice_kind, signal
-from abstracts_tui.store import RoomSave, RoomSetup, SqliteStore
+from abstracts_tui.store import Finish, RoomSave, RoomSetup, SqliteStore
 
 from .client import connect
 from .conftest import RunningServer
@@ -138,3 +141,123 @@ def test_ratings_in_the_lobby_and_old_to_new_at_the_end_of_a_rated_game(
             conn_.close()
 
     asyncio.run(play())
+
+
+def test_a_move_made_through_another_process_signals_the_player(
+    start_server, database_url: str, tmp_path: Path
+) -> None:
+    one, two = (
+        start_server("--database", database_url, data=tmp_path / name) for name in ("one", "two")
+    )
+
+    async def play() -> None:
+        ann_conn, ann, code = await create_room(one.port, "ann")
+        bob_conn, bob = await connect(two.port, "bob", command=f"join {code}")
+        await ann.wait_for("Blue to move (ann)")
+        ann.send(CURSOR_RIGHT + ENTER)
+        await bob.wait_for("Pie rule")
+        ann_conn.close()
+        # Ann waits in the lobby of the first process, on a terminal that reads OSC 777.
+        lobby_conn, lobby = await connect(one.port, "ann", term_type="foot")
+        await lobby.wait_for("you are ann", code)
+        before = len(lobby.output())
+        bob.send("p")  # bob plays on the second process
+        await bob.wait_gone("Pie rule")
+        bob.send(CURSOR_RIGHT + CURSOR_RIGHT + ENTER)
+        news = f"bob played f5 in room {code} (Petrify): your move."
+        await lobby.wait_for(news, f"your move  {code}")
+        assert f"\a\x1b]777;notify;abstracts-tui;{news}\x1b\\" in lobby.output()[before:]
+        for conn in (bob_conn, lobby_conn):
+            conn.close()
+
+    asyncio.run(play())
+
+
+def random_game(seed: int) -> Game:
+    game = new_game("egotzi", size=5)
+    rng = random.Random(seed)
+    while not game.is_over():
+        game.play(rng.choice(list(game.legal_moves())))
+    return game
+
+
+def other_move(seed: int, back: int) -> str:
+    """A legal move `back` moves before the end of game `seed` other than the one played."""
+    game = random_game(seed)
+    for _ in range(back):
+        game.undo()
+    played = random_game(seed).moves[len(game.moves)]
+    return next(game.move_name(move) for move in game.legal_moves() if move not in (played, PASS))
+
+
+def finished_games(store: SqliteStore, count: int, players: tuple[str, str], start: int) -> None:
+    """`count` finished Egotzi 5x5 games of `players`, codes `a000` on from `start`."""
+    for number in range(start, start + count):
+        game = random_game(number)
+        sgf = Record.from_game(game, players=players).to_sgf()
+        outcome = game.outcome()
+        assert outcome is not None
+        winner = None if outcome.winner is None else players[outcome.winner]
+        setup = RoomSetup("egotzi", 5, creator=players[0])
+        finish = Finish(result_text(game), winner)
+        store.save_room(RoomSave(f"a{number:03d}", setup, players[1], sgf, finish))
+
+
+def test_the_archive_lists_finished_games_by_page_and_opens_a_copy_to_study(
+    start_server, tmp_path: Path
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    store = SqliteStore(data / "server.db")
+    finished_games(store, 10, ("ann", "bob"), 0)
+    finished_games(store, 7, ("carl", "dan"), 10)
+    before = store.room("a009")
+    store.close()
+    assert before is not None and before.sgf is not None
+    server: RunningServer = start_server()
+
+    async def study() -> None:
+        conn, ann = await connect(server.port, "ann", width=120, height=32)
+        await ann.wait_for("you are ann", "Finished games")
+        ann.send("a")
+        screen = await ann.wait_for("Your finished games, newest first: page 1", "a009")
+        assert "a000" in screen and "carl" not in screen  # hers only: ten, one page
+        assert "Next page" not in screen
+        ann.send("a")  # everyone's: seventeen, two pages
+        screen = await ann.wait_for("Everyone's", "a016  Egotzi 5x5  carl - dan", "Next page")
+        assert "a001" not in screen
+        ann.send("]")
+        screen = await ann.wait_for("page 2", "a001", "a000")
+        assert "a016" not in screen
+        ann.send("[")
+        await ann.wait_for("page 1", "a016")
+        ann.send("a")
+        await ann.wait_for("Your finished games", "a009", "a000")
+        # The newest of hers opens for study, in analysis mode, at its end.
+        ann.send(ENTER)
+        screen = await ann.wait_for("Game a009, a copy for you alone", "Analysis, move")
+        found = re.search(r"Analysis, move (\d+)", screen)
+        assert found
+        last = int(found.group(1))
+        for back in range(1, 4):  # three moves back, and a move of her own there: a variation
+            ann.send("[")
+            await ann.wait_for(f"Analysis, move {last - back}")
+        ann.send(":")
+        await ann.wait_for("Enter plays")
+        move = other_move(9, 3)
+        ann.send(move)
+        await ann.wait_until(lambda text: text.splitlines()[-2].strip() == move, move)
+        ann.send(ENTER)
+        await ann.wait_for("(2/2)")
+        ann.send("n")
+        await ann.wait_for("Your finished games")
+        ann.send("\x1b")
+        await ann.wait_for("you are ann", "Finished games")
+        conn.close()
+
+    asyncio.run(study())
+    # Nothing of the study reached the store.
+    server.stop()
+    after = SqliteStore(data / "server.db")
+    assert after.room("a009") == before
+    after.close()
