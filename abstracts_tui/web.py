@@ -62,9 +62,7 @@ class VisitorServer(Server):
         await self.runner.setup()
         site = web.TCPSite(self.runner, self.host, self.port)
         await site.start()
-        server = site._server  # aiohttp keeps the listening sockets there
-        assert isinstance(server, asyncio.Server)
-        return int(server.sockets[0].getsockname()[1])
+        return int(self.runner.addresses[0][1])
 
     async def stop(self) -> None:
         if self.runner is not None:

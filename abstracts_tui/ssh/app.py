@@ -74,12 +74,15 @@ class Terminal:
 
 
 class YourMove(Message):
-    """An opponent moved in one of the person's rooms, which this connection does not show."""
+    """An opponent moved in one of the person's rooms, which this connection does not show:
+    it is their move now, or the game is over."""
 
-    def __init__(self, code: str, text: str) -> None:
+    def __init__(self, code: str, text: str, *, signal: bool = True) -> None:
         super().__init__()
         self.code = code
         self.text = text
+        self.signal = signal
+        """Whether to ring the bell (False: news only, e.g. the game ended)."""
 
 
 @dataclass(frozen=True)
@@ -191,12 +194,14 @@ class ServerApp(AbstractsApp):
         """Somebody moved in `room` (on any connection, of any process): signal this
         person if it is now their move and this connection does not show that game."""
         session = room.session
-        if (
-            self.user not in room.players
-            or changed.by == self.user
-            or session.waiting_for() != self.user
-            or self.shows(room)
-        ):
+        if self.user not in room.players or changed.by == self.user or self.shows(room):
+            return
+        where = f"room {room.code} ({session.game.info.title})"
+        if room.finished:  # news, but nothing to do: no bell
+            ended = f"{changed.by} played {session.node.move} in {where}: {session.turn_text()}."
+            self.post_message(YourMove(room.code, ended, signal=False))
+            return
+        if session.waiting_for() != self.user:
             return
         if changed.change is Change.MOVE:
             what = f"played {session.node.move}"
@@ -204,7 +209,6 @@ class ServerApp(AbstractsApp):
             what = "set komi: choose your side"
         else:
             what = "chose a side"
-        where = f"room {room.code} ({session.game.info.title})"
         self.post_message(YourMove(room.code, f"{changed.by} {what} in {where}: your move."))
 
     def shows(self, room: Room) -> bool:
@@ -219,7 +223,7 @@ class ServerApp(AbstractsApp):
     def your_move(self, message: YourMove) -> None:
         self.news.insert(0, message.text)
         del self.news[5:]
-        if self._driver is not None:
+        if message.signal and self._driver is not None:
             self._driver.write(signal(self.terminal.notice, "abstracts-tui", message.text))
         if isinstance(self.screen, LobbyScreen):
             self.screen.refresh_lists()

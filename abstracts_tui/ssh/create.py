@@ -12,7 +12,7 @@ from ..game_setup import Setup
 from ..tui.screens import select
 from ..tui.screens.select import SelectScreen, Stepper
 
-RATED_HINT = "the end rates both players"
+RATED_HINT = "changes ratings"
 
 
 class RoomScreen(SelectScreen):

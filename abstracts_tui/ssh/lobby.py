@@ -127,7 +127,7 @@ class LobbyScreen(Screen[None]):
         # Priority: the code typed right after j goes to the field, however fast.
         Binding("j", "code", "Join by code", id="lobby.join", priority=True),
         Binding("h", "hot_seat", "Hot-seat game", id="lobby.hot_seat"),
-        Binding("a", "archive", "Finished games", id="lobby.archive"),
+        Binding("a", "archive", "Archive", id="lobby.archive"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh"),
         Binding("q", "app.quit", "Quit", show=False, id="lobby.quit"),
     ]

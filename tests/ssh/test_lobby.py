@@ -53,14 +53,15 @@ def test_an_opponents_move_signals_the_player_in_the_lobby_and_lists_it_first(
 
     async def play() -> None:
         # Ann has two rooms: one where bob moves next, one still waiting for a player.
-        _, _, waiting = await create_room(server.port, "ann")
+        _, elsewhere, waiting = await create_room(server.port, "ann")
         ann_conn, ann, code = await create_room(server.port, "ann")
         bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
         await ann.wait_for("Blue to move (ann)")
         ann.send(CURSOR_RIGHT + ENTER)
         await bob.wait_for("Pie rule")
-        # Ann, in the lobby on a kitty terminal: the waiting room is listed first for now.
-        lobby_conn, lobby = await connect(server.port, "ann", term_type="xterm-kitty")
+        # Ann, in the lobby on WezTerm (its ssh sends TERM_PROGRAM): the waiting room is
+        # listed first for now.
+        lobby_conn, lobby = await connect(server.port, "ann", env={"TERM_PROGRAM": "WezTerm"})
         screen = await lobby.wait_for("you are ann", code, waiting)
         assert screen.index(waiting) < screen.index(code)
         assert "your move" not in screen
@@ -75,6 +76,8 @@ def test_an_opponents_move_signals_the_player_in_the_lobby_and_lists_it_first(
         assert screen.index(f"your move  {code}") < screen.index(waiting)
         sent = lobby.output()[before:]
         assert f"\a\x1b]9;abstracts-tui: {news}\x1b\\" in sent
+        # Her connection on another screen (the first room's waiting screen) gets a notice.
+        await elsewhere.wait_for(f"bob played f5 in room {code}")
         # The connection that shows the game is not signalled: it sees the move.
         await ann.wait_for("2. Orange", "f5")
         assert "\a" not in ann.output()[seen:] and "your move" not in ann.output()
@@ -218,7 +221,7 @@ def test_the_archive_lists_finished_games_by_page_and_opens_a_copy_to_study(
 
     async def study() -> None:
         conn, ann = await connect(server.port, "ann", width=120, height=32)
-        await ann.wait_for("you are ann", "Finished games")
+        await ann.wait_for("you are ann", "a Archive")
         ann.send("a")
         screen = await ann.wait_for("Your finished games, newest first: page 1", "a009")
         assert "a000" in screen and "carl" not in screen  # hers only: ten, one page
@@ -252,7 +255,7 @@ def test_the_archive_lists_finished_games_by_page_and_opens_a_copy_to_study(
         ann.send("n")
         await ann.wait_for("Your finished games")
         ann.send("\x1b")
-        await ann.wait_for("you are ann", "Finished games")
+        await ann.wait_for("you are ann", "a Archive")
         conn.close()
 
     asyncio.run(study())
