@@ -9,11 +9,13 @@ import random
 import re
 from pathlib import Path
 
+import pytest
+
 from abstracts_tui.ratings import Rating, after_game
 from abstracts_tui.records import Record, result_text
 from abstracts_tui.rules import PASS, Game, new_game
 from abstracts_tui.ssh.signals import notice_kind, signal
-from abstracts_tui.store import Finish, RoomSave, RoomSetup, SqliteStore
+from abstracts_tui.store import Finish, RoomSave, RoomSetup, SqliteStore, Store
 
 from .client import connect
 from .conftest import RunningServer
@@ -193,7 +195,7 @@ def other_move(seed: int, back: int) -> str:
     return next(game.move_name(move) for move in game.legal_moves() if move not in (played, PASS))
 
 
-def finished_games(store: SqliteStore, count: int, players: tuple[str, str], start: int) -> None:
+def finished_games(store: Store, count: int, players: tuple[str, str], start: int) -> None:
     """`count` finished Egotzi 5x5 games of `players`, codes `a000` on from `start`."""
     for number in range(start, start + count):
         game = random_game(number)
@@ -206,18 +208,28 @@ def finished_games(store: SqliteStore, count: int, players: tuple[str, str], sta
         store.save_room(RoomSave(f"a{number:03d}", setup, players[1], sgf, finish))
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_the_archive_lists_finished_games_by_page_and_opens_a_copy_to_study(
-    start_server, tmp_path: Path
+    start_server, tmp_path: Path, request: pytest.FixtureRequest, kind: str
 ) -> None:
     data = tmp_path / "data"
     data.mkdir()
-    store = SqliteStore(data / "server.db")
+    url = request.getfixturevalue("database_url") if kind == "postgresql" else None
+
+    def open_store() -> Store:
+        if url is None:
+            return SqliteStore(data / "server.db")
+        from abstracts_tui.store.postgres import PostgresStore
+
+        return PostgresStore(url)
+
+    store = open_store()
     finished_games(store, 10, ("ann", "bob"), 0)
     finished_games(store, 7, ("carl", "dan"), 10)
     before = store.room("a009")
     store.close()
     assert before is not None and before.sgf is not None
-    server: RunningServer = start_server()
+    server: RunningServer = start_server(*(["--database", url] if url else []))
 
     async def study() -> None:
         conn, ann = await connect(server.port, "ann", width=120, height=32)
@@ -261,6 +273,6 @@ def test_the_archive_lists_finished_games_by_page_and_opens_a_copy_to_study(
     asyncio.run(study())
     # Nothing of the study reached the store.
     server.stop()
-    after = SqliteStore(data / "server.db")
+    after = open_store()
     assert after.room("a009") == before
     after.close()
