@@ -194,28 +194,33 @@ class ServerApp(AbstractsApp):
         """Somebody moved in `room` (on any connection, of any process): signal this
         person if it is now their move and this connection does not show that game."""
         session = room.session
-        if self.user not in room.players or changed.by == self.user or self.shows(room):
+        joined = changed.change is Change.PHASE and changed.by is None
+        by = room.joiner if joined else changed.by
+        if self.user not in room.players or by in (None, self.user) or self.shows(room):
             return
         where = f"room {room.code} ({session.game.info.title})"
         if room.finished:  # news, but nothing to do: no bell
-            ended = f"{changed.by} played {session.node.move} in {where}: {session.turn_text()}."
+            ended = f"{by} played {session.node.move} in {where}: {session.turn_text()}."
             self.post_message(YourMove(room.code, ended, signal=False))
             return
         if session.waiting_for() != self.user:
             return
-        if changed.change is Change.MOVE:
+        if joined:
+            what = "joined"
+        elif changed.change is Change.MOVE:
             what = f"played {session.node.move}"
         elif session.phase is Phase.SIDE:
             what = "set komi: choose your side"
         else:
             what = "chose a side"
-        self.post_message(YourMove(room.code, f"{changed.by} {what} in {where}: your move."))
+        self.post_message(YourMove(room.code, f"{by} {what} in {where}: your move."))
 
     def shows(self, room: Room) -> bool:
         from ..tui.screens.play import PlayScreen
 
         return any(
-            isinstance(screen, PlayScreen) and screen.session is room.session
+            (isinstance(screen, PlayScreen) and screen.session is room.session)
+            or (isinstance(screen, WaitingScreen) and screen.room is room)
             for screen in self.screen_stack
         )
 

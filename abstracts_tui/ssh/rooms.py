@@ -120,7 +120,7 @@ class Rooms:
         self.store = store
         self.rated = rated
         self.movers: list[Callable[[Room, Changed], None]] = []
-        """Told of every move, komi and side in any room (for the your-move signals)."""
+        """Told of every move, komi, side and join in any room (for the your-move signals)."""
         self.where = Path(store.location)
         self.rooms: dict[str, Room] = {}
         self.codes = store.codes()
@@ -190,10 +190,11 @@ class Rooms:
         session.saving_listeners.append(changed)
 
     def _tell_movers(self, room: Room) -> None:
-        """Tell `movers` of the room's moves and choices, here or from another process."""
+        """Tell `movers` of the room's moves, choices and join (a change of people, with
+        no `by`), here or from another process."""
 
         def changed(change: Changed) -> None:
-            if change.change in (Change.MOVE, Change.PHASE) and change.by is not None:
+            if change.change in (Change.MOVE, Change.PHASE):
                 for mover in list(self.movers):
                     mover(room, change)
 

@@ -23,6 +23,12 @@ from .test_rooms import CURSOR_RIGHT, ENTER, create_room
 from .test_store import near_end
 
 TAB = "\t"
+OSC = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+
+
+def bells(sent: str) -> int:
+    """The bells in what a terminal was sent (the BEL that ends an OSC sequence is none)."""
+    return OSC.sub("", sent).count("\a")
 
 
 def test_the_terminals_that_get_a_notification_and_those_that_get_the_bell_only() -> None:
@@ -82,11 +88,21 @@ def test_an_opponents_move_signals_the_player_in_the_lobby_and_lists_it_first(
         await elsewhere.wait_for(f"bob played f5 in room {code}")
         # The connection that shows the game is not signalled: it sees the move.
         await ann.wait_for("2. Orange", "f5")
-        assert "\a" not in ann.output()[seen:] and "your move" not in ann.output()
+        assert bells(ann.output()[seen:]) == 0 and "your move" not in ann.output()
+        # A join is news too when it makes it her move; the waiting screen that shows
+        # the room just goes on to the game.
+        before, seen = len(lobby.output()), len(elsewhere.output())
+        carl_conn, _ = await connect(server.port, "carl", command=f"join {waiting}")
+        await elsewhere.wait_for("Blue to move (ann)")
+        await lobby.wait_for(f"carl joined in room {waiting} (Petrify): your move.")
+        assert "\x1b]9;abstracts-tui: carl joined" in lobby.output()[before:]
+        assert bells(elsewhere.output()[seen:]) == 0 and bells(lobby.output()[before:]) == 1
         # Ann's move from the lobby's connection: Enter takes the seat of the first game.
+        lobby.send("r")
+        await lobby.wait_for(f"your move  {code}", f"your move  {waiting}")
         lobby.send(ENTER)
-        await lobby.wait_for("Blue to move (ann)", "f5")
-        for conn in (ann_conn, bob_conn, lobby_conn):
+        await lobby.wait_for("Blue to move (ann)")
+        for conn in (ann_conn, bob_conn, lobby_conn, carl_conn):
             conn.close()
 
     asyncio.run(play())
