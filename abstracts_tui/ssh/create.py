@@ -35,6 +35,8 @@ class RoomScreen(SelectScreen):
             id="rated-row",
         )
         self.query_one("#setup").mount(row, before="#explanation")
+        for seat in ("#first-player", "#second-player"):  # a room is for two people
+            self.query_one(seat).display = False
 
     @on(Stepper.Changed, "#rated")
     def _rated_changed(self, event: Stepper.Changed) -> None:
