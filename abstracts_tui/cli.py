@@ -321,3 +321,55 @@ def serve(
         raise click.UsageError(str(error)) from None
     except OSError as error:
         raise click.ClickException(f"cannot listen on {host}:{port}: {error}") from None
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", default=8000, show_default=True, help="The port (0: any free port).")
+@click.option(
+    "--data",
+    type=click.Path(file_okay=False),
+    help="The folder of the visitors' games in progress [default: web/ in the user data dir].",
+)
+@click.option("--open", "open_", is_flag=True, help="Let anyone in on a non-loopback address.")
+def web(host: str, port: int, data: str | None, open_: bool) -> None:
+    """Serve the app to web browsers (needs: pip install 'abstracts-tui[web]').
+
+    Every visitor gets an app and a folder for their games of their own; saving a record
+    downloads it to their machine. On any address but loopback give --open: there is no
+    login, so anyone who can reach the port can play.
+    """
+    import asyncio
+    import logging
+    from pathlib import Path
+
+    from .ssh.auth import is_loopback
+    from .ssh.files import own_folder
+    from .ssh.limits import ConfigError
+    from .tui.app import data_dir
+
+    if not open_ and not is_loopback(host):
+        raise click.UsageError(
+            f"{host} is not a loopback address: give --open to let anyone who can reach "
+            "it play (the browser app has no login)"
+        )
+    try:
+        from . import web as web_server
+    except ImportError:
+        raise click.ClickException(
+            "web needs textual-serve, which is not installed: pip install 'abstracts-tui[web]'"
+        ) from None
+    folder = Path(data) if data else data_dir() / "web"
+    try:
+        own_folder(folder / "visitors", link=True)
+    except ConfigError as error:
+        raise click.UsageError(str(error)) from None
+    handler = logging.StreamHandler(sys.__stderr__)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%d %H:%M:%S"))
+    logger = logging.getLogger("abstracts_tui")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        asyncio.run(web_server.serve(folder, host, port))
+    except OSError as error:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {error}") from None

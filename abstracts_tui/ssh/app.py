@@ -10,9 +10,10 @@ when the other's connection dropped.
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,15 +21,21 @@ from typing import Any
 from rich.console import Console
 from textual import on
 from textual.filter import LineFilter, Monochrome
+from textual.message import Message
 from textual.screen import Screen
 
 from ..game_setup import Setup
+from ..ratings import Rating
+from ..session import Change, Changed, Phase
+from ..store import StoreError
 from ..tui import app as tui_app
 from ..tui.app import AbstractsApp, Policy
+from ..tui.messages import NewGameRequested
 from ..tui.screens.select import SelectScreen
 from .driver import Channel, ChannelDriver
 from .lobby import LobbyScreen, WaitingScreen
 from .rooms import Room, RoomError, Rooms
+from .signals import signal
 
 NO_FILES = "Saving and loading files is not available over SSH: the server keeps the game."
 
@@ -51,6 +58,8 @@ class Terminal:
     type: str = "xterm-256color"
     colorterm: str = ""
     no_color: bool = False
+    notice: str | None = None
+    """The desktop notification it reads (`signals.notice_kind`); None: the bell only."""
 
     @property
     def color_system(self) -> str | None:
@@ -62,6 +71,18 @@ class Terminal:
         if "256color" in self.type or "direct" in self.type:
             return "256"
         return "standard"
+
+
+class YourMove(Message):
+    """An opponent moved in one of the person's rooms, which this connection does not show:
+    it is their move now, or the game is over."""
+
+    def __init__(self, code: str, text: str, *, signal: bool = True) -> None:
+        super().__init__()
+        self.code = code
+        self.text = text
+        self.signal = signal
+        """Whether to ring the bell (False: news only, e.g. the game ended)."""
 
 
 @dataclass(frozen=True)
@@ -98,6 +119,13 @@ class ServerApp(AbstractsApp):
         self.address = address
         self.command = command
         self.driver_class = ChannelDriver
+        self.terminal = terminal
+        self.news: list[str] = []
+        """What happened in the person's rooms while this connection showed others, newest
+        first (the lobby shows it)."""
+        self.rooms.movers.append(self.room_changed)
+        self.following: dict[str, Callable[[Changed], None]] = {}
+        """The rated rooms whose end this connection shows the ratings of."""
         self.shown = False
         """Whether the first frame is drawn (the first screen is mounted)."""
         self.ending = False
@@ -151,6 +179,62 @@ class ServerApp(AbstractsApp):
         else:
             super().offer_resume()
 
+    # -- your move -------------------------------------------------------------------------
+
+    def forget_rooms(self) -> None:
+        """The session ended: no more signals for it."""
+        if self.room_changed in self.rooms.movers:
+            self.rooms.movers.remove(self.room_changed)
+        for code, listener in self.following.items():
+            room = self.rooms.rooms.get(code)
+            if room is not None and listener in room.session.listeners:
+                room.session.listeners.remove(listener)
+
+    def room_changed(self, room: Room, changed: Changed) -> None:
+        """Somebody moved in `room` (on any connection, of any process): signal this
+        person if it is now their move and this connection does not show that game."""
+        session = room.session
+        joined = changed.change is Change.PHASE and changed.by is None
+        by = room.joiner if joined else changed.by
+        if self.user not in room.players or by in (None, self.user) or self.shows(room):
+            return
+        where = f"room {room.code} ({session.game.info.title})"
+        if room.finished:  # news, but nothing to do: no bell
+            ended = f"{by} played {session.node.move} in {where}: {session.turn_text()}."
+            self.post_message(YourMove(room.code, ended, signal=False))
+            return
+        if session.waiting_for() != self.user:
+            return
+        if joined:
+            what = "joined"
+        elif changed.change is Change.MOVE:
+            what = f"played {session.node.move}"
+        elif session.phase is Phase.SIDE:
+            what = "set komi: choose your side"
+        else:
+            what = "chose a side"
+        self.post_message(YourMove(room.code, f"{by} {what} in {where}: your move."))
+
+    def shows(self, room: Room) -> bool:
+        from ..tui.screens.play import PlayScreen
+
+        return any(
+            (isinstance(screen, PlayScreen) and screen.session is room.session)
+            or (isinstance(screen, WaitingScreen) and screen.room is room)
+            for screen in self.screen_stack
+        )
+
+    @on(YourMove)
+    def your_move(self, message: YourMove) -> None:
+        self.news.insert(0, message.text)
+        del self.news[5:]
+        if message.signal and self._driver is not None:
+            self._driver.write(signal(self.terminal.notice, "abstracts-tui", message.text))
+        if isinstance(self.screen, LobbyScreen):
+            self.screen.refresh_lists()
+        else:
+            self.notify(message.text, timeout=10, markup=False)
+
     # -- rooms ----------------------------------------------------------------------------
 
     @on(LobbyScreen.Open)
@@ -186,10 +270,61 @@ class ServerApp(AbstractsApp):
                 showing=lambda here: self.connected(room.code, here),
             )
             screen = PlayScreen(room.session, ascii=self.ascii, seat=seat)
+            if room.rated and not room.finished:
+                self.follow_ratings(room)
         if isinstance(self.screen, WaitingScreen):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
+
+    def follow_ratings(self, room: Room) -> None:
+        """Read the players' ratings now, and at the game's end show them old -> new."""
+        if room.code in self.following:
+            return
+        game = room.setup.game
+        before: dict[str, Rating] = {}
+
+        async def read(end: bool) -> None:
+            def ratings() -> dict[str, Rating]:
+                if end:  # the end is saved (and rated) before the ratings are read again
+                    room.session.flush()
+                return {r.name: r.rating for r in self.rooms.store.ratings(game)}
+
+            try:
+                found = await asyncio.to_thread(ratings)
+            except StoreError as error:
+                if end:
+                    self.notify(f"The new ratings cannot be read now: {error}.", markup=False)
+                return
+            if not end:
+                before.update(found)
+                return
+            changes = [
+                f"{name} {before.get(name, Rating()).text()} -> {found[name].text()}"
+                for name in room.players
+                if name in found
+            ]
+            if changes:
+                self.show_ratings(room, f"Ratings: {', '.join(changes)}.")
+
+        def changed(change: Changed) -> None:
+            if change.change is Change.MOVE and room.finished:
+                room.session.listeners.remove(changed)
+                self.run_worker(read(True))
+
+        self.following[room.code] = changed
+        room.session.listeners.append(changed)
+        self.run_worker(read(False))
+
+    def show_ratings(self, room: Room, text: str) -> None:
+        from ..tui.screens.play import PlayScreen
+
+        screen = self.screen
+        if isinstance(screen, PlayScreen) and screen.session is room.session:
+            # After the move's news, which the screen's queue holds already.
+            screen.call_later(screen.say, f"Game over: {room.session.turn_text()}. {text}")
+        else:
+            self.notify(f"Room {room.code}: {text}", timeout=30, markup=False)
 
     def connected(self, code: str, here: bool) -> None:
         """This connection shows room `code`'s game (`here`) or no longer does."""
@@ -205,18 +340,34 @@ class ServerApp(AbstractsApp):
 
     @on(LobbyScreen.Create)
     def create_requested(self) -> None:
+        from .create import RoomScreen
+
+        default = Setup("petrify", first=self.user, second="(joins by code)")
+        screen = RoomScreen(default, rated=self.rooms.rated)
+
         def chosen(setup: Setup | None) -> None:
             if setup is None:
                 return
             try:
-                room = self.rooms.create(setup, self.user)
+                room = self.rooms.create(setup, self.user, rated=screen.rated)
             except RoomError as error:
                 self.notify(f"{str(error).capitalize()}.", severity="error")
                 return
             self.enter_room(room)
 
-        default = Setup("petrify", first=self.user, second="(joins by code)")
-        self.push_screen(SelectScreen(default), chosen)
+        self.push_screen(screen, chosen)
+
+    @on(NewGameRequested)
+    def back_to_lobby(self, message: NewGameRequested) -> None:
+        """`n` in a room goes back to the lobby (the room goes on without this screen);
+        in a hot-seat game it opens the selection screen, as in the plain app."""
+        from ..tui.screens.play import PlayScreen
+
+        screen = self.screen
+        if isinstance(screen, PlayScreen) and screen.seat.shared:
+            message.prevent_default()
+            for _ in self.screen_stack[1:]:
+                self.pop_screen()
 
     @on(LobbyScreen.HotSeat)
     def hot_seat_requested(self) -> None:

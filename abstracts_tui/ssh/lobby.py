@@ -7,9 +7,11 @@ with Enter, then the games others play, to watch.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -19,16 +21,61 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..ratings import Rating
+from ..session import Phase
+from ..store import StoreError
+
 if TYPE_CHECKING:
     from .rooms import Room, Rooms
 
+Ratings = Mapping[tuple[str, str], Rating]
+"""(name, game) -> rating."""
+
 
 class LobbyHost(Protocol):
-    """What the lobby needs of its app: who is connected, the rooms, the address."""
+    """What the lobby needs of its app: who is connected, the rooms, the address, and
+    what happened in the person's rooms meanwhile (newest first)."""
 
     user: str
     rooms: Rooms
     address: str
+    news: list[str]
+
+
+def rated_name(name: str, game: str, ratings: Ratings) -> str:
+    """`ann 1662?` (`?`: provisional), or the name alone while it has no rating."""
+    rating = ratings.get((name, game))
+    return name if rating is None else f"{name} {rating.text()}"
+
+
+def room_line(room: Room, user: str, ratings: Ratings) -> str:
+    """`your move  k7m2  Pilo 8x8 rated  ann 1662? - bob 1500?  Blue to move (ann)`."""
+    game = room.session.game
+    info = game.info
+    size = f"side {game.size}" if info.geometry == "hex" else f"{game.size}x{game.size}"
+    rated = " rated" if room.rated else ""
+    first = rated_name(room.creator, info.name, ratings)
+    second = rated_name(room.joiner, info.name, ratings) if room.joiner else "waiting for a player"
+    if room.joiner is None:
+        state = "open seat"
+    elif room.session.phase is not Phase.PLAY:
+        state = "choosing komi and sides"
+    else:
+        state = room.session.turn_text()
+    mark = "your move  " if room.waits_for(user) else ""
+    return f"{mark}{room.code}  {info.title} {size}{rated}  {first} - {second}  {state}"
+
+
+def own_ratings(user: str, ratings: Ratings) -> str:
+    """`Pilo 1662?, Petrify 1540`: the person's rating in each game they have one in."""
+    from ..rules import GAMES
+
+    found = [
+        f"{cls.info.title} {rating.text()}"
+        for name, cls in GAMES.items()
+        if (rating := ratings.get((user, name))) is not None
+    ]
+    return ", ".join(found)
 
 
 LOBBY_CSS = """
@@ -80,6 +127,7 @@ class LobbyScreen(Screen[None]):
         # Priority: the code typed right after j goes to the field, however fast.
         Binding("j", "code", "Join by code", id="lobby.join", priority=True),
         Binding("h", "hot_seat", "Hot-seat game", id="lobby.hot_seat"),
+        Binding("a", "archive", "Archive", id="lobby.archive"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh"),
         Binding("q", "app.quit", "Quit", show=False, id="lobby.quit"),
     ]
@@ -104,9 +152,11 @@ class LobbyScreen(Screen[None]):
         if host is None:
             host = self.app  # type: ignore[assignment]
         assert host is not None
+        self.host = host
         self.user = host.user
         self.rooms = host.rooms
         self.address = host.address
+        self.ratings: Ratings = {}
 
     def compose(self) -> ComposeResult:
         yield Static(f"abstracts-tui over SSH: you are {self.user}", id="lobby-title", markup=False)
@@ -136,19 +186,44 @@ class LobbyScreen(Screen[None]):
         self.refresh_lists()
 
     def refresh_lists(self) -> None:
-        for list_id, rooms in (
-            ("#mine", self.rooms.of_player(self.user)),
-            ("#others", self.rooms.to_watch(self.user)),
-        ):
+        """Draw the lists and the news now, and again once the ratings are read."""
+        self.draw_lists()
+        self.read_ratings()
+
+    @work(exclusive=True, group="ratings")
+    async def read_ratings(self) -> None:
+        try:  # the store blocks: not on the loop every connection shares
+            found = await asyncio.to_thread(self.rooms.store.ratings)
+        except StoreError:
+            return  # the lists are shown without ratings; the next refresh tries again
+        ratings = {(rating.name, rating.game): rating.rating for rating in found}
+        if ratings != self.ratings:
+            self.ratings = ratings
+            self.draw_lists()
+
+    def draw_lists(self) -> None:
+        mine = self.rooms.of_player(self.user)
+        for list_id, rooms in (("#mine", mine), ("#others", self.rooms.to_watch(self.user))):
             options = self.query_one(list_id, OptionList)
+            highlighted = options.highlighted_option
             options.clear_options()
-            options.add_options(Option(Content(room.describe()), id=room.code) for room in rooms)
-            if rooms:
-                options.highlighted = 0  # Enter takes the first game at once
-        if not self.rooms.of_player(self.user):
+            options.add_options(
+                Option(Content(room_line(room, self.user, self.ratings)), id=room.code)
+                for room in rooms
+            )
+            if rooms:  # Enter takes the first game at once (your move first)
+                codes = [room.code for room in rooms]
+                kept = highlighted.id if highlighted is not None else None
+                options.highlighted = codes.index(kept) if kept in codes else 0
+        if not mine:
             self.query_one("#mine", OptionList).add_option(
                 Option("No games yet: c creates a room, j joins one by its code.", disabled=True)
             )
+        title = f"abstracts-tui over SSH: you are {self.user}"
+        rated = own_ratings(self.user, self.ratings)
+        self.query_one("#lobby-title", Static).update(f"{title} ({rated})" if rated else title)
+        if self.host.news:
+            self.say(self.host.news[0])
 
     def say(self, text: str) -> None:
         self.query_one("#lobby-status", Static).update(text)
@@ -181,6 +256,11 @@ class LobbyScreen(Screen[None]):
 
     def action_refresh(self) -> None:
         self.refresh_lists()
+
+    def action_archive(self) -> None:
+        from .archive import ArchiveScreen
+
+        self.app.push_screen(ArchiveScreen(self.user, self.rooms))
 
 
 class WaitingScreen(Screen[None]):

@@ -23,7 +23,7 @@ from pathlib import Path
 from ..game_setup import Setup
 from ..records import Record, result_text
 from ..rules import SWAP
-from ..session import Phase, Saving, Session
+from ..session import Change, Changed, Phase, Saving, Session
 from ..store import Finish, RoomSave, RoomSetup, Store, StoredRoom, StoreError
 from .files import printable
 from .room_files import (
@@ -64,6 +64,10 @@ class Room:
     @property
     def finished(self) -> bool:
         return self.session.phase is Phase.PLAY and self.session.game.is_over()
+
+    def waits_for(self, name: str) -> bool:
+        """Whether the game waits for `name` (a move, komi or a side), both seats taken."""
+        return self.joiner is not None and self.session.waiting_for() == name
 
     def describe(self) -> str:
         """`k7m2  Pilo 8x8  ann - bob  Blue to move (ann)` for the lobby's lists."""
@@ -115,6 +119,8 @@ class Rooms:
         store cannot be read."""
         self.store = store
         self.rated = rated
+        self.movers: list[Callable[[Room, Changed], None]] = []
+        """Told of every move, komi, side and join in any room (for the your-move signals)."""
         self.where = Path(store.location)
         self.rooms: dict[str, Room] = {}
         self.codes = store.codes()
@@ -155,6 +161,7 @@ class Rooms:
             session = room_session(record, setup.first, stored.joiner, self.where, saving)
         room = Room(stored.code, setup, stored.joiner, session, [], kept.rated)
         self._watch_saving(room)
+        self._tell_movers(room)
         return room
 
     def _saving(self, code: str, setup: Setup, rated: bool) -> Saving:
@@ -181,6 +188,17 @@ class Rooms:
                 log.warning("room %s is not being saved: %s", room.code, printable(problem))
 
         session.saving_listeners.append(changed)
+
+    def _tell_movers(self, room: Room) -> None:
+        """Tell `movers` of the room's moves, choices and join (a change of people, with
+        no `by`), here or from another process."""
+
+        def changed(change: Changed) -> None:
+            if change.change in (Change.MOVE, Change.PHASE):
+                for mover in list(self.movers):
+                    mover(room, change)
+
+        room.session.listeners.append(changed)
 
     def save(self, room: Room, finish: Finish | None = None) -> None:
         """Save the room whole soon, even before it has a record (komi and sides are being
@@ -209,6 +227,7 @@ class Rooms:
         code = self.new_code()
         room = Room(code, setup, None, self._start(code, setup, rated, None), [], rated)
         self._watch_saving(room)
+        self._tell_movers(room)
         self.codes.add(code)
         self.rooms[code] = room
         self.save(room)
@@ -249,8 +268,10 @@ class Rooms:
             room.session.flush()
 
     def of_player(self, name: str) -> list[Room]:
-        """The unfinished games `name` plays in, to take the seat back."""
-        return [r for r in self.rooms.values() if name in r.players and not r.finished]
+        """The unfinished games `name` plays in, to take the seat back, those where it
+        is `name`'s move first."""
+        mine = [r for r in self.rooms.values() if name in r.players and not r.finished]
+        return sorted(mine, key=lambda room: not room.waits_for(name))
 
     def to_watch(self, name: str) -> list[Room]:
         """Other people's unfinished games."""

@@ -505,6 +505,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
     async def run_app(self, command: object) -> None:
         from ..tui.factory import build_server_app
         from .app import Command, Terminal
+        from .signals import notice_kind
 
         assert self.chan is not None
         if self.closed:  # the client left before the app could start
@@ -514,12 +515,14 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
 
         HOLDER.set(self.holder)  # the app's tasks, made from here on, know its connection
         env = self.chan.get_environment()
+        term = self.chan.get_terminal_type() or "xterm"
         terminal = Terminal(
             self.size[0],
             self.size[1],
-            self.chan.get_terminal_type() or "xterm",
+            term,
             env.get("COLORTERM", ""),
             "NO_COLOR" in env,
+            notice_kind(term, env),
         )
         app = self.app = build_server_app(
             user=self.user,
@@ -539,6 +542,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             log.exception("%s: the app failed", self.user)
         finally:
             self.server.apps.discard(app)
+            app.forget_rooms()
             self.release()
             if self.idle_check is not None:
                 self.idle_check.cancel()

@@ -484,6 +484,7 @@ class SharedRooms(Rooms):
             stored.code, setup, stored.joiner, session, [], kept.rated, version=stored.version
         )
         session.link, session.room = self, room
+        self._tell_movers(room)
         return room
 
     def _load(self, stored: StoredRoom) -> SharedRoom | None:
@@ -567,6 +568,7 @@ class SharedRooms(Rooms):
             assert isinstance(session, RoomSession)
             room = SharedRoom(code, setup, None, session, [], rated, version=1)
             session.link, session.room = self, room
+            self._tell_movers(room)
             try:
                 with self._using() as db:
                     made = create_room(db, self._snapshot(room, session), token)

@@ -29,11 +29,14 @@ ASCII_KEYS = {"←": "<", "→": ">", "↑": "^", "↓": "v", "⏎": "enter", "�
 @dataclass(frozen=True)
 class Policy:
     """What an app may do besides playing: the plain app may save and load records; an
-    app of the SSH server may not (the server's disk is not the player's)."""
+    app of the SSH server may not (the server's disk is not the player's); an app in a
+    browser saves by downloading the record to the visitor's machine, and loads nothing."""
 
     files: bool = True
     files_refusal: str = ""
     """What is said when `files` is False and a file is asked for."""
+    download: bool = False
+    """Whether saving a record downloads it instead (`App.deliver_text`)."""
 
 
 def data_dir() -> Path:
@@ -168,7 +171,8 @@ class AbstractsApp(App[None]):
     def show_play(self, session: Session) -> None:
         from .screens.play import PlayScreen, Seat
 
-        screen = PlayScreen(session, ascii=self.ascii, seat=Seat(files=self.policy.files))
+        seat = Seat(files=self.policy.files, download=self.policy.download)
+        screen = PlayScreen(session, ascii=self.ascii, seat=seat)
         if isinstance(self.screen, PlayScreen):
             self.switch_screen(screen)
         else:

@@ -33,6 +33,20 @@ def build_app(
     )
 
 
+WEB_REFUSAL = (
+    "Loading a file is not available in the browser: the server's disk is not yours. "
+    "ctrl+s downloads the game's record to your machine."
+)
+
+
+def build_web_app(data: Path) -> AbstractsApp:
+    """The app of one visitor of `abstracts-tui web`: games in progress kept in the
+    visitor's own folder `data`, records saved by downloading them, none loaded from the
+    server's disk, and the default settings (the server's settings file is not theirs)."""
+    policy = Policy(files=False, files_refusal=WEB_REFUSAL, download=True)
+    return AbstractsApp(data=data, policy=policy, settings=Settings())
+
+
 def build_server_app(
     *,
     user: str,

@@ -89,9 +89,12 @@ async def connect(
     height: int = 30,
     command: str | None = None,
     host: str = "127.0.0.1",
+    term_type: str = "xterm-256color",
+    env: dict[str, str] | None = None,
     **options: Any,
 ) -> tuple[asyncssh.SSHClientConnection, ScreenClient]:
-    """Log in as `user` with a terminal of `width` x `height`; the lobby (or `command`) opens."""
+    """Log in as `user` with a terminal of `width` x `height` and type `term_type` (and
+    `env` sent, as ssh's SendEnv does); the lobby (or `command`) opens."""
     options.setdefault("known_hosts", None)
     options.setdefault("client_keys", None)
     options.setdefault("agent_path", None)
@@ -99,7 +102,8 @@ async def connect(
     _, client = await conn.create_session(
         lambda: ScreenClient(width, height),
         command,
-        term_type="xterm-256color",
+        term_type=term_type,
+        env=env or (),
         term_size=(width, height),
         encoding="utf-8",
     )

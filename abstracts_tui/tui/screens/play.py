@@ -9,6 +9,7 @@ position is a screen of its own (`setup.py`); the searches are thread workers th
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,6 +102,9 @@ class Seat:
     showing: Callable[[bool], None] | None = None
     """Told True when the screen starts showing the game, False when it stops (the
     server counts who is connected to a room with it)."""
+    download: bool = False
+    """Whether saving downloads the record to the user's machine (in a browser), where
+    `files` is False."""
 
 
 class MoveText(Validator):
@@ -526,7 +530,7 @@ class PlayScreen(Screen[None]):
         if seat.shared and action in OWN_GAME_ONLY:
             return False
         if not seat.files and action in FILE_ACTIONS:
-            return False
+            return seat.download and action == "save"
         if self.turns.watching and action in MOVE_ACTIONS:
             return False
         if action == "pass_turn":
@@ -729,6 +733,11 @@ class PlayScreen(Screen[None]):
 
     def action_save(self) -> None:
         default = f"{self.game.info.name}-{self.session.record.date or 'game'}.sgf"
+        if self.seat.download:  # the browser saves it on the visitor's machine
+            record = io.StringIO(self.session.record.to_sgf())
+            self.app.deliver_text(record, save_filename=default, mime_type="application/x-go-sgf")
+            self.say(f"Saved: your browser downloads {default}")
+            return
 
         def chosen(path: str | None) -> None:
             if path is None:

@@ -51,7 +51,7 @@ class Stepper(Widget, can_focus=True):
         Binding("right,l,plus", "step(1)", "", key_display="→", group=_CHANGE, id="stepper.more"),
     ]
 
-    index: reactive[int] = reactive(0)
+    index: reactive[int] = reactive(0, layout=True)  # "< 10 x 10 >" is wider than "< 9 x 9 >"
 
     @dataclass
     class Changed(Message):

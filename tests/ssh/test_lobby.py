@@ -1,0 +1,294 @@
+"""The lobby as players use it: your move first, signals when an opponent moves while
+you are elsewhere on the server, ratings in the lists, the rated option, and the ratings
+old -> new at a rated game's end. Real server processes, real SSH clients."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from abstracts_tui.ratings import Rating, after_game
+from abstracts_tui.records import Record, result_text
+from abstracts_tui.rules import PASS, Game, new_game
+from abstracts_tui.ssh.signals import notice_kind, signal
+from abstracts_tui.store import Finish, RoomSave, RoomSetup, SqliteStore, Store
+
+from .client import connect
+from .conftest import RunningServer
+from .test_rooms import CURSOR_RIGHT, ENTER, create_room
+from .test_store import near_end
+
+TAB = "\t"
+OSC = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+
+
+def bells(sent: str) -> int:
+    """The bells in what a terminal was sent (the BEL that ends an OSC sequence is none)."""
+    return OSC.sub("", sent).count("\a")
+
+
+def test_the_terminals_that_get_a_notification_and_those_that_get_the_bell_only() -> None:
+    assert notice_kind("xterm-kitty", {}) == "osc9"
+    assert notice_kind("xterm-256color", {"TERM_PROGRAM": "iTerm.app"}) == "osc9"
+    assert notice_kind("xterm-256color", {"TERM_PROGRAM": "WezTerm"}) == "osc9"
+    assert notice_kind("foot", {}) == "osc777"
+    assert notice_kind("xterm-256color", {"VTE_VERSION": "7600"}) == "osc777"
+    # Unknown terminals, the Linux console (which prints OSC as text) and multiplexers
+    # (the terminal around them is not known): the bell only.
+    for term, env in [
+        ("xterm-256color", {}),
+        ("linux", {}),
+        ("screen-256color", {"TERM_PROGRAM": "iTerm.app"}),
+        ("tmux-256color", {}),
+        ("xterm-kitty", {"TERM_PROGRAM": "tmux"}),
+    ]:
+        assert notice_kind(term, env) is None, term
+        assert signal(None, "t", "x") == "\a"
+    # Control characters in a name cannot end the sequence early.
+    sent = signal("osc9", "abstracts-tui", "bo\x1b\\b\x07 played")
+    assert sent.count("\x1b") == 2 and sent.count("\a") == 1 and sent.endswith("\x1b\\")
+    assert signal("osc777", "a;b", "x;y") == "\a\x1b]777;notify;a,b;x;y\x1b\\"
+
+
+def test_an_opponents_move_signals_the_player_in_the_lobby_and_lists_it_first(
+    start_server,
+) -> None:
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        # Ann has two rooms: one where bob moves next, one still waiting for a player.
+        _, elsewhere, waiting = await create_room(server.port, "ann")
+        ann_conn, ann, code = await create_room(server.port, "ann")
+        bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
+        await ann.wait_for("Blue to move (ann)")
+        ann.send(CURSOR_RIGHT + ENTER)
+        await bob.wait_for("Pie rule")
+        # Ann, in the lobby on WezTerm (its ssh sends TERM_PROGRAM): the waiting room is
+        # listed first for now.
+        lobby_conn, lobby = await connect(server.port, "ann", env={"TERM_PROGRAM": "WezTerm"})
+        screen = await lobby.wait_for("you are ann", code, waiting)
+        assert screen.index(waiting) < screen.index(code)
+        assert "your move" not in screen
+        before, seen = len(lobby.output()), len(ann.output())
+        bob.send("p")
+        await bob.wait_gone("Pie rule")
+        bob.send(CURSOR_RIGHT + CURSOR_RIGHT + ENTER)
+        await bob.wait_for("2. Orange", "f5")
+        news = f"bob played f5 in room {code} (Petrify): your move."
+        screen = await lobby.wait_for(news)
+        # The game where it is her move comes first, marked.
+        assert screen.index(f"your move  {code}") < screen.index(waiting)
+        sent = lobby.output()[before:]
+        assert f"\a\x1b]9;abstracts-tui: {news}\x1b\\" in sent
+        # Her connection on another screen (the first room's waiting screen) gets a notice.
+        await elsewhere.wait_for(f"bob played f5 in room {code}")
+        # The connection that shows the game is not signalled: it sees the move.
+        await ann.wait_for("2. Orange", "f5")
+        assert bells(ann.output()[seen:]) == 0 and "your move" not in ann.output()
+        # A join is news too when it makes it her move; the waiting screen that shows
+        # the room just goes on to the game.
+        before, seen = len(lobby.output()), len(elsewhere.output())
+        carl_conn, _ = await connect(server.port, "carl", command=f"join {waiting}")
+        await elsewhere.wait_for("Blue to move (ann)")
+        await lobby.wait_for(f"carl joined in room {waiting} (Petrify): your move.")
+        assert "\x1b]9;abstracts-tui: carl joined" in lobby.output()[before:]
+        assert bells(elsewhere.output()[seen:]) == 0 and bells(lobby.output()[before:]) == 1
+        # Ann's move from the lobby's connection: Enter takes the seat of the first game.
+        lobby.send("r")
+        await lobby.wait_for(f"your move  {code}", f"your move  {waiting}")
+        lobby.send(ENTER)
+        await lobby.wait_for("Blue to move (ann)")
+        for conn in (ann_conn, bob_conn, lobby_conn, carl_conn):
+            conn.close()
+
+    asyncio.run(play())
+
+
+def test_ratings_in_the_lobby_and_old_to_new_at_the_end_of_a_rated_game(
+    start_server, tmp_path: Path
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    sgf, mover, last, _ = near_end()
+    store = SqliteStore(data / "server.db")
+    store.save_room(RoomSave("q9xr", RoomSetup("egotzi", 5, creator="ann", rated=True), "bob", sgf))
+    store.close()
+    server: RunningServer = start_server()  # rooms unrated unless their creator says
+
+    async def play() -> None:
+        # Carl creates a rated room by the option on the creation screen.
+        carl_conn, carl = await connect(server.port, "carl")
+        await carl.wait_for("you are carl")
+        carl.send("c")
+        await carl.wait_for("choose a game", "Rated", "< no >")
+        carl.send(TAB * 4)  # from the games: size, the two names, rated
+        await asyncio.sleep(0.5)
+        carl.send(CURSOR_RIGHT)
+        await carl.wait_for("< yes >")
+        carl.send(ENTER)
+        screen = await carl.wait_for("Waiting for a second player")
+        found = re.search(r"Room (\w{4})", screen)
+        assert found
+        carl_code = found.group(1)
+        # Dan sees it rated in his lobby.
+        dan_conn, dan = await connect(server.port, "dan", width=120)
+        await dan.wait_for(f"{carl_code}  Petrify 8x8 rated  carl - waiting for a player")
+
+        ann_conn, ann = await connect(server.port, "ann", command="join q9xr")
+        bob_conn, bob = await connect(server.port, "bob", command="join q9xr")
+        for client in (ann, bob):
+            await client.wait_for(f"to move ({mover})")
+        player = ann if mover == "ann" else bob
+        player.send(":")
+        await player.wait_for("Enter plays")
+        player.send(last + ENTER)
+        screens = [await client.wait_for("Ratings: ann 1500? -> ") for client in (ann, bob)]
+        result = screens[0]
+        winner = "ann" if "(ann) wins" in result else "bob" if "(bob) wins" in result else None
+        score = 0.5 if not winner else 1.0 if winner == "ann" else 0.0
+        new = after_game(Rating(), Rating(), score)
+        for screen in screens:  # in the status line (and a notice, which may wrap)
+            line = screen.splitlines()[-2]
+            assert f"Ratings: ann 1500? -> {new[0].text()}, bob 1500? -> {new[1].text()}" in line
+
+        # The lobby: Ann's rating in her title, the players' in the lists.
+        conn, lobby = await connect(server.port, "ann", width=120)
+        await lobby.wait_for(f"you are ann (Egotzi {new[0].text()})")
+        for conn_ in (carl_conn, dan_conn, ann_conn, bob_conn, conn):
+            conn_.close()
+
+    asyncio.run(play())
+
+
+def test_a_move_made_through_another_process_signals_the_player(
+    start_server, database_url: str, tmp_path: Path
+) -> None:
+    one, two = (
+        start_server("--database", database_url, data=tmp_path / name) for name in ("one", "two")
+    )
+
+    async def play() -> None:
+        ann_conn, ann, code = await create_room(one.port, "ann")
+        bob_conn, bob = await connect(two.port, "bob", command=f"join {code}")
+        await ann.wait_for("Blue to move (ann)")
+        ann.send(CURSOR_RIGHT + ENTER)
+        await bob.wait_for("Pie rule")
+        ann_conn.close()
+        # Ann waits in the lobby of the first process, on a terminal that reads OSC 777.
+        lobby_conn, lobby = await connect(one.port, "ann", term_type="foot")
+        await lobby.wait_for("you are ann", code)
+        before = len(lobby.output())
+        bob.send("p")  # bob plays on the second process
+        await bob.wait_gone("Pie rule")
+        bob.send(CURSOR_RIGHT + CURSOR_RIGHT + ENTER)
+        news = f"bob played f5 in room {code} (Petrify): your move."
+        await lobby.wait_for(news, f"your move  {code}")
+        assert f"\a\x1b]777;notify;abstracts-tui;{news}\x1b\\" in lobby.output()[before:]
+        for conn in (bob_conn, lobby_conn):
+            conn.close()
+
+    asyncio.run(play())
+
+
+def random_game(seed: int) -> Game:
+    game = new_game("egotzi", size=5)
+    rng = random.Random(seed)
+    while not game.is_over():
+        game.play(rng.choice(list(game.legal_moves())))
+    return game
+
+
+def other_move(seed: int, back: int) -> str:
+    """A legal move `back` moves before the end of game `seed` other than the one played."""
+    game = random_game(seed)
+    for _ in range(back):
+        game.undo()
+    played = random_game(seed).moves[len(game.moves)]
+    return next(game.move_name(move) for move in game.legal_moves() if move not in (played, PASS))
+
+
+def finished_games(store: Store, count: int, players: tuple[str, str], start: int) -> None:
+    """`count` finished Egotzi 5x5 games of `players`, codes `a000` on from `start`."""
+    for number in range(start, start + count):
+        game = random_game(number)
+        sgf = Record.from_game(game, players=players).to_sgf()
+        outcome = game.outcome()
+        assert outcome is not None
+        winner = None if outcome.winner is None else players[outcome.winner]
+        setup = RoomSetup("egotzi", 5, creator=players[0])
+        finish = Finish(result_text(game), winner)
+        store.save_room(RoomSave(f"a{number:03d}", setup, players[1], sgf, finish))
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_the_archive_lists_finished_games_by_page_and_opens_a_copy_to_study(
+    start_server, tmp_path: Path, request: pytest.FixtureRequest, kind: str
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    url = request.getfixturevalue("database_url") if kind == "postgresql" else None
+
+    def open_store() -> Store:
+        if url is None:
+            return SqliteStore(data / "server.db")
+        from abstracts_tui.store.postgres import PostgresStore
+
+        return PostgresStore(url)
+
+    store = open_store()
+    finished_games(store, 10, ("ann", "bob"), 0)
+    finished_games(store, 7, ("carl", "dan"), 10)
+    before = store.room("a009")
+    store.close()
+    assert before is not None and before.sgf is not None
+    server: RunningServer = start_server(*(["--database", url] if url else []))
+
+    async def study() -> None:
+        conn, ann = await connect(server.port, "ann", width=120, height=32)
+        await ann.wait_for("you are ann", "a Archive")
+        ann.send("a")
+        screen = await ann.wait_for("Your finished games, newest first: page 1", "a009")
+        assert "a000" in screen and "carl" not in screen  # hers only: ten, one page
+        assert "Next page" not in screen
+        ann.send("a")  # everyone's: seventeen, two pages
+        screen = await ann.wait_for("Everyone's", "a016  Egotzi 5x5  carl - dan", "Next page")
+        assert "a001" not in screen
+        ann.send("]")
+        screen = await ann.wait_for("page 2", "a001", "a000")
+        assert "a016" not in screen
+        ann.send("[")
+        await ann.wait_for("page 1", "a016")
+        ann.send("a")
+        await ann.wait_for("Your finished games", "a009", "a000")
+        # The newest of hers opens for study, in analysis mode, at its end.
+        ann.send(ENTER)
+        screen = await ann.wait_for("Game a009, a copy for you alone", "Analysis, move")
+        found = re.search(r"Analysis, move (\d+)", screen)
+        assert found
+        last = int(found.group(1))
+        for back in range(1, 4):  # three moves back, and a move of her own there: a variation
+            ann.send("[")
+            await ann.wait_for(f"Analysis, move {last - back}")
+        ann.send(":")
+        await ann.wait_for("Enter plays")
+        move = other_move(9, 3)
+        ann.send(move)
+        await ann.wait_until(lambda text: text.splitlines()[-2].strip() == move, move)
+        ann.send(ENTER)
+        await ann.wait_for("(2/2)")
+        ann.send("n")
+        await ann.wait_for("Your finished games")
+        ann.send("\x1b")
+        await ann.wait_for("you are ann", "a Archive")
+        conn.close()
+
+    asyncio.run(study())
+    # Nothing of the study reached the store.
+    server.stop()
+    after = open_store()
+    assert after.room("a009") == before
+    after.close()
