@@ -92,6 +92,10 @@ def test_two_players_and_a_watcher_see_each_move(start_server) -> None:
         for client in (ann, bob, carl):
             await client.wait_for("2. Orange", "f5", "Blue to move (ann)")
         assert "Pie rule" not in ann.text()
+        # n leaves the room for the lobby (the game goes on), and the footer says so.
+        assert "n Lobby" in ann.text() and "n New" not in ann.text()
+        ann.send("n")
+        await ann.wait_for("you are ann")
         for conn in (ann_conn, bob_conn, carl_conn):
             conn.close()
 

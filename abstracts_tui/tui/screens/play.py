@@ -143,6 +143,7 @@ class PlayScreen(Screen[None]):
         Binding("x", "toggle_analysis", "Analysis", id="play.analysis"),
         Binding("escape", "cancel", "Cancel", id="play.cancel", show=False),
         Binding("n", "new_game", "New", id="play.new"),
+        Binding("n", "lobby", "Lobby", id="play.lobby"),  # in a shared game, for `New`
         Binding("ctrl+s", "save", "Save", id="play.save", key_display="^s"),
         Binding("ctrl+o", "load", "Load", id="play.load", key_display="^o"),
         Binding("question_mark,f1", "help", "Help", id="play.help", key_display="?"),
@@ -535,6 +536,8 @@ class PlayScreen(Screen[None]):
             return False
         if action == "pass_turn":
             return self.turns.can_pass()
+        if action in ("new_game", "lobby"):
+            return seat.shared == (action == "lobby")
         return True
 
     # -- turns ----------------------------------------------------------------------------
@@ -729,6 +732,10 @@ class PlayScreen(Screen[None]):
             self.app.notify(
                 "This game is kept: Esc comes back to it, ctrl+r resumes it later.", markup=False
             )
+        self.post_message(NewGameRequested())
+
+    def action_lobby(self) -> None:
+        """Leave a shared game for the lobby; the game goes on without this screen."""
         self.post_message(NewGameRequested())
 
     def action_save(self) -> None:
