@@ -10,6 +10,7 @@ from abstracts_tui.tui.analysis_view import (
     eval_bar,
     graph_text,
     hint_text,
+    proven_text,
     shown_candidates,
 )
 
@@ -71,3 +72,17 @@ def test_columns_line_up_under_a_long_colour_name() -> None:
     lines = candidates_text(game, [Candidate(a1, 250, 0.5, (a1,))], 250).splitlines()
     assert lines[1].index("%") == lines[2].index("%")
     assert len(lines[1]) == len(lines[2])
+
+
+def test_a_proven_result_is_marked_and_the_mark_said_in_words() -> None:
+    game = new_game("partitions", size=5)
+    game.play("a1")  # Black to move: the figures stay White's
+    b2, c3 = game.geometry.parse("b2"), game.geometry.parse("c3")
+    found = [Candidate(b2, 900, 1.0, (b2,), proven="win"), Candidate(c3, 500, 0.4, (c3,))]
+    lines = candidates_text(game, found, 1400, 52_000.0).splitlines()
+    assert lines[0] == "1,400 playouts (52,000/s)"
+    assert lines[2].split() == ["b2", "0%!", "900"]  # a sure win for Black: White 0%
+    assert "  ! proven: a sure result" in lines
+    assert proven_text(game, "win") == "Proven: Black wins"
+    assert proven_text(game, "loss") == "Proven: White wins"
+    assert proven_text(game, "draw") == "Proven: a draw"

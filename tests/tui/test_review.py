@@ -218,3 +218,23 @@ def test_the_computer_plays_a_proven_win_without_waiting_out_its_time(
         assert screen.game.move_name(screen.game.moves[0]) == "d3"
 
     run(build_app(load=str(path), data=tmp_path / "data"), scenario)
+
+
+def test_analysis_shows_the_live_search_s_playouts_per_second(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ABSTRACTS_TUI_PLAYOUTS")  # the analysis's own minute
+    path = record_file(tmp_path)
+
+    async def scenario(screen: PlayScreen, pilot: Pilot[None]) -> None:
+        await pilot.press("x")
+        await until(pilot, lambda: "/s)" in shown(screen, "#analysis"))
+        search = screen.searches.search("analysis")
+        assert search is not None and screen.searches.busy("analysis")
+        shown_rate = re.search(r"playouts \(([\d,]+)/s\)", shown(screen, "#analysis"))
+        assert shown_rate is not None
+        rate = int(shown_rate.group(1).replace(",", ""))
+        # The figure is the search's own, a moment old.
+        assert 0.5 * search.playouts_per_second < rate < 2 * search.playouts_per_second
+
+    run(build_app(load=str(path), data=tmp_path / "data"), scenario)

@@ -467,7 +467,9 @@ class PlayScreen(Screen[None]):
             if search.proven is not None:
                 lines.append(proven_text(game, search.proven))
             found = shown_candidates(search.candidates())
-            lines.append(candidates_text(game, found, search.playouts, live_rate(search)))
+            # The speed while it searches (a finished search's would vary from run to run).
+            rate = live_rate(search) if self.searches.busy("analysis") else None
+            lines.append(candidates_text(game, found, search.playouts, rate))
         elif game.is_over():
             lines.append("The game is over here.")
         if node.comment:
@@ -528,7 +530,9 @@ class PlayScreen(Screen[None]):
         search = self.live_search()
         if search is None:
             return
-        if search.playouts >= EVALUATED_AFTER and search.root.moves:
+        # A finished search gave its figure when it ended (a review may have replaced it).
+        running = any(self.searches.jobs[k].thinker.search is search for k in self.searches.jobs)
+        if running and search.playouts >= EVALUATED_AFTER and search.root.moves:
             winrate = search.winrate()
             if winrate is not None:
                 first = winrate if self.game.turn == 0 else 1 - winrate
