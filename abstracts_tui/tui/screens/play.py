@@ -452,8 +452,9 @@ class PlayScreen(Screen[None]):
             if self.hint is not None:
                 text = hint_text(game, self.hint)
             elif thinking is not None and self.searches.busy("turn"):
-                rate = f" ({speed:,.0f}/s)" if (speed := live_rate(thinking)) else ""
-                text = f"Thinking: {thinking.playouts:,} playouts{rate}"
+                speed = live_rate(thinking)
+                per_second = f" ({speed:,.0f}/s)" if speed else ""
+                text = f"Thinking: {thinking.playouts:,} playouts{per_second}"
             else:
                 text = ""
             panel.show(text)
