@@ -26,6 +26,18 @@ def mistakes_in_order(review: Review) -> list[MoveReview]:
     return sorted(listed, key=lambda m: m.number)
 
 
+def next_mistake(review: Review, here: int, step: int) -> int | None:
+    """The number of the listed mistake after (`step` 1) or before (-1) the position
+    `here` (0 at the start of the reviewed line, -1 off it), round the end; None if none.
+    A mistake's position is the one its move was played in: its number - 1."""
+    numbers = [m.number for m in mistakes_in_order(review)]
+    if not numbers:
+        return None
+    if step > 0:
+        return next((n for n in numbers if n - 1 > here), numbers[0])
+    return next((n for n in reversed(numbers) if n - 1 < here), numbers[-1])
+
+
 def review_text(review: Review, names: Sequence[str], colours: Sequence[str]) -> Text:
     """`Review (win rate the mover lost)`, then per person the accuracy and the biggest
     mistakes (`    5. e5     -10.8% b3`: move 5, e5 lost 10.8 points, the review's best was

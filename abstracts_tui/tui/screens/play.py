@@ -50,7 +50,7 @@ from ..dialogs.text import TextDialog
 from ..legend import legend_text
 from ..messages import HelpRequested, LoadRequested, NewGameRequested
 from ..overlay import overlay_for
-from ..review_view import mistakes_in_order, progress_text, review_text
+from ..review_view import next_mistake, progress_text, review_text
 from ..turns import Ask, Turns
 from ..widgets.analysis_panel import AnalysisPanel
 from ..widgets.board import BoardView, board_for
@@ -961,20 +961,12 @@ class PlayScreen(Screen[None]):
         if self.review is None:
             self.say("No review yet: % reviews the line.")
             return
-        mistakes = mistakes_in_order(self.review)
-        if not mistakes:
-            self.say("The review found no mistake.")
-            return
         node = self.session.node
         here = self.review_nodes.index(node) if node in self.review_nodes else -1
-        numbers = [m.number for m in mistakes]
-        # A mistake's position is the one its move was played in: node number - 1.
-        if step > 0:
-            following = [n for n in numbers if n - 1 > here]
-            number = following[0] if following else numbers[0]
-        else:
-            earlier = [n for n in numbers if n - 1 < here]
-            number = earlier[-1] if earlier else numbers[-1]
+        number = next_mistake(self.review, here, step)
+        if number is None:
+            self.say("The review found no mistake.")
+            return
         self.action_go_to_mistake(number)
 
     def action_go_to_mistake(self, number: int) -> None:
