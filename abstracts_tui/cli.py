@@ -174,9 +174,8 @@ def review(
     import os
 
     from .engine.core_status import core_name
-    from .engine.review import Reviewer
-    from .engine.search import Budget
-    from .engine.settings import PLAYOUTS_VARIABLE, SEED_VARIABLE, whole_number
+    from .engine.review import Reviewer, person_names, review_budget
+    from .engine.settings import SEED_VARIABLE, whole_number
     from .records import Record, RecordError
 
     try:
@@ -186,17 +185,10 @@ def review(
     game = record.main_game()
     if seed is None:
         seed = whole_number(os.environ, SEED_VARIABLE, 0)
-    if playouts is None and seconds is None:
-        playouts = whole_number(os.environ, PLAYOUTS_VARIABLE, 1) or (
-            10_000 if core_name() == "compiled" else 300
-        )
-    budget = Budget(seconds=seconds, playouts=playouts)
+    budget = review_budget(playouts, seconds)
     info = game.info
-    names = [
-        name or colour.capitalize()
-        for name, colour in zip(record.players, info.colours, strict=True)
-    ]
-    per = f"{playouts:,} playouts" if playouts is not None else f"{seconds:g} s"
+    names = person_names(record.players, info.colours)
+    per = f"{budget.playouts:,} playouts" if budget.playouts is not None else f"{seconds:g} s"
     click.echo(
         f"Review of {info.title} {record.options.token(info)}: {len(game.moves)} moves, "
         f"{per} a position ({core_name()} core)"

@@ -19,15 +19,38 @@ person's moves.
 from __future__ import annotations
 
 import math
+import os
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..rules import SWAP, Game, Move
 from .search import Budget, Search
+from .settings import PLAYOUTS_VARIABLE, whole_number
 
 Progress = Callable[[int, int], None]
+
+COMPILED_PLAYOUTS = 10_000
+PYTHON_PLAYOUTS = 300
+"""Playouts a position by default on each core: a review of a 100-move game takes
+seconds on either."""
+
+
+def review_budget(playouts: int | None = None, seconds: float | None = None) -> Budget:
+    """The search of each position: as given, else `ABSTRACTS_TUI_PLAYOUTS`, else the
+    default of the core in use (the command and the app alike)."""
+    if playouts is None and seconds is None:
+        from .core_status import core_name
+
+        default = COMPILED_PLAYOUTS if core_name() == "compiled" else PYTHON_PLAYOUTS
+        playouts = whole_number(os.environ, PLAYOUTS_VARIABLE, 1) or default
+    return Budget(seconds=seconds, playouts=playouts)
+
+
+def person_names(players: Sequence[str | None], colours: Sequence[str]) -> list[str]:
+    """The people by the colour they started with: their names, else the colour's."""
+    return [name or colour.capitalize() for name, colour in zip(players, colours, strict=True)]
 
 
 @dataclass(frozen=True)

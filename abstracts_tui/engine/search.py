@@ -209,8 +209,8 @@ class PythonSearch:
         self.amaf_from = amaf_from
         self.playouts = 0
         """Iterations (tree walk, playout, update) done so far, over every `run`."""
-        self.seconds = 0.0
-        """Wall time spent in `run` so far."""
+        self._seconds = 0.0
+        self._run_start: float | None = None
         self._stop = threading.Event()
 
     # -- control --------------------------------------------------------------------
@@ -225,6 +225,7 @@ class PythonSearch:
         if not self.root.moves:
             return
         start = time.perf_counter()
+        self._run_start = start
         deadline = None if budget.seconds is None else start + budget.seconds
         limit = None if budget.playouts is None else self.playouts + budget.playouts
         stopped = self._stop.is_set
@@ -239,7 +240,16 @@ class PythonSearch:
                 iterate()
                 self.playouts += 1
         finally:
-            self.seconds += time.perf_counter() - start
+            self._run_start = None
+            self._seconds += time.perf_counter() - start
+
+    @property
+    def seconds(self) -> float:
+        """Wall time spent in `run` so far, the run under way included (read live by the
+        app's panel for the playouts per second)."""
+        start = self._run_start
+        running = time.perf_counter() - start if start is not None else 0.0
+        return self._seconds + running
 
     # -- results --------------------------------------------------------------------
 

@@ -3,14 +3,14 @@
 Plain functions from search results to text, so that they can be tested without a
 screen. Every win rate shown is the first colour's (the bar, the candidates, the hint
 and the graph alike), and the panel says so; a figure from fewer than
-`UNCERTAIN_VISITS` visits carries a `?`.
+`UNCERTAIN_VISITS` visits carries a `?`, a result the search proved a `!`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..engine.search import Candidate
+from ..engine.search import Candidate, Search
 from ..rules import Game
 
 BAR_WIDTH = 26
@@ -19,6 +19,8 @@ ASCII_LEVELS = " .-=#"
 UNCERTAIN_VISITS = 100
 """Below this many visits a win rate is marked `?`: it may still change a lot."""
 SHOWN_CANDIDATES = 3
+RATE_AFTER = 0.2
+"""Seconds of search before its playouts per second are shown (before, they jump)."""
 
 
 def percent(value: float) -> str:
@@ -32,6 +34,21 @@ def first_colour(game: Game) -> str:
 def first_share(game: Game, winrate: float) -> float:
     """`winrate` for the side to move in `game`, as the first colour's."""
     return winrate if game.turn == 0 else 1 - winrate
+
+
+def live_rate(search: Search) -> float | None:
+    """The playouts per second of `search` so far, the run under way included; None
+    while it has run too short a time to say."""
+    return search.playouts_per_second if search.seconds >= RATE_AFTER else None
+
+
+def proven_text(game: Game, proven: str) -> str:
+    """The position's result the search proved (`win`, `loss` or `draw` for the side to
+    move), in the first colour's terms: `Proven: Blue wins`."""
+    if proven == "draw":
+        return "Proven: a draw"
+    winner = game.turn if proven == "win" else 1 - game.turn
+    return f"Proven: {game.colour_name(winner).capitalize()} wins"
 
 
 def mark(candidate: Candidate) -> str:
@@ -78,13 +95,15 @@ def candidates_text(
     head = first_colour(game) + " %"
     width = max(7, len(head))  # `Vertical %` is wider than a figure
     lines = [f"{playouts:,} playouts{speed}", f"  {'move':<8}{head:>{width}} {'visits':>9}"]
-    uncertain = False
+    marks = set()
     for candidate in candidates:
         name = game.move_name(candidate.move)
         shown = figure(game, candidate)
-        uncertain = uncertain or shown.endswith("?")
+        marks.add(shown[-1])
         lines.append(f"  {name:<8}{shown:>{width + 1}}{candidate.visits:>9,}")
-    if uncertain:
+    if "!" in marks:
+        lines.append("  ! proven: a sure result")
+    if "?" in marks:
         lines.append(f"  ? fewer than {UNCERTAIN_VISITS} visits")
     lines.append("Best line: " + line_text(game, candidates[0].pv))
     return "\n".join(lines)

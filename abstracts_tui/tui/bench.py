@@ -5,7 +5,10 @@ Prints:
   handled and the whole screen composed again (headless; the test pilot's idle waits,
   which are sleeps, are not counted);
 - start-up to the first screen of the app, next to that of a bare Textual app in the same
-  run, each a fresh Python process, taken alternately so load on the machine hits both.
+  run, each a fresh Python process, taken alternately so load on the machine hits both;
+- with `--analysis S`: the playouts per second of the app's analysis of the 10x10 Pilo
+  board (the panel redrawn four times a second meanwhile), next to those of the same
+  search alone in the same process, taken alternately, S seconds each.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from ..engine.search import Budget
 
 FIRST_SCREEN = {
     "bare Textual app": (
@@ -62,6 +67,36 @@ def key_to_frame(presses: int) -> tuple[float, float]:
     return statistics.mean(times) * 1e3, statistics.median(times) * 1e3
 
 
+def analysis_speed(seconds: float, rounds: int) -> list[tuple[float, float]]:
+    """(the app's analysis, the search alone) playouts per second, per round."""
+    from ..engine.search import Search
+    from ..game_setup import Setup
+    from ..rules import new_game
+    from .factory import build_app
+    from .screens.play import PlayScreen
+
+    async def in_app() -> float:
+        with tempfile.TemporaryDirectory() as data:
+            app = build_app(Setup("pilo", 10), data=Path(data))
+            async with app.run_test(size=(100, 30)) as pilot:
+                await pilot.pause()
+                await pilot.press("x")
+                await pilot.pause(seconds)
+                screen = app.screen
+                assert isinstance(screen, PlayScreen)
+                search = screen.searches.search("analysis")
+                assert search is not None
+                return float(search.playouts_per_second)
+
+    found = []
+    for index in range(rounds):
+        app_rate = asyncio.run(in_app())
+        alone = Search(new_game("pilo", size=10), index)
+        alone.run(Budget(seconds=seconds))
+        found.append((app_rate, alone.playouts_per_second))
+    return found
+
+
 def start_up(starts: int) -> dict[str, float]:
     """Median seconds from process start to the first screen, per program."""
     seconds: dict[str, list[float]] = {name: [] for name in FIRST_SCREEN}
@@ -78,7 +113,17 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=200)
     parser.add_argument("--starts", type=int, default=7)
+    parser.add_argument("--analysis", type=float, metavar="S", help="also analysis, S s a run")
+    parser.add_argument("--rounds", type=int, default=3, help="analysis runs of each")
     args = parser.parse_args(argv)
+    if args.analysis:
+        from ..engine.core_status import core_name
+
+        for app_rate, alone in analysis_speed(args.analysis, args.rounds):
+            print(
+                f"analysis of 10x10 Pilo ({core_name()} core): in the app {app_rate:,.0f}/s, "
+                f"the search alone {alone:,.0f}/s ({app_rate / alone:.2f}x)"
+            )
     mean, median = key_to_frame(args.presses)
     print(f"key press to frame, 10x10 board: mean {mean:.2f} ms, median {median:.2f} ms CPU")
     times = start_up(args.starts)

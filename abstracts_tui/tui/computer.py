@@ -1,5 +1,5 @@
 """Searches run for a play screen as Textual thread workers: the computer's turns, hints,
-analysis and the win-rate graph.
+analysis and game review.
 
 The searches work on copies of the game, never on the session's. A finished search
 posts `SearchDone` to the widget that started it (posting is thread-safe); the widget
@@ -22,13 +22,13 @@ from textual.widget import Widget
 
 from ..engine.decide import Thinker
 from ..engine.levels import budget_for
+from ..engine.review import Review, Reviewer, review_budget
 from ..engine.search import Budget, Candidate, Search
 from ..engine.settings import PLAYOUTS_VARIABLE, SEED_VARIABLE, whole_number
 from ..session import Phase
 
 if TYPE_CHECKING:
     from ..records import RecordNode
-    from ..rules import Game
     from ..session import Session
 
 
@@ -47,8 +47,6 @@ SEARCH_SLOTS = threading.BoundedSemaphore(2)
 process, and threads share one interpreter lock: more searches at once would not go
 faster, only slow every screen; the others wait for a slot."""
 HINT_BUDGET = Budget(seconds=2.0)
-GRAPH_BUDGET = Budget(playouts=300)
-"""Each position of the game gets this much when the win-rate graph is filled in."""
 
 
 def seed() -> int | None:
@@ -61,13 +59,21 @@ class Job:
     """One search under way: what it is for, where it started, and how to stop it."""
 
     kind: str
-    """`turn` (the computer's decision), `hint`, `analysis` or `graph`."""
+    """`turn` (the computer's decision), `hint`, `analysis` or `review`."""
     node: RecordNode
     phase: Phase
     thinker: Thinker
     nodes: tuple[RecordNode, ...] = ()
-    """The positions a `graph` job evaluates."""
+    """The positions a `review` job evaluates, in order."""
+    reviewer: Reviewer | None = None
+    progress: tuple[int, int] = (0, 0)
+    """(positions evaluated, positions in all) of a review, written by its thread."""
     cancelled: bool = False
+
+    def stop(self) -> None:
+        self.thinker.stop()
+        if self.reviewer is not None:
+            self.reviewer.stop()
 
 
 class SearchDone(Message):
@@ -101,13 +107,11 @@ class Searches:
             return None
         return job.thinker.search
 
-    def start(
-        self, kind: str, work: Callable[[Thinker], Any], nodes: tuple[RecordNode, ...] = ()
-    ) -> None:
+    def start(self, kind: str, work: Callable[[Thinker], Any], **more: Any) -> Job:
         """Run `work(thinker)` in a thread worker, which posts `SearchDone` when it ends."""
         self.cancel(kind)
         session = self.session
-        job = Job(kind, session.node, session.phase, Thinker(seed()), nodes)
+        job = Job(kind, session.node, session.phase, Thinker(seed()), **more)
         self.jobs[kind] = job
         owner = self.owner
 
@@ -118,12 +122,16 @@ class Searches:
                 owner.post_message(SearchDone(job, result))
 
         owner.run_worker(run, thread=True, group=kind, exit_on_error=False)
+        return job
 
     def take(self, job: Job) -> bool:
-        """Note that `job` ended; whether its result still applies to the session."""
+        """Note that `job` ended; whether its result still applies to the session (a
+        review's does wherever the session went meanwhile: it is of the nodes it names)."""
         if self.jobs.get(job.kind) is job:
             del self.jobs[job.kind]
             self.done[job.kind] = job
+        if job.kind == "review":
+            return not job.cancelled
         session = self.session
         return not (job.cancelled or session.node is not job.node or session.phase is not job.phase)
 
@@ -132,7 +140,7 @@ class Searches:
         job = self.jobs.get(kind)
         if job is None:
             return False
-        job.thinker.stop()
+        job.stop()
         return True
 
     def cancel(self, kind: str) -> None:
@@ -141,7 +149,7 @@ class Searches:
         job = self.jobs.pop(kind, None)
         if job is not None:
             job.cancelled = True
-            job.thinker.stop()
+            job.stop()
 
     def cancel_all(self) -> None:
         for kind in list(self.jobs):
@@ -178,37 +186,22 @@ class Searches:
 
         self.start(kind, work)
 
-    def evaluate_line(self, nodes: list[RecordNode]) -> None:
-        """Evaluate each node of `nodes` (a short search each); the result is the first
-        colour's win rates, in order."""
-        record = self.session.record
-        games = [record.game_at(node) for node in nodes]
+    def review(self, nodes: list[RecordNode]) -> Job:
+        """Review the moves that lead through `nodes` (a line from its start, or from its
+        last setup position): the result is a `Review`, its evaluations those of `nodes`
+        in order. The budget and the seed are those of `abstracts-tui review`."""
+        game = self.session.record.game_at(nodes[-1])
+        nodes = nodes[len(nodes) - len(game.moves) - 1 :]  # from the last setup on
+        reviewer = Reviewer(game, review_budget(), seed())
+        started: list[Job] = []
 
-        def work(thinker: Thinker) -> list[float | None]:
-            found: list[float | None] = []
-            for game in games:
-                if thinker.stopped:
-                    break
-                found.append(evaluation(game, thinker, GRAPH_BUDGET))
-            return found
+        def progress(done: int, total: int) -> None:
+            if started:
+                started[0].progress = (done, total)
 
-        self.start("graph", work, tuple(nodes))
+        def work(thinker: Thinker) -> Review:
+            return reviewer.run(progress)
 
-
-def first_winrate(game: Game, search: Search) -> float | None:
-    """The first colour's win rate by `search` of `game`."""
-    winrate = search.winrate()
-    if winrate is None:
-        return None
-    return winrate if game.turn == 0 else 1 - winrate
-
-
-def evaluation(game: Game, thinker: Thinker, budget: Budget) -> float | None:
-    """The first colour's win rate in `game`: the result of a finished game, else a search."""
-    outcome = game.outcome()
-    if outcome is not None:
-        return 0.5 if outcome.winner is None else float(outcome.winner == 0)
-    search = Search(game, thinker.rng.randrange(2**32))
-    thinker.search = search
-    search.run(budget)
-    return first_winrate(game, search)
+        more = {"nodes": tuple(nodes), "reviewer": reviewer, "progress": (0, len(nodes))}
+        started.append(self.start("review", work, **more))
+        return started[0]

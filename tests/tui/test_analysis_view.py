@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from abstracts_tui.engine.review import MoveReview, Review
 from abstracts_tui.engine.search import Candidate
 from abstracts_tui.rules import new_game
 from abstracts_tui.tui.analysis_view import (
@@ -10,8 +11,10 @@ from abstracts_tui.tui.analysis_view import (
     eval_bar,
     graph_text,
     hint_text,
+    proven_text,
     shown_candidates,
 )
+from abstracts_tui.tui.review_view import next_mistake, review_text
 
 
 def test_the_bar_gives_the_first_colour_its_share() -> None:
@@ -71,3 +74,39 @@ def test_columns_line_up_under_a_long_colour_name() -> None:
     lines = candidates_text(game, [Candidate(a1, 250, 0.5, (a1,))], 250).splitlines()
     assert lines[1].index("%") == lines[2].index("%")
     assert len(lines[1]) == len(lines[2])
+
+
+def test_a_proven_result_is_marked_and_the_mark_said_in_words() -> None:
+    game = new_game("partitions", size=5)
+    game.play("a1")  # Black to move: the figures stay White's
+    b2, c3 = game.geometry.parse("b2"), game.geometry.parse("c3")
+    found = [Candidate(b2, 900, 1.0, (b2,), proven="win"), Candidate(c3, 500, 0.4, (c3,))]
+    lines = candidates_text(game, found, 1400, 52_000.0).splitlines()
+    assert lines[0] == "1,400 playouts (52,000/s)"
+    assert lines[2].split() == ["b2", "0%!", "900"]  # a sure win for Black: White 0%
+    assert "  ! proven: a sure result" in lines
+    assert proven_text(game, "win") == "Proven: Black wins"
+    assert proven_text(game, "loss") == "Proven: White wins"
+    assert proven_text(game, "draw") == "Proven: a draw"
+
+
+def test_the_review_lists_mistakes_by_person_and_steps_through_them_in_game_order() -> None:
+    def move(number: int, person: int, before: float, after: float) -> MoveReview:
+        return MoveReview(number, 0, f"m{number}", person, person, before, after, "b9")
+
+    moves = (
+        move(1, 0, 0.5, 0.5),
+        move(2, 1, 0.5, 0.3),
+        move(3, 0, 0.7, 0.4),
+        move(4, 1, 0.6, 0.55),
+    )
+    review = Review((0.5,) * 5, moves, 1000)
+    text = review_text(review, ["Ann", "Bob"], ["white", "black"]).plain.splitlines()
+    assert text[0] == "Review (win rate the mover lost)"
+    assert text[1].startswith("Ann (White) accuracy ")
+    assert text[2] == "    3. m3     -30.0% b9"  # move 1 lost nothing: not a mistake
+    assert text[3].startswith("Bob (Black) accuracy ")
+    assert text[4:6] == ["    2. m2     -20.0% b9", "    4. m4      -5.0% b9"]
+    assert [next_mistake(review, here, 1) for here in (-1, 0, 1, 2, 3)] == [2, 2, 3, 4, 2]
+    assert [next_mistake(review, here, -1) for here in (-1, 0, 1, 2, 4)] == [4, 4, 4, 2, 4]
+    assert next_mistake(Review((0.5, 0.5), (move(1, 0, 0.5, 0.6),), 10), 0, 1) is None

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from textual import events
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
@@ -307,3 +308,28 @@ def test_q_typed_in_a_name_is_a_letter() -> None:
     host = run(steps)
     assert host.return_code is None
     assert host.setups == [Setup("petrify", size=8, first="Quentin q")]
+
+
+def burst(host: Host, *keys: str) -> None:
+    """Post every key at once, as fast typing or a paste over SSH arrives: none is
+    handled before the last is sent."""
+    characters = {"tab": "\t", "shift+tab": None, "enter": "\r"}
+    for key in keys:
+        host.post_message(events.Key(key, characters.get(key, key)))
+
+
+def test_keys_typed_in_one_burst_after_tab_reach_the_next_field() -> None:
+    async def steps(host: Host, pilot: Pilot[None]) -> None:
+        screen(host).query_one("#first", Input).focus()
+        await pilot.pause()
+        # Tab to the first seat's player, Tab to the second name, and its new text.
+        burst(host, "tab", "tab", *"Zoe")
+        await pilot.pause(0.2)
+        await pilot.pause()
+        assert screen(host).focused is screen(host).query_one("#second", Input)
+        # And back: shift+Tab twice to the first name, typed at once.
+        burst(host, "shift+tab", "shift+tab", *"Ida", "enter")
+        await pilot.pause(0.2)
+
+    host = run(steps)
+    assert host.setups == [Setup("petrify", size=8, first="Ida", second="Zoe")]

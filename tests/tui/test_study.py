@@ -244,7 +244,7 @@ def test_continuous_analysis_shows_candidates_bar_and_graph(tmp_path: Path) -> N
         await until(pilot, lambda: screen.session.node.evaluation is not None)
         await pilot.pause(0.6)  # the panel's next tick draws the bar
         assert "White " in shown(screen, "#analysis") and "% Black" in shown(screen, "#analysis")
-        await pilot.press("percent_sign")  # evaluate every position for the graph
+        await pilot.press("percent_sign")  # review the line: every position gets a figure
         nodes = [screen.session.record.root, *screen.session.line_nodes()]
         await until(pilot, lambda: all(node.evaluation is not None for node in nodes))
         graph = shown(screen, "#graph")

@@ -56,13 +56,13 @@ def test_analysis_with_a_variation_candidates_bar_and_graph(
         await pilot.press("u")
         await moves("d2")(pilot)  # the new main line; b4 is kept as a variation
         # Only this position is analysed (to the end of its budget: the same figures in
-        # every run); the graph's short searches give the others theirs.
+        # every run); the review gives the others theirs.
         await pilot.press("x")
         await pilot.press("semicolon", *"blocks the corner", "enter")
         await until(pilot, lambda: not screen.searches.busy("analysis"))
         await pilot.press("percent_sign")
         nodes = [screen.session.record.root, *screen.session.line_nodes()]
-        await until(pilot, lambda: not screen.searches.busy("graph"))
+        await until(pilot, lambda: not screen.searches.busy("review"))
         assert all(node.evaluation is not None for node in nodes)
         screen.draw_analysis()
         await pilot.pause()

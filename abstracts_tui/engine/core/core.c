@@ -427,6 +427,7 @@ typedef struct {
     Shared shared;
     int running;
     double seconds;
+    double run_start; /* of the run under way, so that `seconds` counts it while it lasts */
     int64_t max_bytes;
 } Searcher;
 
@@ -551,6 +552,7 @@ static PyObject *Searcher_run(Searcher *self, PyObject *args)
         t->target = playouts ? t->playouts + share : 0;
     }
     double start = now_seconds();
+    self->run_start = start;
     self->shared.deadline = seconds > 0.0 ? start + seconds : 0.0;
     pthread_t threads[MAXTHREADS];
     Job jobs[MAXTHREADS];
@@ -698,7 +700,8 @@ static PyObject *Searcher_get_playouts(Searcher *self, void *closure)
 
 static PyObject *Searcher_get_seconds(Searcher *self, void *closure)
 {
-    return PyFloat_FromDouble(self->seconds);
+    double running = self->running ? now_seconds() - self->run_start : 0.0;
+    return PyFloat_FromDouble(self->seconds + running);
 }
 
 static PyObject *Searcher_get_nodes(Searcher *self, void *closure)
@@ -739,7 +742,7 @@ static PyMethodDef Searcher_methods[] = {
 
 static PyGetSetDef Searcher_getset[] = {
     {"playouts", (getter)Searcher_get_playouts, NULL, "Playouts so far, over every run.", NULL},
-    {"seconds", (getter)Searcher_get_seconds, NULL, "Wall time spent in run so far.", NULL},
+    {"seconds", (getter)Searcher_get_seconds, NULL, "Wall time spent in run so far, the run under way included.", NULL},
     {"nodes", (getter)Searcher_get_nodes, NULL, "Nodes in the trees.", NULL},
     {"bytes", (getter)Searcher_get_bytes, NULL, "Memory the trees use now.", NULL},
     {"solved", (getter)Searcher_get_solved, NULL, "The root's proof (0 unknown).", NULL},

@@ -27,6 +27,7 @@ from textual.screen import Screen
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Input, Static
 
+from ...engine.review import Review, person_names
 from ...engine.search import Candidate
 from ...rules import PASS, Game, RulesError, format_number
 from ...session import Change, Changed, Phase, Session
@@ -36,9 +37,11 @@ from ..analysis_view import (
     first_colour,
     graph_text,
     hint_text,
+    live_rate,
+    proven_text,
     shown_candidates,
 )
-from ..computer import GRAPH_BUDGET, HINT_BUDGET, SearchDone, Searches, analysis_budget
+from ..computer import HINT_BUDGET, SearchDone, Searches, analysis_budget
 from ..dialogs.confirm import ConfirmDialog
 from ..dialogs.komi import KomiDialog
 from ..dialogs.path import PathDialog
@@ -48,6 +51,7 @@ from ..dialogs.text import TextDialog
 from ..legend import legend_text
 from ..messages import HelpRequested, LoadRequested, NewGameRequested
 from ..overlay import overlay_for
+from ..review_view import next_mistake, progress_text, review_text
 from ..textual_internals import SteadyFooter
 from ..turns import Ask, Turns
 from ..widgets.analysis_panel import AnalysisPanel
@@ -62,6 +66,8 @@ CHROME_LINES = 2
 """Lines below the board: the status (or move) line and the footer."""
 EVALUATED_AFTER = 300
 """Playouts after which a live search's win rate is kept as the position's evaluation."""
+TICK = 0.25
+"""Seconds between two redraws of a search's figures (four a second)."""
 
 PLAY = "play"
 ANALYSIS = "analysis"
@@ -76,7 +82,9 @@ ANALYSIS_ONLY = {
     "promote",
     "delete_variation",
     "comment",
-    "graph",
+    "review",
+    "mistake",
+    "go_to_mistake",
 }
 """Actions of analysis mode."""
 PLAY_ONLY = {"hint", "new_game", "load"}
@@ -170,7 +178,28 @@ class PlayScreen(Screen[None]):
         Binding("m", "promote", "Main line", id="study.promote", show=False),
         Binding("delete", "delete_variation", "Delete", id="study.delete", show=False),
         Binding("semicolon", "comment", "Comment", id="study.comment", key_display=";"),
-        Binding("percent_sign", "graph", "Graph", id="study.graph", key_display="%", show=False),
+        Binding(
+            "percent_sign",
+            "review",
+            "Review the line (again: stop)",
+            id="study.review",
+            key_display="%",
+            show=False,
+        ),
+        Binding(
+            "full_stop",
+            "mistake(1)",
+            "The review's next mistake",
+            id="study.next_mistake",
+            show=False,
+        ),
+        Binding(
+            "comma",
+            "mistake(-1)",
+            "The review's previous mistake",
+            id="study.previous_mistake",
+            show=False,
+        ),
     ]
 
     mode: reactive[str] = reactive(PLAY, init=False)
@@ -197,6 +226,9 @@ class PlayScreen(Screen[None]):
         self.asking = False
         """Whether a komi, side or pie dialog of this screen is open."""
         self.hint: Candidate | None = None
+        self.review: Review | None = None
+        """The last game review, of `review_nodes` (positions of the line it reviewed)."""
+        self.review_nodes: tuple[Any, ...] = ()
         self.marks: frozenset[int] = frozenset()
         """The cells of the hint or of the top candidates as the board shows them."""
         self.selected: int | None = None
@@ -237,7 +269,7 @@ class PlayScreen(Screen[None]):
         self.watch(self.board, "cursor", self.cursor_moved)
         self.session.listeners.append(self.session_changed)
         self.session.saving_listeners.append(self.saving_changed)
-        self.ticker = self.set_interval(0.5, self.tick)
+        self.ticker = self.set_interval(TICK, self.tick)
         if self.seat.showing is not None:
             self.seat.showing(True)
         if self.turns.watching:
@@ -429,7 +461,9 @@ class PlayScreen(Screen[None]):
             if self.hint is not None:
                 text = hint_text(game, self.hint)
             elif thinking is not None and self.searches.busy("turn"):
-                text = f"Thinking: {thinking.playouts:,} playouts"
+                speed = live_rate(thinking)
+                per_second = f" ({speed:,.0f}/s)" if speed else ""
+                text = f"Thinking: {thinking.playouts:,} playouts{per_second}"
             else:
                 text = ""
             panel.show(text)
@@ -440,8 +474,11 @@ class PlayScreen(Screen[None]):
             lines.append(eval_bar(node.evaluation, game, ascii=self.ascii))
         search = self.searches.search("analysis")
         if search is not None:
-            rate = search.playouts / search.seconds if search.seconds > 0.5 else None
+            if search.proven is not None:
+                lines.append(proven_text(game, search.proven))
             found = shown_candidates(search.candidates())
+            # The speed while it searches (a finished search's would vary from run to run).
+            rate = live_rate(search) if self.searches.busy("analysis") else None
             lines.append(candidates_text(game, found, search.playouts, rate))
         elif game.is_over():
             lines.append("The game is over here.")
@@ -455,7 +492,20 @@ class PlayScreen(Screen[None]):
         if column >= 0:  # the position shown, in reverse video
             start = len(graph) - len(bars) + column
             graph.stylize("reverse", start, start + 1)
-        panel.show("\n".join(lines), graph)
+        panel.show("\n".join(lines), graph, self.review_shown())
+
+    def review_shown(self) -> Text | str | None:
+        """The review's progress while it runs, then its mistakes; None before any."""
+        job = self.searches.jobs.get("review")
+        if job is not None:
+            return progress_text(*job.progress)
+        if self.review is None:
+            return None
+        colours = self.game.info.colours
+        return review_text(self.review, self.review_names(), colours)
+
+    def review_names(self) -> list[str]:
+        return person_names(self.session.record.players, self.game.info.colours)
 
     def marked_cells(self) -> frozenset[int]:
         """Cells of the hint (in play), or of the candidates the panel lists (analysis)."""
@@ -485,10 +535,14 @@ class PlayScreen(Screen[None]):
         """Twice a second: keep the evaluation of a search under way and show its
         figures; say who of the people has lost their connection."""
         self.show_away()
+        if self.searches.busy("review"):
+            self.draw_analysis()
         search = self.live_search()
         if search is None:
             return
-        if search.playouts >= EVALUATED_AFTER and search.root.moves:
+        # A finished search gave its figure when it ended (a review may have replaced it).
+        running = any(self.searches.jobs[k].thinker.search is search for k in self.searches.jobs)
+        if running and search.playouts >= EVALUATED_AFTER and search.root.moves:
             winrate = search.winrate()
             if winrate is not None:
                 first = winrate if self.game.turn == 0 else 1 - winrate
@@ -599,12 +653,8 @@ class PlayScreen(Screen[None]):
                 self.session.node.evaluate(first, search.playouts)
             self.draw_board()
             self.draw_analysis()
-        elif job.kind == "graph":
-            values = message.result
-            for node, value in zip(job.nodes, values, strict=False):
-                node.evaluate(value, GRAPH_BUDGET.playouts or 0)
-            self.say(f"Win rates of {len(values)} positions found.")
-            self.draw_analysis()
+        elif job.kind == "review":
+            self.review_done(job.nodes, message.result)
 
     def refuse(self, reason: str | None) -> None:
         """Say why something was not done, with the bell; nothing if it was."""
@@ -691,6 +741,8 @@ class PlayScreen(Screen[None]):
     def action_cancel(self) -> None:
         if self.searches.hurry("turn"):
             self.say("Deciding now...")
+        elif self.searches.hurry("review"):
+            self.say("Stopping the review...")
         elif self.typing:
             self.close_move_line()
             self.say("")
@@ -789,7 +841,7 @@ class PlayScreen(Screen[None]):
             self.start_analysis()
         else:
             self.searches.cancel("analysis")
-            self.searches.cancel("graph")
+            self.searches.cancel("review")
             self.say(f"Back to play. {self.session.turn_text()}.")
         self.draw()
         self.next_step()
@@ -898,12 +950,66 @@ class PlayScreen(Screen[None]):
         )
         self.app.push_screen(dialog, chosen)
 
-    def action_graph(self) -> None:
-        """Evaluate every position of the current line for the win-rate graph."""
+    def action_review(self) -> None:
+        """Review every move of the line shown in the background (again: stop it)."""
+        if self.searches.hurry("review"):
+            self.say("Stopping the review...")
+            return
         session = self.session
         nodes = [session.record.root, *session.line_nodes()]
-        self.say(f"Evaluating {len(nodes)} positions for the graph...")
-        self.searches.evaluate_line(nodes)
+        job = self.searches.review(nodes)
+        total = job.progress[1]
+        self.say(f"Reviewing the {total - 1} moves of this line... (% or Esc stops)")
+        self.draw_analysis()
+
+    def review_done(self, nodes: tuple[Any, ...], review: Review) -> None:
+        """Keep the review, and its win rates as the graph's (a longer search of a
+        position since replaces its figure, as before)."""
+        total = len(nodes) - 1
+        if not review.moves:
+            self.say(f"Review stopped before its first move; {total} moves to review.")
+            self.draw_analysis()
+            return
+        self.review = review
+        self.review_nodes = nodes
+        playouts = review.playouts // max(1, len(review.evaluations))
+        for node, value in zip(nodes, review.evaluations, strict=False):
+            node.evaluation, node.evaluated_with = value, playouts
+        names = self.review_names()
+        accuracy = ", ".join(
+            f"{name} {figure:.0f}"
+            for person, name in enumerate(names)
+            if (figure := review.accuracy(person)) is not None
+        )
+        done = f"Reviewed {total} moves" if len(review.moves) == total else "Review stopped"
+        if len(review.moves) < total:
+            done = f"Review stopped: {len(review.moves)} of {total} moves"
+        self.say(f"{done}. Accuracy: {accuracy or '-'}.")
+        self.draw_analysis()
+
+    def action_mistake(self, step: int) -> None:
+        """The next (or previous) mistake of the review, in the order of the game."""
+        if self.review is None:
+            self.say("No review yet: % reviews the line.")
+            return
+        node = self.session.node
+        here = self.review_nodes.index(node) if node in self.review_nodes else -1
+        number = next_mistake(self.review, here, step)
+        if number is None:
+            self.say("The review found no mistake.")
+            return
+        self.action_go_to_mistake(number)
+
+    def action_go_to_mistake(self, number: int) -> None:
+        """Show the position in which the review's move `number` was played."""
+        review = self.review
+        if review is None or not 1 <= number <= len(review.moves):
+            return
+        self.session.go_to(self.review_nodes[number - 1])
+        m = review.moves[number - 1]
+        name = self.review_names()[m.person]
+        best = f"; the review's best: {m.best}" if m.best else ""
+        self.say(f"Move {number}: {name} played {m.name} here and lost {m.loss:.1%}{best}.")
 
     def action_setup(self) -> None:
         """Set up a position on a screen of its own; analysis goes on from it."""

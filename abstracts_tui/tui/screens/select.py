@@ -152,8 +152,10 @@ class SelectScreen(Screen[Setup | None]):
         ),
         Binding("k", "game(-1)", "Previous game", show=False, id="select.previous_game_k"),
         Binding("j", "game(1)", "Next game", show=False, id="select.next_game_j"),
-        Binding("tab", "app.focus_next", "Next field", id="select.next_field"),
-        Binding("shift+tab", "app.focus_previous", "Previous field", show=False),
+        # Priority: focus moves before the app hands on the next key, so that keys typed
+        # in one burst after Tab (fast typing, over SSH) reach the new field.
+        Binding("tab", "app.focus_next", "Next field", priority=True, id="select.next_field"),
+        Binding("shift+tab", "app.focus_previous", "Previous field", priority=True, show=False),
         Binding("enter", "start", "Start", priority=True, id="select.start"),
         Binding("ctrl+r", "resume", "Resume", key_display="^r", id="select.resume"),
         Binding("escape", "leave", "Back", key_display="esc", id="select.leave"),
@@ -410,12 +412,17 @@ class SelectScreen(Screen[Setup | None]):
 
     @on(Button.Pressed, "#start")
     def _start_pressed(self) -> None:
-        self.action_start()
+        self._start()
 
     def action_game(self, delta: int) -> None:
         self.query_one("#games", OptionList).highlighted = (self.index + delta) % len(self.infos)
 
     def action_start(self) -> None:
+        # Enter is a priority key, seen before the keys typed just ahead of it have
+        # reached their field: start once that field has taken them.
+        (self.focused or self).call_later(self._start)
+
+    def _start(self) -> None:
         error = self.komi_error()
         if error is not None:
             self.app.bell()

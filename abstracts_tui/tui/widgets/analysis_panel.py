@@ -1,11 +1,12 @@
-"""The analysis panel: the evaluation bar, the candidates, the comment and the graph, or
-in play the computer's thinking and a hint. The words come from `tui/analysis_view.py`."""
+"""The analysis panel: the evaluation bar, the candidates, the comment, a game review and
+the graph, or in play the computer's thinking and a hint. The words come from
+`tui/analysis_view.py` and `tui/review_view.py`."""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 
@@ -18,19 +19,25 @@ class AnalysisPanel(Vertical):
         margin-top: 1;
     }
     AnalysisPanel.-empty { display: none; }
-    AnalysisPanel #graph { margin-top: 1; }
-    AnalysisPanel #graph.-hidden { display: none; }
+    AnalysisPanel #graph, AnalysisPanel #review-box { margin-top: 1; }
+    AnalysisPanel #review-box { height: auto; max-height: 30vh; }
+    AnalysisPanel .-hidden { display: none; }
     """
 
     def compose(self) -> ComposeResult:
         yield Static(id="analysis", markup=False)
         yield Static(id="graph", markup=False, classes="-hidden")
+        # A long review scrolls rather than push the move list out of the panel.
+        with VerticalScroll(id="review-box", classes="-hidden", can_focus=False):
+            yield Static(id="review", markup=False)
 
-    def show(self, text: str, graph: Text | None = None) -> None:
-        """Show `text` (nothing: the panel hides) and the win-rate graph, if any."""
+    def show(self, text: str, graph: Text | None = None, review: Text | str | None = None) -> None:
+        """Show `text` (nothing: the panel hides), the review or its progress, and the
+        win-rate graph, if any."""
         self.query_one("#analysis", Static).update(text)
-        graph_widget = self.query_one("#graph", Static)
-        graph_widget.set_class(graph is None, "-hidden")
-        if graph is not None:
-            graph_widget.update(graph)
-        self.set_class(not text and graph is None, "-empty")
+        self.query_one("#review-box").set_class(review is None, "-hidden")
+        self.query_one("#graph").set_class(graph is None, "-hidden")
+        for name, part in (("#review", review), ("#graph", graph)):
+            if part is not None:
+                self.query_one(name, Static).update(part)
+        self.set_class(not text and graph is None and review is None, "-empty")

@@ -1,0 +1,63 @@
+"""A game review in the analysis panel: each person's accuracy and biggest mistakes, each
+mistake a link to its position.
+
+Plain functions from a `Review` to text, so that they can be tested without a screen.
+Losses are the mover's: how much of their own win rate the move gave away, as in
+`abstracts-tui review`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.style import Style
+from rich.text import Text
+
+from ..engine.review import MoveReview, Review
+
+SHOWN_MISTAKES = 3
+"""Mistakes listed per person (as `abstracts-tui review` does by default)."""
+
+
+def mistakes_in_order(review: Review) -> list[MoveReview]:
+    """The mistakes the panel lists, in the order of the game (the keys step through
+    them in this order)."""
+    listed = [m for person in (0, 1) for m in review.mistakes(person, SHOWN_MISTAKES)]
+    return sorted(listed, key=lambda m: m.number)
+
+
+def next_mistake(review: Review, here: int, step: int) -> int | None:
+    """The number of the listed mistake after (`step` 1) or before (-1) the position
+    `here` (0 at the start of the reviewed line, -1 off it), round the end; None if none.
+    A mistake's position is the one its move was played in: its number - 1."""
+    numbers = [m.number for m in mistakes_in_order(review)]
+    if not numbers:
+        return None
+    if step > 0:
+        return next((n for n in numbers if n - 1 > here), numbers[0])
+    return next((n for n in reversed(numbers) if n - 1 < here), numbers[-1])
+
+
+def review_text(review: Review, names: Sequence[str], colours: Sequence[str]) -> Text:
+    """`Review (win rate the mover lost)`, then per person the accuracy and the biggest
+    mistakes (`    5. e5     -10.8% b3`: move 5, e5 lost 10.8 points, the review's best was
+    b3); a click on a mistake goes to it."""
+    text = Text("Review (win rate the mover lost)\n")
+    for person, name in enumerate(names):
+        accuracy = review.accuracy(person)
+        figure = "-" if accuracy is None else f"{accuracy:.0f}"
+        text.append(f"{name} ({colours[person].capitalize()}) accuracy {figure}\n")
+        found = review.mistakes(person, SHOWN_MISTAKES)
+        if not found:
+            text.append("  no move lost anything\n")
+        for m in found:
+            best = f" {m.best}" if m.best else ""
+            line = f"  {m.number:>3}. {m.name:<6}{-100 * m.loss:6.1f}%{best}"
+            text.append(line, Style(meta={"@click": f"screen.go_to_mistake({m.number})"}))
+            text.append("\n")
+    text.append(", . or a click: go to a mistake")
+    return text
+
+
+def progress_text(done: int, total: int) -> str:
+    return f"Reviewing: {done} of {total} positions\n(% or Esc stops)"
