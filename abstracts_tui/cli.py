@@ -24,7 +24,9 @@ def run_app(
     ascii: bool = False,
     computer: str | None = None,
     level: str | None = None,
+    clock: str | None = None,
 ) -> None:
+    from .clock import ClockSpecError, TimeControl
     from .game_setup import Setup, seat_names
     from .rules import OptionError, game_class
     from .rules.base import parse_komi
@@ -40,6 +42,9 @@ def run_app(
             info = game_class(game).info
             komi_value = None if komi is None else parse_komi(komi, info.komi_step or 0.5)
             info.options(size, variant, komi_value)  # refuse bad options before the screen opens
+            control = TimeControl.parse(clock) if clock is not None else None
+        except ClockSpecError as error:
+            raise click.UsageError(f"--clock {clock}: {error}") from None
         except OptionError as error:
             raise click.UsageError(str(error)) from None
         levels = (
@@ -47,7 +52,17 @@ def run_app(
             level if computer in ("second", "both") else None,
         )
         names = seat_names((first, second), levels)
-        setup = Setup(game, size, variant, komi_value, names[0], names[1], levels[0], levels[1])
+        setup = Setup(
+            game,
+            size,
+            variant,
+            komi_value,
+            names[0],
+            names[1],
+            levels[0],
+            levels[1],
+            control.spec if control is not None else None,
+        )
     app = build_app(setup, load=load, ascii=ascii, settings=settings)
     app.run()
     if app.return_code:  # the app failed (Textual has printed why): say so to the shell
@@ -95,6 +110,12 @@ def main(ctx: click.Context, ascii: bool) -> None:
     type=click.Choice(list(LEVELS)),
     help=f"The computer's strength [default: the settings' level, or {DEFAULT_LEVEL}].",
 )
+@click.option(
+    "--clock",
+    metavar="SPEC",
+    help="A time control: 5m+3s (Fischer: main time + increment), 10m+3x30s (byo-yomi: "
+    "main time + periods), 3d (days per move), none [default: none].",
+)
 @click.option("--ascii", is_flag=True, help="Draw with ASCII characters only.")
 def play(
     game: str | None,
@@ -106,6 +127,7 @@ def play(
     second: str,
     computer: str | None,
     level: str | None,
+    clock: str | None,
     ascii: bool,
 ) -> None:
     """Start a game of GAME directly, or open a record with --load."""
@@ -113,7 +135,9 @@ def play(
     ascii = ascii or bool(click.get_current_context().find_root().params.get("ascii"))
     if game is None and load is None:
         raise click.UsageError("name a game (e.g. play petrify) or give --load FILE")
-    run_app(game, size, variant, komi, load, first, second, ascii, computer, level)
+    if clock is not None and game is None:
+        raise click.UsageError("--clock starts a new game: a record keeps its own clock")
+    run_app(game, size, variant, komi, load, first, second, ascii, computer, level, clock)
 
 
 @main.command()
