@@ -157,6 +157,7 @@ def engine() -> None:
 def check(path: str) -> None:
     """Read a game record (SGF), check every move, and print its main line."""
     from .records import Record, RecordError
+    from .records.timing import time_winner
 
     try:
         record = Record.load(path)
@@ -173,8 +174,14 @@ def check(path: str) -> None:
     if variations:
         click.echo(f"variations: {variations}")
     click.echo(game.board_text())
+    if record.clock is not None:
+        click.echo(f"clock: {record.clock.spec}")
     outcome = game.outcome()
-    if outcome is None:
+    on_time = time_winner(record.result, info.colours)
+    if on_time is not None:
+        loser = info.colours[1 - on_time].capitalize()
+        click.echo(f"result: {info.colours[on_time].capitalize()} wins ({loser} lost on time)")
+    elif outcome is None:
         click.echo(f"{game.side_to_move().capitalize()} to move")
     else:
         click.echo(f"result: {game.winner_name()} ({outcome.reason})")
@@ -202,6 +209,8 @@ def review(
     from .engine.search import Budget
     from .engine.settings import PLAYOUTS_VARIABLE, SEED_VARIABLE, whole_number
     from .records import Record, RecordError
+    from .records.timing import time_winner
+    from .rules import SWAP
 
     try:
         record = Record.load(path)
@@ -250,6 +259,11 @@ def review(
         accuracy = result.accuracy(person)
         text = "no moves" if accuracy is None else f"{accuracy:.1f}"
         click.echo(f"Accuracy of {name}: {text}")
+    on_time = time_winner(record.result, info.colours)
+    if on_time is not None:
+        # Named by colour at the start, as above; a swap hands the colours over.
+        loser = names[(1 - on_time) ^ (game.moves.count(SWAP) % 2)]
+        click.echo(f"Result: {record.result} ({loser} lost on time)")
 
 
 @main.command()

@@ -430,6 +430,14 @@ class Session:
         if clock.running is None:
             clock.start(self.side_to_move(), self.now())
 
+    def use_time(self, now: Callable[[], float]) -> None:
+        """Take the clock's seconds from `now` from here on (a running clock goes on
+        from this moment, charged nothing for the change)."""
+        self.now = now
+        clock = self.clock
+        if clock is not None and clock.running is not None:
+            clock.start(clock.running, now())
+
     def pause_clock(self) -> None:
         """Hold the clock, charging the time used so far (a game left, analysis)."""
         if self.clock is not None:
