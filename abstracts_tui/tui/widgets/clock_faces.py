@@ -17,6 +17,10 @@ from textual.widget import Widget
 from ...session import Phase, Session
 
 
+FACE_WIDTH = 30
+"""Columns a face line takes at most: the name and the time stay close together."""
+
+
 class ClockFaces(Widget):
     """Both people's clocks, from the session's clock (hidden in a game without one)."""
 
@@ -70,7 +74,10 @@ class ClockFaces(Widget):
         now = session.now()
         side = clock.running
         left = clock.left(side, now)
-        seconds = left.main if left.main > 0 else clock.period_left(side, now)
+        if left.out:
+            return  # the screen's timer ends the game, and shows it
+        in_main = left.main > 0 or not clock.control.periods
+        seconds = left.main if in_main else clock.period_left(side, now)
         step = 0.1 if seconds < 10 else (seconds % 1.0) or 1.0
         self.timer = self.set_timer(max(0.05, step + 0.01), self.tick)
 
@@ -82,7 +89,7 @@ class ClockFaces(Widget):
         session = self.session
         if session is None or session.clock is None:
             return Text()
-        width = max(10, self.size.width)
+        width = max(10, min(self.size.width, FACE_WIDTH))
         game = session.game
         running = session.clock.running
         playing = session.phase is Phase.PLAY and not session.over
