@@ -93,8 +93,12 @@ def test_fischer_and_byo_yomi_run_in_the_panel(tmp_path: Path) -> None:
         app = build_app(setup, data=tmp_path / spec)
 
         async def scenario(
-            app: AbstractsApp, pilot: Pilot[None], time: FakeTime, spec: str = spec,
-            after_move: str = after_move, later: str = later,
+            app: AbstractsApp,
+            pilot: Pilot[None],
+            time: FakeTime,
+            spec: str = spec,
+            after_move: str = after_move,
+            later: str = later,
         ) -> None:
             time.wait(10)
             await type_move(pilot, "c3")

@@ -16,7 +16,6 @@ from textual.widget import Widget
 
 from ...session import Phase, Session
 
-
 FACE_WIDTH = 30
 """Columns a face line takes at most: the name and the time stay close together."""
 
