@@ -300,7 +300,7 @@ class PlayScreen(Screen[None]):
             self.say(self.phase_news(changed))
         elif changed.change is Change.FLAG:
             self.searches.cancel("turn")
-            self.say(f"Time is up. {self.session.turn_text()} on time.")
+            self.say(f"Time is up. {self.session.turn_text()}.")
         self.draw(changed)
         if self.analysing:
             self.start_analysis()

@@ -27,7 +27,7 @@ from ..messages import ResumeRequested
 
 PLAYERS = ["person", *LEVELS]
 """Who plays a seat: a person, or the computer at one of its levels."""
-CLOCK_HINT = "5m+3s: 5 minutes, 3 s more a move; 10m+3x30s: then 3 periods of 30 s; 3d"
+CLOCK_HINT = "as 5m+3s, 10m+3x30s, 3d"
 SUMMARY_WIDTH = 35  # the list is 40 wide: border, scrollbar gutter and padding take 5
 """Width the game summaries are wrapped to (the game list is 40 columns wide)."""
 
@@ -279,7 +279,7 @@ class SelectScreen(Screen[Setup | None]):
                     yield Label("Clock", classes="field-label")
                     yield Input(
                         self.clock,
-                        placeholder="none (or e.g. 5m+3s, 10m+3x30s)",
+                        placeholder="none",
                         validators=[ClockValidator()],
                         valid_empty=True,
                         compact=True,

@@ -41,6 +41,7 @@ class ClockFaces(Widget):
         """Show `session`'s clock as it stands, and keep it running while it runs."""
         self.session = session
         self.set_class(session.clock is None, "-hidden")
+        self.refresh()  # who is to move, or the game's end, may have changed
         self.tick()
 
     def texts(self) -> tuple[str, str]:
