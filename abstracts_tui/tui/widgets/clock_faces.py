@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
+from textual.geometry import Region
 from textual.timer import Timer
 from textual.widget import Widget
 
@@ -65,8 +66,14 @@ class ClockFaces(Widget):
             self.timer = None
         faces = self.texts()
         if faces != self.faces:
+            # Only the characters of a face that changed are drawn again: over SSH a
+            # running clock costs a few bytes a second, not the line.
+            for side in (0, 1):
+                if faces[side] != self.faces[side]:
+                    width = max(len(faces[side]), len(self.faces[side]))
+                    right = min(self.size.width, FACE_WIDTH)
+                    self.refresh(Region(max(0, right - width), side, width, 1))
             self.faces = faces
-            self.refresh()
         session = self.session
         clock = session.clock if session is not None else None
         if session is None or clock is None or clock.running is None:
