@@ -17,6 +17,7 @@ from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen, Seat
 
 from ..test_game_clocks import FakeTime
+from .waiting import until
 
 SnapCompare = Callable[..., bool]
 
@@ -112,7 +113,7 @@ def test_clock_faces_in_the_panel(state: str, snap_compare: SnapCompare, tmp_pat
         screen.session.use_time(time)
         time.wait(12.4)
         screen.session.play("d5")
-        await pilot.pause()
+        await until(pilot, lambda: type(pilot.app.screen).__name__ == "PieDialog")
         await pilot.press("p")  # Bob plays on
         time.wait({"byo-yomi": 95, "low": 52.7, "flagged": 61}[state])
         await pilot.pause(0.6)  # the screen's timer notices a flag

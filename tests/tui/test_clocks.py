@@ -46,6 +46,10 @@ def faces(app: AbstractsApp) -> list[str]:
     return str(widget.render()).splitlines()
 
 
+async def pie_dialog(pilot: Pilot[None]) -> None:
+    await until(pilot, lambda: type(pilot.app.screen).__name__ == "PieDialog")
+
+
 async def tick(pilot: Pilot[None]) -> None:
     """Let the screen's half-second timer run (it notices a flag)."""
     await pilot.pause(0.6)
@@ -60,7 +64,8 @@ def test_a_hot_seat_game_is_lost_on_time_and_takes_no_move_after(tmp_path: Path)
         assert faces(app) == ["> Blue Ann                0:20", "  Orange Bob              0:20"]
         time.wait(4)
         await type_move(pilot, "c3")
-        await pilot.press("p")  # Bob plays on (the pie rule's dialog)
+        await pie_dialog(pilot)
+        await pilot.press("p")  # Bob plays on
         await pilot.pause()
         assert faces(app) == ["  Blue Ann                0:17", "> Orange Bob              0:20"]
         time.wait(19.5)
@@ -100,6 +105,7 @@ def test_fischer_and_byo_yomi_run_in_the_panel(tmp_path: Path) -> None:
         ) -> None:
             time.wait(10)
             await type_move(pilot, "c3")
+            await pie_dialog(pilot)
             await pilot.press("p")
             await pilot.pause()
             assert faces(app)[0].endswith(" " + after_move), spec
@@ -143,7 +149,6 @@ def test_a_game_with_a_clock_is_saved_and_resumed_with_its_times(tmp_path: Path)
     async def first(app: AbstractsApp, pilot: Pilot[None], time: FakeTime) -> None:
         time.wait(30)
         await type_move(pilot, "a1")
-        await pilot.press("p")
         time.wait(70)
         await type_move(pilot, "e5")
         await pilot.pause()

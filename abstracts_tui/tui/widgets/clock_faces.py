@@ -25,7 +25,7 @@ class ClockFaces(Widget):
     """Both people's clocks, from the session's clock (hidden in a game without one)."""
 
     DEFAULT_CSS = """
-    ClockFaces { height: 2; margin-top: 1; }
+    ClockFaces { height: 3; padding-top: 1; }
     ClockFaces.-hidden { display: none; }
     ClockFaces > .clock--turn { text-style: bold reverse; }
     ClockFaces > .clock--low { color: $text-error; text-style: bold; }
