@@ -117,6 +117,7 @@ def test_clock_faces_in_the_panel(state: str, snap_compare: SnapCompare, tmp_pat
         await pilot.press("p")  # Bob plays on
         time.wait({"byo-yomi": 95, "low": 52.7, "flagged": 61}[state])
         await pilot.pause(0.6)  # the screen's timer notices a flag
+        screen.draw_panel()  # the faces as they stand now (their timer is in real time)
         await pilot.pause()
 
     assert snap_compare(app, run_before=steps, terminal_size=(80, 24))
