@@ -496,11 +496,11 @@ class _TreeReader:
             )
         child = self.child(node, move, setup)
         child.comment = item.get("C") or ""
-        mover = keys[0] if keys else None
-        colour_letters = "".join(letters)
-        child.time_left = read_time_left(
-            item.properties, colour_letters, mover, self.record.clock, line
-        )
+        if len(item.properties) > 1:  # more than the move: its time left, maybe
+            mover = keys[0] if keys else None
+            child.time_left = read_time_left(
+                item.properties, "".join(letters), mover, self.record.clock, line
+            )
         return child, game
 
     def child(self, node: RecordNode, move: str | None, setup: str | None) -> RecordNode:
