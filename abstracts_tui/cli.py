@@ -24,7 +24,9 @@ def run_app(
     ascii: bool = False,
     computer: str | None = None,
     level: str | None = None,
+    clock: str | None = None,
 ) -> None:
+    from .clock import ClockSpecError, TimeControl
     from .game_setup import Setup, seat_names
     from .rules import OptionError, game_class
     from .rules.base import parse_komi
@@ -40,6 +42,9 @@ def run_app(
             info = game_class(game).info
             komi_value = None if komi is None else parse_komi(komi, info.komi_step or 0.5)
             info.options(size, variant, komi_value)  # refuse bad options before the screen opens
+            control = TimeControl.parse(clock) if clock is not None else None
+        except ClockSpecError as error:
+            raise click.UsageError(f"--clock {clock}: {error}") from None
         except OptionError as error:
             raise click.UsageError(str(error)) from None
         levels = (
@@ -47,7 +52,17 @@ def run_app(
             level if computer in ("second", "both") else None,
         )
         names = seat_names((first, second), levels)
-        setup = Setup(game, size, variant, komi_value, names[0], names[1], levels[0], levels[1])
+        setup = Setup(
+            game,
+            size,
+            variant,
+            komi_value,
+            names[0],
+            names[1],
+            levels[0],
+            levels[1],
+            control.spec if control is not None else None,
+        )
     app = build_app(setup, load=load, ascii=ascii, settings=settings)
     app.run()
     if app.return_code:  # the app failed (Textual has printed why): say so to the shell
@@ -95,6 +110,12 @@ def main(ctx: click.Context, ascii: bool) -> None:
     type=click.Choice(list(LEVELS)),
     help=f"The computer's strength [default: the settings' level, or {DEFAULT_LEVEL}].",
 )
+@click.option(
+    "--clock",
+    metavar="SPEC",
+    help="A time control: 5m+3s (Fischer: main time + increment), 10m+3x30s (byo-yomi: "
+    "main time + periods), 3d (days per move), none [default: none].",
+)
 @click.option("--ascii", is_flag=True, help="Draw with ASCII characters only.")
 def play(
     game: str | None,
@@ -106,6 +127,7 @@ def play(
     second: str,
     computer: str | None,
     level: str | None,
+    clock: str | None,
     ascii: bool,
 ) -> None:
     """Start a game of GAME directly, or open a record with --load."""
@@ -113,7 +135,9 @@ def play(
     ascii = ascii or bool(click.get_current_context().find_root().params.get("ascii"))
     if game is None and load is None:
         raise click.UsageError("name a game (e.g. play petrify) or give --load FILE")
-    run_app(game, size, variant, komi, load, first, second, ascii, computer, level)
+    if clock is not None and game is None:
+        raise click.UsageError("--clock starts a new game: a record keeps its own clock")
+    run_app(game, size, variant, komi, load, first, second, ascii, computer, level, clock)
 
 
 @main.command()
@@ -133,6 +157,7 @@ def engine() -> None:
 def check(path: str) -> None:
     """Read a game record (SGF), check every move, and print its main line."""
     from .records import Record, RecordError
+    from .records.timing import time_winner
 
     try:
         record = Record.load(path)
@@ -149,8 +174,14 @@ def check(path: str) -> None:
     if variations:
         click.echo(f"variations: {variations}")
     click.echo(game.board_text())
+    if record.clock is not None:
+        click.echo(f"clock: {record.clock.spec}")
     outcome = game.outcome()
-    if outcome is None:
+    on_time = time_winner(record.result, info.colours)
+    if on_time is not None:
+        loser = info.colours[1 - on_time].capitalize()
+        click.echo(f"result: {info.colours[on_time].capitalize()} wins ({loser} lost on time)")
+    elif outcome is None:
         click.echo(f"{game.side_to_move().capitalize()} to move")
     else:
         click.echo(f"result: {game.winner_name()} ({outcome.reason})")
@@ -177,6 +208,8 @@ def review(
     from .engine.review import Reviewer, person_names, review_budget
     from .engine.settings import SEED_VARIABLE, whole_number
     from .records import Record, RecordError
+    from .records.timing import time_winner
+    from .rules import SWAP
 
     try:
         record = Record.load(path)
@@ -218,6 +251,11 @@ def review(
         accuracy = result.accuracy(person)
         text = "no moves" if accuracy is None else f"{accuracy:.1f}"
         click.echo(f"Accuracy of {name}: {text}")
+    on_time = time_winner(record.result, info.colours)
+    if on_time is not None:
+        # Named by colour at the start, as above; a swap hands the colours over.
+        loser = names[(1 - on_time) ^ (game.moves.count(SWAP) % 2)]
+        click.echo(f"Result: {record.result} ({loser} lost on time)")
 
 
 @main.command()

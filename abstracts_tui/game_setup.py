@@ -24,6 +24,8 @@ class Setup:
     """The strength of the computer that plays for the first person; None: a person plays."""
     second_level: str | None = None
     """The strength of the computer that plays for the second person; None: a person plays."""
+    clock: str | None = None
+    """The time control's spec (`5m+3s`, `10m+3x30s`); None: no clock."""
 
 
 def seat_names(typed: tuple[str, str], levels: tuple[str | None, str | None]) -> tuple[str, str]:

@@ -5,23 +5,29 @@ people and the colours they hold, and the steps before the first move (komi and 
 choice of sides). It writes the record to an autosave file after every change (off the
 caller's thread, see `files.Autosave`), so that a killed terminal loses no move; a disk
 that refuses the file never stops the game: `save_problem` says why it is not being
-saved. A session kept elsewhere than a file of its own (an SSH room, in the server's
-store) is given `saving`, which turns each change into the work that saves it. No
-user-interface code here.
+saved. With a time control the session owns the clock (see `clocks.py`): it is charged
+from `now()` at each move, taken back with the move, and a flag ends the game. A session
+kept elsewhere than a file of its own (an SSH room, in the server's store) is given
+`saving`, which turns each change into the work that saves it. No user-interface code
+here.
 """
 
 from __future__ import annotations
 
 import datetime
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import TypeAlias
 
+from .clock import Clock, TimeControl
+from .clocks import sides_at, time_left_after
 from .files import Autosave, write_atomic
 from .game_setup import Setup
 from .records import Record, RecordNode, result_text
+from .records.timing import ON_TIME, time_winner
 from .rules import SWAP, Game, Move, OptionError, Options, game_class
 from .rules.base import parse_komi
 
@@ -55,6 +61,8 @@ class Change(Enum):
     """A position was set up."""
     PHASE = "phase"
     """Komi was set, a side chosen, or the people named."""
+    FLAG = "flag"
+    """The side to move ran out of time: the game is lost on time."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +94,11 @@ class Session:
         self.phase = Phase.PLAY
         self.people = record.players
         """Names of the people who start as the first and the second colour."""
+        self.now: Callable[[], float] = time.monotonic
+        """The clock's source of seconds (any that only goes forward)."""
+        self.clock: Clock | None = Clock(record.clock) if record.clock is not None else None
+        self.clock_paused = True
+        """Whether the clock is held (until `resume_clock`: a game left, analysis)."""
         self.listeners: list[Callable[[Changed], None]] = []
         """Called after every change of the position or the phase with what changed (the
         screens showing this session redraw that; over SSH several screens show one
@@ -96,6 +109,7 @@ class Session:
         if last is not record.root:  # replayed from the last setup on the way only
             self.game = record.game_at(last)
             self.node = last
+        self._reset_clock()
 
     # -- starting -----------------------------------------------------------------------
 
@@ -111,6 +125,7 @@ class Session:
             options=options,
             players=(setup.first, setup.second),
             date=datetime.date.today().isoformat(),
+            clock=TimeControl.parse(setup.clock) if setup.clock else None,
         )
         for name, level in ((setup.first, setup.first_level), (setup.second, setup.second_level)):
             if level is not None:
@@ -146,6 +161,7 @@ class Session:
         self.people = (second, first) if colour == 0 else (first, second)
         self.record.players = self.people
         self.phase = Phase.PLAY
+        self._run_clock()
         self.save_autosave()
         self.notify(Changed(Change.PHASE, by=second))
 
@@ -179,13 +195,33 @@ class Session:
         """The name of who must act now (komi, side or move); None once the game is over."""
         if self.phase is not Phase.PLAY:
             return self.chooser
-        if self.game.is_over():
+        if self.over:
             return None
         return self.person(self.game.turn)
+
+    @property
+    def over(self) -> bool:
+        """Whether the game is over here: by the rules, or lost on time."""
+        return self.game.is_over() or self.time_winner() is not None
+
+    def time_winner(self) -> int | None:
+        """The colour that won on time, at the end of the main line of a game lost on
+        time; None elsewhere."""
+        winner = time_winner(self.record.result, self.game.info.colours)
+        if winner is None or not self.node_is_last() or not self.on_main_line():
+            return None
+        return winner
 
     def turn_text(self) -> str:
         """`Blue to move (Ann)`, or the result once the game is over."""
         game = self.game
+        winner = self.time_winner()
+        if winner is not None:
+            loser = 1 - winner
+            return (
+                f"{game.colour_name(loser).capitalize()} ({self.person(loser)}) lost on time: "
+                f"{game.colour_name(winner).capitalize()} ({self.person(winner)}) wins"
+            )
         if game.is_over():
             outcome = game.outcome()
             assert outcome is not None
@@ -209,8 +245,14 @@ class Session:
             raise OptionError(
                 "set komi first" if self.phase is Phase.KOMI else "choose sides first"
             )
+        now = self.now()
+        if self.check_flag(now) or (self.time_winner() is not None and not branch):
+            winner = self.time_winner()
+            assert winner is not None
+            raise OptionError(f"the game is over: {self.person(1 - winner)} lost on time")
         mover = self.game.turn
         by = self.person(mover)
+        side = mover ^ self.swapped
         code = self.game.play(move)
         name = self.game.move_name(code)
         known = any(child.move == name and child.setup is None for child in self.node.children)
@@ -219,6 +261,12 @@ class Session:
             self.node.children.remove(child)
             self.node.children.insert(0, child)
         self.node = child
+        clock = self.clock
+        if clock is not None and not branch and clock.running == side:
+            clock.moved(now, self.game.turn ^ self.swapped)
+            child.time_left = time_left_after(clock, side, mover)
+            if self.game.is_over():
+                clock.stop(now)
         self._after_change(Changed(Change.MOVE, mover, by), main_line=True)
         return code
 
@@ -241,9 +289,12 @@ class Session:
         """Take back one move; False at the start."""
         if not self.can_undo or not self.game.moves:
             return False
+        if self.time_winner() is not None:
+            return False  # a game lost on time is over for good
         self.game.undo()
         assert self.node.parent is not None
         self.node = self.node.parent
+        self._reset_clock()
         self._after_change(Changed(Change.STEP))
         return True
 
@@ -252,6 +303,7 @@ class Session:
         if not self.can_redo:
             return False
         self._step_into(self.node.children[0])
+        self._reset_clock()
         self._after_change(Changed(Change.STEP))
         return True
 
@@ -267,6 +319,7 @@ class Session:
             return
         self.game = self.record.game_at(node)
         self.node = node
+        self._reset_clock()
         self._after_change(Changed(Change.STEP))
 
     def line_nodes(self) -> list[RecordNode]:
@@ -350,14 +403,75 @@ class Session:
         else:
             self.node = self.node.add(setup=text)
             self.game = self.record.game_at(self.node)
+        self._reset_clock()
         self._after_change(Changed(Change.SETUP), main_line=True)
+
+    # -- the clock --------------------------------------------------------------------------
+
+    def side_to_move(self) -> int:
+        """The person to move: 0 the first, 1 the second (clocks follow people, not
+        colours, through a swap)."""
+        return self.game.turn ^ self.swapped
+
+    def _reset_clock(self) -> None:
+        """Both clocks as they were when the position shown was reached (after an undo,
+        as before the move taken back), the side to move's running unless paused."""
+        clock = self.clock
+        if clock is None:
+            return
+        clock.sides = sides_at(clock.control, self.node)
+        clock.running = None
+        self._run_clock()
+
+    def _run_clock(self) -> None:
+        clock = self.clock
+        if clock is None or self.clock_paused or self.phase is not Phase.PLAY or self.over:
+            return
+        if clock.running is None:
+            clock.start(self.side_to_move(), self.now())
+
+    def use_time(self, now: Callable[[], float]) -> None:
+        """Take the clock's seconds from `now` from here on (a running clock goes on
+        from this moment, charged nothing for the change)."""
+        self.now = now
+        clock = self.clock
+        if clock is not None and clock.running is not None:
+            clock.start(clock.running, now())
+
+    def pause_clock(self) -> None:
+        """Hold the clock, charging the time used so far (a game left, analysis)."""
+        if self.clock is not None:
+            self.clock.stop(self.now())
+        self.clock_paused = True
+
+    def resume_clock(self) -> None:
+        """Let the side to move's clock run again, from the time it had left."""
+        self.clock_paused = False
+        self._run_clock()
+
+    def check_flag(self, now: float | None = None) -> bool:
+        """End the game if the side to move's time has run out: the record's result
+        becomes the other colour's win on time. Whether it did (just now)."""
+        clock = self.clock
+        if clock is None:
+            return False
+        now = self.now() if now is None else now
+        loser = clock.flagged(now)
+        if loser is None:
+            return False
+        clock.stop(now)
+        winner = 1 - (loser ^ self.swapped)
+        self.record.result = f"{self.game.colour_name(winner)}+{ON_TIME}"
+        self.save_autosave()
+        self.notify(Changed(Change.FLAG))
+        return True
 
     # -- files ----------------------------------------------------------------------------
 
     def _after_change(self, changed: Changed, main_line: bool = False) -> None:
         """Save and tell the listeners; with `main_line` (a move, a promotion, a setup:
         the main line may have changed) the record's result is found again first."""
-        if main_line:
+        if main_line and time_winner(self.record.result, self.game.info.colours) is None:
             on_its_end = self.node_is_last() and self.on_main_line()
             self.record.result = result_text(self.game if on_its_end else self.record.main_game())
         self.save_autosave()

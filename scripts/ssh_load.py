@@ -9,7 +9,10 @@ HOLD seconds every session moves its cursor every few seconds. Prints:
 - bytes sent per cursor move: what the server sent all clients during the hold, divided
   by the cursor moves made (the other player's screen does not change on a cursor move,
   so this is what one move costs), and one move measured alone on a quiet server;
-- the time from a key to the first byte of the answer, median and 95th percentile.
+- the time from a key to the first byte of the answer, median and 95th percentile;
+- with `--clock SPEC` every room is made with that clock (running all along: nobody
+  moves a piece), and the bytes per second a running clock costs each session are
+  measured first, over 10 seconds in which no key is pressed.
 
 With `--database URL` (a PostgreSQL database; `--processes N` starts N servers on it),
 SESSIONS sessions play real moves instead, two per room on the default Partitions board
@@ -21,7 +24,7 @@ opponent received after it. Prints its median and 95th percentile across process
 within one process, in the same run, how many moves never showed (10 s), and the CPU time
 of each server process and of the clients during the hold.
 
-    python scripts/ssh_load.py [--sessions 50] [--hold 60]
+    python scripts/ssh_load.py [--sessions 50] [--hold 60] [--clock 60m]
     python scripts/ssh_load.py --processes 2 --database URL [--sessions 100] [--hold 60]
 """
 
@@ -105,8 +108,10 @@ async def connect(port: int, user: str, command: str | None = None) -> Client:
     return client
 
 
-async def room_for_two(port: int, first: str, second: str) -> tuple[Client, Client]:
-    """`first` creates a 10x10 Pilo room; `second` joins it by code."""
+async def room_for_two(
+    port: int, first: str, second: str, clock: str | None = None
+) -> tuple[Client, Client]:
+    """`first` creates a 10x10 Pilo room (with `clock`); `second` joins it by code."""
     one = await connect(port, first)
     await one.wait_for("Create a room")
     one.key("c")
@@ -117,6 +122,10 @@ async def room_for_two(port: int, first: str, second: str) -> tuple[Client, Clie
     await asyncio.sleep(0.3)
     one.key(RIGHT + RIGHT)  # 8 -> 10
     await one.wait_for("10 x 10")
+    if clock is not None:
+        await focus_field(one, "Clock")
+        one.key(clock)
+        await one.wait_for(f"Clock       {clock}")
     one.key(ENTER)
     found = re.search(r"Room (\w{4})", await one.wait_for("Waiting for"))
     assert found
@@ -124,6 +133,30 @@ async def room_for_two(port: int, first: str, second: str) -> tuple[Client, Clie
     await two.wait_for("to move")
     await one.wait_for("to move")
     return one, two
+
+
+def label_focused(client: Client, label: str) -> bool:
+    """Whether the field `label` has the focus: its label is shown in reverse video."""
+    screen = client.screen
+    assert screen is not None
+    for row, line in enumerate(screen.display):
+        column = line.find(f" {label} ")
+        if column >= 0:
+            return bool(screen.buffer[row][column + 1].reverse)
+    return False
+
+
+async def focus_field(client: Client, label: str) -> None:
+    """Tab to the selection screen's field `label`, one field at a time."""
+    for _ in range(10):
+        if label_focused(client, label):
+            return
+        client.changed.clear()
+        client.key(TAB)
+        with contextlib.suppress(TimeoutError):  # the focus is drawn elsewhere
+            await asyncio.wait_for(client.changed.wait(), 5)
+        await asyncio.sleep(0.3)  # the redraw may come in more than one piece
+    raise RuntimeError(f"the field {label} never had the focus:\n{client.text()}")
 
 
 def rss_kib(pid: int) -> int:
@@ -252,8 +285,8 @@ async def measure_moves(
     )
 
 
-async def measure(port: int, pid: int, sessions: int, hold: float) -> None:
-    warm = await room_for_two(port, "warm1", "warm2")
+async def measure(port: int, pid: int, sessions: int, hold: float, clock: str | None) -> None:
+    warm = await room_for_two(port, "warm1", "warm2", clock)
     for client in warm:
         client.chan.close()
     await asyncio.sleep(3)
@@ -262,23 +295,32 @@ async def measure(port: int, pid: int, sessions: int, hold: float) -> None:
     started = time.monotonic()
     clients: list[Client] = []
     for index in range(sessions // 2):
-        clients += await room_for_two(port, f"p{index}a", f"p{index}b")
+        clients += await room_for_two(port, f"p{index}a", f"p{index}b", clock)
     opened = time.monotonic() - started
     for client in clients:
         client.screen = None  # from now on only bytes are counted
     await asyncio.sleep(3)
     after = rss_kib(pid)
 
-    # One cursor move alone, on a quiet server.
-    quiet = clients[0]
+    # Nobody presses a key: what arrives is the clocks' faces.
     mark = sum(c.received for c in clients)
+    cpu = cpu_seconds(pid)
+    await asyncio.sleep(10)
+    idle = (sum(c.received for c in clients) - mark) / len(clients) / 10
+    idle_cpu = (cpu_seconds(pid) - cpu) / 10
+
+    # One cursor move alone, on a quiet server.
+    # (A cursor move changes the mover's screen only; its clock's share is taken off.)
+    quiet = clients[0]
+    mark = quiet.received
     quiet.key(RIGHT)
     await asyncio.sleep(2)
-    single = sum(c.received for c in clients) - mark
+    single = quiet.received - mark - round(idle * 2)
 
     moves = 0
     mark = sum(c.received for c in clients)
-    deadline = time.monotonic() + hold
+    marked = time.monotonic()
+    deadline = marked + hold
 
     async def keep_moving(client: Client) -> None:
         nonlocal moves
@@ -292,7 +334,9 @@ async def measure(port: int, pid: int, sessions: int, hold: float) -> None:
 
     await asyncio.gather(*(keep_moving(client) for client in clients))
     await asyncio.sleep(2)
-    sent = sum(c.received for c in clients) - mark
+    # What the clocks sent meanwhile (measured above) is not the cursor moves'.
+    elapsed = time.monotonic() - marked
+    sent = sum(c.received for c in clients) - mark - idle * len(clients) * elapsed
     latencies = sorted(x for c in clients for x in c.latencies)
     alive = sum(1 for c in clients if not c.chan.is_closing())
 
@@ -302,6 +346,10 @@ async def measure(port: int, pid: int, sessions: int, hold: float) -> None:
     )
     print(f"server RSS: {before / 1024:.1f} MiB before, {after / 1024:.1f} MiB with them open")
     print(f"memory per session: {(after - before) / len(clients):.0f} KiB")
+    print(
+        f"with no key pressed (clock: {clock}): {idle:.0f} bytes a second per session, "
+        f"server CPU {idle_cpu:.0%} of a core"
+    )
     print(
         f"bytes sent per cursor move: {sent / max(moves, 1):.0f} over {moves} moves "
         f"during the hold; {single} for one move alone"
@@ -319,6 +367,7 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--hold", type=float, default=60.0)
     parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--clock", metavar="SPEC", help="rooms made with this clock (e.g. 60m)")
     parser.add_argument("--database", metavar="URL", help="a PostgreSQL database to share")
     parser.add_argument(
         "--think", default="10-20", help="seconds a player thinks on its turn: MIN-MAX"
@@ -351,7 +400,7 @@ def main() -> None:
                 sys.exit("the server did not start")
             # Keep reading its log, so that a full pipe never stops the server.
             threading.Thread(target=server.stdout.read, daemon=True).start()
-            asyncio.run(measure(port, server.pid, args.sessions, args.hold))
+            asyncio.run(measure(port, server.pid, args.sessions, args.hold, args.clock))
         finally:
             server.terminate()
             server.wait(30)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from .. import __version__
+from ..clock import TimeControl
 from ..rules import (
     GAMES,
     Game,
@@ -30,13 +31,25 @@ from ..rules import (
 from ..rules.base import read_float, read_int
 from . import sgf
 from .errors import RecordError
+from .timing import (
+    TIME_KEYS,
+    TimeLeft,
+    control_properties,
+    read_control,
+    read_time_left,
+    time_left_properties,
+    time_winner,
+)
 
 N = TypeVar("N", int, float)
 
 GM_NUMBER = "1000"
 """The private SGF GM value of abstracts-tui records (the property GA names the game)."""
 
-ROOT_KEYS = ("FF", "GM", "CA", "AP", "GA", "SZ", "VR", "KM", "DT", "RE", "EV", "SP", "C", "AI")
+ROOT_KEYS = (
+    *("FF", "GM", "CA", "AP", "GA", "SZ", "VR", "KM", "DT", "RE", "EV", "SP", "C", "AI"),
+    *TIME_KEYS,
+)
 
 MAX_MIB = 16
 MAX_SIZE = MAX_MIB * 1024 * 1024
@@ -56,6 +69,8 @@ class RecordNode:
     setup: str | None = None
     """A position string set up at this node (the root's is the start position)."""
     comment: str = ""
+    time_left: TimeLeft | None = None
+    """The mover's clock after the move (a game with a clock)."""
     children: list[RecordNode] = field(default_factory=list, repr=False)
     parent: RecordNode | None = field(default=None, repr=False)
     evaluation: float | None = field(default=None, repr=False)
@@ -119,6 +134,8 @@ class Record:
     root: RecordNode = field(default_factory=RecordNode)
     computers: dict[str, str] = field(default_factory=dict)
     """Players that are the computer: name -> strength level (SGF `AI[level:name]`)."""
+    clock: TimeControl | None = None
+    """The time control (SGF `TM` and `OT`); None: no clock."""
     extra: dict[str, list[str]] = field(default_factory=dict)
     """Root properties this program does not use, kept so that saving loses nothing."""
 
@@ -200,6 +217,8 @@ class Record:
             props["SP"] = [self.root.setup]
         if self.root.comment:
             props["C"] = [self.root.comment]
+        if self.clock is not None:
+            props.update(control_properties(self.clock))
         props.update(self.extra)
         top = sgf.SgfNode(props)
         self._copy_tree(top)
@@ -234,15 +253,17 @@ class Record:
                 carried = 0
             if child.move is not None and isinstance(here, str) and not child.children:
                 # A last move after a setup: the colour is the position's side to move.
-                props[here.split()[3][0].upper()] = [child.move]
+                props[letter := here.split()[3][0].upper()] = [child.move]
             elif child.move is not None:
                 if isinstance(here, str):
                     here = game_class(self.game).from_position(here)
                     if child.setup is None:  # the frame's game, for its other children
                         frame.game = here
-                props[here.side_to_move()[0].upper()] = [child.move]
+                props[letter := here.side_to_move()[0].upper()] = [child.move]
                 here.play(child.move)
                 carried += child.setup is None
+            if child.move is not None and child.time_left is not None:
+                props.update(time_left_properties(letter, child.time_left))
             if child.comment:
                 props["C"] = [child.comment]
             sgf_child = sgf.SgfNode(props)
@@ -308,6 +329,16 @@ class Record:
             event=top.get("EV") or "",
         )
         record.root.comment = top.get("C") or ""
+        record.clock = read_control(top.get("TM"), top.get("OT"), line)
+        if "+" in record.result and record.result.partition("+")[2].lower() == "time":
+            if time_winner(record.result, info.colours) is None:
+                raise RecordError(
+                    f"the result RE[{shown(record.result)}]: a loss on time is written "
+                    f"{info.colours[0]}+time or {info.colours[1]}+time",
+                    line,
+                )
+            if record.clock is None:
+                raise RecordError("a game lost on time needs its time control TM[...]", line)
         for value in top.properties.get("AI", []):
             level, _, name = value.partition(":")
             if name in record.players:
@@ -465,6 +496,11 @@ class _TreeReader:
             )
         child = self.child(node, move, setup)
         child.comment = item.get("C") or ""
+        if len(item.properties) > 1:  # more than the move: its time left, maybe
+            mover = keys[0] if keys else None
+            child.time_left = read_time_left(
+                item.properties, "".join(letters), mover, self.record.clock, line
+            )
         return child, game
 
     def child(self, node: RecordNode, move: str | None, setup: str | None) -> RecordNode:

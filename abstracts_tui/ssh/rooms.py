@@ -8,10 +8,16 @@ event loop every player shares never waits for the disk; a store that fails does
 the game: the players are told it is not being saved, as with a file. When the server
 starts, every unfinished room is read back from the store; a finished one stays in the
 store, the archive, and is read back when somebody asks for its code.
+
+A room with a clock keeps its time here, on the server: the side to move's clock runs
+from the moment both people are in (komi and sides chosen), whoever is connected or not,
+and a timer on the event loop ends the game when it runs out, even if nobody presses a
+key. A server restarted goes on from the time left after the last move.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Callable
@@ -22,6 +28,7 @@ from pathlib import Path
 
 from ..game_setup import Setup
 from ..records import Record, result_text
+from ..records.timing import time_winner
 from ..rules import SWAP
 from ..session import Change, Changed, Phase, Saving, Session
 from ..store import Finish, RoomSave, RoomSetup, Store, StoredRoom, StoreError
@@ -52,6 +59,8 @@ class Room:
     """Called when somebody joins (the creator's waiting screen goes on to the game)."""
     rated: bool = False
     """Whether its end changes both players' ratings in its game."""
+    flag_timer: asyncio.TimerHandle | None = None
+    """Ends the game when the running clock runs out."""
 
     @property
     def creator(self) -> str:
@@ -63,7 +72,7 @@ class Room:
 
     @property
     def finished(self) -> bool:
-        return self.session.phase is Phase.PLAY and self.session.game.is_over()
+        return self.session.phase is Phase.PLAY and self.session.over
 
     def waits_for(self, name: str) -> bool:
         """Whether the game waits for `name` (a move, komi or a side), both seats taken."""
@@ -102,6 +111,10 @@ def ending(session: Session, at: datetime | None = None) -> Finish | None:
         return None
     on_end = session.node_is_last() and session.on_main_line()
     game = session.game if on_end else session.record.main_game()
+    on_time = time_winner(session.record.result, game.info.colours)
+    if on_time is not None:
+        person = session.people[on_time ^ (SWAP in game.moves)]
+        return Finish(session.record.result, person, at)
     outcome = game.outcome()
     if outcome is None:
         return None
@@ -162,6 +175,8 @@ class Rooms:
         room = Room(stored.code, setup, stored.joiner, session, [], kept.rated)
         self._watch_saving(room)
         self._tell_movers(room)
+        if stored.joiner is not None:
+            self.run_clock(room)
         return room
 
     def _saving(self, code: str, setup: Setup, rated: bool) -> Saving:
@@ -199,6 +214,36 @@ class Rooms:
                     mover(room, change)
 
         room.session.listeners.append(changed)
+
+    def run_clock(self, room: Room) -> None:
+        """Let the room's clock run (both people are in), with a timer for its flag."""
+        session = room.session
+        if session.clock is None:
+            return
+        session.resume_clock()
+
+        def arm(changed: Changed | None = None) -> None:
+            if room.flag_timer is not None:
+                room.flag_timer.cancel()
+                room.flag_timer = None
+            clock = session.clock
+            left = clock.seconds_to_flag(session.now()) if clock is not None else None
+            if left is None:
+                return
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # no loop yet (the server starting): the first change arms it
+                return
+            room.flag_timer = loop.call_later(left + 0.02, flag)
+
+        def flag() -> None:
+            room.flag_timer = None
+            if not session.check_flag():
+                arm()
+
+        if arm not in session.listeners:
+            session.listeners.append(arm)
+        arm()
 
     def save(self, room: Room, finish: Finish | None = None) -> None:
         """Save the room whole soon, even before it has a record (komi and sides are being
@@ -258,6 +303,7 @@ class Rooms:
         room.joiner = name
         session = room.session
         session.set_people(session.people[0], name)
+        self.run_clock(room)
         self.save(room)
         for listener in list(room.listeners):
             listener(room)

@@ -558,6 +558,10 @@ class SharedRooms(Rooms):
         return replace(save, phase=session.phase.value, komi_chosen=komi)
 
     def create(self, setup: Setup, creator: str, *, rated: bool | None = None) -> Room:
+        if setup.clock is not None:
+            raise RoomError(
+                "rooms of a server on PostgreSQL have no clocks yet: choose the clock none"
+            )
         setup = replace(setup, first=creator, second=OPEN_SEAT, first_level=None, second_level=None)
         rated = self.rated if rated is None else rated
         holder = HOLDER.get()

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 from textual.widget import Widget
 
+from ..clock import thinking_time
 from ..engine.decide import Thinker
 from ..engine.levels import budget_for
 from ..engine.review import Review, Reviewer, review_budget
@@ -161,7 +162,7 @@ class Searches:
         """The computer decides what the session waits for: komi, a side or a move."""
         session = self.session
         game = session.game.copy()
-        budget = budget_for(level)
+        budget = clocked(budget_for(level), session)
         phase = session.phase
 
         def work(thinker: Thinker) -> Any:
@@ -205,3 +206,17 @@ class Searches:
         more = {"nodes": tuple(nodes), "reviewer": reviewer, "progress": (0, len(nodes))}
         started.append(self.start("review", work, **more))
         return started[0]
+
+
+def clocked(budget: Budget, session: Session) -> Budget:
+    """`budget` cut to what the computer's running clock allows for this move: its
+    share of the time left for the moves still to come (about half the empty cells)."""
+    clock = session.clock
+    side = session.side_to_move()
+    if clock is None or clock.running != side:
+        return budget
+    game = session.game
+    empty = sum(game.piece_at(cell) is None for cell in range(game.geometry.cell_count))
+    allowed = thinking_time(clock, side, session.now(), max(1, empty // 2))
+    seconds = allowed if budget.seconds is None else min(budget.seconds, allowed)
+    return Budget(seconds=seconds, playouts=budget.playouts)

@@ -119,6 +119,8 @@ class Turns:
     def decided(self, decision: Any) -> None:
         """The computer's decision for what the session waits for: komi, side or move."""
         session = self.session
+        if session.check_flag() or session.over:
+            return  # the computer's time ran out while it thought
         if session.phase is Phase.KOMI:
             session.set_komi(decision)
         elif session.phase is Phase.SIDE:
@@ -167,6 +169,8 @@ class Turns:
         session = self.session
         if self.shared:
             return "Taking back a move is not possible in a shared game."
+        if session.time_winner() is not None:
+            return "A game lost on time cannot be taken back (x: analysis steps through it)."
         if not session.undo():
             return "Nothing to take back."
         while self.computer_waits() and session.undo():

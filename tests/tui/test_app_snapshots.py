@@ -16,6 +16,9 @@ from abstracts_tui.session import Session
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen, Seat
 
+from ..test_game_clocks import FakeTime
+from .waiting import until
+
 SnapCompare = Callable[..., bool]
 
 BOARDS = {
@@ -90,6 +93,31 @@ def test_a_room_as_a_player_and_as_a_watcher(
         await pilot.pause()
         await pilot.app.push_screen(PlayScreen(session, seat=seat))
         await pilot.pause(0.6)  # the panel's tick tells who is away
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=steps, terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("state", ["byo-yomi", "low", "flagged"])
+def test_clock_faces_in_the_panel(state: str, snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """The faces with the side to move highlighted: byo-yomi in its main time, Fischer
+    short of time, and a game lost on time (time driven by the session's source)."""
+    spec = "10m+3x30s" if state == "byo-yomi" else "1m+2s"
+    app = build_app(Setup("petrify", 8, first="Ann", second="Bob", clock=spec), data=tmp_path)
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, PlayScreen)
+        time = FakeTime()
+        screen.session.use_time(time)
+        time.wait(12.4)
+        screen.session.play("d5")
+        await until(pilot, lambda: type(pilot.app.screen).__name__ == "PieDialog")
+        await pilot.press("p")  # Bob plays on
+        time.wait({"byo-yomi": 95, "low": 52.7, "flagged": 61}[state])
+        await pilot.pause(0.6)  # the screen's timer notices a flag
+        screen.draw_panel()  # the faces as they stand now (their timer is in real time)
         await pilot.pause()
 
     assert snap_compare(app, run_before=steps, terminal_size=(80, 24))

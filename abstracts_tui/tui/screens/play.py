@@ -20,7 +20,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.events import Resize
+from textual.events import Resize, ScreenResume
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -56,6 +56,7 @@ from ..textual_internals import SteadyFooter
 from ..turns import Ask, Turns
 from ..widgets.analysis_panel import AnalysisPanel
 from ..widgets.board import BoardView, board_for
+from ..widgets.clock_faces import ClockFaces
 from ..widgets.game_panel import GamePanel, score_text
 from ..widgets.move_list import MoveList
 from .setup import SetupScreen
@@ -270,6 +271,8 @@ class PlayScreen(Screen[None]):
         self.session.listeners.append(self.session_changed)
         self.session.saving_listeners.append(self.saving_changed)
         self.ticker = self.set_interval(TICK, self.tick)
+        if not self.seat.shared:  # a room's clock is the server's to run
+            self.session.resume_clock()
         if self.seat.showing is not None:
             self.seat.showing(True)
         if self.turns.watching:
@@ -284,6 +287,8 @@ class PlayScreen(Screen[None]):
         if self.seat.showing is not None:
             self.seat.showing(False)
         self.searches.cancel_all()
+        if not self.seat.shared:  # a game left stops its clock
+            self.session.pause_clock()
         self.session.flush(timeout=5)  # leaving the game (or the app): it is on the disk
         if self.session_changed in self.session.listeners:
             self.session.listeners.remove(self.session_changed)
@@ -331,6 +336,9 @@ class PlayScreen(Screen[None]):
             self.show_score = self.show_score and self.game.is_over()
         elif changed.change is Change.PHASE:
             self.say(self.phase_news(changed))
+        elif changed.change is Change.FLAG:
+            self.searches.cancel("turn")
+            self.say(f"Time is up. {self.session.turn_text()}.")
         self.draw(changed)
         if self.analysing:
             self.start_analysis()
@@ -435,6 +443,7 @@ class PlayScreen(Screen[None]):
         score = score_text(game, shown=self.show_score, short=self.analysing)
         legend = legend_text(game, self.board.glyphs, overlay_for(game)) if self.show_score else ""
         self.query_one(GamePanel).show_game(game, turn, score, legend)
+        self.query_one(ClockFaces).show(session)
         self.cursor_moved(self.board.cursor)
 
     def cursor_moved(self, cell: int) -> None:
@@ -533,10 +542,12 @@ class PlayScreen(Screen[None]):
 
     def tick(self) -> None:
         """Twice a second: keep the evaluation of a search under way and show its
-        figures; say who of the people has lost their connection."""
+        figures; say who of the people has lost their connection; end a game whose
+        clock has run out."""
         self.show_away()
         if self.searches.busy("review"):
             self.draw_analysis()
+        self.session.check_flag()
         search = self.live_search()
         if search is None:
             return
@@ -780,7 +791,9 @@ class PlayScreen(Screen[None]):
     def action_new_game(self) -> None:
         """Back to the selection screen; an unfinished game stays in progress (ctrl+r
         there lists the games in progress to resume)."""
-        if not self.seat.shared and self.game.moves and not self.game.is_over():
+        if not self.seat.shared:
+            self.session.pause_clock()
+        if not self.seat.shared and self.game.moves and not self.session.over:
             self.app.notify(
                 "This game is kept: Esc comes back to it, ctrl+r resumes it later.", markup=False
             )
@@ -817,6 +830,12 @@ class PlayScreen(Screen[None]):
 
         self.app.push_screen(PathDialog("Load a game record", "", must_exist=True), chosen)
 
+    def on_screen_resume(self, event: ScreenResume) -> None:
+        """Back to the game (from the selection screen): its clock goes on."""
+        if not self.seat.shared and not self.analysing and self.session.clock_paused:
+            self.session.resume_clock()
+            self.query_one(ClockFaces).show(self.session)
+
     def action_help(self) -> None:
         self.post_message(HelpRequested())
 
@@ -828,6 +847,11 @@ class PlayScreen(Screen[None]):
     def watch_mode(self, mode: str) -> None:
         analysing = mode == ANALYSIS
         self.turns.analysing = analysing
+        if not self.seat.shared:  # analysis holds the clock; play lets it run
+            if analysing:
+                self.session.pause_clock()
+            else:
+                self.session.resume_clock()
         self.set_class(analysing, "-analysing")
         self.selected = None
         self.hint = None
@@ -853,8 +877,7 @@ class PlayScreen(Screen[None]):
         self.searches.analyse(analysis_budget(), "analysis")
 
     def action_hint(self) -> None:
-        game = self.game
-        if game.is_over():
+        if self.session.over:
             self.say("The game is over: there is no move to suggest.")
             return
         self.say("Looking for a good move...")

@@ -13,10 +13,12 @@ from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.validation import ValidationResult, Validator
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...clock import ClockSpecError, TimeControl
 from ...engine.levels import LEVELS
 from ...game_setup import DEFAULT_NAMES, Setup, seat_names
 from ...rules import GAMES, GameInfo, format_number
@@ -26,11 +28,29 @@ from ..textual_internals import SteadyFooter
 
 PLAYERS = ["person", *LEVELS]
 """Who plays a seat: a person, or the computer at one of its levels."""
+CLOCK_HINT = "as 5m+3s, 10m+3x30s, 3d"
 SUMMARY_WIDTH = 35  # the list is 40 wide: border, scrollbar gutter and padding take 5
 """Width the game summaries are wrapped to (the game list is 40 columns wide)."""
 
 _CHANGE = Binding.Group("Change")
 _GAME = Binding.Group("Game")
+
+
+def clock_error(text: str) -> str | None:
+    """Why `text` is not a time control; None if it is one (or blank: no clock)."""
+    try:
+        TimeControl.parse(text)
+    except ClockSpecError as error:
+        return f"Clock: {error}"
+    return None
+
+
+class ClockValidator(Validator):
+    """Accepts a time control's spec, or nothing (no clock)."""
+
+    def validate(self, value: str) -> ValidationResult:
+        error = clock_error(value)
+        return self.failure(error) if error else self.success()
 
 
 class Stepper(Widget, can_focus=True):
@@ -180,6 +200,8 @@ class SelectScreen(Screen[Setup | None]):
         self.levels = (0, 0)
         """Index in `PLAYERS` of who plays each seat."""
         self.index = 0
+        self.clock = ""
+        """The time control typed (blank: no clock)."""
         self.default = default
         """The game to preselect; for the app's home screen, the app's own setup."""
 
@@ -194,6 +216,7 @@ class SelectScreen(Screen[Setup | None]):
         if default.komi is not None:
             choice.komi = format_number(default.komi)
         self.names = (default.first, default.second)
+        self.clock = default.clock or ""
         self.levels = (
             PLAYERS.index(default.first_level) if default.first_level in PLAYERS else 0,
             PLAYERS.index(default.second_level) if default.second_level in PLAYERS else 0,
@@ -255,6 +278,18 @@ class SelectScreen(Screen[Setup | None]):
                     yield Label("", classes="field-label", id="second-label")
                     yield Input(self.names[1], compact=True, max_length=24, id="second")
                     yield Stepper(PLAYERS, self.levels[1], id="second-player")
+                with Horizontal(classes="field", id="clock-row"):
+                    yield Label("Clock", classes="field-label")
+                    yield Input(
+                        self.clock,
+                        placeholder="none",
+                        validators=[ClockValidator()],
+                        valid_empty=True,
+                        compact=True,
+                        max_length=24,
+                        id="clock",
+                    )
+                yield Static(CLOCK_HINT, id="clock-note", markup=False)
                 yield Static("", id="explanation", markup=False)
                 yield Button("Start (Enter)", variant="primary", id="start")
         yield SteadyFooter()
@@ -368,6 +403,7 @@ class SelectScreen(Screen[Setup | None]):
         komi = choice.komi.strip() if info.takes_komi(choice.variant) else ""
         first, second = self.player_names()
         first_level, second_level = self.player_levels()
+        control = TimeControl.parse(self.clock)
         return Setup(
             game=info.name,
             size=choice.size,
@@ -377,6 +413,7 @@ class SelectScreen(Screen[Setup | None]):
             second=second,
             first_level=first_level,
             second_level=second_level,
+            clock=control.spec if control is not None else None,
         )
 
     # -- events and actions ---------------------------------------------------------------
@@ -405,6 +442,14 @@ class SelectScreen(Screen[Setup | None]):
         self.choices[self.info.name].komi = event.value
         self._show_texts()
 
+    @on(Input.Changed, "#clock")
+    def _clock_changed(self, event: Input.Changed) -> None:
+        self.clock = event.value
+        error = clock_error(self.clock)
+        note = self.query_one("#clock-note", Static)
+        note.set_class(error is not None, "-error")
+        note.update(error or CLOCK_HINT)
+
     @on(Input.Changed, "#first, #second")
     @on(Stepper.Changed, "#first-player, #second-player")
     def _name_changed(self) -> None:
@@ -428,6 +473,12 @@ class SelectScreen(Screen[Setup | None]):
             self.app.bell()
             self.notify(error, title="Komi", severity="error", markup=False)
             self.query_one("#komi", Input).focus()
+            return
+        error = clock_error(self.clock)
+        if error is not None:
+            self.app.bell()
+            self.notify(error, title="Clock", severity="error", markup=False)
+            self.query_one("#clock", Input).focus()
             return
         setup = self.setup()
         if self.app.screen_stack[0] is self:  # the app's home screen: it stays underneath

@@ -14,6 +14,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ...rules import Game, format_number
+from .clock_faces import ClockFaces
 
 
 def title_text(game: Game) -> str:
@@ -87,6 +88,7 @@ class GamePanel(Vertical):
         yield Static(id="title", markup=False)
         yield Static(id="saving", markup=False, classes="-hidden")
         yield Static(id="turn", markup=False)
+        yield ClockFaces(id="clocks")
         yield Static(id="away", markup=False, classes="-hidden")
         yield CursorLine(id="cursor")
         yield Static(id="legend", markup=False, classes="-hidden")

@@ -1,0 +1,132 @@
+"""The clock in a record, by SGF's conventions with the project's colour letters.
+
+At the root, `TM[300]` is the main time in seconds and `OT[3s fischer]` or
+`OT[3x30s byo-yomi]` the overtime (no OT: main time only). In the node of a move,
+`BL[287.5]` is the time the mover had left after it (B the mover's colour letter, as in
+the move's own property) and `OB[2]` its byo-yomi periods left. A game lost on time has
+the result `<winner's colour>+time` (SGF writes `B+T`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..clock import ClockSpecError, TimeControl, format_duration
+from ..rules import format_number, shown
+from ..rules.base import read_float, read_int
+from .errors import RecordError
+
+TIME_KEYS = ("TM", "OT")
+ON_TIME = "time"
+"""The margin of a game lost on time: `orange+time`."""
+_TIME_LEFT = re.compile(r"[A-Z]L|O[A-Z]", re.ASCII)
+
+
+@dataclass(frozen=True)
+class TimeLeft:
+    """The mover's clock after a move: its colour (0 or 1), seconds of main time and
+    byo-yomi periods left."""
+
+    colour: int
+    seconds: float
+    periods: int = 0
+
+
+def control_properties(control: TimeControl) -> dict[str, list[str]]:
+    """`TM` and `OT` of the root for `control`."""
+    props = {"TM": [format_number(round(control.main, 1))]}
+    if control.periods:
+        props["OT"] = [f"{control.periods}x{format_duration(control.period)} byo-yomi"]
+    elif control.increment:
+        props["OT"] = [f"{format_duration(control.increment)} fischer"]
+    return props
+
+
+def read_control(main: str | None, overtime: str | None, line: int) -> TimeControl | None:
+    """The time control of a root's `TM` and `OT` (None if neither); raises RecordError."""
+    if main is None and overtime is None:
+        return None
+    if main is None:
+        raise RecordError("OT[...] (overtime) needs TM[seconds] (the main time)", line)
+    seconds = read_float(main)
+    if seconds is None or seconds < 0:
+        raise RecordError(f"the main time TM must be seconds, not '{shown(main)}'", line)
+    spec = f"{seconds}"
+    if overtime is not None:
+        amount, _, kind = overtime.strip().partition(" ")
+        if kind not in ("fischer", "byo-yomi") or ("x" in amount) != (kind == "byo-yomi"):
+            raise RecordError(
+                f"the overtime OT must be like '3s fischer' or '3x30s byo-yomi', "
+                f"not '{shown(overtime)}'",
+                line,
+            )
+        spec += f"+{amount}"
+    try:
+        control = TimeControl.parse(spec)
+    except ClockSpecError as error:
+        raise RecordError(f"the time control TM/OT: {error}", line) from None
+    if control is None:
+        raise RecordError("the time control TM/OT: no time", line)
+    return control
+
+
+def time_left_properties(letter: str, left: TimeLeft) -> dict[str, list[str]]:
+    """`BL[287.5]` and, in byo-yomi, `OB[2]` for the mover of colour letter `letter`."""
+    props = {f"{letter}L": [format_number(round(left.seconds, 1))]}
+    if left.periods:
+        props[f"O{letter}"] = [str(left.periods)]
+    return props
+
+
+def read_time_left(
+    properties: dict[str, list[str]],
+    letters: str,
+    mover: str | None,
+    control: TimeControl | None,
+    line: int,
+) -> TimeLeft | None:
+    """The time left in a node's properties (None if none); `letters` are the game's two
+    colour letters, `mover` the letter of the node's move. Raises RecordError for a time
+    of another colour, of a node without a move, of a record without a clock, or that is
+    not a number."""
+    keys = [key for key in properties if _TIME_LEFT.fullmatch(key)]
+    if not keys:
+        return None
+    for key in keys:
+        letter = key[0] if key[1] == "L" else key[1]
+        quoted = f"{key}[{shown(properties[key][0])}]"
+        if letter not in letters:
+            raise RecordError(f"{quoted} is not a property of this game's records", line)
+        if mover is None or letter != mover:
+            raise RecordError(
+                f"the time left {quoted} belongs in the node of its colour's move", line
+            )
+        if control is None:
+            raise RecordError(
+                f"the time left {quoted} needs a time control TM[...] at the root", line
+            )
+    seconds_text = properties.get(f"{mover}L", [None])[0]
+    periods_text = properties.get(f"O{mover}", [None])[0]
+    seconds = read_float(seconds_text) if seconds_text is not None else 0.0
+    if seconds is None or seconds < 0:
+        raise RecordError(
+            f"the time left {mover}L must be seconds, not '{shown(seconds_text or '')}'", line
+        )
+    periods = read_int(periods_text) if periods_text is not None else 0
+    assert control is not None and mover is not None
+    if periods is None or not 0 <= periods <= control.periods:
+        raise RecordError(
+            f"the periods left O{mover} must be a whole number from 0 to {control.periods}, "
+            f"not '{shown(periods_text or '')}'",
+            line,
+        )
+    return TimeLeft(letters.index(mover), seconds, periods)
+
+
+def time_winner(result: str, colours: tuple[str, ...]) -> int | None:
+    """The colour that won on time by a result such as `orange+time`, else None."""
+    name, plus, margin = result.partition("+")
+    if not plus or margin.lower() != ON_TIME or name.lower() not in colours:
+        return None
+    return colours.index(name.lower())

@@ -1,0 +1,122 @@
+"""The two clock faces of the play screen's panel: one line per person, the side to move
+marked `>` and highlighted, a face short of time marked too.
+
+While a clock runs, the widget repaints itself (never laid out again), and only when
+the running face's text changes: once a second, ten times a second under ten seconds,
+when tenths are shown. A stopped clock sets no timer at all.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.geometry import Region
+from textual.timer import Timer
+from textual.widget import Widget
+
+from ...session import Phase, Session
+
+FACE_WIDTH = 30
+"""Columns a face line takes at most: the name and the time stay close together."""
+
+
+class ClockFaces(Widget):
+    """Both people's clocks, from the session's clock (hidden in a game without one)."""
+
+    DEFAULT_CSS = """
+    ClockFaces { height: 3; padding-top: 1; }
+    ClockFaces.-hidden { display: none; }
+    ClockFaces > .clock--turn { text-style: bold reverse; }
+    ClockFaces > .clock--low { color: $text-error; text-style: bold; }
+    """
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"clock--turn", "clock--low"}
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, classes="-hidden")
+        self.session: Session | None = None
+        self.faces: tuple[str, str] = ("", "")
+        self.timer: Timer | None = None
+
+    def show(self, session: Session) -> None:
+        """Show `session`'s clock as it stands, and keep it running while it runs."""
+        self.session = session
+        self.set_class(session.clock is None, "-hidden")
+        self.refresh()  # who is to move, or the game's end, may have changed
+        self.tick()
+
+    def texts(self) -> tuple[str, str]:
+        session = self.session
+        if session is None or session.clock is None:
+            return ("", "")
+        clock = session.clock
+        now = session.now()
+        faces = []
+        for side in (0, 1):
+            face = clock.face(side, now)
+            if clock.low(side, now):
+                face = "! " + face
+            faces.append(face)
+        return faces[0], faces[1]
+
+    def tick(self) -> None:
+        """Repaint if a face changed, and come back when the running one next will."""
+        if self.timer is not None:
+            self.timer.stop()
+            self.timer = None
+        faces = self.texts()
+        if faces != self.faces:
+            # Only the characters of a face that changed are drawn again: over SSH a
+            # running clock costs a few bytes a second, not the line.
+            for side in (0, 1):
+                if faces[side] != self.faces[side]:
+                    width = max(len(faces[side]), len(self.faces[side]))
+                    right = min(self.size.width, FACE_WIDTH)
+                    self.refresh(Region(max(0, right - width), side, width, 1))
+            self.faces = faces
+        session = self.session
+        clock = session.clock if session is not None else None
+        if session is None or clock is None or clock.running is None:
+            return
+        now = session.now()
+        side = clock.running
+        left = clock.left(side, now)
+        if left.out:
+            return  # the screen's timer ends the game, and shows it
+        in_main = left.main > 0 or not clock.control.periods
+        seconds = left.main if in_main else clock.period_left(side, now)
+        step = 0.1 if seconds < 10 else (seconds % 1.0) or 1.0
+        self.timer = self.set_timer(max(0.05, step + 0.01), self.tick)
+
+    def on_unmount(self) -> None:
+        if self.timer is not None:
+            self.timer.stop()
+
+    def render(self) -> Text:
+        session = self.session
+        if session is None or session.clock is None:
+            return Text()
+        width = max(10, min(self.size.width, FACE_WIDTH))
+        game = session.game
+        running = session.clock.running
+        playing = session.phase is Phase.PLAY and not session.over
+        lines = Text()
+        for side in (0, 1):
+            colour = side ^ session.swapped
+            name = f"{game.colour_name(colour).capitalize()} {session.people[side]}"
+            face = self.faces[side]
+            to_move = playing and session.side_to_move() == side
+            mark = ">" if to_move else " "
+            room = width - len(face) - 3
+            name = name if len(name) <= room else name[: max(0, room - 1)] + "…"
+            line = Text(f"{mark} {name:<{room}} {face}")
+            if to_move:
+                line.stylize(self.get_component_rich_style("clock--turn", partial=True))
+            if face.startswith("!") or (running is None and face == "0:00"):
+                line.stylize(
+                    self.get_component_rich_style("clock--low", partial=True), len(line) - len(face)
+                )
+            lines.append(line)
+            if side == 0:
+                lines.append("\n")
+        return lines

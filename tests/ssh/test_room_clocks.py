@@ -1,0 +1,50 @@
+"""A room's clock is the server's: both screens show it, and a player who has gone keeps
+losing time until the server, with nobody pressing a key, ends the game on time."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from .client import connect, run
+from .conftest import RunningServer
+from .test_rooms import CURSOR_RIGHT, ENTER
+
+TAB = "\t"
+
+
+def test_a_player_who_has_gone_loses_on_time(start_server) -> None:
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        ann_conn, ann = await connect(server.port, "ann")
+        await ann.wait_for("you are ann", "Create a room")
+        ann.send("c")
+        await ann.wait_for("choose a game")
+        # From the list of games: size, the two names (a room has no seats to choose),
+        # then the clock.
+        for _ in range(4):
+            ann.send(TAB)
+            await asyncio.sleep(0.2)
+        ann.send("6s")
+        await ann.wait_for("Clock       6s")
+        ann.send(ENTER)
+        screen = await ann.wait_for("Waiting for a second player")
+        found = re.search(r"Room (\w{4})", screen)
+        assert found, screen
+        code = found.group(1)
+
+        bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
+        await bob.wait_for("> Blue ann", "Orange bob")  # the same faces on both screens
+        await ann.wait_for("> Blue ann", "Orange bob")
+        ann.send(CURSOR_RIGHT + ENTER)
+        await bob.wait_for("Pie rule")
+        bob_conn.close()  # Bob goes; his clock goes on
+        await ann.wait_for("Orange (bob) lost on time: Blue (ann) wins", timeout=20)
+        ann_conn.close()
+
+        done = await run(server.port, "ann", "games")
+        assert f"{code}\t" in done.stdout and "ann won (blue+time)" in done.stdout, done.stdout
+
+    asyncio.run(play())
+    assert "Traceback" not in server.log, server.log
