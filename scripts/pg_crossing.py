@@ -1,0 +1,97 @@
+"""What crossing processes costs a move on PostgreSQL, without any screen to draw.
+
+One process commits moves to a room the way a server does (`change_room`: the change
+row, the room, `NOTIFY`); another process `LISTEN`s and, for each notice, reads the
+changes after the version it has (`changes`), as every other server process does before
+applying a move. Prints the time of the commit alone, and from the start of the commit
+to the change read on the other process (median and 95th percentile), one move every
+50 ms. Both processes use the system-wide monotonic clock, so the times compare.
+
+    python scripts/pg_crossing.py --database URL [--moves 500]
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import secrets
+import statistics
+import time
+from typing import Any
+
+from abstracts_tui.store import RoomSave, RoomSetup, postgres
+from abstracts_tui.store.postgres import ROOMS_CHANNEL, Change, PostgresStore
+
+
+def listen(url: str, code: str, moves: int, ready: Any, out: Any) -> None:
+    """Read each change as its notice arrives; put (version, when read) in `out`."""
+    import psycopg
+
+    listener = psycopg.connect(url, autocommit=True)
+    listener.execute(f"LISTEN {ROOMS_CHANNEL}")
+    db = postgres.connect(url, autocommit=True)
+    version = 2
+    ready.set()
+    for note in listener.notifies():
+        room, _, _ = note.payload.partition(" ")
+        if room != code:
+            continue
+        for change in postgres.changes(db, code, version):
+            version = change.version
+            out.put((version, time.monotonic()))
+        if version >= moves + 2:
+            break
+    listener.close()
+    db.close()
+
+
+def figures(values: list[float]) -> str:
+    values = sorted(values)
+    p95 = values[min(len(values) - 1, int(len(values) * 0.95))]
+    return f"median {statistics.median(values) * 1000:.2f} ms, 95th percentile {p95 * 1000:.2f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database", required=True, metavar="URL")
+    parser.add_argument("--moves", type=int, default=500)
+    args = parser.parse_args()
+    PostgresStore(args.database).close()  # the tables
+    db = postgres.connect(args.database, autocommit=True)
+    code = "x" + secrets.token_hex(3)
+    setup = RoomSetup("pilo", 8, creator="ann")
+    postgres.create_room(db, RoomSave(code, setup, None, None), "ann-1")
+    postgres.change_room(
+        db, RoomSave(code, setup, "bob", "(;GA[pilo])"), Change(2, "join", "bob", "bob"), None
+    )
+    ready = multiprocessing.Event()
+    out: Any = multiprocessing.Queue()
+    other = multiprocessing.Process(
+        target=listen, args=(args.database, code, args.moves, ready, out)
+    )
+    other.start()
+    ready.wait(30)
+    started: dict[int, float] = {}
+    commits = []
+    record = "(;GA[pilo]"
+    for index in range(args.moves):
+        version = index + 3
+        record += ";B[a1]" if index % 2 == 0 else ";W[a1]"
+        save = RoomSave(code, setup, "bob", record + ")")
+        started[version] = time.monotonic()
+        postgres.change_room(db, save, Change(version, "move", "a1", "ann"), None)
+        commits.append(time.monotonic() - started[version])
+        time.sleep(0.05)
+    crossed = []
+    for _ in range(args.moves):
+        version, read = out.get(timeout=30)
+        crossed.append(read - started[version])
+    other.join(30)
+    db.close()
+    print(f"{args.moves} moves, one every 50 ms")
+    print(f"commit (change row, room, NOTIFY): {figures(commits)}")
+    print(f"commit start to the change read on the other process: {figures(crossed)}")
+
+
+if __name__ == "__main__":
+    main()
