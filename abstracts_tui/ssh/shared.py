@@ -532,6 +532,8 @@ class SharedRooms(Rooms):
         fresh = self._load(stored) if stored is not None else None
         if fresh is None or stored is None:
             return
+        if fresh.flag_timer is not None:  # this room's own timer follows the clock adopted
+            fresh.flag_timer.cancel()
         room.joiner = fresh.joiner
         room.version = stored.version
         session = room.session

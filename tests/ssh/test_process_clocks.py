@@ -135,4 +135,5 @@ def test_the_end_on_time_is_recorded_once_when_both_processes_notice_it(
     assert flags == (1,)
     assert finished is not None and finished[1] == "bob", finished
     for server in (one, two):
-        assert "Traceback" not in server.log, server.log
+        # The process that did not record it read the end as it reads a move.
+        assert "does not fit" not in server.log and "Traceback" not in server.log, server.log
