@@ -22,10 +22,11 @@ async def create_clocked_room(port: int, user: str, clock: str):
     conn, client = await connect(port, user)
     await client.wait_for(f"you are {user}", "Create a room")
     client.send("c")
-    await client.wait_for("choose a game")
-    for _ in range(4):  # size, the two names, then the clock
+    await client.wait_for("choose a game", "Next field", "Start (Enter)")
+    await asyncio.sleep(0.5)  # the list of games takes the focus as the screen is mounted
+    for _ in range(4):  # size, the two names (a room has no seats to choose), the clock
         client.send(TAB)
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.3)
     client.send(clock)
     await client.wait_for(f"Clock       {clock}")
     client.send(ENTER)
