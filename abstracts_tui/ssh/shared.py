@@ -14,6 +14,11 @@ database is the truth:
   redraw as for a move made there;
 - a seat is held by the last connection that took it (entering the room takes it), on
   whatever process; a move from another connection of the same person is refused;
+- a room's clock is the database's: a change that charges it is applied at the moment
+  the database gives in the change's own transaction, here and in every process that
+  reads it, and the time left is stored with the room; between changes the faces are
+  drawn from this process's monotonic clock plus its offset to the database's; the
+  first process whose timer finds the time gone records the end on time (`flag`), once;
 - while the database cannot be reached the players are told (the panel of every room's
   screen), changes are refused, and the process reconnects by itself every second, then
   reads what it missed.
