@@ -649,6 +649,9 @@ class SharedRooms(Rooms):
             if change is None:
                 return None
             by.append(change.by or "")
+            left = room.session.node.time_left
+            if change.kind == "move" and left is not None:
+                change = replace(change, left=(left.seconds, left.periods))
             return self._snapshot(room, room.session), change
 
         version = room.version + 1

@@ -93,6 +93,8 @@ class Change:
     by: str | None = None
     at: datetime | None = None
     """When it was committed, by the database's clock (read back with the change)."""
+    left: tuple[float, int] | None = None
+    """A move's in a room with a clock: the mover's main time and periods left after it."""
 
 
 def where(url: str) -> str:
@@ -373,9 +375,17 @@ def commit_change(
             if held is not None and held[0] != holder:
                 raise RoomConflict(seat=True)
         db.execute(
-            "INSERT INTO room_changes (code, version, kind, value, by, at) "
-            "VALUES (%s, %s, %s, %s, %s, %s)",
-            (code, version, change.kind, change.value, change.by, at),
+            "INSERT INTO room_changes (code, version, kind, value, by, at, clock_main, "
+            "clock_periods) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+            (
+                code,
+                version,
+                change.kind,
+                change.value,
+                change.by,
+                at,
+                *(change.left or (None, None)),
+            ),
         )
         db.execute(
             "UPDATE rooms SET joiner = %s, sgf = coalesce(%s, sgf), phase = %s, "

@@ -99,13 +99,12 @@ def test_a_player_whose_process_was_killed_loses_on_time_once(
 
     code = asyncio.run(play())
     with psycopg.connect(database_url) as db:
-        kinds = [
-            row[0]
-            for row in db.execute(
-                "SELECT kind FROM room_changes WHERE code = %s ORDER BY version", (code,)
-            )
-        ]
-    assert kinds == ["join", "move", "flag"], kinds
+        rows = db.execute(
+            "SELECT kind, clock_main FROM room_changes WHERE code = %s ORDER BY version",
+            (code,),
+        ).fetchall()
+    assert [kind for kind, _ in rows] == ["join", "move", "flag"], rows
+    assert 0 < rows[1][1] <= 8  # Ann's time left after her move, kept with it
     assert "Traceback" not in one.log, one.log
 
 
