@@ -101,7 +101,7 @@ def room_save(code: str, setup: Setup, rated: bool, session: Session, sgf: str |
     """The room as it is now (taken on the event loop), to be saved on the writer thread."""
     creator = setup.first
     joiner = next((p for p in session.people if p not in (creator, OPEN_SEAT)), None)
-    kept = RoomSetup(setup.game, setup.size, setup.variant, setup.komi, creator, rated)
+    kept = RoomSetup(setup.game, setup.size, setup.variant, setup.komi, creator, rated, setup.clock)
     return RoomSave(code, kept, joiner, sgf, ending(session))
 
 
@@ -234,7 +234,8 @@ class Rooms:
                 loop = asyncio.get_running_loop()
             except RuntimeError:  # no loop yet (the server starting): the first change arms it
                 return
-            room.flag_timer = loop.call_later(left + 0.02, flag)
+            # A flag due but not recorded (a store that refused it) is tried again later.
+            room.flag_timer = loop.call_later(left + 0.02 if left > 0 else 1.0, flag)
 
         def flag() -> None:
             room.flag_timer = None

@@ -14,6 +14,11 @@ database is the truth:
   redraw as for a move made there;
 - a seat is held by the last connection that took it (entering the room takes it), on
   whatever process; a move from another connection of the same person is refused;
+- a room's clock is the database's: a change that charges it is applied at the moment
+  the database gives in the change's own transaction, here and in every process that
+  reads it, and the time left is stored with the room; between changes the faces are
+  drawn from this process's monotonic clock plus its offset to the database's; the
+  first process whose timer finds the time gone records the end on time (`flag`), once;
 - while the database cannot be reached the players are told (the panel of every room's
   screen), changes are refused, and the process reconnects by itself every second, then
   reads what it missed.
@@ -31,12 +36,15 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..clock import SideTime
 from ..game_setup import Setup
 from ..records import Record
 from ..rules import Options, RulesError
@@ -51,12 +59,13 @@ from ..store.postgres import (
     Db,
     PostgresStore,
     RoomConflict,
-    change_room,
     changes,
     close_session,
+    commit_change,
     connect,
     connect_async,
     create_room,
+    database_now,
     hold_process,
     open_session,
     restore_sessions,
@@ -117,6 +126,7 @@ class _Before:
     people: tuple[str, str]
     options: Options
     result: str
+    clock: tuple[list[SideTime], int | None, float, bool] | None
 
 
 class RoomSession(Session):
@@ -133,6 +143,15 @@ class RoomSession(Session):
         self.held = False
         self.withheld: list[Changed] = []
         """What changed while `held`: told once the change is committed."""
+        self.moment: float | None = None
+        """The database's time of the change being made or applied: the clock's `now`."""
+        self.now = self._database_time
+
+    def _database_time(self) -> float:
+        if self.moment is not None:
+            return self.moment
+        link = getattr(self, "link", None)
+        return link.database_time() if link is not None else time.time()
 
     # -- saving is committing -----------------------------------------------------------
 
@@ -195,12 +214,37 @@ class RoomSession(Session):
                 lambda _: ("side", str(colour), chooser),
             )
 
+    def check_flag(self, now: float | None = None) -> bool:
+        """The side to move's time ran out: record the end on time (once: a process that
+        finds the room's version moved catches up instead)."""
+        clock = self.clock
+        if self.remote or self.moment is not None or clock is None:
+            return super().check_flag(now)
+        loser = clock.flagged(self.now() if now is None else now)
+        if loser is None:
+            return False
+        name = self.people[loser]
+        try:
+            return self._committed(
+                lambda: super(RoomSession, self).check_flag(),
+                lambda flagged: ("flag", name, None) if flagged else None,
+                seated=False,
+            )
+        except Refused:
+            return False
+
     def _committed(
-        self, apply: Callable[[], T], change: Callable[[T], tuple[str, str, str | None]]
+        self,
+        apply: Callable[[], T],
+        change: Callable[[T], tuple[str, str, str | None] | None],
+        seated: bool = True,
     ) -> T:
-        """Apply a change here, unseen, commit it, and show it; put everything back and
-        raise Refused if it cannot be committed (the rules' errors change nothing)."""
-        self.link.check(self.room, change_by=self.waiting_for())
+        """Apply a change here, unseen, at the database's time of its transaction, commit
+        it, and show it; put everything back and raise Refused if it cannot be committed
+        (the rules' errors change nothing). `seated`: made from the seat of the person the
+        game waits for (an end on time is nobody's)."""
+        self.link.check(self.room, change_by=self.waiting_for() if seated else None)
+        clock = self.clock
         before = _Before(
             self.node,
             list(self.node.children),
@@ -209,20 +253,32 @@ class RoomSession(Session):
             self.people,
             self.record.options,
             self.record.result,
+            None
+            if clock is None
+            else (list(clock.sides), clock.running, clock.started, self.clock_paused),
         )
+        results: list[T] = []
+
+        def make(at: float) -> Change | None:
+            self.moment = at
+            result = apply()
+            results.append(result)
+            made = change(result)
+            return None if made is None else Change(self.room.version + 1, *made)
+
         self.held = True
         try:
-            result = apply()
-            kind, value, by = change(result)
-            self.link.commit(self.room, Change(self.room.version + 1, kind, value, by))
-        except Refused:
-            self._put_back(before)
+            self.link.commit(self.room, make)
+        except BaseException:
+            if results or self.withheld:
+                self._put_back(before)
             self.withheld.clear()
             raise
         finally:
             self.held = False
+            self.moment = None
         self.release()
-        return result
+        return results[0]
 
     def _put_back(self, before: _Before) -> None:
         self.node = before.node
@@ -234,11 +290,16 @@ class RoomSession(Session):
         self.phase = before.phase
         self.people = self.record.players = before.people
         self.record.result = before.result
+        if self.clock is not None and before.clock is not None:
+            sides, running, started, paused = before.clock
+            self.clock.sides, self.clock.running, self.clock.started = sides, running, started
+            self.clock_paused = paused
 
     def adopt(self, other: Session) -> None:
         """Become `other` (the room as the database has it), for the screens showing this."""
         self.record, self.node, self.game = other.record, other.node, other.game
         self.phase, self.people = other.phase, other.people
+        self.clock, self.clock_paused = other.clock, other.clock_paused
         self.notify(Changed(SessionChange.STEP))
 
 
@@ -256,6 +317,9 @@ class SharedRooms(Rooms):
         """This process's number while it holds its lock (see `store.pg_schema`)."""
         self.sessions: dict[str, str] = {}
         """The sessions this process counts in the database: token -> name."""
+        self.offset = time.time() - time.monotonic()
+        """The database's clock less this process's monotonic one (measured at each
+        connection): the clocks' faces here agree with the times the database gives."""
         self.listener: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
         self.stopping = False
@@ -267,8 +331,12 @@ class SharedRooms(Rooms):
         """Connect, listen, and catch up with what changed since the rooms were read;
         raises StoreError if the database cannot be reached."""
         self.db = await asyncio.to_thread(connect, self.store.url, autocommit=True)
+        self._measure_offset(self.db)
         listening = await self._listen_connection()
         self.listener = asyncio.get_running_loop().create_task(self._listen(listening))
+        for room in self.rooms.values():  # their flag timers need the loop
+            if room.joiner is not None:
+                self.run_clock(room)
 
     async def _listen_connection(self) -> AsyncDb:
         conn = await connect_async(self.store.url)
@@ -311,6 +379,7 @@ class SharedRooms(Rooms):
         """Connect again after a loss; None if the database is still out of reach."""
         try:
             self.db = await asyncio.to_thread(connect, self.store.url, autocommit=True)
+            self._measure_offset(self.db)
             conn = await self._listen_connection()
         except StoreError:
             self._close_db()
@@ -322,6 +391,16 @@ class SharedRooms(Rooms):
         self.problem = None
         self._tell_players()
         return conn
+
+    def _measure_offset(self, db: Db) -> None:
+        before = time.monotonic()
+        now = database_now(db)
+        after = time.monotonic()
+        self.offset = now.timestamp() - (before + after) / 2
+
+    def database_time(self) -> float:
+        """The database's time now, in seconds since the epoch, as this process reckons it."""
+        return time.monotonic() + self.offset
 
     def lost(self, reason: str) -> None:
         """The database cannot be used: refuse changes and tell the players until the
@@ -424,16 +503,21 @@ class SharedRooms(Rooms):
         session = room.session
         assert isinstance(session, RoomSession)
         session.remote = True
+        session.moment = change.at.timestamp() if change.at is not None else None
         try:
             if change.kind == "join":
                 room.joiner = change.value
                 session.set_people(session.people[0], change.value)
+                self.run_clock(room)
                 for listener in list(room.listeners):
                     listener(room)
             elif change.kind == "komi":
                 session.set_komi(float(change.value))
             elif change.kind == "side":
                 session.choose_side(int(change.value))
+            elif change.kind == "flag":
+                if not session.check_flag():
+                    raise ValueError("the clock here has time left")
             else:
                 session.play(change.value)
         except (RulesError, ValueError) as error:
@@ -441,6 +525,7 @@ class SharedRooms(Rooms):
             return False
         finally:
             session.remote = False
+            session.moment = None
         room.version = change.version
         return True
 
@@ -452,6 +537,8 @@ class SharedRooms(Rooms):
         fresh = self._load(stored) if stored is not None else None
         if fresh is None or stored is None:
             return
+        if fresh.flag_timer is not None:  # this room's own timer follows the clock adopted
+            fresh.flag_timer.cancel()
         room.joiner = fresh.joiner
         room.version = stored.version
         session = room.session
@@ -462,7 +549,9 @@ class SharedRooms(Rooms):
 
     def _room(self, stored: StoredRoom) -> SharedRoom:
         kept = stored.setup
-        setup = Setup(kept.game, kept.size, kept.variant, kept.komi, kept.creator, OPEN_SEAT)
+        setup = Setup(
+            kept.game, kept.size, kept.variant, kept.komi, kept.creator, OPEN_SEAT, clock=kept.clock
+        )
         session: Session
         if stored.sgf is None:
             start = replace(setup, second=stored.joiner or OPEN_SEAT)
@@ -485,7 +574,24 @@ class SharedRooms(Rooms):
         )
         session.link, session.room = self, room
         self._tell_movers(room)
+        if stored.joiner is not None:
+            self._restore_clock(session, stored)
+            self.run_clock(room)
         return room
+
+    def _restore_clock(self, session: Session, stored: StoredRoom) -> None:
+        """The clock as the database has it: each side's time when it last stopped, and
+        the side to move's running since the room's last change."""
+        clock = session.clock
+        if clock is None or session.phase is not Phase.PLAY or session.over:
+            return
+        if stored.clock_main is not None and stored.clock_periods is not None:
+            clock.sides = [
+                SideTime(main, periods)
+                for main, periods in zip(stored.clock_main, stored.clock_periods, strict=True)
+            ]
+        if stored.turn_started is not None:
+            clock.start(session.side_to_move(), stored.turn_started.timestamp())
 
     def _load(self, stored: StoredRoom) -> SharedRoom | None:
         room = super()._load(stored)
@@ -532,36 +638,50 @@ class SharedRooms(Rooms):
                 f"(join room {room.code} again to take it here)"
             )
 
-    def commit(self, room: SharedRoom, change: Change) -> None:
-        """Commit `change` of `room`, applied to its session already; raises Refused."""
-        session = room.session
-        save = self._snapshot(room, session)
+    def commit(self, room: SharedRoom, make: Callable[[float], Change | None]) -> None:
+        """Commit the change `make(at)` applies to `room`'s session, `at` being the
+        database's time of the change's transaction; raises Refused."""
         holder = HOLDER.get()
-        seat = (change.by, holder.token) if holder is not None and change.by else None
+        by: list[str] = []
+
+        def made(at: datetime) -> tuple[RoomSave, Change] | None:
+            change = make(at.timestamp())
+            if change is None:
+                return None
+            by.append(change.by or "")
+            left = room.session.node.time_left
+            if change.kind == "move" and left is not None:
+                change = replace(change, left=(left.seconds, left.periods))
+            return self._snapshot(room, room.session), change
+
+        version = room.version + 1
         try:
             with self._using() as db:
-                change_room(db, save, change, seat)
+                token = holder.token if holder is not None else None
+                at = commit_change(db, room.code, version, made, token)
         except RoomConflict as conflict:
             if conflict.seat:
-                room.holders[change.by or ""] = "elsewhere"
-                message = f"{change.by}'s seat is played from another connection now"
+                room.holders[by[0]] = "elsewhere"
+                message = f"{by[0]}'s seat is played from another connection now"
             else:
                 message = "the game changed meanwhile: look again"
             asyncio.get_running_loop().call_soon(self._catch_up_soon, room.code)
             raise Refused(message) from None
-        room.version = change.version
+        if at is not None:
+            room.version = version
 
     def _snapshot(self, room: Room, session: Session) -> RoomSave:
         sgf = session.record.to_sgf() if session.phase is Phase.PLAY else None
         save = room_save(room.code, room.setup, room.rated, session, sgf)
         komi = session.game.options.komi if session.phase is Phase.SIDE else None
-        return replace(save, phase=session.phase.value, komi_chosen=komi)
+        save = replace(save, phase=session.phase.value, komi_chosen=komi)
+        clock = session.clock
+        if clock is None:
+            return save
+        main = tuple(side.main for side in clock.sides)
+        return replace(save, clock_main=main, clock_periods=tuple(s.periods for s in clock.sides))
 
     def create(self, setup: Setup, creator: str, *, rated: bool | None = None) -> Room:
-        if setup.clock is not None:
-            raise RoomError(
-                "rooms of a server on PostgreSQL have no clocks yet: choose the clock none"
-            )
         setup = replace(setup, first=creator, second=OPEN_SEAT, first_level=None, second_level=None)
         rated = self.rated if rated is None else rated
         holder = HOLDER.get()
@@ -619,24 +739,36 @@ class SharedRooms(Rooms):
         assert isinstance(session, RoomSession)
         holder = HOLDER.get()
         people = session.people
+        clock = session.clock
         session.held = True
-        try:
+
+        def joined(at: datetime) -> tuple[RoomSave, Change]:
+            session.moment = at.timestamp()  # the clock starts now if the game does
             session.set_people(people[0], name)
+            session.resume_clock()
             save = replace(self._snapshot(room, session), joiner=name)
-            seat = (name, holder.token) if holder is not None else None
+            return save, Change(room.version + 1, "join", name, name)
+
+        try:
+            token = holder.token if holder is not None else None
             with self._using() as db:
-                change_room(db, save, Change(room.version + 1, "join", name, name), seat)
+                commit_change(db, room.code, room.version + 1, joined, token)
         except (Refused, RoomConflict) as error:
             session.withheld.clear()
             session.people = session.record.players = people
+            session.clock_paused = True
+            if clock is not None:
+                clock.running = None
             if isinstance(error, RoomConflict):
                 self._catch_up_soon(room.code)
                 raise RoomError(f"room {room.code} changed meanwhile: look again") from None
             raise RoomError(str(error)) from None
         finally:
             session.held = False
+            session.moment = None
         room.version += 1
         room.joiner = name
+        self.run_clock(room)
         if holder is not None:
             room.holders[name] = holder.token
         session.release()

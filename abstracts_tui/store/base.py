@@ -37,6 +37,8 @@ class RoomSetup:
     komi: float | None = None
     creator: str = ""
     rated: bool = False
+    clock: str | None = None
+    """The time control's spec; None: no clock (kept by the PostgreSQL store only)."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,11 @@ class RoomSave:
     those steps again at a restart."""
     komi_chosen: float | None = None
     """The komi set in the `komi` step, while the side is being chosen."""
+    clock_main: tuple[float, ...] | None = None
+    """Each person's main time left when their clock last stopped or started (a store
+    shared by several processes keeps it, with when the running clock started)."""
+    clock_periods: tuple[int, ...] | None = None
+    """Each person's byo-yomi periods left, likewise."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +95,10 @@ class StoredRoom:
     winner: str | None
     phase: str = "play"
     komi_chosen: float | None = None
+    turn_started: datetime | None = None
+    """When the running clock started, by the database's clock."""
+    clock_main: tuple[float, ...] | None = None
+    clock_periods: tuple[int, ...] | None = None
 
     @property
     def players(self) -> tuple[str, ...]:

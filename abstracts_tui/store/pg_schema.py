@@ -130,6 +130,15 @@ MIGRATIONS = (
             )""",
         ),
     ),
+    Migration(
+        2,
+        "a room's end on time is a change of its own",
+        (
+            "ALTER TABLE room_changes DROP CONSTRAINT room_changes_kind_check",
+            "ALTER TABLE room_changes ADD CONSTRAINT room_changes_kind_check "
+            "CHECK (kind IN ('join', 'komi', 'side', 'move', 'flag'))",
+        ),
+    ),
 )
 
 

@@ -57,14 +57,16 @@ on a lock for long."""
 
 ROOM_COLUMNS = (
     "code, game, size, variant, komi, creator, joiner, rated, sgf, version, "
-    "created, updated, finished, result, winner, phase, komi_chosen"
+    "created, updated, finished, result, winner, phase, komi_chosen, "
+    "time_control, turn_started, clock_main, clock_periods"
 )
 
 INSERT_ROOM = (
     f"INSERT INTO rooms ({ROOM_COLUMNS}) VALUES "
     "(%(code)s, %(game)s, %(size)s, %(variant)s, %(komi)s, %(creator)s, %(joiner)s, "
     "%(rated)s, %(sgf)s, 1, coalesce(%(when)s, now()), coalesce(%(when)s, now()), "
-    "NULL, NULL, NULL, %(phase)s, %(komi_chosen)s)"
+    "NULL, NULL, NULL, %(phase)s, %(komi_chosen)s, "
+    "%(time_control)s, NULL, %(clock_main)s, %(clock_periods)s)"
 )
 
 
@@ -84,10 +86,15 @@ class Change:
     version: int
     """The room's version once it is made."""
     kind: str
-    """`join`, `komi`, `side` or `move`."""
+    """`join`, `komi`, `side`, `move`, or `flag` (the side to move lost on time)."""
     value: str
-    """The joiner's name, the komi, the colour (0 or 1), or the move (`e5`, `swap`)."""
+    """The joiner's name, the komi, the colour (0 or 1), the move (`e5`, `swap`), or
+    the person who lost on time."""
     by: str | None = None
+    at: datetime | None = None
+    """When it was committed, by the database's clock (read back with the change)."""
+    left: tuple[float, int] | None = None
+    """A move's in a room with a clock: the mover's main time and periods left after it."""
 
 
 def where(url: str) -> str:
@@ -327,39 +334,93 @@ def create_room(db: Db, room: RoomSave, holder: str) -> bool:
 def change_room(
     db: Db, room: RoomSave, change: Change, seat: tuple[str, str] | None = None
 ) -> None:
-    """Commit `change`, which makes `room` (the whole room after it), at `change.version`.
+    """Commit `change`, which makes `room` (the whole room after it), at `change.version`
+    (see `commit_change`)."""
+    holder = seat[1] if seat is not None else None
+    commit_change(db, room.code, change.version, lambda at: (room, change), holder)
 
-    Raises RoomConflict if the room is not at the version before by then, or if `seat`
-    (a name and the holder of the connection that made the change) is held by another
-    connection; StoreError if the database cannot be used. A join takes the joiner's
-    seat for `seat`'s holder.
+
+def commit_change(
+    db: Db,
+    code: str,
+    version: int,
+    make: Callable[[datetime], tuple[RoomSave, Change] | None],
+    holder: str | None = None,
+) -> datetime | None:
+    """Commit the change `make(at)` gives (the whole room after it, and the change) as
+    version `version` of room `code`, `at` being the database's time in the change's own
+    transaction, once the room is locked: the moment every process charges the clock
+    with. Returns `at`, or None if `make` found nothing to commit.
+
+    Raises RoomConflict if the room is not at the version before by then, or if the seat
+    of the change's `by` is held by another connection than `holder` (the connection
+    that made the change); StoreError if the database cannot be used. A join takes the
+    joiner's seat for `holder`.
     """
     with failures(), db.transaction():
         row = db.execute(
-            "SELECT version FROM rooms WHERE code = %s FOR UPDATE", (room.code,)
+            "SELECT version, clock_timestamp() FROM rooms WHERE code = %s FOR UPDATE", (code,)
         ).fetchone()
-        if row is None or row[0] != change.version - 1:
+        if row is None or row[0] != version - 1:
             raise RoomConflict(seat=False)
-        if seat is not None and change.kind != "join":
+        at: datetime = row[1]
+        made = make(at)
+        if made is None:
+            return None
+        room, change = made
+        if holder is not None and change.by is not None and change.kind != "join":
             held = db.execute(
-                "SELECT holder FROM seats WHERE code = %s AND name = %s", (room.code, seat[0])
+                "SELECT holder FROM seats WHERE code = %s AND name = %s", (code, change.by)
             ).fetchone()
-            if held is not None and held[0] != seat[1]:
+            if held is not None and held[0] != holder:
                 raise RoomConflict(seat=True)
         db.execute(
-            "INSERT INTO room_changes (code, version, kind, value, by) VALUES (%s, %s, %s, %s, %s)",
-            (room.code, change.version, change.kind, change.value, change.by),
+            "INSERT INTO room_changes (code, version, kind, value, by, at, clock_main, "
+            "clock_periods) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+            (
+                code,
+                version,
+                change.kind,
+                change.value,
+                change.by,
+                at,
+                *(change.left or (None, None)),
+            ),
         )
         db.execute(
             "UPDATE rooms SET joiner = %s, sgf = coalesce(%s, sgf), phase = %s, "
-            "komi_chosen = %s, version = %s, updated = now(), turn_started = now() "
-            "WHERE code = %s",
-            (room.joiner, room.sgf, room.phase, room.komi_chosen, change.version, room.code),
+            "komi_chosen = %s, version = %s, updated = %s, turn_started = %s, "
+            "clock_main = %s, clock_periods = %s WHERE code = %s",
+            (
+                room.joiner,
+                room.sgf,
+                room.phase,
+                room.komi_chosen,
+                version,
+                at,
+                at,
+                _listed(room.clock_main),
+                _listed(room.clock_periods),
+                code,
+            ),
         )
-        if change.kind == "join" and seat is not None:
-            _take_seat(db, room.code, change.value, seat[1])
+        if change.kind == "join" and holder is not None:
+            _take_seat(db, code, change.value, holder)
         finish(db, room)
-        notify_room(db, room.code, change.version)
+        notify_room(db, code, version)
+    return at
+
+
+def _listed(values: tuple[Any, ...] | None) -> list[Any] | None:
+    return list(values) if values is not None else None
+
+
+def database_now(db: Db) -> datetime:
+    """The database's clock now."""
+    with failures():
+        now = _one(db, "SELECT clock_timestamp()", ())
+    assert isinstance(now, datetime)
+    return now
 
 
 def take_seat(db: Db, code: str, name: str, holder: str) -> None:
@@ -397,7 +458,7 @@ def changes(db: Db, code: str, after: int) -> list[Change]:
     """The changes of room `code` after version `after`, in order."""
     with failures():
         rows = db.execute(
-            "SELECT version, kind, value, by FROM room_changes "
+            "SELECT version, kind, value, by, at FROM room_changes "
             "WHERE code = %s AND version > %s ORDER BY version",
             (code, after),
         ).fetchall()
@@ -546,6 +607,9 @@ def _values(room: RoomSave, when: datetime | None) -> dict[str, object]:
         "when": when,
         "phase": room.phase,
         "komi_chosen": room.komi_chosen,
+        "time_control": setup.clock,
+        "clock_main": _listed(room.clock_main),
+        "clock_periods": _listed(room.clock_periods),
     }
 
 
@@ -559,6 +623,7 @@ def stored_room(row: dict[str, Any]) -> StoredRoom:
             komi=row["komi"],
             creator=row["creator"],
             rated=bool(row["rated"]),
+            clock=row["time_control"],
         ),
         joiner=row["joiner"],
         sgf=row["sgf"],
@@ -570,4 +635,7 @@ def stored_room(row: dict[str, Any]) -> StoredRoom:
         winner=row["winner"],
         phase=row["phase"],
         komi_chosen=row["komi_chosen"],
+        turn_started=row["turn_started"],
+        clock_main=tuple(row["clock_main"]) if row["clock_main"] is not None else None,
+        clock_periods=tuple(row["clock_periods"]) if row["clock_periods"] is not None else None,
     )

@@ -1,0 +1,139 @@
+"""Room clocks on a server of several processes are kept by the database's time: every
+process shows the same faces, and a player who has gone loses on time even when the
+process that held their connection was killed, the end recorded once."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import psycopg
+
+from .client import connect, run_until
+from .test_processes import two_servers
+from .test_rooms import CURSOR_RIGHT, ENTER
+
+TAB = "\t"
+
+
+async def create_clocked_room(port: int, user: str, clock: str):
+    """`user` creates a Petrify room with the clock `clock` (connection, screen, code)."""
+    conn, client = await connect(port, user)
+    await client.wait_for(f"you are {user}", "Create a room")
+    client.send("c")
+    await client.wait_for("choose a game", "Next field", "Start (Enter)")
+    await asyncio.sleep(0.5)  # the list of games takes the focus as the screen is mounted
+    for _ in range(4):  # size, the two names (a room has no seats to choose), the clock
+        client.send(TAB)
+        await asyncio.sleep(0.3)
+    client.send(clock)
+    await client.wait_for(f"Clock       {clock}")
+    client.send(ENTER)
+    screen = await client.wait_for("Waiting for a second player")
+    found = re.search(r"Room (\w{4})", screen)
+    assert found, screen
+    return conn, client, found.group(1)
+
+
+def face(screen: str, who: str) -> str:
+    """The clock face beside `who` (`Blue ann`) on a screen."""
+    found = re.search(rf"{who}\s+(\d+:\d+(?:\.\d)?)", screen)
+    assert found, screen
+    return found.group(1)
+
+
+def test_a_clocked_room_shows_the_same_faces_on_both_processes(
+    start_server, database_url: str, tmp_path: Path
+) -> None:
+    one, two = two_servers(start_server, database_url, tmp_path)
+
+    async def play() -> None:
+        ann_conn, ann, code = await create_clocked_room(one.port, "ann", "5m")
+        bob_conn, bob = await connect(two.port, "bob", command=f"join {code}")
+        for client in (ann, bob):
+            await client.wait_for("> Blue ann", "Orange bob", "Blue to move (ann)")
+        await asyncio.sleep(2.5)  # Ann thinks; her clock runs on both screens
+        ann.send(CURSOR_RIGHT + ENTER)
+        await bob.wait_for("Pie rule", "> Orange bob")
+        await ann.wait_for("1. Blue", "> Orange bob")
+        # Ann's clock stopped at the move, by the database's time: the same face on both.
+        faces = {face(client.text(), "Blue ann") for client in (ann, bob)}
+        assert len(faces) == 1, faces
+        minutes, seconds = faces.pop().split(":")
+        spent = 300 - (int(minutes) * 60 + float(seconds))
+        assert 2 <= spent <= 5, spent  # the time she thought, charged once
+        bob.send("p")
+        await bob.wait_gone("Pie rule")
+        bob.send(CURSOR_RIGHT + CURSOR_RIGHT + ENTER)
+        for client in (ann, bob):
+            await client.wait_for("2. Orange", "> Blue ann")
+        assert face(ann.text(), "Orange bob") == face(bob.text(), "Orange bob")
+        ann_conn.close()
+        bob_conn.close()
+
+    asyncio.run(play())
+    for server in (one, two):
+        assert "Traceback" not in server.log, server.log
+
+
+def test_a_player_whose_process_was_killed_loses_on_time_once(
+    start_server, database_url: str, tmp_path: Path
+) -> None:
+    one, two = two_servers(start_server, database_url, tmp_path)
+
+    async def play() -> str:
+        ann_conn, ann, code = await create_clocked_room(one.port, "ann", "8s")
+        bob_conn, bob = await connect(two.port, "bob", command=f"join {code}")
+        await ann.wait_for("> Blue ann", "Orange bob")
+        ann.send(CURSOR_RIGHT + ENTER)
+        await bob.wait_for("Pie rule", "> Orange bob")
+        two.kill()  # Bob's process dies while his clock runs
+        await bob.wait_until(lambda _: bob_conn.is_closed(), "a closed connection")
+        # Nobody presses a key: Ann's process notices Bob's time ran out.
+        await ann.wait_for("Orange (bob) lost on time: Blue (ann) wins", timeout=20)
+        ann_conn.close()
+        done = await run_until(one.port, "ann", "games", lambda out: "ann won (blue+time)" in out)
+        assert f"{code}\t" in str(done.stdout), done.stdout
+        return code
+
+    code = asyncio.run(play())
+    with psycopg.connect(database_url) as db:
+        rows = db.execute(
+            "SELECT kind, clock_main FROM room_changes WHERE code = %s ORDER BY version",
+            (code,),
+        ).fetchall()
+    assert [kind for kind, _ in rows] == ["join", "move", "flag"], rows
+    assert 0 < rows[1][1] <= 8  # Ann's time left after her move, kept with it
+    assert "Traceback" not in one.log, one.log
+
+
+def test_the_end_on_time_is_recorded_once_when_both_processes_notice_it(
+    start_server, database_url: str, tmp_path: Path
+) -> None:
+    one, two = two_servers(start_server, database_url, tmp_path)
+
+    async def play() -> str:
+        ann_conn, ann, code = await create_clocked_room(one.port, "ann", "6s")
+        bob_conn, bob = await connect(two.port, "bob", command=f"join {code}")
+        await ann.wait_for("> Blue ann", "Orange bob")
+        # Ann does not move: both processes' timers find her time gone.
+        for client in (ann, bob):
+            await client.wait_for("Blue (ann) lost on time: Orange (bob) wins", timeout=20)
+        ann_conn.close()
+        bob_conn.close()
+        return code
+
+    code = asyncio.run(play())
+    with psycopg.connect(database_url) as db:
+        flags = db.execute(
+            "SELECT count(*) FROM room_changes WHERE code = %s AND kind = 'flag'", (code,)
+        ).fetchone()
+        finished = db.execute(
+            "SELECT result, winner FROM rooms WHERE code = %s", (code,)
+        ).fetchone()
+    assert flags == (1,)
+    assert finished is not None and finished[1] == "bob", finished
+    for server in (one, two):
+        # The process that did not record it read the end as it reads a move.
+        assert "does not fit" not in server.log and "Traceback" not in server.log, server.log
