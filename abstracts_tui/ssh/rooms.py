@@ -164,7 +164,9 @@ class Rooms:
 
     def _room(self, stored: StoredRoom) -> Room:
         kept = stored.setup
-        setup = Setup(kept.game, kept.size, kept.variant, kept.komi, kept.creator, OPEN_SEAT)
+        setup = Setup(
+            kept.game, kept.size, kept.variant, kept.komi, kept.creator, OPEN_SEAT, clock=kept.clock
+        )
         if stored.sgf is None:  # komi and sides were not settled: they are chosen again
             session = self._start(stored.code, setup, kept.rated, stored.joiner)
         else:

@@ -38,7 +38,7 @@ class RoomSetup:
     creator: str = ""
     rated: bool = False
     clock: str | None = None
-    """The time control's spec; None: no clock (kept by the PostgreSQL store only)."""
+    """The time control's spec; None: no clock."""
 
 
 @dataclass(frozen=True)

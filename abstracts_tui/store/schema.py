@@ -76,6 +76,11 @@ MIGRATIONS = (
             )""",
         ),
     ),
+    Migration(
+        2,
+        "a room's clock (its time control's spec), kept from its making",
+        ("ALTER TABLE rooms ADD COLUMN clock TEXT",),
+    ),
 )
 
 

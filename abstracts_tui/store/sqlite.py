@@ -37,13 +37,13 @@ REASONS = {
 
 ROOM_COLUMNS = (
     "code, game, size, variant, komi, creator, joiner, rated, sgf, version, "
-    "created, updated, finished, result, winner"
+    "created, updated, finished, result, winner, clock"
 )
 
 
 INSERT_ROOM = (
     f"INSERT INTO rooms ({ROOM_COLUMNS}) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, NULL, NULL, NULL)"
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, NULL, NULL, NULL, ?)"
 )
 """A new room at version 1, unfinished (made and changed at the same time)."""
 
@@ -278,6 +278,7 @@ def _values(room: RoomSave, moment: str) -> tuple[object, ...]:
         room.sgf,
         moment,
         moment,
+        setup.clock,
     )
 
 
@@ -291,6 +292,7 @@ def _stored_room(row: sqlite3.Row) -> StoredRoom:
             komi=row["komi"],
             creator=row["creator"],
             rated=bool(row["rated"]),
+            clock=row["clock"],
         ),
         joiner=row["joiner"],
         sgf=row["sgf"],

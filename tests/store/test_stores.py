@@ -58,6 +58,14 @@ def test_a_room_is_saved_whole_and_its_version_grows(open_store: Opener) -> None
     assert store.codes() == {"k7m2"}
 
 
+def test_a_room_keeps_its_clock_from_its_making(open_store: Opener) -> None:
+    # Before anyone joins there is no record to hold the clock: the room keeps it.
+    clocked = RoomSetup("pilo", 8, creator="ann", clock="10m+3x30s")
+    open_store().save_room(RoomSave("c10k", clocked, None, None))
+    room = open_store().room("c10k")  # as another process, or the server restarted
+    assert room is not None and room.setup.clock == "10m+3x30s"
+
+
 def test_the_archive_lists_newest_first_by_player_and_page(open_store: Opener) -> None:
     store = open_store()
     for number, (code, joiner) in enumerate([("bbbb", "bob"), ("cccc", "carl"), ("dddd", "bob")]):
