@@ -29,7 +29,7 @@ def run_app(
     from .clock import ClockSpecError, TimeControl
     from .game_setup import Setup, seat_names
     from .rules import OptionError, game_class
-    from .rules.base import parse_komi
+    from .rules.catalogue import parse_komi
     from .tui.factory import build_app
     from .tui.settings import load_settings
 

@@ -15,9 +15,12 @@ import contextlib
 import datetime
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .files import describe
-from .records import Record, RecordError
+
+if TYPE_CHECKING:
+    from .records import Record
 
 FOLDER = "games"
 OLD_AUTOSAVE = "autosave.sgf"
@@ -76,7 +79,14 @@ class SavedGames:
         not be read (such files are left as they are)."""
         games: list[SavedGame] = []
         problems: list[str] = []
-        for path in self.files():
+        paths = self.files()
+        if not paths:
+            return games, problems
+        # Records (and with them the rules) are imported only when there is one to read:
+        # the app asks this as it starts, usually of an empty folder.
+        from .records import Record, RecordError
+
+        for path in paths:
             try:
                 record = Record.load(path)
             except OSError as error:
@@ -92,6 +102,8 @@ class SavedGames:
     def remove_finished(self, keep: Path | None = None) -> None:
         """Remove the files of finished games (not `keep`): they were kept until now only
         to be saved as records."""
+        from .records import Record, RecordError
+
         for path in self.files():
             if path == keep:
                 continue

@@ -29,7 +29,7 @@ from .game_setup import Setup
 from .records import Record, RecordNode, result_text
 from .records.timing import ON_TIME, time_winner
 from .rules import SWAP, Game, Move, OptionError, Options, game_class
-from .rules.base import parse_komi
+from .rules.catalogue import parse_komi
 
 
 class Phase(Enum):

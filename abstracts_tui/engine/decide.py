@@ -11,7 +11,7 @@ import statistics
 import threading
 
 from ..rules import Game, Move, Options
-from ..rules.base import parse_komi
+from ..rules.catalogue import parse_komi
 from .search import Budget, Search
 
 

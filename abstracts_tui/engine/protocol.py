@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from .. import __version__
 from ..rules import GAMES, Game, RulesError, format_number, game_class, load_position, shown
-from ..rules.base import read_float, read_int
+from ..rules.catalogue import read_float, read_int
 from .core_status import describe
 from .settings import PLAYOUTS_VARIABLE, SEED_VARIABLE, whole_number
 

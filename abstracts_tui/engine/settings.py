@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 
-from ..rules.base import read_int
+from ..rules.catalogue import read_int
 
 SEED_VARIABLE = "ABSTRACTS_TUI_SEED"
 PLAYOUTS_VARIABLE = "ABSTRACTS_TUI_PLAYOUTS"

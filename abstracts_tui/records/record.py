@@ -28,7 +28,7 @@ from ..rules import (
     load_position,
     shown,
 )
-from ..rules.base import read_float, read_int
+from ..rules.catalogue import read_float, read_int
 from . import sgf
 from .errors import RecordError
 from .timing import (

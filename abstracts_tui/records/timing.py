@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..clock import ClockSpecError, TimeControl, format_duration
 from ..rules import format_number, shown
-from ..rules.base import read_float, read_int
+from ..rules.catalogue import read_float, read_int
 from .errors import RecordError
 
 TIME_KEYS = ("TM", "OT")

@@ -2,23 +2,18 @@
 
 Use `new_game("petrify", size=8)` or a game class (`Petrify.new()`), then
 `legal_moves()`, `play()`, `undo()`, `score()`, `outcome()` and `position()`.
+
+The games' modules are imported on first use of a name that needs them (`GAMES`, a game
+class, `new_game`...), so that what only needs the catalogue of games (names, titles,
+sizes, options: `rules.catalogue`) starts without the cost of the rules.
 """
 
 from __future__ import annotations
 
-from .base import (
-    PASS,
-    SWAP,
-    Game,
-    GameInfo,
-    Move,
-    Options,
-    Outcome,
-    Piece,
-    Score,
-    format_number,
-)
-from .egotzi import Egotzi
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+from .catalogue import CATALOGUE, GameInfo, Options, format_number
 from .errors import (
     IllegalMoveError,
     MoveSyntaxError,
@@ -28,46 +23,48 @@ from .errors import (
     UndoError,
     shown,
 )
-from .linage import Linage
-from .partitions import Partitions
-from .petrify import Petrify
-from .pilo import Pilo
 
-GAMES: dict[str, type[Game]] = {
-    cls.info.name: cls for cls in (Petrify, Pilo, Egotzi, Linage, Partitions)
+if TYPE_CHECKING:
+    from .base import PASS, SWAP, Game, Move, Outcome, Piece, Score
+    from .egotzi import Egotzi
+    from .linage import Linage
+    from .partitions import Partitions
+    from .petrify import Petrify
+    from .pilo import Pilo
+    from .registry import GAMES, game_class, load_position, new_game
+
+_LAZY = {
+    "PASS": "base",
+    "SWAP": "base",
+    "Game": "base",
+    "Move": "base",
+    "Outcome": "base",
+    "Piece": "base",
+    "Score": "base",
+    "Egotzi": "egotzi",
+    "Linage": "linage",
+    "Partitions": "partitions",
+    "Petrify": "petrify",
+    "Pilo": "pilo",
+    "GAMES": "registry",
+    "game_class": "registry",
+    "load_position": "registry",
+    "new_game": "registry",
 }
-"""The registry: every game class by its name."""
+"""The module of each name imported on first use."""
 
 
-def game_class(name: str) -> type[Game]:
-    """The class of the game called `name` (case-insensitive); `OptionError` if unknown."""
-    try:
-        return GAMES[name.strip().lower()]
-    except KeyError:
-        raise OptionError(
-            f"unknown game '{shown(name)}'; the games are {', '.join(GAMES)}"
-        ) from None
-
-
-def new_game(
-    name: str, size: int | None = None, variant: str | None = None, komi: float | None = None
-) -> Game:
-    """A new game; raises `OptionError` on an unknown game or a bad option."""
-    return game_class(name).new(size, variant, komi)
-
-
-def load_position(text: str) -> Game:
-    """The game described by a position string; raises `PositionError` if it is invalid."""
-    name = text.split(maxsplit=1)[0] if text.strip() else ""
-    if name.lower() not in GAMES:
-        raise PositionError(
-            f"a position string starts with the game's name ({', '.join(GAMES)}); "
-            f"not '{shown(name)}'"
-        )
-    return GAMES[name.lower()].from_position(text)
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value  # looked up once
+    return value
 
 
 __all__ = [
+    "CATALOGUE",
     "GAMES",
     "PASS",
     "SWAP",

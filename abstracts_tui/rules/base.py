@@ -13,7 +13,6 @@ Moves are integers ("move codes") so that search can be fast:
 
 from __future__ import annotations
 
-import math
 import random
 import re
 from abc import ABC, abstractmethod
@@ -21,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Self
 
+from .catalogue import GameInfo, Options, read_float, read_int
 from .errors import (
     IllegalMoveError,
     MoveSyntaxError,
@@ -46,133 +46,10 @@ def capture_cells(move: Move, cell_count: int) -> tuple[int, int]:
     return divmod(move - cell_count, cell_count)
 
 
-def format_number(value: float) -> str:
-    """`6` for 6.0, `-2.5` for -2.5: how scores and komi are written everywhere."""
-    return str(int(value)) if value == int(value) else str(value)
-
-
-@dataclass(frozen=True)
-class GameInfo:
-    """What a game is and which options it takes (one entry of the registry)."""
-
-    name: str
-    title: str
-    summary: str
-    colours: tuple[str, str]
-    """Colour names, lower case, the first mover's colour first."""
-    sizes: range
-    default_size: int
-    geometry: str
-    """`square`, `points` or `hex`: which board widget draws it."""
-    variants: tuple[str, ...] = ()
-    """Variant names, the default first; empty when the game has none."""
-    komi_variants: tuple[str, ...] = ()
-    """Variants that use komi (`""` stands for a game without variants)."""
-    komi_step: float = 0.0
-    """Komi must be a multiple of this (2 for even integers, 0.5 for half points)."""
-    default_komi: float = 0.0
-    pie_variants: tuple[str, ...] = ()
-    """Variants played with the pie rule (`""` for a game without variants)."""
-    captures: bool = False
-    """Whether moves may be captures written `from-to`."""
-
-    def takes_komi(self, variant: str) -> bool:
-        return variant in self.komi_variants
-
-    def has_pie_rule(self, variant: str) -> bool:
-        return variant in self.pie_variants
-
-    def option_names(self) -> list[str]:
-        """The options `newgame` accepts for this game."""
-        names = ["size"]
-        if self.variants:
-            names.append("variant")
-        if self.komi_variants:
-            names.append("komi")
-        return names
-
-    def options(
-        self, size: int | None = None, variant: str | None = None, komi: float | None = None
-    ) -> Options:
-        """Validated options; raises `OptionError` saying what is allowed."""
-        if size is None:
-            size = self.default_size
-        if size not in self.sizes:
-            raise OptionError(
-                f"{self.title} is played on sizes {self.sizes.start} to {self.sizes.stop - 1}, "
-                f"not {size}"
-            )
-        if variant is None:
-            variant = self.variants[0] if self.variants else ""
-        elif variant not in self.variants:
-            if not self.variants:
-                raise OptionError(f"{self.title} has no variants")
-            raise OptionError(
-                f"{self.title} has the variants {', '.join(self.variants)}, not '{shown(variant)}'"
-            )
-        if komi is None:
-            komi = self.default_komi if self.takes_komi(variant) else 0.0
-        elif not self.takes_komi(variant):
-            where = f"{self.title} {variant}" if variant else self.title
-            raise OptionError(f"{where} is played without komi")
-        else:
-            komi = parse_komi(komi, self.komi_step)
-        return Options(size, variant, komi)
-
-
 _PIECES: dict[type[Game], dict[str, Piece | None]] = {}
 """The cell tokens of position strings each game has read, and what they stand for: a
 board is read by looking its tokens up (only valid tokens are kept, so it stays small).
 The cells of a row are consecutive on every board."""
-
-_INT = re.compile(r"[+-]?[0-9]{1,30}")
-_FLOAT = re.compile(r"[+-]?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][+-]?[0-9]{1,3})?")
-
-
-def read_int(text: str) -> int | None:
-    """`text` as a whole number in ASCII digits (a sign allowed), else None.
-
-    `int()` alone takes other scripts' digits (`٣`), `1_000` and thousands of digits, and
-    `str.isdigit()` lets through `²`, which `int()` then refuses.
-    """
-    return int(text) if _INT.fullmatch(text) else None
-
-
-def read_float(text: str) -> float | None:
-    """`text` as a decimal number in ASCII digits (`-2.5`, `6`, `1e2`), else None: not
-    `inf`, `nan`, `1_0` or other scripts' digits, which `float()` alone takes."""
-    return float(text) if _FLOAT.fullmatch(text) else None
-
-
-def parse_komi(value: float | str, step: float) -> float:
-    """Komi as a float; raises `OptionError` unless it is a finite multiple of `step`."""
-    what = "an even whole number" if step == 2 else "a whole or half number"
-    komi = read_float(value) if isinstance(value, str) else float(value)
-    if komi is None:
-        raise OptionError(f"komi must be {what}, not '{shown(str(value))}'")
-    if not math.isfinite(komi) or komi % step != 0:
-        raise OptionError(f"komi must be {what}, not {value}")
-    if abs(komi) > 1000:
-        raise OptionError(f"komi must lie between -1000 and 1000, not {value}")
-    return komi + 0.0  # no negative zero
-
-
-@dataclass(frozen=True)
-class Options:
-    """A game's options once validated."""
-
-    size: int
-    variant: str = ""
-    komi: float = 0.0
-
-    def token(self, info: GameInfo) -> str:
-        """The options field of a position string, e.g. `size=7,variant=squared,komi=4`."""
-        parts = [f"size={self.size}"]
-        if info.variants:
-            parts.append(f"variant={self.variant}")
-        if info.takes_komi(self.variant):
-            parts.append(f"komi={format_number(self.komi)}")
-        return ",".join(parts)
 
 
 @dataclass(frozen=True)

@@ -30,34 +30,20 @@ from .base import (
     PASS,
     SWAP,
     Game,
-    GameInfo,
     Move,
-    Options,
     Outcome,
     Piece,
     Score,
     colour_masks,
-    format_number,
     yes_no,
     yes_no_text,
 )
+from .catalogue import EGOTZI, GameInfo, Options, format_number
 from .errors import PositionError
 from .geometry import SquareGrid
 from .pairs import Group, cancel
 
-INFO = GameInfo(
-    name="egotzi",
-    title="Egotzi",
-    summary="Each stone pushes its neighbours",
-    colours=("black", "white"),
-    sizes=range(5, 10),
-    default_size=7,
-    geometry="square",
-    variants=("standard", "squared"),
-    komi_variants=("squared",),
-    komi_step=2,
-    pie_variants=("standard",),
-)
+INFO = EGOTZI
 
 BLACK = 0
 WHITE = 1

@@ -21,21 +21,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
-from .base import PASS, SWAP, Game, GameInfo, Move, Options, Outcome, Piece, Score, format_number
+from .base import PASS, SWAP, Game, Move, Outcome, Piece, Score
+from .catalogue import LINAGE, Options, format_number
 from .errors import PositionError, shown
 from .geometry import SquareGrid
 
-INFO = GameInfo(
-    name="linage",
-    title="Linage",
-    summary="Neutral stones wall off territory",
-    colours=("vertical", "horizontal"),
-    sizes=range(5, 20),
-    default_size=11,
-    geometry="points",
-    komi_variants=("",),
-    komi_step=0.5,
-)
+INFO = LINAGE
 
 VERTICAL = 0
 """Colour index of Vertical, who moves first and owns regions with no horizontal line."""

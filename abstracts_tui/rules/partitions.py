@@ -32,19 +32,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Self, cast
 
-from .base import PASS, SWAP, Game, GameInfo, Move, Options, Outcome, Piece, Score, colour_masks
+from .base import PASS, SWAP, Game, Move, Outcome, Piece, Score, colour_masks
+from .catalogue import PARTITIONS, GameInfo, Options
 from .errors import PositionError
 from .geometry import HexGrid
 
-INFO = GameInfo(
-    name="partitions",
-    title="Partitions",
-    summary="Fragments score for the opponent",
-    colours=("white", "black"),
-    sizes=range(5, 11),
-    default_size=6,
-    geometry="hex",
-)
+INFO = PARTITIONS
 
 WHITE = 0
 BLACK = 1

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import random
 
-from .base import PASS, SWAP, GameInfo, Move, Options, Piece
+from .base import PASS, SWAP, Move, Piece
+from .catalogue import PETRIFY, Options
 from .errors import PositionError
 from .geometry import bits
 from .squares import (
@@ -24,17 +25,7 @@ from .squares import (
     uniform_below,
 )
 
-INFO = GameInfo(
-    name="petrify",
-    title="Petrify",
-    summary="Captures leave blocks; own areas",
-    colours=("blue", "orange"),
-    sizes=range(6, 11),
-    default_size=8,
-    geometry="square",
-    pie_variants=("",),
-    captures=True,
-)
+INFO = PETRIFY
 
 PetrifyState = tuple[int, int, int, int, int, int, int, int]
 """(Blue disks, Orange disks, blocks, forbidden squares, turn, passes, last, swap)."""

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import random
 
-from .base import PASS, SWAP, GameInfo, Move, Options, Piece
+from .base import PASS, SWAP, Move, Piece
+from .catalogue import PILO, Options
 from .errors import PositionError
 from .geometry import bits
 from .squares import (
@@ -27,17 +28,7 @@ from .squares import (
     uniform_below,
 )
 
-INFO = GameInfo(
-    name="pilo",
-    title="Pilo",
-    summary="Equal stacks capture and grow",
-    colours=("blue", "orange"),
-    sizes=range(6, 11),
-    default_size=8,
-    geometry="square",
-    pie_variants=("",),
-    captures=True,
-)
+INFO = PILO
 
 PiloState = tuple[int, int, int, int, tuple[int, ...], int, int, int, int]
 """(Blue stacks, Orange stacks, blocks, stacks taller than 1, stacks by height, turn,

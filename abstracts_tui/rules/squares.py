@@ -24,7 +24,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
-from .base import PASS, SWAP, Game, Move, Options, Outcome, Piece, Score, yes_no, yes_no_text
+from .base import PASS, SWAP, Game, Move, Outcome, Piece, Score, yes_no, yes_no_text
+from .catalogue import Options
 from .errors import PositionError, shown
 from .geometry import SquareGrid
 from .pairs import Group, cancel, owner_after_cancelling

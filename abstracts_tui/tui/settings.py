@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.levels import DEFAULT_LEVEL, LEVELS
-from ..rules import GAMES
+from ..rules.catalogue import CATALOGUE
 from .themes import theme_names
 
 CONFIG_VARIABLE = "ABSTRACTS_TUI_CONFIG"
@@ -88,7 +88,7 @@ def read(data: dict[str, Any], path: Path) -> Settings:
         level = DEFAULT_LEVEL
     sizes: dict[str, int] = {}
     for game, size in dict(data.get("sizes", {})).items():
-        info = GAMES[game].info if game in GAMES else None
+        info = CATALOGUE.get(game)
         if info is None or size not in info.sizes:
             where = f"{min(info.sizes)} to {max(info.sizes)}" if info else "a game's name"
             wrong(f"sizes.{game}", where)

@@ -116,3 +116,19 @@ def test_position_string_fields() -> None:
 def test_malformed_position_strings_say_what_is_wrong(text: str, message: str) -> None:
     with pytest.raises(PositionError, match=message):
         load_position(text)
+
+
+def test_catalogue_lists_the_registry_games_in_order() -> None:
+    # The selection screen lists the games from the catalogue; a game started from it
+    # must be the registry's game of that name, with the same options.
+    from abstracts_tui.rules import CATALOGUE
+
+    assert list(CATALOGUE) == list(GAMES)
+    assert all(GAMES[name].info == info for name, info in CATALOGUE.items())
+
+
+def test_unknown_rules_name_is_an_attribute_error() -> None:
+    import abstracts_tui.rules as rules
+
+    with pytest.raises(AttributeError, match="no attribute 'Chess'"):
+        _ = rules.Chess

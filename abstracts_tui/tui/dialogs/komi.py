@@ -9,7 +9,7 @@ from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Input, Static
 
 from ...rules import GameInfo, OptionError, format_number
-from ...rules.base import parse_komi
+from ...rules.catalogue import parse_komi
 from .base import FieldDialog, KeyButton
 
 

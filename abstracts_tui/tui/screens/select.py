@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 from ...clock import ClockSpecError, TimeControl
 from ...engine.levels import LEVELS
 from ...game_setup import DEFAULT_NAMES, Setup, seat_names
-from ...rules import GAMES, GameInfo, format_number
+from ...rules.catalogue import CATALOGUE, GameInfo, format_number
 from ..dialogs.komi import KomiValidator, komi_error, komi_rule
 from ..messages import ResumeRequested
 from ..textual_internals import SteadyFooter
@@ -191,7 +191,7 @@ class SelectScreen(Screen[Setup | None]):
 
     def __init__(self, default: Setup | None = None) -> None:
         super().__init__()
-        self.infos = [cls.info for cls in GAMES.values()]
+        self.infos = list(CATALOGUE.values())
         self.choices = {
             info.name: GameChoice(info.default_size, info.variants[0] if info.variants else "", "")
             for info in self.infos
@@ -206,8 +206,8 @@ class SelectScreen(Screen[Setup | None]):
         """The game to preselect; for the app's home screen, the app's own setup."""
 
     def _take_default(self, default: Setup) -> None:
-        info = GAMES[default.game].info
-        self.index = list(GAMES).index(info.name)
+        info = CATALOGUE[default.game]
+        self.index = list(CATALOGUE).index(info.name)
         choice = self.choices[info.name]
         if default.size is not None and default.size in info.sizes:
             choice.size = default.size
@@ -234,7 +234,7 @@ class SelectScreen(Screen[Setup | None]):
         for name, size in getattr(settings, "sizes", {}).items():
             self.choices[name].size = size
         default = self.default or getattr(self.app, "setup", None)
-        if isinstance(default, Setup) and default.game in GAMES:
+        if isinstance(default, Setup) and default.game in CATALOGUE:
             self._take_default(default)
         yield Static(
             "abstracts-tui: choose a game and its options, then press Enter to start",
