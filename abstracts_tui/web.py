@@ -55,6 +55,8 @@ class VisitorServer(Server):
         self.visitors = 0
         """Apps running now (each a process)."""
         self.runner: web.AppRunner | None = None
+        self.sockets: set[web.WebSocketResponse] = set()
+        """The visitors' open pages."""
 
     async def start(self) -> int:
         """Listen; returns the port."""
@@ -65,6 +67,9 @@ class VisitorServer(Server):
         return int(self.runner.addresses[0][1])
 
     async def stop(self) -> None:
+        # The pages first: each handler then stops its visitor's app (which saves the
+        # game), instead of the server waiting out their connections.
+        await asyncio.gather(*(socket.close() for socket in list(self.sockets)))
         if self.runner is not None:
             await self.runner.cleanup()
 
@@ -107,6 +112,7 @@ class VisitorServer(Server):
             await websocket.close()
 
         self.visitors += 1
+        self.sockets.add(websocket)
         service: AppService | None = None
         try:
             await websocket.prepare(request)
@@ -126,6 +132,7 @@ class VisitorServer(Server):
             log.exception("a visitor's app failed")
         finally:
             self.visitors -= 1
+            self.sockets.discard(websocket)
             if service is not None:
                 await service.stop()
         return websocket
