@@ -25,7 +25,7 @@ from .compiled import module, position_of
 if TYPE_CHECKING:
     from ._core import Searcher
 
-from .search import (
+from .terms import (
     DEFAULT_AMAF_FROM,
     DEFAULT_BIAS,
     DEFAULT_EXPLORATION,

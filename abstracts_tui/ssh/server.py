@@ -503,8 +503,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             self.app.end()  # the room's game is saved after every move: nothing is lost
 
     async def run_app(self, command: object) -> None:
-        from ..tui.factory import build_server_app
-        from .app import Command, Terminal
+        from .app import Command, Terminal, build_server_app
         from .signals import notice_kind
 
         assert self.chan is not None

@@ -1,5 +1,7 @@
-"""The one place the app is built: the `abstracts-tui` command, the SSH server and the
-tests all get their app from here, so that what the tests drive is what users get."""
+"""The one place the app is built: the `abstracts-tui` command, the browser's visitors and
+the tests get their app from here, so that what the tests drive is what users get. The
+SSH server's app is this app with the lobby at home (`ssh.app.ServerApp`, built by
+`ssh.app.build_server_app`, which the server and its tests use)."""
 
 from __future__ import annotations
 
@@ -11,9 +13,6 @@ from .settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from ..game_setup import Setup
-    from ..ssh.app import Command, ServerApp, Terminal
-    from ..ssh.driver import Channel
-    from ..ssh.rooms import Rooms
 
 
 def build_app(
@@ -45,27 +44,3 @@ def build_web_app(data: Path) -> AbstractsApp:
     server's disk, and the default settings (the server's settings file is not theirs)."""
     policy = Policy(files=False, files_refusal=WEB_REFUSAL, download=True)
     return AbstractsApp(data=data, policy=policy, settings=Settings())
-
-
-def build_server_app(
-    *,
-    user: str,
-    rooms: Rooms,
-    channel: Channel,
-    terminal: Terminal,
-    address: str,
-    data: Path,
-    command: Command | None = None,
-) -> ServerApp:
-    """The app of one SSH connection: the lobby at home, rooms, no files."""
-    from ..ssh.app import ServerApp
-
-    return ServerApp(
-        user=user,
-        rooms=rooms,
-        channel=channel,
-        terminal=terminal,
-        address=address,
-        data=data,
-        command=command,
-    )
