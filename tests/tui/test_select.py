@@ -9,11 +9,12 @@ from pathlib import Path
 from textual import events
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import Input, Static
+from textual.widgets import Input, OptionList, Static
 
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.select import SelectScreen
+from abstracts_tui.tui.settings import Settings
 
 
 class Host(App[None]):
@@ -333,3 +334,19 @@ def test_keys_typed_in_one_burst_after_tab_reach_the_next_field() -> None:
 
     host = run(steps)
     assert host.setups == [Setup("petrify", size=8, first="Ida", second="Zoe")]
+
+
+def test_game_keys_typed_in_one_burst_each_move_the_list(tmp_path: Path) -> None:
+    # The app as the command builds it (the list's keys are the home screen's).
+    app = build_app(data=tmp_path, settings=Settings())
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for key in ("j", "j"):  # at once, as a fast typist or SSH sends them
+                app.post_message(events.Key(key, key))
+            await pilot.pause(0.2)
+            assert app.screen.query_one("#games", OptionList).highlighted == 2
+            assert app.screen.query_one("#setup").border_title == "Egotzi"
+
+    asyncio.run(main())

@@ -460,7 +460,11 @@ class SelectScreen(Screen[Setup | None]):
         self._start()
 
     def action_game(self, delta: int) -> None:
-        self.query_one("#games", OptionList).highlighted = (self.index + delta) % len(self.infos)
+        # From the list's own highlight, which moves at once: `index` follows it by a
+        # message, so keys in one burst would each start from the same game.
+        games = self.query_one("#games", OptionList)
+        here = games.highlighted if games.highlighted is not None else self.index
+        games.highlighted = (here + delta) % len(self.infos)
 
     def action_start(self) -> None:
         # Enter is a priority key, seen before the keys typed just ahead of it have
