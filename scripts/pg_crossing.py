@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import random
 import secrets
 import statistics
 import time
@@ -24,25 +25,32 @@ from abstracts_tui.store.postgres import ROOMS_CHANNEL, Change, PostgresStore
 
 
 def listen(url: str, code: str, moves: int, ready: Any, out: Any) -> None:
-    """Read each change as its notice arrives; put (version, when read) in `out`."""
+    """Read each change as its notice arrives, as a server process does (an asyncio
+    loop; notices awaited a second at a time, then a check that the connection is
+    there); put (version, when read) in `out`."""
+    import asyncio
+
     import psycopg
 
-    listener = psycopg.connect(url, autocommit=True)
-    listener.execute(f"LISTEN {ROOMS_CHANNEL}")
-    db = postgres.connect(url, autocommit=True)
-    version = 2
-    ready.set()
-    for note in listener.notifies():
-        room, _, _ = note.payload.partition(" ")
-        if room != code:
-            continue
-        for change in postgres.changes(db, code, version):
-            version = change.version
-            out.put((version, time.monotonic()))
-        if version >= moves + 2:
-            break
-    listener.close()
-    db.close()
+    async def main() -> None:
+        listener = await psycopg.AsyncConnection.connect(url, autocommit=True)
+        await listener.execute(f"LISTEN {ROOMS_CHANNEL}")
+        db = postgres.connect(url, autocommit=True)
+        version = 2
+        ready.set()
+        while version < moves + 2:
+            async for note in listener.notifies(timeout=1.0):
+                room, _, _ = note.payload.partition(" ")
+                if room != code:
+                    continue
+                for change in postgres.changes(db, code, version):
+                    version = change.version
+                    out.put((version, time.monotonic()))
+            await listener.execute("SELECT 1")
+        await listener.close()
+        db.close()
+
+    asyncio.run(main())
 
 
 def figures(values: list[float]) -> str:
@@ -55,6 +63,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database", required=True, metavar="URL")
     parser.add_argument("--moves", type=int, default=500)
+    parser.add_argument(
+        "--every", type=float, default=0.05, help="mean seconds between moves (drawn evenly)"
+    )
     args = parser.parse_args()
     PostgresStore(args.database).close()  # the tables
     db = postgres.connect(args.database, autocommit=True)
@@ -81,14 +92,14 @@ def main() -> None:
         started[version] = time.monotonic()
         postgres.change_room(db, save, Change(version, "move", "a1", "ann"), None)
         commits.append(time.monotonic() - started[version])
-        time.sleep(0.05)
+        time.sleep(random.uniform(0, 2 * args.every))
     crossed = []
     for _ in range(args.moves):
         version, read = out.get(timeout=30)
         crossed.append(read - started[version])
     other.join(30)
     db.close()
-    print(f"{args.moves} moves, one every 50 ms")
+    print(f"{args.moves} moves, one every {args.every * 1000:.0f} ms on average")
     print(f"commit (change row, room, NOTIFY): {figures(commits)}")
     print(f"commit start to the change read on the other process: {figures(crossed)}")
 
