@@ -167,6 +167,19 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
+def room_filter(finished: bool | None, player: str | None, mark: str) -> tuple[str, list[object]]:
+    """The WHERE clause of `Store.rooms` for `finished` and `player` (empty for neither),
+    with `mark` the database's placeholder, and its parameters."""
+    conditions = []
+    parameters: list[object] = []
+    if finished is not None:
+        conditions.append("finished IS NOT NULL" if finished else "finished IS NULL")
+    if player is not None:
+        conditions.append(f"(creator = {mark} OR joiner = {mark})")
+        parameters += [player, player]
+    return (f"WHERE {' AND '.join(conditions)}" if conditions else ""), parameters
+
+
 def rated_after(
     first: Rating, second: Rating, players: Sequence[str], winner: str | None
 ) -> tuple[Rating, Rating]:

@@ -27,7 +27,15 @@ from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..ratings import Rating
-from .base import PlayerRating, RoomSave, RoomSetup, StoredRoom, StoreError, rated_after
+from .base import (
+    PlayerRating,
+    RoomSave,
+    RoomSetup,
+    StoredRoom,
+    StoreError,
+    rated_after,
+    room_filter,
+)
 from .pg_schema import LOCKS, PROCESS_LOCKS, migrate
 from .schema import NewerStore
 
@@ -243,14 +251,7 @@ class PostgresStore:
         limit: int | None = None,
         offset: int = 0,
     ) -> list[StoredRoom]:
-        conditions = []
-        parameters: list[object] = []
-        if finished is not None:
-            conditions.append("finished IS NOT NULL" if finished else "finished IS NULL")
-        if player is not None:
-            conditions.append("(creator = %s OR joiner = %s)")
-            parameters += [player, player]
-        where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
+        where, parameters = room_filter(finished, player, "%s")
         parameters += [limit, offset]
         query = (
             f"SELECT {ROOM_COLUMNS} FROM rooms {where} "

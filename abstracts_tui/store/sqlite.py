@@ -20,7 +20,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..ratings import Rating
-from .base import PlayerRating, RoomSave, RoomSetup, StoredRoom, StoreError, rated_after
+from .base import (
+    PlayerRating,
+    RoomSave,
+    RoomSetup,
+    StoredRoom,
+    StoreError,
+    rated_after,
+    room_filter,
+)
 from .schema import NewerStore, migrate, now
 
 REASONS = {
@@ -205,14 +213,7 @@ class SqliteStore:
         limit: int | None = None,
         offset: int = 0,
     ) -> list[StoredRoom]:
-        conditions = []
-        parameters: list[object] = []
-        if finished is not None:
-            conditions.append("finished IS NOT NULL" if finished else "finished IS NULL")
-        if player is not None:
-            conditions.append("(creator = ? OR joiner = ?)")
-            parameters += [player, player]
-        where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
+        where, parameters = room_filter(finished, player, "?")
         parameters += [-1 if limit is None else limit, offset]
         rows = self._read(
             f"SELECT {ROOM_COLUMNS} FROM rooms {where} "
