@@ -22,7 +22,6 @@ from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..ratings import Rating
-from ..session import Phase
 from ..store import StoreError
 
 if TYPE_CHECKING:
@@ -50,20 +49,12 @@ def rated_name(name: str, game: str, ratings: Ratings) -> str:
 
 def room_line(room: Room, user: str, ratings: Ratings) -> str:
     """`your move  k7m2  Pilo 8x8 rated  ann 1662? - bob 1500?  Blue to move (ann)`."""
-    game = room.session.game
-    info = game.info
-    size = f"side {game.size}" if info.geometry == "hex" else f"{game.size}x{game.size}"
+    game = room.session.game.info.name
     rated = " rated" if room.rated else ""
-    first = rated_name(room.creator, info.name, ratings)
-    second = rated_name(room.joiner, info.name, ratings) if room.joiner else "waiting for a player"
-    if room.joiner is None:
-        state = "open seat"
-    elif room.session.phase is not Phase.PLAY:
-        state = "choosing komi and sides"
-    else:
-        state = room.session.turn_text()
+    first = rated_name(room.creator, game, ratings)
+    second = rated_name(room.joiner, game, ratings) if room.joiner else "waiting for a player"
     mark = "your move  " if room.waits_for(user) else ""
-    return f"{mark}{room.code}  {info.title} {size}{rated}  {first} - {second}  {state}"
+    return f"{mark}{room.code}  {room.game_text()}{rated}  {first} - {second}  {room.state_text()}"
 
 
 def own_ratings(user: str, ratings: Ratings) -> str:

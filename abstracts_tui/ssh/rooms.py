@@ -79,18 +79,24 @@ class Room:
         return self.joiner is not None and self.session.waiting_for() == name
 
     def describe(self) -> str:
-        """`k7m2  Pilo 8x8  ann - bob  Blue to move (ann)` for the lobby's lists."""
+        """`k7m2  Pilo 8x8  ann - bob  Blue to move (ann)`."""
+        who = f"{self.creator} - {self.joiner or 'waiting for a player'}"
+        return f"{self.code}  {self.game_text()}  {who}  {self.state_text()}"
+
+    def game_text(self) -> str:
+        """`Pilo 8x8`, `Partitions side 6`."""
         game = self.session.game
         info = game.info
         size = f"side {game.size}" if info.geometry == "hex" else f"{game.size}x{game.size}"
-        who = f"{self.creator} - {self.joiner or 'waiting for a player'}"
+        return f"{info.title} {size}"
+
+    def state_text(self) -> str:
+        """`open seat`, `choosing komi and sides`, or whose turn it is."""
         if self.joiner is None:
-            state = "open seat"
-        elif self.session.phase is not Phase.PLAY:
-            state = "choosing komi and sides"
-        else:
-            state = self.session.turn_text()
-        return f"{self.code}  {info.title} {size}  {who}  {state}"
+            return "open seat"
+        if self.session.phase is not Phase.PLAY:
+            return "choosing komi and sides"
+        return self.session.turn_text()
 
 
 class RoomError(Exception):
