@@ -140,20 +140,14 @@ class VisitorServer(Server):
 
 async def serve(data: Path, host: str, port: int, ready: asyncio.Event | None = None) -> None:
     """Serve the app until SIGINT or SIGTERM."""
-    import signal
+    from .serving import until_stopped
 
     server = VisitorServer(data, host, port)
     bound = await server.start()
     shown = f"[{host}]" if ":" in host else host
     log.info("listening on http://%s:%d/ ; visitors' games in %s", shown, bound, data / "visitors")
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
-    if ready is not None:
-        ready.set()
     try:
-        await stop.wait()
+        await until_stopped(ready)
     finally:
         log.info("stopping")
         await server.stop()

@@ -376,25 +376,3 @@ class ServerApp(AbstractsApp):
                 self.start_game(setup)
 
         self.push_screen(SelectScreen(), chosen)
-
-
-def build_server_app(
-    *,
-    user: str,
-    rooms: Rooms,
-    channel: Channel,
-    terminal: Terminal,
-    address: str,
-    data: Path,
-    command: Command | None = None,
-) -> ServerApp:
-    """The app of one SSH connection: the lobby at home, rooms, no files."""
-    return ServerApp(
-        user=user,
-        rooms=rooms,
-        channel=channel,
-        terminal=terminal,
-        address=address,
-        data=data,
-        command=command,
-    )

@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
-import signal
 import time
 from collections import Counter
 from collections.abc import Mapping
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
+from ..serving import until_stopped
 from ..store import STORE_FILE, SqliteStore, Store, StoreError
 from .auth import (
     ITERATIONS,
@@ -503,7 +503,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             self.app.end()  # the room's game is saved after every move: nothing is lost
 
     async def run_app(self, command: object) -> None:
-        from .app import Command, Terminal, build_server_app
+        from .app import Command, ServerApp, Terminal
         from .signals import notice_kind
 
         assert self.chan is not None
@@ -523,7 +523,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             "NO_COLOR" in env,
             notice_kind(term, env),
         )
-        app = self.app = build_server_app(
+        app = self.app = ServerApp(
             user=self.user,
             rooms=self.server.rooms,
             channel=self,
@@ -655,14 +655,8 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
         server.store.location,
         key,
     )
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
-    if ready is not None:
-        ready.set()
     try:
-        await stop.wait()
+        await until_stopped(ready)
     finally:
         log.info("stopping")
         await server.close()

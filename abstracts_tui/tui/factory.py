@@ -1,7 +1,7 @@
 """The one place the app is built: the `abstracts-tui` command, the browser's visitors and
 the tests get their app from here, so that what the tests drive is what users get. The
-SSH server's app is this app with the lobby at home (`ssh.app.ServerApp`, built by
-`ssh.app.build_server_app`, which the server and its tests use)."""
+SSH server's app is this app with the lobby at home (`ssh.app.ServerApp`, which the
+server builds for each connection, and its tests reach through real SSH clients)."""
 
 from __future__ import annotations
 
