@@ -16,9 +16,10 @@ import argparse
 import multiprocessing
 import random
 import secrets
-import statistics
 import time
 from typing import Any
+
+from ssh_load import figures
 
 from abstracts_tui.store import RoomSave, RoomSetup, postgres
 from abstracts_tui.store.postgres import ROOMS_CHANNEL, Change, PostgresStore
@@ -53,10 +54,9 @@ def listen(url: str, code: str, moves: int, ready: Any, out: Any) -> None:
     asyncio.run(main())
 
 
-def figures(values: list[float]) -> str:
-    values = sorted(values)
-    p95 = values[min(len(values) - 1, int(len(values) * 0.95))]
-    return f"median {statistics.median(values) * 1000:.2f} ms, 95th percentile {p95 * 1000:.2f} ms"
+def shown(values: list[float]) -> str:
+    median, p95 = figures(values)
+    return f"median {median * 1000:.2f} ms, 95th percentile {p95 * 1000:.2f} ms"
 
 
 def main() -> None:
@@ -100,8 +100,8 @@ def main() -> None:
     other.join(30)
     db.close()
     print(f"{args.moves} moves, one every {args.every * 1000:.0f} ms on average")
-    print(f"commit (change row, room, NOTIFY): {figures(commits)}")
-    print(f"commit start to the change read on the other process: {figures(crossed)}")
+    print(f"commit (change row, room, NOTIFY): {shown(commits)}")
+    print(f"commit start to the change read on the other process: {shown(crossed)}")
 
 
 if __name__ == "__main__":
