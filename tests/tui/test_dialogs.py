@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Button, Input, Static
@@ -15,38 +15,50 @@ from textual.widgets import Button, Input, Static
 from abstracts_tui.records import Record
 from abstracts_tui.rules import GAMES, new_game
 from abstracts_tui.saved_games import SavedGame
+from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.dialogs.confirm import ConfirmDialog
 from abstracts_tui.tui.dialogs.komi import KomiDialog
 from abstracts_tui.tui.dialogs.path import PathDialog
 from abstracts_tui.tui.dialogs.pie import PieDialog
 from abstracts_tui.tui.dialogs.resume import ResumeDialog
 from abstracts_tui.tui.dialogs.side import SideDialog
+from abstracts_tui.tui.factory import build_app
+from abstracts_tui.tui.settings import Settings
 
 EGOTZI = GAMES["egotzi"].info
 LINAGE = GAMES["linage"].info
 
 
-class Host(App[None]):
-    """A bare app that shows one dialog and keeps what it answers."""
+class Shown:
+    """A dialog shown over the app's home screen, in the app `abstracts-tui` builds, and
+    what it answers."""
 
-    def __init__(self, dialog: Screen[Any]) -> None:
-        super().__init__()
+    def __init__(self, app: AbstractsApp, dialog: Screen[Any]) -> None:
+        self.app = app
         self.dialog = dialog
         self.answers: list[object] = []
 
-    def on_mount(self) -> None:
-        self.push_screen(self.dialog, self.answers.append)
+    @property
+    def screen(self) -> Screen[Any]:
+        return self.app.screen
 
 
-Steps = Callable[[Host, Pilot[None]], Awaitable[None]]
+Steps = Callable[[Shown, Pilot[None]], Awaitable[None]]
 
 
 def answers(dialog: Screen[Any], steps: Steps) -> list[object]:
     """Run `steps` against `dialog` at 80x24; the dialog's answers (at most one)."""
-    host = Host(dialog)
+    with tempfile.TemporaryDirectory(prefix="dialogs-") as data:
+        return _answers(build_app(data=Path(data), settings=Settings()), dialog, steps)
+
+
+def _answers(app: AbstractsApp, dialog: Screen[Any], steps: Steps) -> list[object]:
+    host = Shown(app, dialog)
 
     async def main() -> None:
-        async with host.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.push_screen(dialog, host.answers.append)
             await pilot.pause()
             await steps(host, pilot)
             await pilot.pause()
@@ -56,20 +68,20 @@ def answers(dialog: Screen[Any], steps: Steps) -> list[object]:
 
 
 def keys(*names: str) -> Steps:
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+    async def steps(host: Shown, pilot: Pilot[None]) -> None:
         await pilot.press(*names)
 
     return steps
 
 
 def click(selector: str) -> Steps:
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+    async def steps(host: Shown, pilot: Pilot[None]) -> None:
         await pilot.click(selector)
 
     return steps
 
 
-def text(host: Host, selector: str) -> str:
+def text(host: Shown, selector: str) -> str:
     return str(host.screen.query_one(selector, Static).content)
 
 
@@ -100,7 +112,7 @@ def test_confirm_buttons_carry_the_given_words() -> None:
 
     seen: list[str] = []
 
-    async def look(host: Host, pilot: Pilot[None]) -> None:
+    async def look(host: Shown, pilot: Pilot[None]) -> None:
         seen.append(text(host, ".dialog-text"))
         seen.extend(str(button.label) for button in host.screen.query(Button))
         await pilot.click("#no")
@@ -126,7 +138,7 @@ def saved_games(*lines: tuple[str, ...]) -> list[SavedGame]:
 def test_the_resume_footer_names_the_answers_as_the_buttons_do() -> None:
     shown: list[str] = []
 
-    async def look(host: Host, pilot: Pilot[None]) -> None:
+    async def look(host: Shown, pilot: Pilot[None]) -> None:
         shown.extend(b.binding.description for b in host.screen.active_bindings.values())
         await pilot.press("n")
 
@@ -145,7 +157,7 @@ def test_a_game_that_cannot_be_deleted_stays_listed_with_the_reason() -> None:
     games = saved_games(("c3",), ("c3", "a1"))
     seen: list[str] = []
 
-    async def delete(host: Host, pilot: Pilot[None]) -> None:
+    async def delete(host: Shown, pilot: Pilot[None]) -> None:
         await pilot.press("d")
         await pilot.pause()
         await pilot.press("y")
@@ -195,7 +207,7 @@ def test_pie_buttons() -> None:
 def test_pie_explains_the_choice_with_names_and_colours() -> None:
     seen: list[str] = []
 
-    async def look(host: Host, pilot: Pilot[None]) -> None:
+    async def look(host: Shown, pilot: Pilot[None]) -> None:
         seen.append(text(host, ".dialog-text"))
 
     answers(pie(), look)
@@ -213,7 +225,7 @@ def test_komi_default_is_accepted_with_enter() -> None:
 
 
 def test_komi_typed_and_normalised() -> None:
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+    async def steps(host: Shown, pilot: Pilot[None]) -> None:
         await retype(pilot, " -6.50 ")
         await pilot.press("enter")
 
@@ -223,7 +235,7 @@ def test_komi_typed_and_normalised() -> None:
 def test_odd_komi_refused_for_egotzi_squared_with_the_reason() -> None:
     shown: list[str] = []
 
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+    async def steps(host: Shown, pilot: Pilot[None]) -> None:
         await retype(pilot, "3")
         await pilot.press("enter")
         await pilot.pause()
@@ -240,7 +252,7 @@ def test_odd_komi_refused_for_egotzi_squared_with_the_reason() -> None:
 def test_quarter_points_and_words_refused_for_linage() -> None:
     shown: list[str] = []
 
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+    async def steps(host: Shown, pilot: Pilot[None]) -> None:
         for bad in ("6.25", "six", ""):
             await retype(pilot, bad)
             await pilot.press("enter")
@@ -258,7 +270,7 @@ def test_quarter_points_and_words_refused_for_linage() -> None:
 def test_komi_dialog_says_who_gets_komi() -> None:
     seen: list[str] = []
 
-    async def look(host: Host, pilot: Pilot[None]) -> None:
+    async def look(host: Shown, pilot: Pilot[None]) -> None:
         seen.append(text(host, ".dialog-text"))
 
     answers(KomiDialog(LINAGE, "Ann"), look)
@@ -282,7 +294,7 @@ def test_side_keys_by_number_and_initial() -> None:
 def test_side_buttons_are_named_by_colour_and_komi() -> None:
     labels: list[str] = []
 
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+    async def steps(host: Shown, pilot: Pilot[None]) -> None:
         labels.extend(str(button.label) for button in host.screen.query(Button))
         await pilot.click("#colour1")
 
@@ -294,7 +306,7 @@ def test_side_buttons_are_named_by_colour_and_komi() -> None:
 def test_side_negative_komi_label() -> None:
     labels: list[str] = []
 
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+    async def steps(host: Shown, pilot: Pilot[None]) -> None:
         labels.extend(str(button.label) for button in host.screen.query(Button))
 
     answers(SideDialog(EGOTZI, "Bob", -2), steps)
@@ -319,7 +331,7 @@ def test_load_refuses_a_missing_file_then_takes_a_real_one(tmp_path: Path) -> No
     record.write_text("(;)")
     shown: list[str] = []
 
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+    async def steps(host: Shown, pilot: Pilot[None]) -> None:
         await pilot.press("enter")
         await pilot.pause()
         shown.append(text(host, "#text-note"))
@@ -338,7 +350,7 @@ def test_load_refuses_a_missing_file_then_takes_a_real_one(tmp_path: Path) -> No
 def test_save_needs_an_existing_folder(tmp_path: Path) -> None:
     shown: list[str] = []
 
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+    async def steps(host: Shown, pilot: Pilot[None]) -> None:
         await pilot.press("enter")
         await pilot.pause()
         shown.append(text(host, "#text-note"))
@@ -357,7 +369,7 @@ def test_save_warns_before_replacing_a_file(tmp_path: Path) -> None:
     record.write_text("(;)")
     shown: list[str] = []
 
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+    async def steps(host: Shown, pilot: Pilot[None]) -> None:
         shown.append(text(host, "#text-note"))
         await pilot.click("#accept")
 
@@ -375,7 +387,7 @@ def test_path_home_is_expanded() -> None:
     home = Path.home()
     assert answers(PathDialog("Load", "~", must_exist=False), keys("enter")) == []
 
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+    async def steps(host: Shown, pilot: Pilot[None]) -> None:
         await retype(pilot, "~/abstracts-test.sgf")
         await pilot.press("enter")
 
@@ -386,7 +398,7 @@ def test_path_home_is_expanded() -> None:
 
 
 def test_typing_in_the_path_field_does_not_trigger_keys(tmp_path: Path) -> None:
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+    async def steps(host: Shown, pilot: Pilot[None]) -> None:
         await retype(pilot, str(tmp_path / "yes-no.sgf"))
         assert host.screen.query_one("#text", Input).value.endswith("yes-no.sgf")
         await pilot.press("enter")

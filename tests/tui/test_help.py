@@ -1,4 +1,5 @@
-"""The help screen shows the game's rules and the keys it is given; the rules texts."""
+"""The help screen, opened with `?` in the app, shows the game's rules and the keys of
+the screen it was opened from; the rules texts."""
 
 from __future__ import annotations
 
@@ -6,47 +7,45 @@ import asyncio
 import html
 import re
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
-from textual.app import App
 from textual.pilot import Pilot
 
+from abstracts_tui.game_setup import Setup
 from abstracts_tui.rules import GAMES
+from abstracts_tui.tui.app import AbstractsApp
+from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.rules_text import NOTATION, RULES
 from abstracts_tui.tui.screens.help import HelpScreen, blocks
+from abstracts_tui.tui.screens.play import PlayScreen
 
-KEYS = [("ctrl+z", "Take back the last move"), ("colon", "Type a move")]
+from .waiting import until
 
-
-class Host(App[None]):
-    """A bare app that shows the help screen and notes when it is closed."""
-
-    def __init__(self, help_screen: HelpScreen) -> None:
-        super().__init__()
-        self.help_screen = help_screen
-        self.closed: list[None] = []
-
-    def on_mount(self) -> None:
-        self.push_screen(self.help_screen, self.closed.append)
+Steps = Callable[[AbstractsApp, Pilot[None]], Awaitable[None]]
 
 
-Steps = Callable[[Host, Pilot[None]], Awaitable[None]]
-
-
-def run(help_screen: HelpScreen, steps: Steps) -> Host:
-    host = Host(help_screen)
+def run(setup: Setup, steps: Steps, data: Path, first: tuple[str, ...] = ()) -> AbstractsApp:
+    """Start the app as `abstracts-tui` builds it with `setup`'s game, press `first`
+    (a dialog's answer), open the help with `?` as a player does, and run `steps` at
+    80x24."""
+    app = build_app(setup, data=data)
 
     async def main() -> None:
-        async with host.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
-            await steps(host, pilot)
+            await pilot.press(*first)
+            await until(pilot, lambda: isinstance(app.screen, PlayScreen))
+            await pilot.press("question_mark")
+            await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+            await steps(app, pilot)
             await pilot.pause()
 
     asyncio.run(main())
-    return host
+    return app
 
 
-def visible_text(host: Host) -> str:
+def visible_text(host: AbstractsApp) -> str:
     """The characters on the terminal, row by row, as the user sees them."""
     svg = host.export_screenshot()
     rows: dict[float, list[tuple[float, str]]] = {}
@@ -61,7 +60,7 @@ def flat(text: str) -> str:
     return " ".join(re.sub(r"[█▀▄▌▐│]", " ", text).split())
 
 
-async def scroll_to_end(host: Host, pilot: Pilot[None], seen: list[str]) -> None:
+async def scroll_to_end(host: AbstractsApp, pilot: Pilot[None], seen: list[str]) -> None:
     """Page down, keeping what each page shows, until nothing changes."""
     previous = None
     for _ in range(40):
@@ -74,61 +73,45 @@ async def scroll_to_end(host: Host, pilot: Pilot[None], seen: list[str]) -> None
         await pilot.pause()
 
 
-def test_help_shows_the_rules_of_the_game_and_the_keys() -> None:
+def test_help_shows_the_rules_of_the_game_and_the_keys(tmp_path: Path) -> None:
     pages: list[str] = []
 
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
-        await scroll_to_end(host, pilot, pages)
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await scroll_to_end(app, pilot, pages)
 
-    host = run(HelpScreen("linage", KEYS), steps)
+    run(Setup("linage", 11, komi=6.5, first="Ann", second="Bob"), steps, tmp_path, first=("1",))
     everything = flat("\n".join(pages))
     assert "Help: Linage" in pages[0]
-    assert "Keys" in pages[-1]
-    assert "Take back the last move" in pages[-1] and "ctrl+z" in pages[-1]
-    assert "Type a move" in pages[-1]
+    assert "Keys" in everything
+    # the play screen's own keys, as its footer names them, ending the help
+    assert "Undo" in everything and "Type" in everything
+    assert "Forward" in pages[-1]
     assert "A region with no line across belongs to Vertical" in everything
     assert "Two passes in a row end the game" in everything
     assert "Petrify" not in pages[0]  # only this game's rules
-    assert host.closed == []
-
-
-def test_help_for_all_games_has_all_five() -> None:
-    pages: list[str] = []
-
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
-        await scroll_to_end(host, pilot, pages)
-
-    run(HelpScreen(None, KEYS), steps)
-    everything = flat("\n".join(pages))
-    for cls in GAMES.values():
-        assert cls.info.title in everything
-    assert "a1 is the bottom-left corner" in everything
-    assert "Take back the last move" in pages[-1]
 
 
 @pytest.mark.parametrize("key", ["escape", "q", "question_mark"])
-def test_help_closes_with(key: str) -> None:
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
-        assert isinstance(host.screen, HelpScreen)
+def test_help_closes_with(key: str, tmp_path: Path) -> None:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.press(key)
         await pilot.pause()
-        assert not isinstance(host.screen, HelpScreen)
+        assert isinstance(app.screen, PlayScreen)
 
-    host = run(HelpScreen("petrify", KEYS), steps)
-    assert host.closed == [None]
+    run(Setup("petrify", 8, first="Ann", second="Bob"), steps, tmp_path)
 
 
-def test_help_scrolls_with_j_and_k() -> None:
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
-        top = visible_text(host)
+def test_help_scrolls_with_j_and_k(tmp_path: Path) -> None:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        top = visible_text(app)
         await pilot.press("j", "j", "j")
         await pilot.pause()
-        assert visible_text(host) != top
+        assert visible_text(app) != top
         await pilot.press("k", "k", "k")
         await pilot.pause()
-        assert visible_text(host) == top
+        assert visible_text(app) == top
 
-    run(HelpScreen("egotzi", KEYS), steps)
+    run(Setup("egotzi", 7, first="Ann", second="Bob"), steps, tmp_path)
 
 
 # -- the rules texts ------------------------------------------------------------------------
