@@ -12,8 +12,9 @@ text of each file is written when changes come faster than the disk. The same wr
 keeps other things than files (an SSH room's row in the server's store): `put` takes the
 work that saves the newest state, made on the caller's thread from a snapshot. A failure
 never reaches the caller: the autosave keeps a sentence saying what went wrong
-(`problem`), tells its owner, and tries again with the next change, or after
-`RETRY_SECONDS` if none comes.
+(`problem`), tells its owner, and tries again with the next change, or, if none comes,
+after `FIRST_RETRY_SECONDS`, then twice as long each time up to `RETRY_SECONDS` (a disk
+freed at once is found at once; one that stays full costs one attempt in ten seconds).
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ from functools import partial
 from pathlib import Path
 
 NEW_FILE_MODE = 0o644
+FIRST_RETRY_SECONDS = 1.0
+"""How long after the first failed save the autosave tries it again, if nothing changed."""
 RETRY_SECONDS = 10.0
-"""How long after a failed save the autosave tries it again, if nothing changed since."""
+"""The longest wait between two attempts of a save that keeps failing."""
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +133,7 @@ class Autosave:
         self._lock = threading.Lock()
         self._pending: Callable[[], object] | None = None
         self._version = 0
+        self._failures = 0  # in a row, for the wait before the next attempt
         self._idle = threading.Event()
         self._idle.set()
 
@@ -167,6 +171,7 @@ class Autosave:
             except Exception as error:  # a fault of the program's: the writer must go on
                 log.exception("saving to %s failed", self.path)
                 problem = f"saving failed ({type(error).__name__})"
+        self._failures = 0 if problem is None else self._failures + 1
         if problem != self.problem:
             self.problem = problem
             if self.on_problem is not None:
@@ -180,7 +185,8 @@ class Autosave:
             _writer().submit(self._write_pending)
         elif problem is not None and save is not None:
             # Tried again later: the last change of a game (its end) may have no next one.
-            retry = threading.Timer(RETRY_SECONDS, self._retry, (save, version))
+            wait = min(FIRST_RETRY_SECONDS * 2 ** (self._failures - 1), RETRY_SECONDS)
+            retry = threading.Timer(wait, self._retry, (save, version))
             retry.daemon = True
             retry.start()
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import stat
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -111,7 +113,7 @@ def test_the_autosave_writes_the_newest_text_when_changes_come_fast(tmp_path: Pa
 def test_the_autosave_keeps_any_state_through_put_and_says_why_a_save_fails(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(files, "RETRY_SECONDS", 0.1)
+    monkeypatch.setattr(files, "FIRST_RETRY_SECONDS", 0.1)
     saved: list[str] = []
     failing = threading.Event()
     changes = threading.Semaphore(0)
@@ -135,3 +137,24 @@ def test_the_autosave_keeps_any_state_through_put_and_says_why_a_save_fails(
     assert autosave.flush()
     assert autosave.problem is None
     assert saved[-1] == "state 99"
+
+
+def test_a_save_that_keeps_failing_is_tried_again_less_and_less_often(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(files, "FIRST_RETRY_SECONDS", 0.05)
+    monkeypatch.setattr(files, "RETRY_SECONDS", 0.4)
+    attempts: list[float] = []
+
+    def save() -> None:
+        attempts.append(time.monotonic())
+        raise SaveError("the store is locked by another program")
+
+    autosave = Autosave(tmp_path / "server.db")
+    autosave.put(save)
+    time.sleep(1.6)
+    autosave.cancel()
+    waits = [later - earlier for earlier, later in itertools.pairwise(attempts)]
+    # 0.05, 0.1, 0.2, 0.4, 0.4 s: longer each time (a fixed 0.05 s would try 30 times)
+    assert 3 <= len(waits) <= 6, waits
+    assert waits[2] > 0.15, waits

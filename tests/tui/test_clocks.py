@@ -184,7 +184,7 @@ def test_the_computer_budgets_its_move_from_its_clock() -> None:
 
 
 def test_two_computers_on_a_short_clock_never_flag(tmp_path: Path) -> None:
-    # At its level alone (3 s a move) the strongest would run out of 6 s + 0.5 s a move.
+    # At its level alone (3 s a move) the strongest would run out of 3 s + 0.25 s a move.
     setup = Setup(
         "egotzi",
         5,
@@ -192,7 +192,7 @@ def test_two_computers_on_a_short_clock_never_flag(tmp_path: Path) -> None:
         second="Computer 2",
         first_level="strongest",
         second_level="strongest",
-        clock="6s+0.5s",
+        clock="3s+0.25s",
     )
     app = build_app(setup, data=tmp_path)
 

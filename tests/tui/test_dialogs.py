@@ -48,23 +48,33 @@ Steps = Callable[[Shown, Pilot[None]], Awaitable[None]]
 
 def answers(dialog: Screen[Any], steps: Steps) -> list[object]:
     """Run `steps` against `dialog` at 80x24; the dialog's answers (at most one)."""
+    return answers_each((dialog, steps))[0]
+
+
+def answers_each(*cases: tuple[Screen[Any], Steps]) -> list[list[object]]:
+    """Each dialog shown in turn in one run of the app, `steps` run against it; the
+    answers of each (a dialog left unanswered is closed before the next)."""
+    shown: list[Shown] = []
     with tempfile.TemporaryDirectory(prefix="dialogs-") as data:
-        return _answers(build_app(data=Path(data), settings=Settings()), dialog, steps)
+        app = build_app(data=Path(data), settings=Settings())
 
+        async def main() -> None:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                home = app.screen
+                for dialog, steps in cases:
+                    host = Shown(app, dialog)
+                    shown.append(host)
+                    app.push_screen(dialog, host.answers.append)
+                    await pilot.pause()
+                    await steps(host, pilot)
+                    await pilot.pause()
+                    while app.screen is not home:
+                        app.pop_screen()
+                        await pilot.pause()
 
-def _answers(app: AbstractsApp, dialog: Screen[Any], steps: Steps) -> list[object]:
-    host = Shown(app, dialog)
-
-    async def main() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            app.push_screen(dialog, host.answers.append)
-            await pilot.pause()
-            await steps(host, pilot)
-            await pilot.pause()
-
-    asyncio.run(main())
-    return host.answers
+        asyncio.run(main())
+    return [host.answers for host in shown]
 
 
 def keys(*names: str) -> Steps:
@@ -100,10 +110,8 @@ async def retype(pilot: Pilot[None], value: str) -> None:
 
 def test_confirm_keys() -> None:
     question = "Abandon this game?"
-    assert answers(ConfirmDialog(question), keys("y")) == [True]
-    assert answers(ConfirmDialog(question), keys("enter")) == [True]
-    assert answers(ConfirmDialog(question), keys("n")) == [False]
-    assert answers(ConfirmDialog(question), keys("escape")) == [False]
+    cases = [(ConfirmDialog(question), keys(key)) for key in ("y", "enter", "n", "escape")]
+    assert answers_each(*cases) == [[True], [True], [False], [False]]
 
 
 def test_confirm_buttons_carry_the_given_words() -> None:
@@ -149,8 +157,10 @@ def test_the_resume_footer_names_the_answers_as_the_buttons_do() -> None:
 
 def test_resume_picks_the_highlighted_game() -> None:
     games = saved_games(("c3",), ("c3", "a1"))
-    assert answers(ResumeDialog(games, lambda game: None), keys("down", "enter")) == [games[1]]
-    assert answers(ResumeDialog(games, lambda game: None), keys("y")) == [games[0]]
+    cases = [
+        (ResumeDialog(games, lambda game: None), keys(*k)) for k in (("down", "enter"), ("y",))
+    ]
+    assert answers_each(*cases) == [[games[1]], [games[0]]]
 
 
 def test_a_game_that_cannot_be_deleted_stays_listed_with_the_reason() -> None:
@@ -194,14 +204,12 @@ def pie() -> PieDialog:
 
 
 def test_pie_keys() -> None:
-    assert answers(pie(), keys("s")) == [True]
-    assert answers(pie(), keys("p")) == [False]
-    assert answers(pie(), keys("enter")) == [False]
+    cases = [(pie(), keys(key)) for key in ("s", "p", "enter")]
+    assert answers_each(*cases) == [[True], [False], [False]]
 
 
 def test_pie_buttons() -> None:
-    assert answers(pie(), click("#swap")) == [True]
-    assert answers(pie(), click("#play-on")) == [False]
+    assert answers_each((pie(), click("#swap")), (pie(), click("#play-on"))) == [[True], [False]]
 
 
 def test_pie_explains_the_choice_with_names_and_colours() -> None:
@@ -220,8 +228,9 @@ def test_pie_explains_the_choice_with_names_and_colours() -> None:
 
 
 def test_komi_default_is_accepted_with_enter() -> None:
-    assert answers(KomiDialog(LINAGE, "Ann", default=6.5), keys("enter")) == ["6.5"]
-    assert answers(KomiDialog(EGOTZI, "Ann"), keys("enter")) == ["0"]
+    cases = [(KomiDialog(LINAGE, "Ann", default=6.5), keys("enter"))]
+    cases.append((KomiDialog(EGOTZI, "Ann"), keys("enter")))
+    assert answers_each(*cases) == [["6.5"], ["0"]]
 
 
 def test_komi_typed_and_normalised() -> None:
@@ -273,8 +282,7 @@ def test_komi_dialog_says_who_gets_komi() -> None:
     async def look(host: Shown, pilot: Pilot[None]) -> None:
         seen.append(text(host, ".dialog-text"))
 
-    answers(KomiDialog(LINAGE, "Ann"), look)
-    answers(KomiDialog(EGOTZI, "Ann"), look)
+    answers_each((KomiDialog(LINAGE, "Ann"), look), (KomiDialog(EGOTZI, "Ann"), look))
     assert "Horizontal's score" in seen[0] and "chooses a side" in seen[0]
     assert "White's score" in seen[1] and "even whole number" in seen[1]
 
@@ -283,12 +291,9 @@ def test_komi_dialog_says_who_gets_komi() -> None:
 
 
 def test_side_keys_by_number_and_initial() -> None:
-    assert answers(SideDialog(LINAGE, "Bob", 6.5), keys("1")) == [0]
-    assert answers(SideDialog(LINAGE, "Bob", 6.5), keys("2")) == [1]
-    assert answers(SideDialog(LINAGE, "Bob", 6.5), keys("v")) == [0]
-    assert answers(SideDialog(LINAGE, "Bob", 6.5), keys("h")) == [1]
-    assert answers(SideDialog(EGOTZI, "Bob", 4), keys("b")) == [0]
-    assert answers(SideDialog(EGOTZI, "Bob", 4), keys("w")) == [1]
+    cases = [(SideDialog(LINAGE, "Bob", 6.5), keys(key)) for key in ("1", "2", "v", "h")]
+    cases += [(SideDialog(EGOTZI, "Bob", 4), keys(key)) for key in ("b", "w")]
+    assert answers_each(*cases) == [[0], [1], [0], [1], [0], [1]]
 
 
 def test_side_buttons_are_named_by_colour_and_komi() -> None:
@@ -379,8 +384,9 @@ def test_save_warns_before_replacing_a_file(tmp_path: Path) -> None:
 
 def test_path_escape_and_cancel_give_none(tmp_path: Path) -> None:
     where = str(tmp_path / "game.sgf")
-    assert answers(PathDialog("Save", where, must_exist=False), keys("escape")) == [None]
-    assert answers(PathDialog("Save", where, must_exist=False), click("#cancel")) == [None]
+    cases = [(PathDialog("Save", where, must_exist=False), keys("escape"))]
+    cases.append((PathDialog("Save", where, must_exist=False), click("#cancel")))
+    assert answers_each(*cases) == [[None], [None]]
 
 
 def test_path_home_is_expanded() -> None:
