@@ -91,12 +91,17 @@ class Room:
         return f"{info.title} {size}"
 
     def state_text(self) -> str:
-        """`open seat`, `choosing komi and sides`, or whose turn it is."""
+        """`open seat`, `choosing komi and sides`, or whose turn it is (in a game of days
+        per move, with the mover's time left: `Blue to move (ann), 2d 5h left`)."""
         if self.joiner is None:
             return "open seat"
-        if self.session.phase is not Phase.PLAY:
+        session = self.session
+        if session.phase is not Phase.PLAY:
             return "choosing komi and sides"
-        return self.session.turn_text()
+        clock = session.clock
+        if clock is None or not clock.control.correspondence or clock.running is None:
+            return session.turn_text()
+        return f"{session.turn_text()}, {clock.face(clock.running, session.now())} left"
 
 
 class RoomError(Exception):

@@ -119,7 +119,7 @@ def test_the_end_on_time_is_recorded_once_when_both_processes_notice_it(
     one, two = two_servers(start_server, database_url, tmp_path)
 
     async def play() -> str:
-        ann_conn, ann, code = await create_clocked_room(one.port, "ann", "6s")
+        ann_conn, ann, code = await create_clocked_room(one.port, "ann", "3s")
         bob_conn, bob = await connect(two.port, "bob", command=f"join {code}")
         await ann.wait_for("> Blue ann", "Orange bob")
         # Ann does not move: both processes' timers find her time gone.

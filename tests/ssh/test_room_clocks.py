@@ -8,6 +8,7 @@ import re
 
 from .client import connect, run
 from .conftest import RunningServer
+from .test_process_clocks import create_clocked_room
 from .test_rooms import CURSOR_RIGHT, ENTER
 
 TAB = "\t"
@@ -45,6 +46,23 @@ def test_a_player_who_has_gone_loses_on_time(start_server) -> None:
 
         done = await run(server.port, "ann", "games")
         assert f"{code}\t" in done.stdout and "ann won (blue+time)" in done.stdout, done.stdout
+
+    asyncio.run(play())
+    assert "Traceback" not in server.log, server.log
+
+
+def test_the_lobby_shows_the_time_left_in_a_game_of_days_per_move(start_server) -> None:
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        ann_conn, ann, code = await create_clocked_room(server.port, "ann", "3d")
+        bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
+        await ann.wait_for("Blue to move (ann)")
+        # Ann, from another terminal, sees the game in her lobby with the days she has.
+        lobby_conn, lobby = await connect(server.port, "ann")
+        await lobby.wait_for(f"your move  {code}", "Blue to move (ann), 2d 23h left")
+        for conn in (ann_conn, bob_conn, lobby_conn):
+            conn.close()
 
     asyncio.run(play())
     assert "Traceback" not in server.log, server.log
