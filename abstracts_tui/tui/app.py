@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual import on
+from textual import events, on
 from textual.app import App
 from textual.binding import Binding
 
@@ -14,6 +14,7 @@ from .messages import HelpRequested, LoadRequested, NewGameRequested, ResumeRequ
 from .screens.select import SelectScreen
 from .settings import Settings
 from .themes import BOARD_COLOURS, THEMES
+from .type_ahead import TypeAhead
 
 if TYPE_CHECKING:
     from ..game_setup import Setup
@@ -84,6 +85,13 @@ class AbstractsApp(App[None]):
             self.set_keymap(self.settings.keymap)
         if self.ascii:
             self.add_class("-ascii")
+        self.type_ahead = TypeAhead(self, super().on_event)
+
+    async def on_event(self, event: events.Event) -> None:
+        # Keys typed before the screen on top is built wait for it (see type_ahead.py).
+        if isinstance(event, events.Key) and self.type_ahead.hold(event):
+            return
+        await super().on_event(event)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """The board's colours, for themes that do not set them (see `themes.py`)."""

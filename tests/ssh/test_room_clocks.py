@@ -56,7 +56,7 @@ def test_the_lobby_shows_the_time_left_in_a_game_of_days_per_move(start_server) 
 
     async def play() -> None:
         ann_conn, ann, code = await create_clocked_room(server.port, "ann", "3d")
-        bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
+        bob_conn, _ = await connect(server.port, "bob", command=f"join {code}")
         await ann.wait_for("Blue to move (ann)")
         # Ann, from another terminal, sees the game in her lobby with the days she has.
         lobby_conn, lobby = await connect(server.port, "ann")
