@@ -68,7 +68,7 @@ Script = Callable[[PlayScreen, BoardView, Pilot[None]], Awaitable[None]]
 def reproducible(monkeypatch: pytest.MonkeyPatch) -> None:
     """Analysis's candidates found quickly and the same every run."""
     monkeypatch.setenv("ABSTRACTS_TUI_SEED", "9")
-    monkeypatch.setenv("ABSTRACTS_TUI_PLAYOUTS", "200")
+    monkeypatch.setenv("ABSTRACTS_TUI_PLAYOUTS", "50")
 
 
 def run(
