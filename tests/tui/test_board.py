@@ -21,6 +21,7 @@ from textual.widgets import Static
 
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.rules import Game
+from abstracts_tui.tui.dialogs.side import SideDialog
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.screens.select import SelectScreen
@@ -89,7 +90,9 @@ def run(
     async def main() -> None:
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
-            await pilot.press(*answers)
+            if answers:
+                await until(pilot, lambda: isinstance(app.screen, SideDialog))
+                await pilot.press(*answers)
             await until(pilot, lambda: isinstance(app.screen, PlayScreen))
             screen = app.screen
             assert isinstance(screen, PlayScreen)
@@ -339,9 +342,9 @@ def capture_from(game: Game) -> int | None:
 
 
 async def mark_everything(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
-    """Everything a board can mark at once, as a player gets it: a move played (the last
+    """Everything a board can mark at once, as a player gets it: a move typed (the last
     move), the score overlay (t), analysis's candidates (x) and, in a game of captures, a
-    piece chosen with its targets."""
+    piece chosen with Enter (the cursor put on it) and its targets."""
     await type_move(pilot, placement_leaving_a_capture(screen.game))
     if not screen.show_score:
         await pilot.press("t")
@@ -718,7 +721,8 @@ def square_area(board: BoardView, column: str, row: str) -> list[tuple[int, int]
 
 
 def test_clicking_anywhere_in_a_square_plays_there(tmp_path: Path) -> None:
-    empty = (
+    # Orange's disk on a6: a move here is not the game's first, so no swap is offered.
+    position = (
         "petrify size=6 o...../....../....../....../....../...... blue passes=0,last=orange,swap=no"
     )
 
@@ -734,7 +738,7 @@ def test_clicking_anywhere_in_a_square_plays_there(tmp_path: Path) -> None:
             await pilot.press("u")  # taken back for the next click
         assert played == [["c3"]] * len(corners)
 
-    run(SETUPS["petrify"], tmp_path, script, position=empty)
+    run(SETUPS["petrify"], tmp_path, script, position=position)
 
 
 # -- sizes and keys ------------------------------------------------------------------------
@@ -781,10 +785,13 @@ def test_a_new_game_of_another_size_gets_a_board_of_its_size(tmp_path: Path) -> 
         app = screen.app
         seen = []
         for keys in (["right", "right"], ["left"] * 4):  # 7 -> 9, then 9 -> 5
+            old = app.screen
             await pilot.press("n")
             await until(pilot, lambda: isinstance(app.screen, SelectScreen))
             await pilot.press("tab", *keys, "enter")  # the board size
-            await until(pilot, lambda: isinstance(app.screen, PlayScreen) and app.screen.is_mounted)
+            await until(
+                pilot, lambda old=old: isinstance(app.screen, PlayScreen) and app.screen is not old
+            )
             new = app.screen.query_one(BoardView)
             assert (new.region.width, new.region.height) == new.size_needed(new.zoom)
             seen.append((new.game.size, new.zoom, new.region.height, cursor_name(new)))
