@@ -1,23 +1,35 @@
-"""The board widgets: what they draw, how the cursor moves, and what a choice posts.
+"""The boards of the play screen: what they draw, how the cursor moves, and what choosing a
+cell does.
 
-Each test mounts `board_for(game)` alone in a tiny app and reads the lines the widget
-renders, so the expected diagrams below are exactly what a player sees.
+Each test starts the app as `abstracts-tui` builds it (`build_app`) in an 80 x 24 terminal
+unless it is about another size, puts the position on the board as the app does (the
+session's `set_up`, moves played), presses keys and clicks as a player does, and reads the
+lines the play screen's board draws: the expected diagrams below are what a player sees, at
+the scale the play screen draws the board in that terminal.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 
 import pytest
 from rich.style import Style
-from textual import on
-from textual.app import App, ComposeResult
 from textual.pilot import Pilot
+from textual.widgets import Static
 
-from abstracts_tui.rules import Game, load_position, new_game
-from abstracts_tui.tui.overlay import overlay_for
-from abstracts_tui.tui.widgets.board import BoardView, board_for
+from abstracts_tui.game_setup import Setup
+from abstracts_tui.rules import Game
+from abstracts_tui.tui.dialogs.side import SideDialog
+from abstracts_tui.tui.factory import build_app
+from abstracts_tui.tui.screens.play import PlayScreen
+from abstracts_tui.tui.screens.select import SelectScreen
+from abstracts_tui.tui.widgets.board import BoardView
+from abstracts_tui.tui.widgets.board_view import MARKS
+
+from .test_play import type_move
+from .waiting import until
 
 EGOTZI = "egotzi size=5,variant=standard bb.ww/...../..b../w..../..... black swap=no"
 PETRIFY = (
@@ -38,55 +50,63 @@ PARTITIONS_FEW = (
     "white -"
 )
 
-# Screen budget of the play screen: a side panel of about 28 columns, and a header, a
-# footer and a status line.
-MAX_WIDTH = 80 - 28
-MAX_HEIGHT = 24 - 3
+# The games of these positions as the app starts them (a komi agreed beforehand: only the
+# side is asked, and answered first).
+SETUPS = {
+    "egotzi": Setup("egotzi", 5, first="Ann", second="Bob"),
+    "petrify": Setup("petrify", 6, first="Ann", second="Bob"),
+    "pilo": Setup("pilo", 6, first="Ann", second="Bob"),
+    "linage": Setup("linage", 7, komi=0, first="Ann", second="Bob"),
+    "partitions": Setup("partitions", 5, first="Ann", second="Bob"),
+}
+SIDE = ("2",)
+"""The side dialog's answer of a game with komi agreed: Bob takes the second colour."""
+
+Script = Callable[[PlayScreen, BoardView, Pilot[None]], Awaitable[None]]
 
 
-class BoardApp(App[None]):
-    """A board alone on the screen, recording the cells it reports as chosen."""
-
-    def __init__(self, game: Game, ascii: bool = False) -> None:
-        super().__init__()
-        self.game = game
-        self.ascii = ascii
-        self.chosen: list[int] = []
-
-    def compose(self) -> ComposeResult:
-        yield board_for(self.game, ascii=self.ascii, id="board")
-
-    @property
-    def board(self) -> BoardView:
-        board = self.query_one("#board")
-        assert isinstance(board, BoardView)
-        return board
-
-    @on(BoardView.Activated, "#board")
-    def record(self, event: BoardView.Activated) -> None:
-        self.chosen.append(event.cell)
+@pytest.fixture(autouse=True)
+def reproducible(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Analysis's candidates found quickly and the same every run."""
+    monkeypatch.setenv("ABSTRACTS_TUI_SEED", "9")
+    monkeypatch.setenv("ABSTRACTS_TUI_PLAYOUTS", "50")
 
 
 def run(
-    game: Game, script: Callable[[BoardApp, Pilot[None]], Awaitable[None]], ascii: bool = False
-) -> BoardApp:
-    """Mount the board in an 80 x 24 terminal, focus it, and run `script`."""
-    app = BoardApp(game, ascii)
+    setup: Setup,
+    data: Path,
+    script: Script,
+    *,
+    position: str | None = None,
+    answers: Sequence[str] = (),
+    ascii: bool = False,
+    size: tuple[int, int] = (80, 24),
+) -> None:
+    """Start the app with `setup`'s game in a terminal of `size`, press `answers` (a dialog
+    asked before the first move), set up `position`, and run `script` on the play screen
+    and its board."""
+    app = build_app(setup, ascii=ascii, data=data)
 
     async def main() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            app.board.focus()
+        async with app.run_test(size=size) as pilot:
             await pilot.pause()
-            await script(app, pilot)
+            if answers:
+                await until(pilot, lambda: isinstance(app.screen, SideDialog))
+                await pilot.press(*answers)
+            await until(pilot, lambda: isinstance(app.screen, PlayScreen))
+            screen = app.screen
+            assert isinstance(screen, PlayScreen)
+            if position is not None:
+                screen.session.set_up(position)
+                await pilot.pause()
+            await script(screen, screen.query_one(BoardView), pilot)
 
     asyncio.run(main())
-    return app
 
 
 def lines(board: BoardView) -> list[str]:
-    """What the widget draws, line by line, without trailing spaces."""
-    height = board.size_needed()[1]
-    return [board.render_line(y).text.rstrip() for y in range(height)]
+    """What the board draws on the screen, line by line, without trailing spaces."""
+    return [board.render_line(y).text.rstrip() for y in range(board.region.height)]
 
 
 def diagram(text: str) -> list[str]:
@@ -100,120 +120,6 @@ def find(board: BoardView, char: str) -> tuple[int, int]:
     return found[0]
 
 
-def name(game: Game, cell: int) -> str:
-    return game.geometry.name(cell)
-
-
-# -- drawing -------------------------------------------------------------------------------
-
-
-def test_square_board_draws_stones_by_glyph_with_coordinates() -> None:
-    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
-        assert lines(app.board) == diagram(
-            """
-   a  b  c  d  e
-5  ●  ●  ·  ○  ○  5
-4  ·  ·  ·  ·  ·  4
-3  ·  · [●] ·  ·  3
-2  ○  ·  ·  ·  ·  2
-1  ·  ·  ·  ·  ·  1
-   a  b  c  d  e
-"""
-        )
-
-    run(load_position(EGOTZI), script)
-
-
-def test_pilo_stacks_show_their_height_and_blocks_fill_their_square() -> None:
-    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
-        app.board.cursor = app.game.geometry.parse("e3")
-        await pilot.pause()
-        assert lines(app.board) == diagram(
-            """
-   a   b   c   d   e   f
-6  ●3  ·  ▒▒▒▒ ·   ·   ○3  6
-5  ·   ·  ▒▒▒▒ ·   ·   ○   5
-4  ·   ·  ▒▒▒▒ ·   ·   ·   4
-3  ·   ·  ▒▒▒▒ ·  [· ] ·   3
-2  ·   ·  ▒▒▒▒ ·   ·   ·   2
-1  ○   ·  ▒▒▒▒ ●   ·   ·   1
-   a   b   c   d   e   f
-"""
-        )
-
-    run(load_position(PILO), script)
-
-
-def test_point_board_draws_the_grid_of_lines_and_stones() -> None:
-    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
-        app.board.cursor = app.game.geometry.parse("d3")
-        await pilot.pause()
-        assert lines(app.board) == diagram(
-            """
-   a b c d e f g
-7  ┌─┬─┬─●─┬─┬─┐  7
-6  ├─┼─┼─●─┼─┼─┤  6
-5  ●─●─●─●─●─●─●  5
-4  ├─┼─●─┼─┼─┼─┤  4
-3  ├─┼─●[┼]┼─┼─┤  3
-2  ├─┼─●─┼─┼─┼─┤  2
-1  └─┴─●─┴─┴─┴─┘  1
-   a b c d e f g
-"""
-        )
-
-    run(load_position(LINAGE), script)
-
-
-def test_hex_board_offsets_rows_letters_them_and_numbers_the_positions() -> None:
-    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
-        assert lines(app.board) == diagram(
-            """
-       1 2 3 4 5
-    i  ○ ○ ● ● ●  i
-   h  · · · · · ·  h
-  g  · · · · · · ·  g
- f  · · · · · · · ·  f
-e  · · · ·[·]· · · ·  e
- d  · · · · · · · ·  d
-  c  · · · · · · ·  c
-   b  · · · · · ·  b
-    a  · · · · ○  a
-       1 2 3 4 5
-"""
-        )
-
-    run(load_position(PARTITIONS_FEW), script)
-
-
-def test_selected_piece_targets_and_last_move_are_marked_without_colour() -> None:
-    game = load_position(PETRIFY)
-    cell = game.geometry.parse
-
-    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
-        board = app.board
-        board.show(
-            game,
-            selected=cell("d2"),
-            targets=frozenset({cell("e5"), cell("e2")}),
-            last=frozenset({cell("f1")}),
-        )
-        board.cursor = cell("e1")
-        await pilot.pause()
-        text = lines(board)
-        assert text[2] == "5  ●  · ▒▒▒ · >○< ○  5"  # e5: a capture target
-        assert text[5] == "2  ○  · ▒▒▒(●) *  ·  2"  # d2 selected, e2 an empty target
-        assert text[6] == "1  ·  ● ▒▒▒ · [·] ●  1"  # the cursor on e1
-        # The last move is underlined, the cursor reversed: both show with no colour.
-        f1 = find_style(board, 6, 18)
-        assert f1.underline and f1.bold
-        assert find_style(board, 6, 15).reverse
-        assert not find_style(board, 5, 18).reverse
-        assert not find_style(board, 6, 18).reverse
-
-    run(game, script)
-
-
 def find_style(board: BoardView, y: int, x: int) -> Style:
     """The rich style of the character at (x, y)."""
     position = 0
@@ -225,310 +131,614 @@ def find_style(board: BoardView, y: int, x: int) -> Style:
     raise AssertionError(f"no character at {x}, {y}")
 
 
-@pytest.mark.parametrize(
-    "position",
-    [EGOTZI, PETRIFY, PILO, LINAGE, PARTITIONS, PARTITIONS_FEW],
-    ids=["egotzi", "petrify", "pilo", "linage", "partitions", "partitions-few"],
-)
-def test_ascii_mode_draws_only_ascii(position: str) -> None:
-    game = load_position(position)
+def name(game: Game, cell: int) -> str:
+    return game.geometry.name(cell)
 
-    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
-        # Everything that can be drawn at once: overlay, selection, targets, last move.
-        pieces = [c for c in range(game.geometry.cell_count) if game.piece_at(c)]
-        app.board.show(
-            game,
-            selected=pieces[0],
-            targets=frozenset({pieces[1], 0, 1}),
-            last=frozenset(pieces[2:3]),
-            overlay=overlay_for(game),
+
+def cursor_name(board: BoardView) -> str:
+    return name(board.game, board.cursor)
+
+
+def status(screen: PlayScreen) -> str:
+    return str(screen.query_one("#status", Static).content)
+
+
+def assert_sides_differ(board: BoardView) -> None:
+    """The two sides' pieces on the board have glyphs of their own (no colour needed)."""
+    game = board.game
+    glyphs = {
+        piece.colour: board.glyphs.piece(piece, game.info.colours)[0]
+        for c in range(game.geometry.cell_count)
+        if (piece := game.piece_at(c)) is not None and piece.colour is not None
+    }
+    assert len(glyphs) == 2 and glyphs[0] != glyphs[1], (game.info.name, board.ascii, glyphs)
+
+
+# -- drawing -------------------------------------------------------------------------------
+
+
+def test_square_board_draws_stones_by_glyph_with_coordinates(tmp_path: Path) -> None:
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        # 80 x 24 has room for squares two lines taller and two columns wider.
+        assert board.zoom == 2
+        assert lines(board) == diagram(
+            """
+    a    b    c    d    e
+
+5   ●    ●    ·    ○    ○   5
+
+
+4   ·    ·    ·    ·    ·   4
+
+
+3   ·    ·   [●]   ·    ·   3
+
+
+2   ○    ·    ·    ·    ·   2
+
+
+1   ·    ·    ·    ·    ·   1
+
+    a    b    c    d    e
+"""
         )
-        await pilot.pause()
-        text = "\n".join(lines(app.board))
-        assert text.isascii(), sorted({c for c in text if not c.isascii()})
+        assert_sides_differ(board)
 
-    run(game, script, ascii=True)
+    run(SETUPS["egotzi"], tmp_path, script, position=EGOTZI)
 
 
-def test_ascii_pieces_are_the_position_string_letters() -> None:
-    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
-        assert lines(app.board)[1:4] == [
-            "6  b3  .  #### .   .   o3  6",
-            "5  .   .  #### .   .   o   5",
-            "4  .   .  [##] .   .   .   4",  # the cursor starts on c4, a block
+def test_pilo_stacks_show_their_height_and_blocks_fill_their_square(tmp_path: Path) -> None:
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        await pilot.press("right", "right", "down")  # from c4 to e3
+        assert lines(board) == diagram(
+            """
+    a     b     c     d     e     f
+
+6   ●3    ·    ▒▒▒▒   ·     ·     ○3   6
+
+
+5   ·     ·    ▒▒▒▒   ·     ·     ○    5
+
+
+4   ·     ·    ▒▒▒▒   ·     ·     ·    4
+
+
+3   ·     ·    ▒▒▒▒   ·    [· ]   ·    3
+
+
+2   ·     ·    ▒▒▒▒   ·     ·     ·    2
+
+
+1   ○     ·    ▒▒▒▒   ●     ·     ·    1
+
+    a     b     c     d     e     f
+"""
+        )
+        assert_sides_differ(board)
+
+    run(SETUPS["pilo"], tmp_path, script, position=PILO)
+
+
+def test_point_board_draws_the_grid_of_lines_and_stones(tmp_path: Path) -> None:
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        await pilot.press("down")  # from d4 to d3
+        assert board.zoom == 3
+        assert lines(board) == diagram(
+            """
+   a     b     c     d     e     f     g
+7  ┌─────┬─────┬─────●─────┬─────┬─────┐  7
+   │     │     │     │     │     │     │
+   │     │     │     │     │     │     │
+6  ├─────┼─────┼─────●─────┼─────┼─────┤  6
+   │     │     │     │     │     │     │
+   │     │     │     │     │     │     │
+5  ●─────●─────●─────●─────●─────●─────●  5
+   │     │     │     │     │     │     │
+   │     │     │     │     │     │     │
+4  ├─────┼─────●─────┼─────┼─────┼─────┤  4
+   │     │     │     │     │     │     │
+   │     │     │     │     │     │     │
+3  ├─────┼─────●────[┼]────┼─────┼─────┤  3
+   │     │     │     │     │     │     │
+   │     │     │     │     │     │     │
+2  ├─────┼─────●─────┼─────┼─────┼─────┤  2
+   │     │     │     │     │     │     │
+   │     │     │     │     │     │     │
+1  └─────┴─────●─────┴─────┴─────┴─────┘  1
+   a     b     c     d     e     f     g
+"""
+        )
+
+    run(SETUPS["linage"], tmp_path, script, position=LINAGE, answers=SIDE)
+
+
+def test_hex_board_offsets_rows_letters_them_and_numbers_the_positions(tmp_path: Path) -> None:
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        assert lines(board) == diagram(
+            """
+            1   2   3   4   5
+        i   ○   ○   ●   ●   ●   i
+
+      h   ·   ·   ·   ·   ·   ·   h
+
+    g   ·   ·   ·   ·   ·   ·   ·   g
+
+  f   ·   ·   ·   ·   ·   ·   ·   ·   f
+
+e   ·   ·   ·   ·  [·]  ·   ·   ·   ·   e
+
+  d   ·   ·   ·   ·   ·   ·   ·   ·   d
+
+    c   ·   ·   ·   ·   ·   ·   ·   c
+
+      b   ·   ·   ·   ·   ·   ·   b
+
+        a   ·   ·   ·   ·   ○   a
+            1   2   3   4   5
+"""
+        )
+        assert_sides_differ(board)
+
+    run(SETUPS["partitions"], tmp_path, script, position=PARTITIONS_FEW)
+
+
+def test_selected_piece_targets_and_last_move_are_marked_without_colour(tmp_path: Path) -> None:
+    # PETRIFY without Blue's f1, Blue to move: Blue plays f1, then Orange chooses f4, whose
+    # captures are f1 and d2.
+    before = PETRIFY.replace(".bx..b orange passes=0,last=blue", ".bx... blue passes=0,last=orange")
+
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        await pilot.press("right", "right", "right", "down", "down", "down", "enter")  # f1
+        await pilot.press("up", "up", "up", "enter")  # f4
+        await pilot.press("down", "down", "down", "left")  # the cursor on e1
+        assert screen.game.position() == PETRIFY
+        assert status(screen) == "f4 selected: choose a marked target (Esc cancels)."
+        text = lines(board)
+        assert text[8] == "4   ●    ●   ▒▒▒   ·    ·   (○)  4"  # f4 selected
+        assert text[14] == "2   ○    ·   ▒▒▒  >●<   ·    ·   2"  # d2: a capture target
+        assert text[17] == "1   ·    ●   ▒▒▒   ·   [·]  >●<  1"  # the cursor on e1; f1
+        assert_sides_differ(board)
+        # The last move is underlined, the cursor reversed: both show with no colour.
+        f1 = find_style(board, 17, text[17].rindex("●"))
+        assert f1.underline and f1.bold
+        e1 = find_style(board, 17, text[17].index("["))
+        assert e1.reverse
+        assert not f1.reverse
+        assert not find_style(board, 14, text[14].index("●")).reverse
+        # Analysis marks its candidates: an empty one with *, a piece between > <.
+        await pilot.press("x")
+        await until(pilot, lambda: not screen.searches.busy("analysis") and bool(screen.marks))
+        game = screen.game
+        empty = [c for c in screen.marks if game.piece_at(c) is None]
+        taken = [c for c in screen.marks if game.piece_at(c) is not None]
+        drawn = "".join(lines(board))
+        assert drawn.count("*") == len(empty) and drawn.count(">") == len(taken)
+        assert empty  # the seeded search's candidates include a placement
+
+    run(SETUPS["petrify"], tmp_path, script, position=before)
+
+
+def placement_leaving_a_capture(game: Game) -> str:
+    """A placement after which the side to move next has a capture (in a game that has
+    captures), found by the rules."""
+    for move in game.legal_moves():
+        frm, to = game.move_cells(move)
+        if to is not None and frm is not None:
+            continue  # a capture
+        after = game.copy()
+        after.play(move)
+        if not game.info.captures or capture_from(after) is not None:
+            return game.move_name(move)
+    raise AssertionError(f"no such placement in {game.position()}")
+
+
+def capture_from(game: Game) -> int | None:
+    """The cell of a piece of the side to move that can capture, if any."""
+    for move in game.legal_moves():
+        frm, to = game.move_cells(move)
+        if frm is not None and to is not None:
+            return frm
+    return None
+
+
+async def mark_everything(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+    """Everything a board can mark at once, as a player gets it: a move typed (the last
+    move), the score overlay (t), analysis's candidates (x) and, in a game of captures, a
+    piece chosen with Enter (the cursor put on it) and its targets."""
+    await type_move(pilot, placement_leaving_a_capture(screen.game))
+    if not screen.show_score:
+        await pilot.press("t")
+    if not screen.analysing:
+        await pilot.press("x")
+    await until(pilot, lambda: not screen.searches.busy("analysis") and bool(screen.marks))
+    piece = capture_from(screen.game)
+    if piece is not None:
+        board.cursor = piece
+        await pilot.press("enter")
+        assert screen.selected == piece and screen.targets()
+
+
+@pytest.mark.parametrize(
+    ("game", "positions"),
+    [
+        ("egotzi", [EGOTZI]),
+        ("petrify", [PETRIFY]),
+        ("pilo", [PILO]),
+        ("linage", [LINAGE]),
+        ("partitions", [PARTITIONS, PARTITIONS_FEW]),
+    ],
+)
+def test_ascii_mode_draws_only_ascii(game: str, positions: list[str], tmp_path: Path) -> None:
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        for position in positions:
+            screen.session.set_up(position)
+            await pilot.pause()
+            if game != "linage":  # Linage's stones belong to nobody
+                assert_sides_differ(board)
+            await mark_everything(screen, board, pilot)
+            text = "\n".join(lines(board))
+            assert text.isascii(), sorted({c for c in text if not c.isascii()})
+
+    answers = SIDE if game == "linage" else ()
+    run(SETUPS[game], tmp_path, script, answers=answers, ascii=True)
+
+
+def test_ascii_pieces_are_the_position_string_letters(tmp_path: Path) -> None:
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        assert lines(board)[2:9] == [
+            "6   b3    .    ####   .     .     o3   6",
+            "",
+            "",
+            "5   .     .    ####   .     .     o    5",
+            "",
+            "",
+            "4   .     .    [##]   .     .     .    4",  # the cursor starts on c4, a block
         ]
 
-    run(load_position(PILO), script, ascii=True)
-
-
-def test_the_two_sides_differ_by_glyph_in_every_game() -> None:
-    for position in (EGOTZI, PETRIFY, PILO, PARTITIONS):
-        game = load_position(position)
-        for ascii in (False, True):
-            board = board_for(game, ascii=ascii)
-            glyphs = {
-                piece.colour: board.glyphs.piece(piece, game.info.colours)[0]
-                for c in range(game.geometry.cell_count)
-                if (piece := game.piece_at(c)) is not None and piece.colour is not None
-            }
-            assert len(glyphs) == 2 and glyphs[0] != glyphs[1], (position, ascii, glyphs)
+    run(SETUPS["pilo"], tmp_path, script, position=PILO, ascii=True)
 
 
 # -- the score overlay ---------------------------------------------------------------------
 
 
-def marks_by_name(game: Game) -> dict[str, str]:
-    return {name(game, c): mark for c, mark in overlay_for(game).items()}
+def marks_shown(board: BoardView) -> dict[str, str]:
+    """The score mark each cell shows, by the background of its mark's style; each cell
+    is found on the screen by moving the cursor onto it."""
+    backgrounds = {
+        board.get_component_rich_style(f"board--{mark}", partial=True).bgcolor: mark
+        for mark in MARKS
+    }
+    assert len(backgrounds) == len(MARKS)  # every mark looks different
+    found = {}
+    for cell in range(board.game.geometry.cell_count):
+        board.cursor = cell
+        x, y = find(board, "[")
+        mark = backgrounds.get(find_style(board, y, x + 1).bgcolor)
+        if mark is not None:
+            found[name(board.game, cell)] = mark
+    return found
 
 
-def test_overlay_petrify_patches_and_a_cancelled_pair() -> None:
-    # Left patch (columns a-b): Blue a5-a4-b4 (3) and b1 (1), Orange a2 (1): the 1s
-    # cancel, Blue's 3 owns it. Right patch (d-f, 18 squares): Orange's 4 beats Blue's 1s.
-    marks = marks_by_name(load_position(PETRIFY))
-    assert marks["a2"] == marks["b1"] == "cancelled"
-    assert {marks[c] for c in ("a1", "a5", "b6", "b3")} == {"own0"}
-    assert {marks[c] for c in ("d1", "d2", "f6", "e3")} == {"own1"}
-    assert not any(c.startswith("c") for c in marks)  # the blocks belong to no patch
-    assert len(marks) == 12 + 18
+async def show_score(pilot: Pilot[None]) -> None:
+    await pilot.press("t")
+    await pilot.pause()
 
 
-def test_overlay_pilo_patch_where_everything_cancels_is_nobodys() -> None:
-    # Left patch: Blue a6 and Orange a1, one stack each: they cancel, nobody owns it.
-    # Right patch: Orange f6-f5 (2) beats Blue d1 (1).
-    marks = marks_by_name(load_position(PILO))
-    assert marks["a6"] == marks["a1"] == "cancelled"
-    assert "b3" not in marks and "a3" not in marks
-    assert {marks[c] for c in ("d1", "f6", "e4")} == {"own1"}
-    assert len(marks) == 2 + 18
+def test_overlay_petrify_patches_and_a_cancelled_pair(tmp_path: Path) -> None:
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        await show_score(pilot)
+        text = lines(board)
+        assert text[14] == "2  ─○─   ▪   ▒▒▒   ●    ▫    ▫   2"  # a2 cancelled; owned
+        assert text[17] == "1   ▪   ─●─  ▒▒▒   ▫    ▫    ●   1"  # empty squares: ▪ ▫
+        # Left patch (columns a-b): Blue a5-a4-b4 (3) and b1 (1), Orange a2 (1): the 1s
+        # cancel, Blue's 3 owns it. Right patch (d-f, 18 squares): Orange's 4 beats Blue's 1s.
+        marks = marks_shown(board)
+        assert marks["a2"] == marks["b1"] == "cancelled"
+        assert {marks[c] for c in ("a1", "a5", "b6", "b3")} == {"own0"}
+        assert {marks[c] for c in ("d1", "d2", "f6", "e3")} == {"own1"}
+        assert not any(c.startswith("c") for c in marks)  # the blocks belong to no patch
+        assert len(marks) == 12 + 18
+
+    run(SETUPS["petrify"], tmp_path, script, position=PETRIFY)
 
 
-def test_overlay_egotzi_cancelled_groups() -> None:
-    # Black a5-b5 and White d5-e5 (size 2) cancel, so do Black c3 and White a2 (size 1).
-    marks = marks_by_name(load_position(EGOTZI))
-    assert marks == dict.fromkeys(["a5", "b5", "d5", "e5", "c3", "a2"], "cancelled")
-    squared = load_position(EGOTZI.replace("variant=standard", "variant=squared,komi=0"))
-    assert overlay_for(squared) == {}  # squared scoring cancels nothing
+def test_overlay_pilo_patch_where_everything_cancels_is_nobodys(tmp_path: Path) -> None:
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        await show_score(pilot)
+        # Left patch: Blue a6 and Orange a1, one stack each: they cancel, nobody owns it.
+        # Right patch: Orange f6-f5 (2) beats Blue d1 (1).
+        marks = marks_shown(board)
+        assert marks["a6"] == marks["a1"] == "cancelled"
+        assert "b3" not in marks and "a3" not in marks
+        assert {marks[c] for c in ("d1", "f6", "e4")} == {"own1"}
+        assert len(marks) == 2 + 18
+
+    run(SETUPS["pilo"], tmp_path, script, position=PILO)
 
 
-def test_overlay_linage_regions() -> None:
-    # Top: two 3x2 regions with no vertical line (Horizontal's); bottom left: a 2x4 region
-    # with no horizontal line (Vertical's); bottom right: 4x4, lines both ways (free).
-    marks = marks_by_name(load_position(LINAGE))
-    assert {marks[c] for c in ("a7", "c6", "e6", "g7")} == {"own1"}
-    assert {marks[c] for c in ("a1", "b4")} == {"own0"}
-    assert {marks[c] for c in ("d1", "g4", "e2")} == {"free"}
-    assert "c1" not in marks and "d5" not in marks  # stones
-    assert len(marks) == 12 + 8 + 16
+def test_overlay_egotzi_cancelled_groups(tmp_path: Path) -> None:
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        await show_score(pilot)
+        # Black a5-b5 and White d5-e5 (size 2) cancel, so do Black c3 and White a2 (size 1).
+        marks = marks_shown(board)
+        assert marks == dict.fromkeys(["a5", "b5", "d5", "e5", "c3", "a2"], "cancelled")
+
+    run(SETUPS["egotzi"], tmp_path, script, position=EGOTZI)
 
 
-def test_overlay_partitions_fragment_groups_only() -> None:
-    # The black middle row divides the board; the white group below it does not.
-    marks = marks_by_name(load_position(PARTITIONS))
-    fragment = ["a1", "a2", "a3", "a4", "a5", "b1", "b2", "b3", "b4"]
-    assert marks == dict.fromkeys(fragment, "fragment")
+def test_overlay_egotzi_squared_cancels_nothing(tmp_path: Path) -> None:
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        await show_score(pilot)
+        assert screen.show_score
+        assert marks_shown(board) == {}  # squared scoring cancels nothing
+
+    squared = Setup("egotzi", 5, variant="squared", komi=0, first="Ann", second="Bob")
+    position = EGOTZI.replace("variant=standard", "variant=squared,komi=0")
+    run(squared, tmp_path, script, position=position, answers=SIDE)
 
 
-def test_overlay_marks_show_on_the_board() -> None:
-    game = load_position(LINAGE)
+def test_overlay_linage_regions(tmp_path: Path) -> None:
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        await show_score(pilot)
+        text = lines(board)
+        assert text[1] == "7  ↔─────↔─────↔─────●─────↔─────↔─────↔  7"  # Horizontal's points
+        assert text[10] == "4  ↕─────↕─────●────[┼]────┼─────┼─────┤  4"  # Vertical's; the
+        # free ones keep the grid.
+        # Top: two 3x2 regions with no vertical line (Horizontal's); bottom left: a 2x4
+        # region with no horizontal line (Vertical's); bottom right: 4x4, lines both ways
+        # (free).
+        marks = marks_shown(board)
+        assert {marks[c] for c in ("a7", "c6", "e6", "g7")} == {"own1"}
+        assert {marks[c] for c in ("a1", "b4")} == {"own0"}
+        assert {marks[c] for c in ("d1", "g4", "e2")} == {"free"}
+        assert "c1" not in marks and "d5" not in marks  # stones
+        assert len(marks) == 12 + 8 + 16
 
-    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
-        app.board.show(game, overlay=overlay_for(game))
-        app.board.cursor = game.geometry.parse("g1")
-        await pilot.pause()
-        text = lines(app.board)
-        assert text[1] == "7  ↔─↔─↔─●─↔─↔─↔  7"  # Horizontal's points
-        assert text[4] == "4  ↕─↕─●─┼─┼─┼─┤  4"  # Vertical's; the free ones keep the grid
+    run(SETUPS["linage"], tmp_path, script, position=LINAGE, answers=SIDE)
 
-    run(game, script)
 
-    partitions = load_position(PARTITIONS)
+def test_overlay_partitions_fragment_groups_only(tmp_path: Path) -> None:
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        await show_score(pilot)
+        text = lines(board)
+        assert text[9] == "e   ●   ●   ●   ●  [●]  ●   ●   ●   ●   e"  # a dividing group
+        assert text[15] == "      b   ◎   ◎   ◎   ◎   ·   ·   b"  # white fragment pieces:
+        assert text[17] == "        a   ◎   ◎   ◎   ◎   ◎   a"  # ◎, not ○
+        # The black middle row divides the board; the white group below it does not.
+        marks = marks_shown(board)
+        fragment = ["a1", "a2", "a3", "a4", "a5", "b1", "b2", "b3", "b4"]
+        assert marks == dict.fromkeys(fragment, "fragment")
 
-    async def fragments(app: BoardApp, pilot: Pilot[None]) -> None:
-        app.board.show(partitions, overlay=overlay_for(partitions))
-        await pilot.pause()
-        text = lines(app.board)
-        assert text[5] == "e  ● ● ● ●[●]● ● ● ●  e"  # a dividing group: plain stones
-        assert text[8] == "   b  ◎ ◎ ◎ ◎ · ·  b"  # white fragment pieces: ◎, not ○
-        assert text[9] == "    a  ◎ ◎ ◎ ◎ ◎  a"
-
-    run(partitions, fragments)
-
-    petrify = load_position(PETRIFY)
-
-    async def patches(app: BoardApp, pilot: Pilot[None]) -> None:
-        app.board.show(petrify, overlay=overlay_for(petrify))
-        await pilot.pause()
-        text = lines(app.board)
-        assert text[5] == "2 ─○─ ▪ ▒▒▒ ●  ▫  ▫  2"  # a2 cancelled, owned empty squares
-        assert text[6] == "1  ▪ ─●─▒▒▒ ▫  ▫  ●  1"
-
-    run(petrify, patches)
+    run(SETUPS["partitions"], tmp_path, script, position=PARTITIONS)
 
 
 # -- the cursor ----------------------------------------------------------------------------
 
 
-async def press_and_name(app: BoardApp, pilot: Pilot[None], *keys: str) -> str:
+async def press_and_name(board: BoardView, pilot: Pilot[None], *keys: str) -> str:
     await pilot.press(*keys)
-    return name(app.game, app.board.cursor)
+    return cursor_name(board)
 
 
-def test_square_cursor_keys_move_and_stop_at_the_edges() -> None:
-    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
-        assert name(app.game, app.board.cursor) == "c4"  # near the centre
-        assert await press_and_name(app, pilot, "left", "left", "left") == "a4"
-        assert await press_and_name(app, pilot, *["down"] * 5) == "a1"
-        assert await press_and_name(app, pilot, "k") == "a2"
-        assert await press_and_name(app, pilot, "l") == "b2"
-        assert await press_and_name(app, pilot, "j") == "b1"
-        assert await press_and_name(app, pilot, "h") == "a1"
-        assert await press_and_name(app, pilot, "w", "d") == "b2"
-        assert await press_and_name(app, pilot, "s", "a") == "a1"
-        assert await press_and_name(app, pilot, *["right"] * 8) == "f1"
-        assert await press_and_name(app, pilot, *["up"] * 8) == "f6"
-        assert await press_and_name(app, pilot, "q", "e", "z", "c") == "f6"  # hex keys only
-
-    run(new_game("petrify", 6), script)
+def assert_board_keys(screen: PlayScreen, board: BoardView, expected: set[str]) -> None:
+    """Every key of the focused board has an id and a description, and these are all."""
+    bindings = [
+        active.binding for active in screen.active_bindings.values() if active.node is board
+    ]
+    assert all(b.id and b.id.startswith("board.") and b.description for b in bindings)
+    assert {b.id for b in bindings} == expected
 
 
-def test_point_cursor_keys_move_and_stop_at_the_edges() -> None:
-    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
-        assert name(app.game, app.board.cursor) == "c3"
-        assert await press_and_name(app, pilot, "up", "up", "up") == "c5"
-        assert await press_and_name(app, pilot, "left", "a", "h") == "a5"
-        assert await press_and_name(app, pilot, *["j"] * 6, *["l"] * 6) == "e1"
-
-    run(new_game("linage", 5), script)
+BOARD_KEYS = {"board.left", "board.right", "board.up", "board.down", "board.activate"}
+HEX_KEYS = BOARD_KEYS | {"board.up_left", "board.up_right", "board.down_left", "board.down_right"}
 
 
-@pytest.mark.parametrize(
-    ("start", "keys", "end"),
-    [
-        # e5, the centre: rows d and f are shorter (docs/rules.md, Notation: the hex board).
-        ("e5", ["q"], "f4"),
-        ("e5", ["e"], "f5"),
-        ("e5", ["z"], "d4"),
-        ("e5", ["c"], "d5"),
-        ("e5", ["a"], "e4"),
-        ("e5", ["h"], "e4"),
-        ("e5", ["left"], "e4"),
-        ("e5", ["d"], "e6"),
-        ("e5", ["l"], "e6"),
-        ("e5", ["right"], "e6"),
-        # a1: the row above is longer (k and k+1); nothing below or to the left.
-        ("a1", ["q"], "b1"),
-        ("a1", ["e"], "b2"),
-        ("a1", ["z"], "a1"),
-        ("a1", ["c"], "a1"),
-        ("a1", ["down"], "a1"),
-        ("a1", ["left"], "a1"),
-        # i5, the top right corner.
-        ("i5", ["z"], "h5"),
-        ("i5", ["c"], "h6"),
-        ("i5", ["q"], "i5"),
-        ("i5", ["up"], "i5"),
-        ("i5", ["right"], "i5"),
-        # e1, the middle row's left end: no up-left or down-left.
-        ("e1", ["q"], "e1"),
-        ("e1", ["z"], "e1"),
-        ("e1", ["e"], "f1"),
-        ("e1", ["c"], "d1"),
-        # Up along the left edge, where only one cell lies above.
-        ("e1", ["up"] * 5, "i1"),
-    ],
-)
-def test_hex_cursor_six_directions_and_edges(start: str, keys: list[str], end: str) -> None:
-    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
-        app.board.cursor = app.game.geometry.parse(start)
-        assert await press_and_name(app, pilot, *keys) == end
+def test_square_cursor_keys_move_and_stop_at_the_edges(tmp_path: Path) -> None:
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        assert_board_keys(screen, board, BOARD_KEYS)
+        assert cursor_name(board) == "c4"  # near the centre
+        assert await press_and_name(board, pilot, "left", "left", "left") == "a4"
+        assert await press_and_name(board, pilot, *["down"] * 5) == "a1"
+        assert await press_and_name(board, pilot, "k") == "a2"
+        assert await press_and_name(board, pilot, "l") == "b2"
+        assert await press_and_name(board, pilot, "j") == "b1"
+        assert await press_and_name(board, pilot, "h") == "a1"
+        assert await press_and_name(board, pilot, "w", "d") == "b2"
+        assert await press_and_name(board, pilot, "s", "a") == "a1"
+        assert await press_and_name(board, pilot, *["right"] * 8) == "f1"
+        assert await press_and_name(board, pilot, *["up"] * 8) == "f6"
+        assert await press_and_name(board, pilot, "q", "e", "z", "c") == "f6"  # hex keys only
+        assert not screen.game.moves
+        with pytest.raises(ValueError, match="unknown direction"):
+            board.move_cursor("north")
 
-    run(new_game("partitions", 5), script)
+    run(SETUPS["petrify"], tmp_path, script)
 
 
-def test_hex_up_and_down_alternate_to_go_straight_up_the_screen() -> None:
-    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
-        board = app.board
-        assert name(app.game, board.cursor) == "e5"
+def test_point_cursor_keys_move_and_stop_at_the_edges(tmp_path: Path) -> None:
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        assert_board_keys(screen, board, BOARD_KEYS)
+        assert cursor_name(board) == "c3"
+        assert await press_and_name(board, pilot, "up", "up", "up") == "c5"
+        assert await press_and_name(board, pilot, "left", "a", "h") == "a5"
+        assert await press_and_name(board, pilot, *["j"] * 6, *["l"] * 6) == "e1"
+
+    run(Setup("linage", 5, komi=0, first="Ann", second="Bob"), tmp_path, script, answers=SIDE)
+
+
+HEX_STEPS = [
+    # e5, the centre: rows d and f are shorter (docs/rules.md, Notation: the hex board).
+    ("e5", ["q"], "f4"),
+    ("e5", ["e"], "f5"),
+    ("e5", ["z"], "d4"),
+    ("e5", ["c"], "d5"),
+    ("e5", ["a"], "e4"),
+    ("e5", ["h"], "e4"),
+    ("e5", ["left"], "e4"),
+    ("e5", ["d"], "e6"),
+    ("e5", ["l"], "e6"),
+    ("e5", ["right"], "e6"),
+    # a1: the row above is longer (k and k+1); nothing below or to the left.
+    ("a1", ["q"], "b1"),
+    ("a1", ["e"], "b2"),
+    ("a1", ["z"], "a1"),
+    ("a1", ["c"], "a1"),
+    ("a1", ["down"], "a1"),
+    ("a1", ["left"], "a1"),
+    # i5, the top right corner.
+    ("i5", ["z"], "h5"),
+    ("i5", ["c"], "h6"),
+    ("i5", ["q"], "i5"),
+    ("i5", ["up"], "i5"),
+    ("i5", ["right"], "i5"),
+    # e1, the middle row's left end: no up-left or down-left.
+    ("e1", ["q"], "e1"),
+    ("e1", ["z"], "e1"),
+    ("e1", ["e"], "f1"),
+    ("e1", ["c"], "d1"),
+    # Up along the left edge, where only one cell lies above.
+    ("e1", ["up"] * 5, "i1"),
+]
+
+
+def test_hex_cursor_six_directions_and_edges(tmp_path: Path) -> None:
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        assert_board_keys(screen, board, HEX_KEYS)
+        reached = []
+        for start, keys, _ in HEX_STEPS:
+            board.cursor = board.game.geometry.parse(start)
+            reached.append((start, keys, await press_and_name(board, pilot, *keys)))
+        assert reached == HEX_STEPS
+        assert not screen.game.moves
+
+    run(SETUPS["partitions"], tmp_path, script)
+
+
+def test_hex_up_and_down_alternate_to_go_straight_up_the_screen(tmp_path: Path) -> None:
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        assert cursor_name(board) == "e5"
         x0 = find(board, "[")[0]
-        ups = [await press_and_name(app, pilot, "up") for _ in range(5)]
+        ups = [await press_and_name(board, pilot, "up") for _ in range(5)]
         assert ups == ["f4", "g4", "h3", "i3", "i3"]  # leaning left, right, left, right
-        downs = [await press_and_name(app, pilot, "s") for _ in range(9)]
+        downs = [await press_and_name(board, pilot, "s") for _ in range(9)]
         assert downs == ["h3", "g4", "f4", "e5", "d4", "c4", "b3", "a3", "a3"]
         columns = set()
         for key in ["w"] * 8:
             await pilot.press(key)
             columns.add(find(board, "[")[0])
-        assert columns == {x0 - 1, x0}
+        # A hex cell leans half a cell (two columns at this scale) either side of the
+        # straight line up.
+        assert columns == {x0 - 2, x0}
 
-    run(new_game("partitions", 5), script)
-
-
-def test_move_cursor_refuses_an_unknown_direction() -> None:
-    board = board_for(new_game("petrify", 6))
-    with pytest.raises(ValueError, match="unknown direction"):
-        board.move_cursor("north")
+    run(SETUPS["partitions"], tmp_path, script)
 
 
 # -- choosing a cell -----------------------------------------------------------------------
 
 
-def test_enter_and_space_choose_the_cell_under_the_cursor() -> None:
-    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
+def test_enter_and_space_play_on_the_cell_under_the_cursor(tmp_path: Path) -> None:
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
         await pilot.press("enter")
+        await until(pilot, lambda: type(screen.app.screen).__name__ == "PieDialog")
+        await pilot.press("p")  # Bob plays on
+        await until(pilot, lambda: screen.app.screen is screen)
         await pilot.press("left", "space")
         await pilot.pause()
-        assert [name(app.game, c) for c in app.chosen] == ["c4", "b4"]
+        game = screen.game
+        assert [game.move_name(m) for m in game.moves] == ["c4", "b4"]
+        assert status(screen) == "Bob played b4. Blue to move (Ann)."
+        assert lines(board)[8] == "4   ·   [○]   ●    ·    ·    ·   4"  # Bob's b4, Ann's c4
 
-    run(new_game("petrify", 6), script)
+    run(SETUPS["petrify"], tmp_path, script)
 
 
 @pytest.mark.parametrize(
-    ("position", "glyph", "cell"),
+    ("setup", "position", "glyph", "cell", "answers"),
     [
         (
+            SETUPS["petrify"],
             "petrify size=6 ....../....../....../..b.../....../...... orange "
             "passes=0,last=blue,swap=no",
             "●",
             "c3",
+            (),
         ),
-        ("linage size=5,komi=0 ...../...../..x../...../..... vertical passes=0", "●", "c3"),
         (
+            Setup("linage", 5, komi=0, first="Ann", second="Bob"),
+            "linage size=5,komi=0 ...../...../..x../...../..... vertical passes=0",
+            "●",
+            "c3",
+            SIDE,
+        ),
+        (
+            SETUPS["partitions"],
             "partitions size=5 ...../....../......./......../....w..../......../......./"
             "....../..... black -",
             "○",
             "e5",
+            (),
         ),
     ],
     ids=["square", "points", "hex"],
 )
-def test_clicking_a_piece_chooses_its_cell(position: str, glyph: str, cell: str) -> None:
-    game = load_position(position)
-
-    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
-        board = app.board
+def test_clicking_a_piece_chooses_its_cell(
+    setup: Setup, position: str, glyph: str, cell: str, answers: Sequence[str], tmp_path: Path
+) -> None:
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
         await pilot.press("left", "left", "up")  # the cursor away from the piece
+        away = cursor_name(board)
+        said = status(screen)
         x, y = find(board, glyph)
-        await pilot.click("#board", offset=(0, y))  # a row label: not a cell
-        await pilot.click("#board", offset=(x, y))
-        await pilot.pause()
-        assert [name(game, c) for c in app.chosen] == [cell]
-        assert name(game, board.cursor) == cell
-        await pilot.click("#board", offset=(x + 1, y))  # just right of the glyph
-        await pilot.pause()
-        assert [name(game, c) for c in app.chosen] == [cell, cell]
+        await pilot.click(BoardView, offset=(0, y))  # a row label: not a cell
+        assert (cursor_name(board), status(screen)) == (away, said)
+        await pilot.click(BoardView, offset=(x, y))
+        # The cursor goes there, and the move there is refused: the cell is taken.
+        assert cursor_name(board) == cell
+        assert status(screen).startswith(f"Not played: {cell} is occupied")
+        await pilot.press("left")
+        await pilot.click(BoardView, offset=(x + 1, y))  # just right of the glyph
+        assert cursor_name(board) == cell
+        assert not screen.game.moves
 
-    run(game, script)
+    run(setup, tmp_path, script, position=position, answers=answers)
 
 
-def test_clicking_anywhere_in_a_square_chooses_it() -> None:
-    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
-        for dx in (-1, 0, 1):
-            # c3 of a 6 x 6 board: row 3 is line 4, column c spans columns 8-10.
-            await pilot.click("#board", offset=(9 + dx, 4))
-        await pilot.pause()
-        assert [name(app.game, c) for c in app.chosen] == ["c3"] * 3
+def square_area(board: BoardView, column: str, row: str) -> list[tuple[int, int]]:
+    """Every (x, y) of a square of the board as drawn: the points nearer its centre (its
+    column letter's x, its row number's line) than its neighbours' centres."""
+    text = lines(board)
+    letters = text[0]
+    numbers = [line.split()[0] if line.strip() else "" for line in text]
+    x = letters.index(column)
+    y = numbers.index(row)
+    left = letters.index(chr(ord(column) - 1))
+    right = letters.index(chr(ord(column) + 1))
+    above = numbers.index(str(int(row) + 1))
+    below = numbers.index(str(int(row) - 1))
+    xs = range((left + x) // 2 + 1, (x + right + 1) // 2)
+    ys = range((above + y) // 2 + 1, (y + below + 1) // 2)
+    return [(i, j) for j in ys for i in xs]
 
-    run(new_game("petrify", 6), script)
+
+def test_clicking_anywhere_in_a_square_plays_there(tmp_path: Path) -> None:
+    # Orange's disk on a6: a move here is not the game's first, so no swap is offered.
+    position = (
+        "petrify size=6 o...../....../....../....../....../...... blue passes=0,last=orange,swap=no"
+    )
+
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        area = square_area(board, "c", "3")
+        assert len(area) == 5 * 3  # a square three lines of five at this scale
+        played = []
+        corners = [area[0], area[4], area[7], area[-5], area[-1]]
+        for offset in corners:
+            await pilot.click(BoardView, offset=offset)
+            game = screen.game
+            played.append([game.move_name(m) for m in game.moves])
+            await pilot.press("u")  # taken back for the next click
+        assert played == [["c3"]] * len(corners)
+
+    run(SETUPS["petrify"], tmp_path, script, position=position)
 
 
 # -- sizes and keys ------------------------------------------------------------------------
@@ -538,87 +748,79 @@ def test_clicking_anywhere_in_a_square_chooses_it() -> None:
     ("game", "size"),
     [("petrify", 10), ("pilo", 10), ("egotzi", 9), ("linage", 19), ("partitions", 10)],
 )
-def test_the_largest_boards_fit_beside_the_side_panel(game: str, size: int) -> None:
-    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
-        width, height = app.board.size_needed()
-        assert width <= MAX_WIDTH and height <= MAX_HEIGHT
-        assert (app.board.region.width, app.board.region.height) == (width, height)
+def test_the_largest_boards_fit_beside_the_side_panel(game: str, size: int, tmp_path: Path) -> None:
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        assert not screen.has_class("-too-small")
+        width, height = board.size_needed(board.zoom)
+        assert (board.region.width, board.region.height) == (width, height)
+        panel = screen.query_one("#panel")
+        assert board.region.right <= panel.region.x and panel.region.width >= 28
+        assert board.region.bottom <= 24 - 2  # above the status line and the footer
         # Every row of cells is on screen, coordinates included.
-        text = lines(app.board)
+        text = lines(board)
         assert len(text) == height and max(len(line) for line in text) <= width
+        assert text[0].split()[0] in ("a", "1") and text[-1].split()[0] in ("a", "1")
 
-    run(new_game(game, size), script)
+    komi = 0.5 if game == "linage" else None
+    setup = Setup(game, size, komi=komi, first="Ann", second="Bob")
+    run(setup, tmp_path, script, answers=SIDE if komi is not None else ())
 
 
-def test_pilo_stacks_as_tall_as_the_rules_allow_fit() -> None:
+def test_pilo_stacks_as_tall_as_the_rules_allow_fit(tmp_path: Path) -> None:
     # 2**(h-1) - 1 captures build a stack of height h; a 10 x 10 board has room for 63
     # blocks next to a stack of 7, the tallest possible.
     rows = ["x" * 10] * 6 + ["xxx.......", "b7.........", "..........", "o1........."]
-    game = load_position(f"pilo size=10 {'/'.join(rows)} orange passes=0,last=blue,swap=no")
+    position = f"pilo size=10 {'/'.join(rows)} orange passes=0,last=blue,swap=no"
 
-    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
-        assert lines(app.board)[8] == " 3  ●7  ·   ·   ·   ·   ·   ·   ·   ·   ·   3"
-        assert app.board.size_needed()[0] <= MAX_WIDTH
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        assert lines(board)[8] == " 3  ●7  ·   ·   ·   ·   ·   ·   ·   ·   ·   3"
+        assert not screen.has_class("-too-small")
+        assert board.region.right <= screen.query_one("#panel").region.x
 
-    run(game, script)
-
-
-def test_show_another_size_resizes_the_board() -> None:
-    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
-        board = app.board
-        bigger = new_game("egotzi", 9)
-        board.cursor = 24
-        board.show(bigger)
-        await pilot.pause()
-        assert board.size_needed() == (board.region.width, board.region.height)
-        assert board.size_needed()[1] == 9 + 2
-        assert board.cursor == 24
-        smaller = new_game("egotzi", 5)
-        board.show(smaller)
-        await pilot.pause()
-        assert board.cursor == 24  # the last cell of a 5 x 5 board: still on it
-        board.move_cursor("right")
-        assert board.cursor == 24
-
-    run(new_game("egotzi", 7), script)
+    run(Setup("pilo", 10, first="Ann", second="Bob"), tmp_path, script, position=position)
 
 
-@pytest.mark.parametrize("game", ["petrify", "linage", "partitions"])
-def test_every_board_key_has_an_id_and_a_description(game: str) -> None:
-    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
-        bindings = [
-            active.binding
-            for active in app.screen.active_bindings.values()
-            if active.node is app.board
-        ]
-        assert all(b.id and b.id.startswith("board.") and b.description for b in bindings)
-        expected = {"board.left", "board.right", "board.up", "board.down", "board.activate"}
-        if game == "partitions":
-            expected |= {"board.up_left", "board.up_right", "board.down_left", "board.down_right"}
-        assert {b.id for b in bindings} == expected
+def test_a_new_game_of_another_size_gets_a_board_of_its_size(tmp_path: Path) -> None:
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        app = screen.app
+        seen = []
+        for keys in (["right", "right"], ["left"] * 4):  # 7 -> 9, then 9 -> 5
+            old = app.screen
+            await pilot.press("n")
+            await until(pilot, lambda: isinstance(app.screen, SelectScreen))
+            await pilot.press("tab", *keys, "enter")  # the board size
+            await until(
+                pilot, lambda old=old: isinstance(app.screen, PlayScreen) and app.screen is not old
+            )
+            new = app.screen.query_one(BoardView)
+            assert (new.region.width, new.region.height) == new.size_needed(new.zoom)
+            seen.append((new.game.size, new.zoom, new.region.height, cursor_name(new)))
+        # 9 x 9 fits 80 x 24 at the least scale only (a line a row); 5 x 5 at the next.
+        assert seen == [(9, 1, 9 + 2, "e5"), (5, 2, 5 * 3 + 2, "c3")]
 
-    run(new_game(game), script)
+    run(Setup("egotzi", 7, first="Ann", second="Bob"), tmp_path, script)
 
 
-def test_a_zoomed_square_board_draws_larger_squares_that_a_click_anywhere_picks() -> None:
-    game = new_game("petrify", size=6)
-    game.play("c3")
+def test_a_zoomed_square_board_draws_larger_squares_that_a_click_anywhere_picks(
+    tmp_path: Path,
+) -> None:
+    position = (
+        "petrify size=6 ....../....../....../..b.../....../...... orange passes=0,last=blue,swap=no"
+    )
 
-    async def script(app: BoardApp, pilot: Pilot[None]) -> None:
-        board = app.board
-        small = board.size_needed()
-        board.fit(80, 24)  # room for zoom 2 (six lines of three), not 3
-        await pilot.pause()
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        # 80 x 24 has room for zoom 2 (six lines of three), not 3.
         assert board.zoom == 2
         assert board.size_needed(2) == (board.region.width, board.region.height)
-        assert board.size_needed(2)[0] >= 1.5 * small[0]
-        text = [board.render_line(y).text.rstrip() for y in range(board.region.height)]
+        assert board.size_needed(2)[0] >= 1.5 * board.size_needed(1)[0]
+        text = lines(board)
         assert text[0].split() == list("abcdef")
         assert text[11].split()[0] == "3" and "●" in text[11]  # c3, in its square's middle
         assert text[10].strip() == text[12].strip() == ""  # the lines above and below it
         # A click on the corner of c3's square chooses c3.
         x = text[11].index("●") - 2
-        await pilot.click(board, offset=(x, 10))
-        assert app.chosen == [game.geometry.parse("c3")]
+        await pilot.click(BoardView, offset=(x, 10))
+        assert cursor_name(board) == "c3"
+        assert status(screen).startswith("Not played: c3 is occupied")
 
-    run(game, script)
+    run(SETUPS["petrify"], tmp_path, script, position=position)
