@@ -13,7 +13,7 @@ freezes what is left (`gc.freeze`): frozen objects are left out of every collect
 a full collection walks only the last seconds' objects. What was alive at a freeze and
 ended later (a screen's drawing replaced at the next move, the sessions that closed) is
 not collected while frozen: every `thaw_every` seconds everything is unfrozen and
-collected whole, once (one pause as long as before, every 5 minutes instead of every few
+collected whole, once (one pause as long as before, every 2 minutes instead of every few
 seconds).
 """
 
@@ -25,7 +25,7 @@ import time
 
 FREEZE_EVERY = 10.0
 """Seconds between freezes: the longest a full collection walks what came since."""
-THAW_EVERY = 300.0
+THAW_EVERY = 120.0
 """Seconds between thaws: the most that cycles of ended sessions are kept."""
 
 
