@@ -39,10 +39,11 @@ def freeze() -> None:
 async def keep_pauses_short(
     freeze_every: float = FREEZE_EVERY, thaw_every: float = THAW_EVERY
 ) -> None:
-    """Freeze every `freeze_every` seconds, and thaw every `thaw_every` (runs until
-    cancelled; everything is unfrozen then)."""
+    """Freeze now and every `freeze_every` seconds, and thaw every `thaw_every` (runs
+    until cancelled; everything is unfrozen then)."""
     thawed = time.monotonic()
     try:
+        freeze()  # the modules and the rooms read: never walked again
         while True:
             await asyncio.sleep(freeze_every)
             if time.monotonic() - thawed >= thaw_every:

@@ -37,7 +37,7 @@ from .auth import (
     valid_name,
     weak_hashes,
 )
-from .collector import freeze, keep_pauses_short
+from .collector import keep_pauses_short
 from .commands import COMMANDS
 from .commands import USAGE as COMMANDS_USAGE
 from .files import own_folder
@@ -647,7 +647,6 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
             ITERATIONS,
         )
     key = server.host_key.get_fingerprint()
-    freeze()  # the modules and the rooms read: never walked by a collection again
     collecting = asyncio.get_running_loop().create_task(keep_pauses_short())
     log.info(
         "listening on %s port %d; authentication: %s; data: %s; store: %s; host key %s",
