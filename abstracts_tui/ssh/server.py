@@ -37,6 +37,7 @@ from .auth import (
     valid_name,
     weak_hashes,
 )
+from .collector import keep_pauses_short
 from .commands import COMMANDS
 from .commands import USAGE as COMMANDS_USAGE
 from .files import own_folder
@@ -646,6 +647,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
             ITERATIONS,
         )
     key = server.host_key.get_fingerprint()
+    collecting = asyncio.get_running_loop().create_task(keep_pauses_short())
     log.info(
         "listening on %s port %d; authentication: %s; data: %s; store: %s; host key %s",
         config.host,
@@ -659,5 +661,6 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
         await until_stopped(ready)
     finally:
         log.info("stopping")
+        collecting.cancel()
         await server.close()
         await asyncio.sleep(0.2)  # let the apps write their last frame and close

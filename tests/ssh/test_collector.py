@@ -1,0 +1,58 @@
+"""The server keeps its long-lived objects out of the garbage collector's passes, and
+still gives back the cycles of what ended (see abstracts_tui.ssh.collector)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+from collections.abc import Iterator
+
+import pytest
+
+from abstracts_tui.ssh.collector import freeze, keep_pauses_short
+
+
+class Screen:
+    """Holds itself, as a session's screens and widgets do: only a collection frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+@pytest.fixture(autouse=True)
+def unfrozen() -> Iterator[None]:
+    yield
+    gc.unfreeze()
+
+
+def test_a_freeze_collects_the_garbage_then_leaves_the_rest_out_of_collections() -> None:
+    dropped, kept = Screen(), Screen()
+    gone, alive = weakref.ref(dropped), weakref.ref(kept)
+    del dropped
+    freeze()
+    assert gone() is None  # not frozen for minutes: it was garbage already
+    assert gc.get_freeze_count() > 0
+    del kept
+    gc.collect()
+    assert alive() is not None  # frozen: a full collection does not walk it
+
+
+def test_what_ended_while_frozen_is_given_back_at_the_thaw() -> None:
+    async def run() -> None:
+        kept = Screen()
+        alive = weakref.ref(kept)
+        freeze()
+        del kept
+        task = asyncio.get_running_loop().create_task(keep_pauses_short(0.01, thaw_every=0))
+        for _ in range(1000):
+            if alive() is None:
+                break
+            await asyncio.sleep(0.01)
+        assert alive() is None
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert gc.get_freeze_count() == 0  # a stopped server leaves nothing frozen
+
+    asyncio.run(run())
