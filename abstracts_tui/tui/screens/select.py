@@ -24,7 +24,7 @@ from ...game_setup import DEFAULT_NAMES, Setup, seat_names
 from ...rules.catalogue import CATALOGUE, GameInfo, format_number
 from ..dialogs.komi import KomiValidator, komi_error, komi_rule
 from ..messages import ResumeRequested
-from ..textual_internals import SteadyFooter
+from ..widgets.key_bar import KeyBar
 
 PLAYERS = ["person", *LEVELS]
 """Who plays a seat: a person, or the computer at one of its levels."""
@@ -292,7 +292,7 @@ class SelectScreen(Screen[Setup | None]):
                 yield Static(CLOCK_HINT, id="clock-note", markup=False)
                 yield Static("", id="explanation", markup=False)
                 yield Button("Start (Enter)", variant="primary", id="start")
-        yield SteadyFooter()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#games", OptionList).highlighted = self.index
