@@ -167,6 +167,7 @@ class ChoiceRow(Stepper, inherit_css=False):
         return Content.assemble(*parts)
 
     def on_click(self, event: events.Click) -> None:
+        event.prevent_default()  # not Stepper's: the value is not the whole widget
         start, end = self._value_span()
         if start <= event.x < end:
             self.action_step(-1 if event.x < (start + end) // 2 else 1)
@@ -270,6 +271,37 @@ class StartButton(Button, inherit_css=False):
                 border: blank $background !important;
                 tint: transparent;
             }
+        }
+    }
+    """
+
+
+class GameList(OptionList, inherit_css=False):
+    """The list of games: Textual's `OptionList` with only the styles it uses here."""
+
+    COMPONENT_CLASSES = OptionList.COMPONENT_CLASSES
+    DEFAULT_CSS = """
+    GameList {
+        height: auto;
+        max-height: 100%;
+        color: $foreground;
+        overflow-x: hidden;
+        background: $surface;
+        & > .option-list--option-highlighted {
+            color: $foreground;
+            background: $block-cursor-blurred-background;
+            text-style: $block-cursor-blurred-text-style;
+        }
+        &:focus {
+            background-tint: $foreground 5%;
+            & > .option-list--option-highlighted {
+                color: $block-cursor-foreground;
+                background: $block-cursor-background;
+                text-style: $block-cursor-text-style;
+            }
+        }
+        & > .option-list--option-hover {
+            background: $block-hover-background;
         }
     }
     """
@@ -407,7 +439,7 @@ class SelectScreen(Screen[Setup | None]):
             id="select-title",
         )
         with Horizontal(id="select-body"):
-            games = OptionList(
+            games = GameList(
                 *(
                     Option(game_prompt(info, i == self.index), id=info.name)
                     for i, info in enumerate(self.infos)

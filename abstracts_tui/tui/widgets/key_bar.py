@@ -16,7 +16,8 @@ from textual.widget import Widget
 
 
 class Shown(NamedTuple):
-    """A key as drawn: its first and last-but-one columns, and the key it stands for."""
+    """A key as drawn: its columns (from `start`, up to `end`), the key it stands for, and
+    whether it may be pressed now."""
 
     start: int
     end: int
@@ -80,15 +81,20 @@ class KeyBar(Widget):
         self._shown = []
         column = 0
 
-        def add(
-            text: str, style: Style | None = None, key: Binding | None = None, enabled: bool = True
-        ) -> None:
+        def add(text: str, style: Style | None = None, enabled: bool = True) -> None:
             nonlocal column
-            width = cell_len(text)
-            if key is not None:
-                self._shown.append(Shown(column, column + width, key.key, enabled))
             parts.append(text if style is None else (text, style if enabled else style + dim))
-            column += width
+            column += cell_len(text)
+
+        def add_key(binding: Binding, enabled: bool, description: str = "") -> None:
+            """A key, and its description if it has one: a click on either presses it."""
+            start = column
+            if description:
+                add(f" {self.app.get_key_display(binding)} ", key_style, enabled)
+                add(f"{description} ", text_style, enabled)
+            else:
+                add(self.app.get_key_display(binding), key_style, enabled)
+            self._shown.append(Shown(start, column, binding.key, enabled))
 
         by_action: defaultdict[str, list[tuple[Binding, bool]]] = defaultdict(list)
         for binding, enabled in self._keys:
@@ -100,14 +106,13 @@ class KeyBar(Widget):
                 # group's name.
                 add(" ")
                 for binding, enabled in same:
-                    add(self.app.get_key_display(binding), key_style, binding, enabled)
+                    add_key(binding, enabled)
                     add(" ")
                 add(group.description, text_style)
                 add(" ")
             else:
                 for binding, enabled in same:
-                    add(f" {self.app.get_key_display(binding)} ", key_style, binding, enabled)
-                    add(f"{binding.description} ", text_style, None, enabled)
+                    add_key(binding, enabled, binding.description)
         return Content.assemble(*parts)
 
     def on_click(self, event: events.Click) -> None:
