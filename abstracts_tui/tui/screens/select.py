@@ -158,13 +158,17 @@ class ChoiceRow(Stepper, inherit_css=False):
     def render(self) -> Content:
         value = f"< {self.labels[self.index]} >" if self.labels else ""
         parts: list[str | tuple[str, Style]] = [
-            (self.label, self.get_visual_style("choice-row--label")),
+            (self.label, self._style("choice-row--label")),
             " " * (self.LABEL_WIDTH - len(self.label) + 1),
-            (value, self.get_visual_style("choice-row--value")),
+            (value, self._style("choice-row--value")),
         ]
         if self.hint:
-            parts += ["  ", (self.hint, self.get_visual_style("choice-row--hint"))]
+            parts += ["  ", (self.hint, self._style("choice-row--hint"))]
         return Content.assemble(*parts)
+
+    def _style(self, component: str) -> Style:
+        # From the Rich style: Widget.get_visual_style leaves out `reverse`.
+        return Style.from_rich_style(self.get_component_rich_style(component))
 
     def on_click(self, event: events.Click) -> None:
         event.prevent_default()  # not Stepper's: the value is not the whole widget
