@@ -100,6 +100,7 @@ class ServerApp(AbstractsApp):
         str(Path(tui_app.__file__).parent / name) for name in AbstractsApp.CSS_PATH
     ]
     MODES = {"home": LobbyScreen}
+    DEFAULT_MODE = "home"
 
     def __init__(
         self,

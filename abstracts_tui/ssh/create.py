@@ -5,12 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual import on
-from textual.containers import Horizontal
-from textual.widgets import Label, Static
 
 from ..game_setup import Setup
 from ..tui.screens import select
-from ..tui.screens.select import SelectScreen, Stepper
+from ..tui.screens.select import ChoiceRow, SelectScreen, Stepper
 
 RATED_HINT = "changes ratings"
 
@@ -27,13 +25,7 @@ class RoomScreen(SelectScreen):
 
     def on_mount(self) -> None:
         # Textual runs SelectScreen's on_mount too: this adds a row to what it composed.
-        row = Horizontal(
-            Label("Rated", classes="field-label"),
-            Stepper(["no", "yes"], int(self.rated), id="rated"),
-            Static(RATED_HINT, classes="field-hint"),
-            classes="field",
-            id="rated-row",
-        )
+        row = ChoiceRow("Rated", ["no", "yes"], int(self.rated), hint=RATED_HINT, id="rated")
         self.query_one("#setup").mount(row, before="#explanation")
         for seat in ("#first-player", "#second-player"):  # a room is for two people
             self.query_one(seat).display = False

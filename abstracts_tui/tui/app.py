@@ -56,10 +56,6 @@ class AbstractsApp(App[None]):
     # CSS_PATH read later makes Textual parse every style sheet again.
     CSS_PATH = ["app.tcss", "screens/select.tcss"]
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True)]
-    # The home screen is a mode's base screen, so that Textual loads its CSS_PATH as it
-    # does for any pushed screen (a default screen's own styles are not loaded).
-    MODES = {"home": SelectScreen}
-    DEFAULT_MODE = "home"
 
     def __init__(
         self,
@@ -92,6 +88,11 @@ class AbstractsApp(App[None]):
         if isinstance(event, events.Key) and self.type_ahead.hold(event):
             return
         await super().on_event(event)
+
+    def get_default_screen(self) -> SelectScreen:
+        # The app's default screen, whose own CSS_PATH Textual does not read (its styles
+        # are in the app's): a mode's screen would have every style sheet parsed again.
+        return SelectScreen()
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """The board's colours, for themes that do not set them (see `themes.py`)."""

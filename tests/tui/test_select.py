@@ -1,112 +1,145 @@
-"""The game-selection screen returns the game, options and names the user chose."""
+"""The game-selection screen, driven in the app as `abstracts-tui` builds it: the game,
+options and names chosen are those of the game the app then starts."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from textual import events
-from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
 from abstracts_tui.game_setup import Setup
+from abstracts_tui.rules.catalogue import CATALOGUE
+from abstracts_tui.session import Phase
+from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.factory import build_app
+from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.screens.select import SelectScreen
 from abstracts_tui.tui.settings import Settings
+from abstracts_tui.tui.widgets.key_bar import KeyBar
+
+Steps = Callable[[AbstractsApp, Pilot[None]], Awaitable[None]]
 
 
-class Host(App[None]):
-    """A bare app that shows the selection screen and keeps the setup it returns."""
+def started(app: AbstractsApp) -> list[Setup]:
+    """The games the app started, oldest first, as what was chosen for each: the game and
+    its options, the people and the computer's levels, the clock."""
+    games = []
+    for screen in app.screen_stack:
+        if not isinstance(screen, PlayScreen):
+            continue
+        session = screen.session
+        record = session.record
+        first, second = session.people
+        options = record.options
+        agreed = CATALOGUE[record.game].takes_komi(options.variant) and (
+            session.phase is not Phase.KOMI  # left for the first person to set
+        )
+        games.append(
+            Setup(
+                record.game,
+                options.size,
+                variant=options.variant or None,
+                komi=options.komi if agreed else None,
+                first=first,
+                second=second,
+                first_level=record.computers.get(first),
+                second_level=record.computers.get(second),
+                clock=record.clock.spec if record.clock is not None else None,
+            )
+        )
+    return games
 
-    def __init__(self, default: Setup | None = None) -> None:
-        super().__init__()
-        self.default = default
-        self.setups: list[Setup | None] = []
 
-    def on_mount(self) -> None:
-        self.push_screen(SelectScreen(self.default), self.setups.append)
-
-
-Steps = Callable[[Host, Pilot[None]], Awaitable[None]]
+@dataclass
+class Run:
+    app: AbstractsApp
+    started: list[Setup]
+    """The games started, as `started` saw them once the steps were done."""
 
 
-def run(steps: Steps, default: Setup | None = None) -> Host:
-    host = Host(default)
+def run(steps: Steps, tmp_path: Path, game: Setup | None = None) -> Run:
+    """Run the app (its home screen, or `game` started) through `steps`."""
+    app = build_app(game, data=tmp_path, settings=Settings())
+    games: list[Setup] = []
 
     async def main() -> None:
-        async with host.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
-            await steps(host, pilot)
+            await steps(app, pilot)
             await pilot.pause()
+            games.extend(started(app))
 
     asyncio.run(main())
-    return host
+    return Run(app, games)
 
 
 def keys(*names: str) -> Steps:
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.press(*names)
 
     return steps
 
 
-def screen(host: Host) -> SelectScreen:
-    assert isinstance(host.screen, SelectScreen), type(host.screen)
-    return host.screen
+def screen(app: AbstractsApp) -> SelectScreen:
+    assert isinstance(app.screen, SelectScreen), type(app.screen)
+    return app.screen
 
 
-def shown(host: Host, selector: str) -> bool:
+def shown(app: AbstractsApp, selector: str) -> bool:
     """Whether the widget and all its containers are displayed."""
-    widget = screen(host).query_one(selector)
-    return all(node.display for node in widget.ancestors_with_self if node is not host)
+    widget = screen(app).query_one(selector)
+    return all(node.display for node in widget.ancestors_with_self if node is not app)
 
 
-def test_enter_starts_the_highlighted_game_with_its_defaults() -> None:
-    host = run(keys("enter"))
-    assert host.setups == [Setup("petrify", size=8, first="Player 1", second="Player 2")]
+def test_enter_starts_the_highlighted_game_with_its_defaults(tmp_path: Path) -> None:
+    done = run(keys("enter"), tmp_path)
+    assert done.started == [Setup("petrify", size=8, first="Player 1", second="Player 2")]
 
 
-def test_egotzi_squared_with_komi_and_names() -> None:
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+def test_egotzi_squared_with_komi_and_names(tmp_path: Path) -> None:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.press("down", "down")  # Petrify -> Pilo -> Egotzi
         await pilot.press("tab", "tab")  # the board size, then the variant
-        assert screen(host).focused is screen(host).query_one("#variant")
-        assert not shown(host, "#komi")  # standard Egotzi: pie rule, no komi
+        assert screen(app).focused is screen(app).query_one("#variant")
+        assert not shown(app, "#komi")  # standard Egotzi: pie rule, no komi
         await pilot.press("right")  # squared
-        assert shown(host, "#komi")
+        assert shown(app, "#komi")
         await pilot.press("tab", *"-4")
         await pilot.press("tab", *"Ann", "tab", "tab", *"Bob")
         await pilot.press("enter")
 
-    host = run(steps)
-    assert host.setups == [
+    done = run(steps, tmp_path)
+    assert done.started == [
         Setup("egotzi", size=7, variant="squared", komi=-4.0, first="Ann", second="Bob")
     ]
 
 
-def test_the_computer_takes_a_seat_at_a_level_with_its_own_name() -> None:
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+def test_the_computer_takes_a_seat_at_a_level_with_its_own_name(tmp_path: Path) -> None:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.press("tab", "tab", *"Ann", "tab")  # size, first name, first player
-        assert screen(host).focused is screen(host).query_one("#first-player")
+        assert screen(app).focused is screen(app).query_one("#first-player")
         await pilot.press("tab", "tab", "right", "right")  # second player: medium
         await pilot.press("enter")
 
-    host = run(steps)
-    assert host.setups == [
+    done = run(steps, tmp_path)
+    assert done.started == [
         Setup("petrify", size=8, first="Ann", second="Computer", second_level="medium")
     ]
 
 
-def test_two_computers_get_two_names() -> None:
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+def test_two_computers_get_two_names(tmp_path: Path) -> None:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.press("tab", "tab", "tab", "right")  # first player: easy
         await pilot.press("tab", "tab", "right")  # second player: easy
         await pilot.press("enter")
 
-    host = run(steps)
-    assert host.setups == [
+    done = run(steps, tmp_path)
+    assert done.started == [
         Setup(
             "petrify",
             size=8,
@@ -118,24 +151,24 @@ def test_two_computers_get_two_names() -> None:
     ]
 
 
-def test_size_changes_with_left_and_right_within_the_game_sizes() -> None:
+def test_size_changes_with_left_and_right_within_the_game_sizes(tmp_path: Path) -> None:
     # Pilo's sizes are 6 to 10: three steps right from 8 stop at 10.
-    host = run(keys("j", "tab", "right", "right", "right", "enter"))
-    assert host.setups == [Setup("pilo", size=10)]
-    host = run(keys("j", "tab", "left", "h", "left", "enter"))
-    assert host.setups == [Setup("pilo", size=6)]
+    done = run(keys("j", "tab", "right", "right", "right", "enter"), tmp_path / "up")
+    assert done.started == [Setup("pilo", size=10)]
+    done = run(keys("j", "tab", "left", "h", "left", "enter"), tmp_path / "down")
+    assert done.started == [Setup("pilo", size=6)]
 
 
-def test_komi_field_only_for_games_with_komi() -> None:
+def test_komi_field_only_for_games_with_komi(tmp_path: Path) -> None:
     seen: dict[str, bool] = {}
 
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
         for name in ("petrify", "pilo", "egotzi", "linage", "partitions"):
-            assert screen(host).info.name == name
-            seen[name] = shown(host, "#komi")
+            assert screen(app).info.name == name
+            seen[name] = shown(app, "#komi")
             await pilot.press("j")
 
-    run(steps)
+    run(steps, tmp_path)
     assert seen == {
         "petrify": False,
         "pilo": False,
@@ -145,104 +178,106 @@ def test_komi_field_only_for_games_with_komi() -> None:
     }
 
 
-def test_variant_field_only_for_egotzi() -> None:
+def test_variant_field_only_for_egotzi(tmp_path: Path) -> None:
     seen: list[bool] = []
 
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
         for _ in range(5):
-            seen.append(shown(host, "#variant"))
+            seen.append(shown(app, "#variant"))
             await pilot.press("down")
 
-    run(steps)
+    run(steps, tmp_path)
     assert seen == [False, False, True, False, False]
 
 
-def test_up_wraps_round_to_the_last_game() -> None:
-    host = run(keys("up", "enter"))
-    assert host.setups == [Setup("partitions", size=6)]
-    host = run(keys("k", "k", "enter"))
-    assert host.setups[0] is not None and host.setups[0].game == "linage"
+def test_up_wraps_round_to_the_last_game(tmp_path: Path) -> None:
+    done = run(keys("up", "enter"), tmp_path / "up")
+    assert done.started == [Setup("partitions", size=6)]
+    done = run(keys("k", "k", "enter"), tmp_path / "k")
+    assert [game.game for game in done.started] == ["linage"]
 
 
-def test_blank_komi_lets_the_first_player_set_it_later() -> None:
+def test_blank_komi_lets_the_first_player_set_it_later(tmp_path: Path) -> None:
     notes: list[str] = []
 
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.press("up", "up")  # Linage
-        notes.append(str(screen(host).query_one("#komi-note", Static).content))
-        notes.append(str(screen(host).query_one("#explanation", Static).content))
+        notes.append(str(screen(app).query_one("#komi-note", Static).content))
+        notes.append(str(screen(app).query_one("#explanation", Static).content))
         await pilot.press("enter")
 
-    host = run(steps)
-    assert host.setups == [Setup("linage", size=11, komi=None)]
+    done = run(steps, tmp_path)
+    assert done.started == [Setup("linage", size=11, komi=None)]
     assert "Player 1 sets komi at the start" in notes[0]
     assert "Player 2 chooses a side" in notes[1]
 
 
-def test_invalid_komi_refused_with_the_reason() -> None:
+def test_invalid_komi_refused_with_the_reason(tmp_path: Path) -> None:
     notes: list[str] = []
 
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.press("up", "up", "tab", "tab")  # Linage, its size, then komi
-        assert screen(host).focused is screen(host).query_one("#komi")
+        assert screen(app).focused is screen(app).query_one("#komi")
         await pilot.press(*"6.25", "enter")
         await pilot.pause()
-        notes.append(str(screen(host).query_one("#komi-note", Static).content))
-        assert host.setups == []  # still choosing
-        assert screen(host).focused is screen(host).query_one("#komi")
+        notes.append(str(screen(app).query_one("#komi-note", Static).content))
+        assert started(app) == []  # still choosing
+        assert screen(app).focused is screen(app).query_one("#komi")
         await pilot.press("backspace", "backspace", "5", "enter")  # 6.25 -> 6.5
 
-    host = run(steps)
+    done = run(steps, tmp_path)
     assert "Komi must be a whole or half number, not 6.25" in notes[0]
-    assert host.setups == [Setup("linage", size=11, komi=6.5)]
+    assert done.started == [Setup("linage", size=11, komi=6.5)]
 
 
-def test_odd_komi_refused_for_egotzi_squared() -> None:
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+def test_odd_komi_refused_for_egotzi_squared(tmp_path: Path) -> None:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.press("j", "j", "tab", "tab", "right", "tab", "3", "enter")
         await pilot.pause()
-        note = str(screen(host).query_one("#komi-note", Static).content)
+        note = str(screen(app).query_one("#komi-note", Static).content)
         assert "even whole number" in note
         await pilot.click("#start")
         await pilot.pause()
-        assert host.setups == []
+        assert started(app) == []
         await pilot.press("backspace", "2", "enter")
 
-    host = run(steps)
-    assert host.setups == [Setup("egotzi", size=7, variant="squared", komi=2.0)]
+    done = run(steps, tmp_path)
+    assert done.started == [Setup("egotzi", size=7, variant="squared", komi=2.0)]
 
 
-def test_komi_is_dropped_when_switching_to_a_variant_without_it() -> None:
+def test_komi_is_dropped_when_switching_to_a_variant_without_it(tmp_path: Path) -> None:
     # An invalid komi typed for squared does not block standard Egotzi.
-    host = run(keys("j", "j", "tab", "tab", "right", "tab", "3", "shift+tab", "left", "enter"))
-    assert host.setups == [Setup("egotzi", size=7, variant="standard")]
+    done = run(
+        keys("j", "j", "tab", "tab", "right", "tab", "3", "shift+tab", "left", "enter"), tmp_path
+    )
+    assert done.started == [Setup("egotzi", size=7, variant="standard")]
 
 
-def test_each_game_keeps_its_choices_while_looking_at_others() -> None:
-    host = run(keys("tab", "right", "down", "up", "enter"))
-    assert host.setups == [Setup("petrify", size=9)]
+def test_each_game_keeps_its_choices_while_looking_at_others(tmp_path: Path) -> None:
+    done = run(keys("tab", "right", "down", "up", "enter"), tmp_path)
+    assert done.started == [Setup("petrify", size=9)]
 
 
-def test_blank_names_fall_back_to_the_defaults() -> None:
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
-        first = screen(host).query_one("#first", Input)
+def test_blank_names_fall_back_to_the_defaults(tmp_path: Path) -> None:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        first = screen(app).query_one("#first", Input)
         first.focus()
         await pilot.press("end", "ctrl+u", "tab", "tab", *"Bea", "enter")
 
-    host = run(steps)
-    assert host.setups == [Setup("petrify", size=8, first="Player 1", second="Bea")]
+    done = run(steps, tmp_path)
+    assert done.started == [Setup("petrify", size=8, first="Player 1", second="Bea")]
 
 
-def test_labels_and_explanation_follow_the_game() -> None:
+def test_labels_and_explanation_follow_the_game(tmp_path: Path) -> None:
     texts: list[str] = []
 
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
         for selector in ("#first-label", "#second-label", "#explanation"):
-            texts.append(str(screen(host).query_one(selector, Static).content))
+            texts.append(str(screen(app).query_one(selector, Static).content))
         await pilot.press("k")  # Partitions: no pie rule, no komi
-        texts.append(str(screen(host).query_one("#explanation", Static).content))
+        texts.append(str(screen(app).query_one("#explanation", Static).content))
 
-    run(steps)
+    run(steps, tmp_path)
     assert texts[0:2] == ["Blue", "Orange"]
     assert "Player 1 plays Blue and moves first" in texts[2]
     assert "swap" in texts[2]
@@ -250,29 +285,58 @@ def test_labels_and_explanation_follow_the_game() -> None:
     assert "swap" not in texts[3]
 
 
-def test_default_setup_is_preselected() -> None:
+async def new_game_from_the_game(app: AbstractsApp, pilot: Pilot[None]) -> None:
+    """From the game in progress (past the choice of sides), `n`, then Enter: a new game
+    in place of the one left, started from the choices the selection screen showed."""
+    if type(app.screen).__name__ == "SideDialog":  # komi agreed: a side is chosen
+        await pilot.press("1")
+        await pilot.pause()
+    left = app.screen
+    assert isinstance(left, PlayScreen)
+    await pilot.press("n")
+    await pilot.pause()
+    assert isinstance(app.screen, SelectScreen)
+    await pilot.press("enter")
+    await pilot.pause()
+    games = [screen for screen in app.screen_stack if isinstance(screen, PlayScreen)]
+    assert len(games) == 1 and games[0].session is not left.session  # a new game
+
+
+def test_default_setup_is_preselected(tmp_path: Path) -> None:
+    # Over a game, the selection screen starts from that game's choices.
     default = Setup("linage", size=9, komi=2.5, first="Ann", second="Bob")
-    host = run(keys("enter"), default=default)
-    assert host.setups == [default]
-    default = Setup("egotzi", size=5, variant="squared", komi=None, first="Cy", second="Di")
-    host = run(keys("enter"), default=default)
-    assert host.setups == [default]
+    done = run(new_game_from_the_game, tmp_path / "linage", default)
+    assert done.started == [default]
+    default = Setup("egotzi", size=5, variant="squared", komi=2.0, first="Cy", second="Di")
+    done = run(new_game_from_the_game, tmp_path / "egotzi", default)
+    assert done.started == [default]
 
 
-def test_start_button() -> None:
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
+def test_start_button(tmp_path: Path) -> None:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.press("down")
         await pilot.click("#start")
 
-    host = run(steps)
-    assert host.setups == [Setup("pilo", size=8)]
+    done = run(steps, tmp_path)
+    assert done.started == [Setup("pilo", size=8)]
 
 
-def test_escape_and_q_over_a_game_go_back_to_it() -> None:
-    host = run(keys("escape"))
-    assert host.setups == [None]  # dismissed: the app goes on
-    host = run(keys("q"))
-    assert host.setups == [None]  # dismissed: the app goes on
+def test_escape_and_q_over_a_game_go_back_to_it(tmp_path: Path) -> None:
+    game = Setup("pilo", size=6, first="Ann", second="Bob")
+    for key in ("escape", "q"):
+
+        async def steps(app: AbstractsApp, pilot: Pilot[None], key: str = key) -> None:
+            left = app.screen
+            assert isinstance(left, PlayScreen)
+            await pilot.press("n")
+            await pilot.pause()
+            assert isinstance(app.screen, SelectScreen)
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.screen is left and app.is_running  # back to it, no new game
+
+        done = run(steps, tmp_path / key, game)
+        assert done.started == [game]
 
 
 def test_q_on_the_home_screen_quits_the_app(tmp_path: Path) -> None:
@@ -301,39 +365,39 @@ def test_escape_on_the_home_screen_does_not_quit(tmp_path: Path) -> None:
     asyncio.run(main())
 
 
-def test_q_typed_in_a_name_is_a_letter() -> None:
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
-        screen(host).query_one("#first", Input).focus()
+def test_q_typed_in_a_name_is_a_letter(tmp_path: Path) -> None:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        screen(app).query_one("#first", Input).focus()
         await pilot.press(*"Quentin q", "enter")
 
-    host = run(steps)
-    assert host.return_code is None
-    assert host.setups == [Setup("petrify", size=8, first="Quentin q")]
+    done = run(steps, tmp_path)
+    assert done.app.return_code is None
+    assert done.started == [Setup("petrify", size=8, first="Quentin q")]
 
 
-def burst(host: Host, *keys: str) -> None:
+def burst(app: AbstractsApp, *keys: str) -> None:
     """Post every key at once, as fast typing or a paste over SSH arrives: none is
     handled before the last is sent."""
     characters = {"tab": "\t", "shift+tab": None, "enter": "\r"}
     for key in keys:
-        host.post_message(events.Key(key, characters.get(key, key)))
+        app.post_message(events.Key(key, characters.get(key, key)))
 
 
-def test_keys_typed_in_one_burst_after_tab_reach_the_next_field() -> None:
-    async def steps(host: Host, pilot: Pilot[None]) -> None:
-        screen(host).query_one("#first", Input).focus()
+def test_keys_typed_in_one_burst_after_tab_reach_the_next_field(tmp_path: Path) -> None:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        screen(app).query_one("#first", Input).focus()
         await pilot.pause()
         # Tab to the first seat's player, Tab to the second name, and its new text.
-        burst(host, "tab", "tab", *"Zoe")
+        burst(app, "tab", "tab", *"Zoe")
         await pilot.pause(0.2)
         await pilot.pause()
-        assert screen(host).focused is screen(host).query_one("#second", Input)
+        assert screen(app).focused is screen(app).query_one("#second", Input)
         # And back: shift+Tab twice to the first name, typed at once.
-        burst(host, "shift+tab", "shift+tab", *"Ida", "enter")
+        burst(app, "shift+tab", "shift+tab", *"Ida", "enter")
         await pilot.pause(0.2)
 
-    host = run(steps)
-    assert host.setups == [Setup("petrify", size=8, first="Ida", second="Zoe")]
+    done = run(steps, tmp_path)
+    assert done.started == [Setup("petrify", size=8, first="Ida", second="Zoe")]
 
 
 def test_game_keys_typed_in_one_burst_each_move_the_list(tmp_path: Path) -> None:
@@ -350,3 +414,35 @@ def test_game_keys_typed_in_one_burst_each_move_the_list(tmp_path: Path) -> None
             assert app.screen.query_one("#setup").border_title == "Egotzi"
 
     asyncio.run(main())
+
+
+def test_a_click_on_either_half_of_a_value_steps_it(tmp_path: Path) -> None:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        size = screen(app).query_one("#size")
+        await pilot.click("#size", offset=(2, 0))  # the label: the field takes the focus
+        assert screen(app).focused is size
+        await pilot.click("#size", offset=(19, 0))  # "< 8 x 8 >" from column 12: its right
+        await pilot.click("#size", offset=(19, 0))
+        await pilot.click("#size", offset=(13, 0))  # and its left
+        await pilot.press("enter")
+
+    done = run(steps, tmp_path)
+    assert done.started == [Setup("petrify", size=9)]
+
+
+def test_the_key_bar_shows_the_keys_and_a_click_presses_one(tmp_path: Path) -> None:
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        bar = screen(app).query_one(KeyBar)
+        line = bar.render_lines(bar.region.reset_offset)[0].text
+        assert line.startswith(" ↑/k ↓/j Game  ⏎ Start  tab Next field  ^r Resume  q Quit ")
+        assert screen(app).focused is screen(app).query_one("#games")
+        await pilot.click(KeyBar, offset=(line.index("tab"), 0))
+        assert screen(app).focused is screen(app).query_one("#size")
+        await pilot.pause()
+        line = bar.render_lines(bar.region.reset_offset)[0].text  # keys in the field's order
+        assert " ⏎ Start " in line and " tab Next field " in line
+        await pilot.click(KeyBar, offset=(line.index("Start"), 0))
+        await pilot.pause()
+
+    done = run(steps, tmp_path)
+    assert done.started == [Setup("petrify", size=8)]

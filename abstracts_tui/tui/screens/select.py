@@ -13,6 +13,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.style import Style
 from textual.validation import ValidationResult, Validator
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Static
@@ -24,7 +25,7 @@ from ...game_setup import DEFAULT_NAMES, Setup, seat_names
 from ...rules.catalogue import CATALOGUE, GameInfo, format_number
 from ..dialogs.komi import KomiValidator, komi_error, komi_rule
 from ..messages import ResumeRequested
-from ..textual_internals import SteadyFooter
+from ..widgets.key_bar import KeyBar
 
 PLAYERS = ["person", *LEVELS]
 """Who plays a seat: a person, or the computer at one of its levels."""
@@ -107,6 +108,207 @@ class Stepper(Widget, can_focus=True):
 
     def on_click(self, event: events.Click) -> None:
         self.action_step(-1 if event.x < self.size.width // 2 else 1)
+
+
+class ChoiceRow(Stepper, inherit_css=False):
+    """A whole field of the setup on one line, drawn by one widget: its label, the value
+    between arrows and a hint, `Board size  < 8 x 8 >  6 to 10`. Changed as a `Stepper`
+    (left/right, or a click on either half of the value); a click elsewhere focuses it."""
+
+    COMPONENT_CLASSES = {"choice-row--label", "choice-row--value", "choice-row--hint"}
+    DEFAULT_CSS = """
+    ChoiceRow {
+        width: 1fr;
+        height: 1;
+        & > .choice-row--label {
+            color: $text-muted;
+        }
+        & > .choice-row--hint {
+            color: $text-muted;
+        }
+        &:focus {
+            & > .choice-row--label {
+                color: $text;
+                text-style: bold reverse;
+            }
+            & > .choice-row--value {
+                text-style: bold reverse;
+            }
+        }
+    }
+    """
+    LABEL_WIDTH = 11
+
+    def __init__(
+        self, label: str, labels: list[str], index: int = 0, *, hint: str = "", id: str
+    ) -> None:
+        super().__init__(labels, index, id=id)
+        self.label = label
+        self.hint = hint
+
+    def set_hint(self, hint: str) -> None:
+        self.hint = hint
+        self.refresh()
+
+    def _value_span(self) -> tuple[int, int]:
+        """The columns of `< value >`, whose halves step down and up."""
+        start = self.LABEL_WIDTH + 1
+        return start, start + len(self.labels[self.index]) + 4 if self.labels else start
+
+    def render(self) -> Content:
+        value = f"< {self.labels[self.index]} >" if self.labels else ""
+        parts: list[str | tuple[str, Style]] = [
+            (self.label, self._style("choice-row--label")),
+            " " * (self.LABEL_WIDTH - len(self.label) + 1),
+            (value, self._style("choice-row--value")),
+        ]
+        if self.hint:
+            parts += ["  ", (self.hint, self._style("choice-row--hint"))]
+        return Content.assemble(*parts)
+
+    def _style(self, component: str) -> Style:
+        # From the Rich style: Widget.get_visual_style leaves out `reverse`.
+        return Style.from_rich_style(self.get_component_rich_style(component))
+
+    def on_click(self, event: events.Click) -> None:
+        event.prevent_default()  # not Stepper's: the value is not the whole widget
+        start, end = self._value_span()
+        if start <= event.x < end:
+            self.action_step(-1 if event.x < (start + end) // 2 else 1)
+
+
+class Field(Input, inherit_css=False):
+    """A text field of the setup: Textual's `Input` in its compact form, with only the
+    styles the setup uses (Input's own style sheet, written for every form of input, was
+    a good part of the home screen's start-up)."""
+
+    COMPONENT_CLASSES = Input.COMPONENT_CLASSES
+    DEFAULT_CSS = """
+    Field {
+        width: 1fr;
+        height: 1;
+        padding: 0 1;
+        color: $foreground;
+        background: $boost;
+        /* Underlined so that a field still looks like one where the theme gives no
+           background (16-colour and ANSI terminals). */
+        text-style: underline;
+        scrollbar-size-horizontal: 0;
+        pointer: text;
+        &:focus {
+            text-style: bold;
+            background-tint: $foreground 5%;
+        }
+        &.-invalid {
+            background-tint: $error 20%;
+        }
+        & > .input--cursor {
+            background: $input-cursor-background;
+            color: $input-cursor-foreground;
+            text-style: $input-cursor-text-style;
+        }
+        & > .input--selection {
+            background: $input-selection-background;
+            color: $input-selection-foreground;
+        }
+        & > .input--placeholder, & > .input--suggestion {
+            color: $text-disabled;
+        }
+        &:ansi {
+            color: ansi_default;
+            & > .input--cursor {
+                background: ansi_white;
+                color: ansi_black;
+            }
+            & > .input--placeholder, & > .input--suggestion {
+                text-style: dim;
+                color: ansi_default;
+            }
+        }
+    }
+    """
+
+
+class StartButton(Button, inherit_css=False):
+    """The Start button: Textual's primary `Button` with only the styles of that one kind
+    (Button's style sheet, for every kind, took longer to parse than any other)."""
+
+    DEFAULT_CSS = """
+    StartButton {
+        width: auto;
+        min-width: 16;
+        height: auto;
+        line-pad: 1;
+        text-align: center;
+        content-align: center middle;
+        pointer: pointer;
+        text-style: bold;
+        color: $button-color-foreground;
+        background: $primary;
+        border: none;
+        border-top: tall $primary-lighten-3;
+        border-bottom: tall $primary-darken-3;
+        &:focus {
+            text-style: $button-focus-text-style;
+            background-tint: $foreground 5%;
+        }
+        &:hover {
+            background: $primary-darken-2;
+            border-top: tall $primary;
+        }
+        &.-active {
+            background: $primary;
+            border-bottom: tall $primary-lighten-3;
+            border-top: tall $primary-darken-3;
+            tint: $background 30%;
+        }
+        &:ansi {
+            color: $primary;
+            border: tall $primary;
+            background: ansi_default;
+            &:hover {
+                background: $ansi-background;
+                border: tall $border;
+            }
+            &.-active {
+                background: $ansi-background !important;
+                border: blank $background !important;
+                tint: transparent;
+            }
+        }
+    }
+    """
+
+
+class GameList(OptionList, inherit_css=False):
+    """The list of games: Textual's `OptionList` with only the styles it uses here."""
+
+    COMPONENT_CLASSES = OptionList.COMPONENT_CLASSES
+    DEFAULT_CSS = """
+    GameList {
+        height: auto;
+        max-height: 100%;
+        color: $foreground;
+        overflow-x: hidden;
+        background: $surface;
+        & > .option-list--option-highlighted {
+            color: $foreground;
+            background: $block-cursor-blurred-background;
+            text-style: $block-cursor-blurred-text-style;
+        }
+        &:focus {
+            background-tint: $foreground 5%;
+            & > .option-list--option-highlighted {
+                color: $block-cursor-foreground;
+                background: $block-cursor-background;
+                text-style: $block-cursor-text-style;
+            }
+        }
+        & > .option-list--option-hover {
+            background: $block-hover-background;
+        }
+    }
+    """
 
 
 @dataclass
@@ -241,7 +443,7 @@ class SelectScreen(Screen[Setup | None]):
             id="select-title",
         )
         with Horizontal(id="select-body"):
-            games = OptionList(
+            games = GameList(
                 *(
                     Option(game_prompt(info, i == self.index), id=info.name)
                     for i, info in enumerate(self.infos)
@@ -251,48 +453,40 @@ class SelectScreen(Screen[Setup | None]):
             games.border_title = "Games"
             yield games
             with VerticalScroll(id="setup", can_focus=False):
-                with Horizontal(classes="field", id="size-row"):
-                    yield Label("Board size", classes="field-label")
-                    yield Stepper([], id="size")
-                    yield Static("", id="size-range", classes="field-hint")
-                with Horizontal(classes="field", id="variant-row"):
-                    yield Label("Variant", classes="field-label")
-                    yield Stepper([], id="variant")
-                    yield Static("", id="variant-rule", classes="field-hint")
+                yield ChoiceRow("Board size", [], id="size")
+                yield ChoiceRow("Variant", [], id="variant")
                 with Horizontal(classes="field", id="komi-row"):
                     yield Label("Komi", classes="field-label")
-                    yield Input(
+                    yield Field(
                         placeholder="blank: set it at the start",
                         validators=[KomiValidator(0.5)],
                         valid_empty=True,
-                        compact=True,
                         max_length=12,
                         id="komi",
                     )
                 yield Static("", id="komi-note", markup=False)
                 with Horizontal(classes="field", id="first-row"):
                     yield Label("", classes="field-label", id="first-label")
-                    yield Input(self.names[0], compact=True, max_length=24, id="first")
+                    yield Field(self.names[0], max_length=24, id="first")
                     yield Stepper(PLAYERS, self.levels[0], id="first-player")
                 with Horizontal(classes="field", id="second-row"):
                     yield Label("", classes="field-label", id="second-label")
-                    yield Input(self.names[1], compact=True, max_length=24, id="second")
+                    yield Field(self.names[1], max_length=24, id="second")
                     yield Stepper(PLAYERS, self.levels[1], id="second-player")
                 with Horizontal(classes="field", id="clock-row"):
                     yield Label("Clock", classes="field-label")
-                    yield Input(
+                    yield Field(
                         self.clock,
                         placeholder="none",
                         validators=[ClockValidator()],
                         valid_empty=True,
-                        compact=True,
                         max_length=24,
                         id="clock",
                     )
                 yield Static(CLOCK_HINT, id="clock-note", markup=False)
                 yield Static("", id="explanation", markup=False)
-                yield Button("Start (Enter)", variant="primary", id="start")
-        yield SteadyFooter()
+                yield StartButton("Start (Enter)", variant="primary", id="start")
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#games", OptionList).highlighted = self.index
@@ -305,11 +499,10 @@ class SelectScreen(Screen[Setup | None]):
         choice = self.choices[info.name]
         self.query_one("#setup", VerticalScroll).border_title = info.title
         sizes = list(info.sizes)
-        self.query_one("#size", Stepper).set_choices(
-            [size_label(info, size) for size in sizes], sizes.index(choice.size)
-        )
-        self.query_one("#size-range", Static).update(f"{sizes[0]} to {sizes[-1]}")
-        self.query_one("#variant-row").display = bool(info.variants)
+        size = self.query_one("#size", ChoiceRow)
+        size.set_choices([size_label(info, size) for size in sizes], sizes.index(choice.size))
+        size.set_hint(f"{sizes[0]} to {sizes[-1]}")
+        self.query_one("#variant").display = bool(info.variants)
         if info.variants:
             self.query_one("#variant", Stepper).set_choices(
                 [v.capitalize() for v in info.variants], info.variants.index(choice.variant)
@@ -325,7 +518,7 @@ class SelectScreen(Screen[Setup | None]):
         info = self.info
         variant = self.choices[info.name].variant
         takes_komi = info.takes_komi(variant)
-        self.query_one("#variant-rule", Static).update(variant_rule(info, variant))
+        self.query_one("#variant", ChoiceRow).set_hint(variant_rule(info, variant))
         self.query_one("#komi-row").display = takes_komi
         self.query_one("#komi-note").display = takes_komi
         focused = self.focused
