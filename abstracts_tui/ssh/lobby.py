@@ -120,6 +120,7 @@ class LobbyScreen(Screen[None]):
         Binding("h", "hot_seat", "Hot-seat game", id="lobby.hot_seat"),
         Binding("a", "archive", "Archive", id="lobby.archive"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh"),
+        Binding("question_mark,f1", "app.help", "Help", key_display="?", id="lobby.help"),
         Binding("q", "app.quit", "Quit", show=False, id="lobby.quit"),
     ]
 

@@ -22,14 +22,11 @@ async def create_clocked_room(port: int, user: str, clock: str):
     """`user` creates a Petrify room with the clock `clock` (connection, screen, code)."""
     conn, client = await connect(port, user)
     await client.wait_for(f"you are {user}", "Create a room")
-    client.send("c")
-    await client.wait_for("choose a game", "Next field", "Start (Enter)")
-    await asyncio.sleep(0.5)  # the list of games takes the focus as the screen is mounted
-    for _ in range(4):  # size, the two names (a room has no seats to choose), the clock
-        client.send(TAB)
-        await asyncio.sleep(0.3)
-    client.send(clock)
-    await client.wait_for(f"Clock       {clock}")
+    # In one burst, as a quick typist's keys arrive: the screen opened by `c` gets the
+    # keys typed after it. Tab goes to the size, the two names (a room has no seats to
+    # choose), then the clock.
+    client.send("c" + TAB * 4 + clock)
+    await client.wait_for("choose a game", f"Clock       {clock}")
     client.send(ENTER)
     screen = await client.wait_for("Waiting for a second player")
     found = re.search(r"Room (\w{4})", screen)

@@ -4,7 +4,6 @@ losing time until the server, with nobody pressing a key, ends the game on time.
 from __future__ import annotations
 
 import asyncio
-import re
 
 from .client import connect, run
 from .conftest import RunningServer
@@ -18,22 +17,7 @@ def test_a_player_who_has_gone_loses_on_time(start_server) -> None:
     server: RunningServer = start_server()
 
     async def play() -> None:
-        ann_conn, ann = await connect(server.port, "ann")
-        await ann.wait_for("you are ann", "Create a room")
-        ann.send("c")
-        await ann.wait_for("choose a game")
-        # From the list of games: size, the two names (a room has no seats to choose),
-        # then the clock.
-        for _ in range(4):
-            ann.send(TAB)
-            await asyncio.sleep(0.2)
-        ann.send("6s")
-        await ann.wait_for("Clock       6s")
-        ann.send(ENTER)
-        screen = await ann.wait_for("Waiting for a second player")
-        found = re.search(r"Room (\w{4})", screen)
-        assert found, screen
-        code = found.group(1)
+        ann_conn, ann, code = await create_clocked_room(server.port, "ann", "6s")
 
         bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
         await bob.wait_for("> Blue ann", "Orange bob")  # the same faces on both screens
@@ -61,6 +45,9 @@ def test_the_lobby_shows_the_time_left_in_a_game_of_days_per_move(start_server) 
         # Ann, from another terminal, sees the game in her lobby with the days she has.
         lobby_conn, lobby = await connect(server.port, "ann")
         await lobby.wait_for(f"your move  {code}", "Blue to move (ann), 2d 23h left")
+        # The lobby's help: the rules of the five games and the lobby's keys.
+        lobby.send("?")
+        await lobby.wait_for("Help: the five games")
         for conn in (ann_conn, bob_conn, lobby_conn):
             conn.close()
 

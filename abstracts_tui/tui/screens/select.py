@@ -380,6 +380,7 @@ class SelectScreen(Screen[Setup | None]):
         Binding("shift+tab", "app.focus_previous", "Previous field", priority=True, show=False),
         Binding("enter", "start", "Start", priority=True, id="select.start"),
         Binding("ctrl+r", "resume", "Resume", key_display="^r", id="select.resume"),
+        Binding("question_mark,f1", "app.help", "Help", key_display="?", id="select.help"),
         Binding("escape", "leave", "Back", key_display="esc", id="select.leave"),
         Binding("q", "quit", "Quit", id="select.quit"),
     ]
