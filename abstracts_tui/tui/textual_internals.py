@@ -17,6 +17,12 @@ def compose_frame(screen: Screen[object]) -> None:
     screen._compositor.render_update(full=True)
 
 
+def component_styling(widget: Widget) -> tuple[int, ...]:
+    """What tells one styling of `widget`'s component classes from the next: Textual makes
+    new component styles whenever it styles the widget again."""
+    return tuple(map(id, widget._component_styles.values()))
+
+
 class SteadyFooter(Footer):
     """Textual's footer, built again only when keys appear that it has not got.
 

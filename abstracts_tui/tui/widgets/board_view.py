@@ -25,6 +25,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from ...rules import Game, Piece
+from ..textual_internals import component_styling
 from .canvas import Canvas, StyleKey
 from .glyphs import ASCII, UNICODE, Glyphs
 
@@ -214,7 +215,7 @@ class BoardView(Widget, can_focus=True):
         """The same with the cursor: what the lines are drawn from."""
         self._lines: dict[int, Strip] = {}
         self._styles: dict[StyleKey, Style] = {}
-        self._styled: tuple[object, ...] = ()
+        self._styled: tuple[int, ...] = ()
         """The component styles `_lines` and `_styles` were made with."""
         self._read(game)
         self._set_game_classes(game)
@@ -362,7 +363,7 @@ class BoardView(Widget, can_focus=True):
     ) -> Self:
         """Refresh the widget; a full repaint (no `regions`) also forgets cached lines
         when the styles changed since they were drawn (a theme, a class)."""
-        if not regions and hasattr(self, "_lines") and self._styled != self._styles_now():
+        if not regions and hasattr(self, "_lines") and self._styled != component_styling(self):
             self._forget_lines()
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
@@ -375,14 +376,10 @@ class BoardView(Widget, can_focus=True):
         where keys go), and restyling it for `:focus`, with its many component classes,
         was much of what opening and closing the move line cost."""
 
-    def _styles_now(self) -> tuple[object, ...]:
-        # Textual makes new component styles whenever it styles the widget again.
-        return tuple(map(id, self._component_styles.values()))
-
     def _forget_lines(self) -> None:
         self._lines.clear()
         self._styles.clear()
-        self._styled = self._styles_now()
+        self._styled = component_styling(self)
 
     def _refresh_changed(self, shown: Canvas | None) -> None:
         """Repaint the lines that differ from `shown`, the canvas last drawn (None: all):
