@@ -65,9 +65,22 @@ class ChannelDriver(Driver):
         self.parser = XTermParser()
         self.tick_handle: asyncio.TimerHandle | None = None
         self.input_enabled = False
+        self.pending: list[str] = []
+        """What was written since the last flush."""
 
     def write(self, data: str) -> None:
-        self.channel.write_screen(data)
+        # Textual writes a frame in pieces (synchronized output's start and end around
+        # it): they go out together, as one SSH packet and one system call, at `flush`
+        # or at the latest once the loop comes round.
+        if not self.pending:
+            self._loop.call_soon(self.flush)
+        self.pending.append(data)
+
+    def flush(self) -> None:
+        if self.pending:
+            data = "".join(self.pending)
+            self.pending.clear()
+            self.channel.write_screen(data)
 
     def start_application_mode(self) -> None:
         self.write(START)
@@ -110,3 +123,4 @@ class ChannelDriver(Driver):
     def stop_application_mode(self) -> None:
         self.disable_input()
         self.write(STOP)
+        self.flush()

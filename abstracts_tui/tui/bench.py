@@ -4,6 +4,10 @@ Prints:
 - key press to redrawn frame: the CPU time for a cursor key on a 10x10 Pilo board to be
   handled and the whole screen composed again (headless; the test pilot's idle waits,
   which are sleeps, are not counted);
+- a typed move: the CPU time of `:`, a legal move's characters and Enter, each key
+  handled and drawn, in an 80x24 terminal on the Partitions board (headless; what the
+  SSH server spends on the mover's screen for a move typed over SSH, the frames' bytes
+  and the test pilot's own waiting included);
 - start-up to the first screen of the app, next to that of a bare Textual app in the same
   run, each a fresh Python process, taken alternately so load on the machine hits both:
   the wall time, and the process's CPU time, which other people's work on a shared
@@ -70,6 +74,35 @@ def key_to_frame(presses: int) -> tuple[float, float]:
     return statistics.mean(times) * 1e3, statistics.median(times) * 1e3
 
 
+def typed_move(moves: int) -> float:
+    """Mean ms of CPU for a typed move (`:`, the move, Enter) at 80x24, Partitions."""
+    import random
+
+    from ..game_setup import Setup
+    from .factory import build_app
+    from .screens.play import PlayScreen
+
+    async def measure() -> float:
+        with tempfile.TemporaryDirectory() as data:
+            app = build_app(Setup("partitions"), data=Path(data))
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause(0.5)
+                screen = app.screen
+                assert isinstance(screen, PlayScreen)
+                rng = random.Random(1)
+                total = 0.0
+                for _ in range(moves):
+                    game = screen.session.game
+                    move = game.move_name(rng.choice(list(game.legal_moves())))
+                    start = time.process_time()
+                    await pilot.press(":", *move, "enter")
+                    await pilot.pause()
+                    total += time.process_time() - start
+                return total / moves * 1e3
+
+    return asyncio.run(measure())
+
+
 def analysis_speed(seconds: float, rounds: int) -> list[tuple[float, float]]:
     """(the app's analysis, the search alone) playouts per second, per round."""
     from ..engine.search import Search
@@ -124,6 +157,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=200)
     parser.add_argument("--starts", type=int, default=7)
+    parser.add_argument("--moves", type=int, default=40, help="typed moves to time")
     parser.add_argument("--analysis", type=float, metavar="S", help="also analysis, S s a run")
     parser.add_argument("--rounds", type=int, default=3, help="analysis runs of each")
     args = parser.parse_args(argv)
@@ -137,6 +171,8 @@ def main(argv: list[str] | None = None) -> None:
             )
     mean, median = key_to_frame(args.presses)
     print(f"key press to frame, 10x10 board: mean {mean:.2f} ms, median {median:.2f} ms CPU")
+    typed = typed_move(args.moves)
+    print(f"typed move (: move Enter), 80x24 Partitions: mean {typed:.1f} ms CPU")
     times = start_up(args.starts)
     bare_wall, bare_cpu = times["bare Textual app"]
     for name, (wall, cpu) in times.items():

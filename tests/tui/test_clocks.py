@@ -43,7 +43,7 @@ def faces(app: AbstractsApp) -> list[str]:
     """The two face lines as the panel shows them."""
     widget = app.screen.query_one(ClockFaces)
     widget.tick()
-    return str(widget.render()).splitlines()
+    return [widget.render_line(side).text.rstrip() for side in (0, 1)]
 
 
 async def pie_dialog(pilot: Pilot[None]) -> None:

@@ -52,13 +52,14 @@ from ..legend import legend_text
 from ..messages import HelpRequested, LoadRequested, NewGameRequested
 from ..overlay import overlay_for
 from ..review_view import next_mistake, progress_text, review_text
-from ..textual_internals import SteadyFooter
+from ..textual_internals import SteadyFocusScreen, SteadyFooter, SteadyInput
 from ..turns import Ask, Turns
 from ..widgets.analysis_panel import AnalysisPanel
 from ..widgets.board import BoardView, board_for
 from ..widgets.clock_faces import ClockFaces
 from ..widgets.game_panel import GamePanel, score_text
 from ..widgets.move_list import MoveList
+from ..widgets.steady_text import show_text
 from .setup import SetupScreen
 
 PANEL_WIDTH = 30
@@ -135,7 +136,7 @@ class MoveText(Validator):
         return self.failure(reason) if reason else self.success()
 
 
-class PlayScreen(Screen[None]):
+class PlayScreen(SteadyFocusScreen):
     """A game in progress, played from the keyboard or the mouse, or studied."""
 
     CSS_PATH = "play.tcss"
@@ -238,6 +239,7 @@ class PlayScreen(Screen[None]):
         self.away_shown = ""
         self.board: BoardView = board_for(session.game, ascii=ascii, id="board")
         self.board.choosing = not self.turns.watching
+        self.move_text = MoveText(session)
 
     @property
     def game(self) -> Game:
@@ -258,10 +260,13 @@ class PlayScreen(Screen[None]):
                 yield MoveList(id="moves-box")
         yield Static(id="too-small", markup=False)
         yield Static(id="status", markup=False)
-        yield Input(
+        # Checked here at each character rather than by the input, whose classes for
+        # valid and invalid text change nothing on this line but cost a restyling.
+        yield SteadyInput(
             id="move-line",
             placeholder="move, e.g. c3 (Enter plays, Esc closes)",
-            validators=[MoveText(self.session)],
+            validators=[self.move_text],
+            validate_on=["submitted"],
         )
         yield SteadyFooter()
 
@@ -538,7 +543,7 @@ class PlayScreen(Screen[None]):
         problem = self.session.save_problem
         if problem is not None and not message.startswith("Not being saved"):
             message = f"{message} (Not being saved: {problem}.)".lstrip()
-        self.query_one("#status", Static).update(message)
+        show_text(self.query_one("#status", Static), message)
 
     def tick(self) -> None:
         """Twice a second: keep the evaluation of a search under way and show its
@@ -724,12 +729,11 @@ class PlayScreen(Screen[None]):
 
     @on(Input.Changed, "#move-line")
     def move_changed(self, event: Input.Changed) -> None:
-        result = event.validation_result
         if not event.value.strip():
             self.say(
                 "Type a move in notation, e.g. c3" + (", c3-f6" if self.game.info.captures else "")
             )
-        elif result is not None and not result.is_valid:
+        elif not (result := self.move_text.validate(event.value)).is_valid:
             self.say("; ".join(result.failure_descriptions))
         else:
             self.say(f"{event.value.strip().lower()}: legal. Enter plays it.")

@@ -9,6 +9,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
+from .steady_text import show_text
+
 
 class AnalysisPanel(Vertical):
     """Figures of a search; hidden while there are none."""
@@ -34,10 +36,10 @@ class AnalysisPanel(Vertical):
     def show(self, text: str, graph: Text | None = None, review: Text | str | None = None) -> None:
         """Show `text` (nothing: the panel hides), the review or its progress, and the
         win-rate graph, if any."""
-        self.query_one("#analysis", Static).update(text)
+        show_text(self.query_one("#analysis", Static), text)
         self.query_one("#review-box").set_class(review is None, "-hidden")
         self.query_one("#graph").set_class(graph is None, "-hidden")
         for name, part in (("#review", review), ("#graph", graph)):
             if part is not None:
-                self.query_one(name, Static).update(part)
+                show_text(self.query_one(name, Static), part)
         self.set_class(not text and graph is None and review is None, "-empty")

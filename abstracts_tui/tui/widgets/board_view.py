@@ -25,6 +25,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from ...rules import Game, Piece
+from ..textual_internals import component_styling
 from .canvas import Canvas, StyleKey
 from .glyphs import ASCII, UNICODE, Glyphs
 
@@ -214,6 +215,8 @@ class BoardView(Widget, can_focus=True):
         """The same with the cursor: what the lines are drawn from."""
         self._lines: dict[int, Strip] = {}
         self._styles: dict[StyleKey, Style] = {}
+        self._styled: tuple[int, ...] = ()
+        """The component styles `_lines` and `_styles` were made with."""
         self._read(game)
         self._set_game_classes(game)
         self.set_reactive(BoardView.cursor, self._centre())
@@ -268,10 +271,11 @@ class BoardView(Widget, can_focus=True):
         self._targets = targets
         self._last = last
         self._overlay = overlay or {}
+        shown = self._canvas
         self._read(game)
         if pieces is not None:
             self._pieces = list(pieces)
-        self.refresh()
+        self._refresh_changed(shown)
 
     def move_cursor(self, direction: str) -> None:
         """Move the cursor one cell: "left", "right", "up", "down" and, on hex boards,
@@ -310,6 +314,7 @@ class BoardView(Widget, can_focus=True):
             self._layout = self._make_layout(self._game, zoom)
             self._painted = None
             self._canvas = None
+            self._lines.clear()
             self.refresh(layout=True)
 
     # -- actions and events ---------------------------------------------------------------
@@ -356,12 +361,39 @@ class BoardView(Widget, can_focus=True):
         layout: bool = False,
         recompose: bool = False,
     ) -> Self:
-        """Refresh the widget; a full repaint (no `regions`) also forgets cached lines, as
-        it follows any change of position, styles or theme."""
-        if not regions and hasattr(self, "_lines"):
-            self._lines.clear()
-            self._styles.clear()
+        """Refresh the widget; a full repaint (no `regions`) also forgets cached lines
+        when the styles changed since they were drawn (a theme, a class)."""
+        if not regions and hasattr(self, "_lines") and self._styled != component_styling(self):
+            self._forget_lines()
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def notify_style_update(self) -> None:
+        self._forget_lines()
+        super().notify_style_update()
+
+    def watch_has_focus(self, focused: bool) -> None:
+        """Nothing: the board looks the same with the focus or without (its cursor shows
+        where keys go), and restyling it for `:focus`, with its many component classes,
+        was much of what opening and closing the move line cost."""
+
+    def _forget_lines(self) -> None:
+        self._lines.clear()
+        self._styles.clear()
+        self._styled = component_styling(self)
+
+    def _refresh_changed(self, shown: Canvas | None) -> None:
+        """Repaint the lines that differ from `shown`, the canvas last drawn (None: all):
+        a move changes a few cells, and every screen showing the game draws it."""
+        if shown is None or self._layout.size != (shown.width, shown.height):
+            self._lines.clear()
+            self.refresh()
+            return
+        canvas = self._draw()
+        width = max(self.size.width, canvas.width)
+        for y in range(canvas.height):
+            if canvas.chars[y] != shown.chars[y] or canvas.keys[y] != shown.keys[y]:
+                self._lines.pop(y, None)
+                self.refresh(Region(0, y, width, 1))
 
     def watch_cursor(self, old: int, new: int) -> None:
         self._canvas = None

@@ -8,11 +8,12 @@ when tenths are shown. A stopped clock sets no timer at all.
 
 from __future__ import annotations
 
+import asyncio
 from typing import ClassVar
 
-from rich.text import Text
+from rich.segment import Segment
 from textual.geometry import Region
-from textual.timer import Timer
+from textual.strip import Strip
 from textual.widget import Widget
 
 from ...session import Phase, Session
@@ -36,7 +37,9 @@ class ClockFaces(Widget):
         super().__init__(id=id, classes="-hidden")
         self.session: Session | None = None
         self.faces: tuple[str, str] = ("", "")
-        self.timer: Timer | None = None
+        self.timer: asyncio.TimerHandle | None = None
+        """When the running face next changes: a plain handle on the event loop, which
+        costs a fraction of a Textual timer (a task of its own for each tick)."""
 
     def show(self, session: Session) -> None:
         """Show `session`'s clock as it stands, and keep it running while it runs."""
@@ -62,7 +65,7 @@ class ClockFaces(Widget):
     def tick(self) -> None:
         """Repaint if a face changed, and come back when the running one next will."""
         if self.timer is not None:
-            self.timer.stop()
+            self.timer.cancel()
             self.timer = None
         faces = self.texts()
         if faces != self.faces:
@@ -86,37 +89,40 @@ class ClockFaces(Widget):
         in_main = left.main > 0 or not clock.control.periods
         seconds = left.main if in_main else clock.period_left(side, now)
         step = 0.1 if seconds < 10 else (seconds % 1.0) or 1.0
-        self.timer = self.set_timer(max(0.05, step + 0.01), self.tick)
+        self.timer = asyncio.get_running_loop().call_later(max(0.05, step + 0.01), self.tick)
 
     def on_unmount(self) -> None:
         if self.timer is not None:
-            self.timer.stop()
+            self.timer.cancel()
+            self.timer = None
 
-    def render(self) -> Text:
+    def render_line(self, y: int) -> Strip:
+        """Line `y` of the faces (the Line API: a tick draws only the face that changed,
+        with no text to lay out; over SSH every screen of a room draws it every second)."""
+        base = self.visual_style.rich_style
         session = self.session
-        if session is None or session.clock is None:
-            return Text()
+        if session is None or session.clock is None or y not in (0, 1):
+            return Strip.blank(self.size.width, base)
         width = max(10, min(self.size.width, FACE_WIDTH))
         game = session.game
-        running = session.clock.running
+        side = y
         playing = session.phase is Phase.PLAY and not session.over
-        lines = Text()
-        for side in (0, 1):
-            colour = side ^ session.swapped
-            name = f"{game.colour_name(colour).capitalize()} {session.people[side]}"
-            face = self.faces[side]
-            to_move = playing and session.side_to_move() == side
-            mark = ">" if to_move else " "
-            room = width - len(face) - 3
-            name = name if len(name) <= room else name[: max(0, room - 1)] + "…"
-            line = Text(f"{mark} {name:<{room}} {face}")
-            if to_move:
-                line.stylize(self.get_component_rich_style("clock--turn", partial=True))
-            if face.startswith("!") or (running is None and face == "0:00"):
-                line.stylize(
-                    self.get_component_rich_style("clock--low", partial=True), len(line) - len(face)
-                )
-            lines.append(line)
-            if side == 0:
-                lines.append("\n")
-        return lines
+        colour = side ^ session.swapped
+        name = f"{game.colour_name(colour).capitalize()} {session.people[side]}"
+        face = self.faces[side]
+        to_move = playing and session.side_to_move() == side
+        mark = ">" if to_move else " "
+        room = width - len(face) - 3
+        name = name if len(name) <= room else name[: max(0, room - 1)] + "…"
+        text = f"{mark} {name:<{room}} {face}"
+        style = base
+        if to_move:
+            style += self.get_component_rich_style("clock--turn", partial=True)
+        low = face.startswith("!") or (session.clock.running is None and face == "0:00")
+        if low:
+            start = len(text) - len(face)
+            low_style = style + self.get_component_rich_style("clock--low", partial=True)
+            segments = [Segment(text[:start], style), Segment(text[start:], low_style)]
+        else:
+            segments = [Segment(text, style)]
+        return Strip(segments)  # Textual pads it to the width with the background

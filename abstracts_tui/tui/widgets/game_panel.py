@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from ...rules import Game, format_number
 from .clock_faces import ClockFaces
+from .steady_text import show_text
 
 
 def title_text(game: Game) -> str:
@@ -97,7 +98,7 @@ class GamePanel(Vertical):
 
     def _set(self, selector: str, text: str, *, hide_empty: bool = False) -> None:
         widget = self.query_one(selector, Static)
-        widget.update(text)
+        show_text(widget, text)
         if hide_empty:
             widget.set_class(not text, "-hidden")
 

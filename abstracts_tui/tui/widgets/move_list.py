@@ -14,6 +14,7 @@ from textual.widgets import Static
 
 from ...records import RecordNode
 from ...session import Change, Changed, Session
+from .steady_text import show_text
 
 
 class MoveList(VerticalScroll, can_focus=False):
@@ -97,7 +98,7 @@ class MoveList(VerticalScroll, can_focus=False):
             )
         else:
             text = "\n".join(" " + line for line in self.lines)
-        self.query_one("#moves", Static).update(text or "No moves yet.")
+        show_text(self.query_one("#moves", Static), text or "No moves yet.")
         if self.analysing:
             self.scroll_to(y=max(0, session.move_number() - 4), animate=False)
         else:
