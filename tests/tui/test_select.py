@@ -434,7 +434,7 @@ def test_the_key_bar_shows_the_keys_and_a_click_presses_one(tmp_path: Path) -> N
     async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
         bar = screen(app).query_one(KeyBar)
         line = bar.render_lines(bar.region.reset_offset)[0].text
-        assert line.startswith(" ↑/k ↓/j Game  ⏎ Start  tab Next field  ^r Resume  q Quit ")
+        assert line.startswith(" ↑/k ↓/j Game  ⏎ Start  tab Next field  ^r Resume  ? Help  q Quit ")
         assert screen(app).focused is screen(app).query_one("#games")
         await pilot.click(KeyBar, offset=(line.index("tab"), 0))
         assert screen(app).focused is screen(app).query_one("#size")
