@@ -38,8 +38,10 @@ def midgame(moves: int, seed: int) -> Callable[[Pilot[Any]], Any]:
         await pilot.pause()
         screen = next(s for s in pilot.app.screen_stack if isinstance(s, PlayScreen))
         session = screen.session
-        if session.phase.name == "SIDE":
-            session.choose_side(1)
+        if session.phase.name == "SIDE":  # answered by its dialog, once it is up
+            await until(pilot, lambda: type(pilot.app.screen).__name__ == "SideDialog")
+            await pilot.press("2")
+            await until(pilot, lambda: pilot.app.screen is screen)
         rng = random.Random(seed)
         for _ in range(moves):
             if session.game.is_over():
