@@ -58,7 +58,9 @@ class FieldDialog(Dialog[ResultT]):
     def set_valid(self, valid: bool) -> None:
         """Enable or grey out Accept, on its button and in the footer."""
         self.valid = valid
-        self.query_one("#accept", Button).disabled = not valid
+        # The button may not be mounted yet (or no longer: the app quitting as it opens).
+        for button in self.query("#accept").results(Button):
+            button.disabled = not valid
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
