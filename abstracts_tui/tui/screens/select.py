@@ -153,7 +153,9 @@ class ChoiceRow(Stepper, inherit_css=False):
     def _value_span(self) -> tuple[int, int]:
         """The columns of `< value >`, whose halves step down and up."""
         start = self.LABEL_WIDTH + 1
-        return start, start + len(self.labels[self.index]) + 4 if self.labels else start
+        if not self.labels:
+            return start, start
+        return start, start + len(f"< {self.labels[self.index]} >")
 
     def render(self) -> Content:
         value = f"< {self.labels[self.index]} >" if self.labels else ""
