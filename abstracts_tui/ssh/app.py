@@ -4,15 +4,14 @@ It is the ordinary `AbstractsApp` (the same selection, play, dialog and help scr
 drawn by `ChannelDriver` on the connection's channel, with three differences: the lobby
 is home, room games are shown with the seat's person only (`Seat.local_people`), and its
 policy allows no files (saving and loading records are not offered: the server's disk is
-not the player's). Who is connected to each room is kept here, so that a player sees
-when the other's connection dropped.
+not the player's). A room's game screen counts its person as connected
+(`presence.RoomPresence`), so that a player sees when the other's connection dropped.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,19 +33,11 @@ from ..tui.messages import NewGameRequested
 from ..tui.screens.select import SelectScreen
 from .driver import Channel, ChannelDriver
 from .lobby import LobbyScreen, WaitingScreen
+from .presence import RoomPresence
 from .rooms import Room, RoomError, Rooms
 from .signals import signal
 
 NO_FILES = "Saving and loading files is not available over SSH: the server keeps the game."
-
-PRESENT: dict[str, Counter[str]] = {}
-"""Room code -> the people showing that room's game on a connection, with how many
-connections each (every app of the server runs in one process and one event loop)."""
-
-
-def present(code: str) -> frozenset[str]:
-    """The people connected to room `code` now."""
-    return frozenset(name for name, count in PRESENT.get(code, Counter()).items() if count)
 
 
 @dataclass(frozen=True)
@@ -267,8 +258,7 @@ class ServerApp(AbstractsApp):
                 local_people=frozenset({self.user}) & frozenset(room.players),
                 shared=True,
                 files=False,
-                present=lambda: present(room.code),
-                showing=lambda here: self.connected(room.code, here),
+                presence=RoomPresence(room.code, self.user),
             )
             screen = PlayScreen(room.session, ascii=self.ascii, seat=seat)
             if room.rated and not room.finished:
@@ -326,13 +316,6 @@ class ServerApp(AbstractsApp):
             screen.call_later(screen.say, f"Game over: {room.session.turn_text()}. {text}")
         else:
             self.notify(f"Room {room.code}: {text}", timeout=30, markup=False)
-
-    def connected(self, code: str, here: bool) -> None:
-        """This connection shows room `code`'s game (`here`) or no longer does."""
-        people = PRESENT.setdefault(code, Counter())
-        people[self.user] += 1 if here else -1
-        if people[self.user] <= 0:
-            del people[self.user]
 
     @on(WaitingScreen.Joined)
     def joined(self) -> None:

@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..records import Record, RecordError
@@ -25,6 +25,7 @@ from ..session import Session
 from ..store import StoredRoom, StoreError
 from ..tui.screens import play
 from ..tui.screens.play import ANALYSIS, PlayScreen, Seat
+from ..tui.widgets.key_bar import KeyBar
 from .commands import game_line
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ class ArchiveScreen(Screen[None]):
         yield Static("", id="archive-title", markup=False)
         yield OptionList(id="games")
         yield Static("", id="archive-status", markup=False)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.show_page()

@@ -18,11 +18,12 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Label, OptionList, Static
+from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..ratings import Rating
 from ..store import StoreError
+from ..tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
     from .rooms import Room, Rooms
@@ -169,7 +170,7 @@ class LobbyScreen(Screen[None]):
                 markup=False,
             )
             yield Static("", id="lobby-status", markup=False)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.refresh_lists()
@@ -280,7 +281,7 @@ class WaitingScreen(Screen[None]):
             id="waiting-text",
             markup=False,
         )
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.room.listeners.append(self.joined)

@@ -77,6 +77,10 @@ class Job:
             self.reviewer.stop()
 
 
+class SearchStarted(Message):
+    """A search started in a worker thread (the screen shows its figures as it goes)."""
+
+
 class SearchDone(Message):
     """A search of `Searches` finished with `result` (check `Searches.take` first)."""
 
@@ -123,6 +127,7 @@ class Searches:
                 owner.post_message(SearchDone(job, result))
 
         owner.run_worker(run, thread=True, group=kind, exit_on_error=False)
+        owner.post_message(SearchStarted())
         return job
 
     def take(self, job: Job) -> bool:

@@ -3,13 +3,15 @@ bounds Textual's version for them)."""
 
 from __future__ import annotations
 
-from textual.binding import Binding
-from textual.geometry import Size
+from collections.abc import Iterable
+
+from textual._compositor import ChopsUpdate, Compositor
+from textual.geometry import Region, Size
 from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Footer, Input
-from textual.widgets._footer import FooterKey
+from textual.widgets import Input
 
 
 def compose_frame(screen: Screen[object]) -> None:
@@ -23,78 +25,62 @@ def component_styling(widget: Widget) -> tuple[int, ...]:
     return tuple(map(id, widget._component_styles.values()))
 
 
-class SteadyFooter(Footer):
-    """Textual's footer, built again only when keys appear that it has not got.
+class RowCompositor(Compositor):
+    """Textual's compositor, asking each widget for only the rows an update changes.
 
-    Textual's footer mounts all its keys afresh whenever the screen's bindings may have
-    changed (every focus change, every `refresh_bindings`); over SSH, with dozens of
-    screens on one loop, that restyling was most of what a move cost the server. Here a
-    key that goes away is hidden, one that comes back is shown again, and a key's text
-    or dimming is changed in place (the move line's focus hides the printable keys and
-    shows `^z` for `u`, and back): only keys it never had make it build them.
+    For an update of part of the screen, Textual's compositor asks every widget whose
+    clip overlaps the rectangle around all the changed areas for all its lines (from its
+    cache of lines, each put through the app's line filters again) and then keeps the
+    changed rows: a clock face's tick, two characters, had the board, the panel and each
+    of the panel's parts go over all their lines, once a second on every screen of a room.
+    Here only the widgets that show part of a changed area are asked, for the rows of
+    those areas. A whole-screen update is Textual's own.
     """
 
-    _shown: tuple[tuple[Binding, bool, str], ...] | None = None
+    _changed: list[Region] | None = None
 
-    def bindings_changed(self, screen: Screen[object]) -> None:
-        if screen.app.app_focus and self.is_attached and screen is self.screen:
-            shown = tuple(
-                (binding, enabled, tooltip)
-                for _, binding, enabled, tooltip in screen.active_bindings.values()
-                if binding.show
-            )
-            if shown == self._shown:
-                return
-            self._shown = shown
-            if self._bindings_ready and self._update_in_place(shown):
-                return
-        super().bindings_changed(screen)
+    def render_partial_update(self) -> ChopsUpdate | None:
+        self._changed = list(self._dirty_regions)
+        try:
+            return super().render_partial_update()
+        finally:
+            self._changed = None
 
-    def _update_in_place(self, shown: tuple[tuple[Binding, bool, str], ...]) -> bool:
-        """Show, hide and change the keys built before to show `shown` as `compose`
-        would build them; False when that cannot be done (a key not built yet, keys in
-        another order, a group of keys, the command palette's key)."""
-        firsts: dict[str, tuple[Binding, bool, str]] = {}
-        for binding, enabled, tooltip in shown:
-            if binding.group is not None:
-                return False
-            firsts.setdefault(binding.action, (binding, enabled, tooltip))
-        keys = list(self.children)
-        if not all(isinstance(key, FooterKey) for key in keys) or self.query(".-command-palette"):
-            return False
-        built = iter(key.action for key in keys if isinstance(key, FooterKey))
-        if not all(action in built for action in firsts):
-            return False  # a key not built, or out of the order built
-        for key in keys:
-            assert isinstance(key, FooterKey)
-            found = firsts.get(key.action)
-            if found is None:
-                key.display = False
+    def _get_renders(
+        self, crop: Region | None = None
+    ) -> Iterable[tuple[Region, Region, list[Strip]]]:
+        changed = self._changed
+        if changed is None:
+            yield from super()._get_renders(crop)
+            return
+        for widget, (region, clip) in self.visible_widgets.items():
+            shown = region.intersection(clip)
+            parts = [shown.intersection(area) for area in changed if shown.overlaps(area)]
+            if not parts:
                 continue
-            binding, enabled, tooltip = found
-            key_display = self.app.get_key_display(binding)
-            key.display = True
-            key.key = binding.key
-            key._disabled = not enabled
-            key.set_class(not enabled, "-disabled")
-            key.tooltip = tooltip or None
-            if (key.key_display, key.description) != (key_display, binding.description):
-                key.key_display, key.description = key_display, binding.description
-                key.refresh(layout=True)
-        return True
+            top = min(part.y for part in parts)
+            bottom = max(part.bottom for part in parts)
+            rows = Region(shown.x, top, shown.width, bottom - top)
+            # `rows` as the clip: the compositor places the lines within it.
+            yield region, rows, widget.render_lines(rows.translate(-region.offset))
 
 
-class SteadyFocusScreen(Screen[None]):
-    """A screen whose change of focus repaints the widgets whose style it changes, not
-    the whole screen.
+class SteadyScreen(Screen[None]):
+    """A screen whose small changes are drawn as small ones.
 
-    Textual's `Screen.focused` repaints every line of the screen when the focus moves,
-    which over SSH sends the whole screen to the client (':' and Enter of a typed move
-    each move the focus); the widgets it concerns repaint themselves as their `:focus`
-    styles change.
+    - Textual's `Screen.focused` repaints every line of the screen when the focus moves,
+      which over SSH sends the whole screen to the client (':' and Enter of a typed move
+      each move the focus); here the widgets it concerns repaint themselves as their
+      `:focus` styles change.
+    - A part of the screen drawn again asks each widget for the changed rows only
+      (`RowCompositor`).
     """
 
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._compositor = RowCompositor()
 
 
 class SteadyInput(Input):

@@ -1,5 +1,6 @@
 """The server keeps its long-lived objects out of the garbage collector's passes, and
-still gives back the cycles of what ended (see abstracts_tui.ssh.collector)."""
+still gives back the cycles of what ended once they add up (see
+abstracts_tui.ssh.collector)."""
 
 from __future__ import annotations
 
@@ -38,18 +39,24 @@ def test_a_freeze_collects_the_garbage_then_leaves_the_rest_out_of_collections()
     assert alive() is not None  # frozen: a full collection does not walk it
 
 
-def test_what_ended_while_frozen_is_given_back_at_the_thaw() -> None:
+def test_what_ended_while_frozen_is_given_back_once_the_frozen_objects_grow() -> None:
     async def run() -> None:
         kept = Screen()
         alive = weakref.ref(kept)
-        freeze()
-        del kept
-        task = asyncio.get_running_loop().create_task(keep_pauses_short(0.01, thaw_every=0))
+        task = asyncio.get_running_loop().create_task(keep_pauses_short(0.01, growth=0.25))
+        await asyncio.sleep(0.05)
+        del kept  # it ends while frozen: the freezes do not free it
+        await asyncio.sleep(0.05)
+        assert alive() is not None
+        # New objects that live on (a session opening) grow the frozen objects by more than
+        # a quarter: then everything is collected once.
+        sessions = [Screen() for _ in range(gc.get_freeze_count() // 2)]
         for _ in range(1000):
             if alive() is None:
                 break
             await asyncio.sleep(0.01)
         assert alive() is None
+        assert sessions  # they live on
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 
-from .client import connect, run
+from .client import ScreenClient, connect, run
 from .conftest import RunningServer
 from .test_process_clocks import create_clocked_room
 from .test_rooms import CURSOR_RIGHT, ENTER
+
+CURSOR_LEFT = "\x1b[D"
 
 TAB = "\t"
 
@@ -49,6 +51,60 @@ def test_the_lobby_shows_the_time_left_in_a_game_of_days_per_move(start_server) 
         lobby.send("?")
         await lobby.wait_for("Help: the five games")
         for conn in (ann_conn, bob_conn, lobby_conn):
+            conn.close()
+
+    asyncio.run(play())
+    assert "Traceback" not in server.log, server.log
+
+
+def drawn(client: ScreenClient) -> list[list[tuple[str, str, str, bool, bool]]]:
+    """Every cell of the client's terminal: the character (a digit as `#`: the running
+    clock changes them), its colours, bold and reverse."""
+    screen = client.screen
+    return [
+        [
+            ("#" if cell.data.isdigit() else cell.data, cell.fg, cell.bg, cell.bold, cell.reverse)
+            for cell in (screen.buffer[row][column] for column in range(screen.columns))
+        ]
+        for row in range(screen.lines)
+    ]
+
+
+def test_a_screen_drawn_a_piece_at_a_time_is_the_screen_drawn_whole(start_server) -> None:
+    """Cursor keys, moves and a running clock each send only the cells that changed: the
+    player's terminal then shows what a whole redraw of the screen shows."""
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        ann_conn, ann, code = await create_clocked_room(server.port, "ann", "60m")
+        bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
+        await ann.wait_for("> Blue ann")
+        ann.send(CURSOR_RIGHT + ENTER)
+        await bob.wait_for("Pie rule")
+        bob.send("p")
+        await bob.wait_gone("Pie rule")
+        bob.send(CURSOR_LEFT + CURSOR_LEFT + ENTER)
+        await ann.wait_for("2. Orange")
+        for keys in (CURSOR_RIGHT * 3, CURSOR_LEFT, "\x1b[B" * 2):
+            ann.send(keys)
+            await asyncio.sleep(0.5)
+        await asyncio.sleep(1.5)  # the clock's faces go on
+        in_pieces = drawn(ann)
+        # A resize, and back: the server draws the whole screen again.
+        width, height = ann.screen.columns, ann.screen.lines
+        ann.resize(width + 1, height)
+        await asyncio.sleep(1)
+        ann.resize(width, height)
+        await asyncio.sleep(1.5)
+        whole = drawn(ann)
+        changed = [
+            (row, column, cell, whole[row][column])
+            for row, line in enumerate(in_pieces)
+            for column, cell in enumerate(line)
+            if cell != whole[row][column]
+        ]
+        assert not changed, (changed[:10], "\n".join(ann.screen.display))
+        for conn in (ann_conn, bob_conn):
             conn.close()
 
     asyncio.run(play())

@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.session import Session
+from abstracts_tui.ssh.presence import RoomPresence
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen, Seat
 
@@ -88,16 +89,25 @@ def test_a_room_as_a_player_and_as_a_watcher(
     for move in ("c3", "d4", "c4"):
         session.play(move)
     people = frozenset({"bob"}) if who == "player" else frozenset()
-    seat = Seat(local_people=people, shared=True, files=False, present=lambda: frozenset({"bob"}))
+    code = f"SNAP{who}"
+    presence = RoomPresence(code, "bob" if who == "player" else "dan")
+    seat = Seat(local_people=people, shared=True, files=False, presence=presence)
     app = build_app(data=tmp_path)
+    bob = RoomPresence(code, "bob")
+
+    def ignore() -> None:
+        pass
 
     async def steps(pilot: Pilot[Any]) -> None:
         await pilot.pause()
         await pilot.app.push_screen(PlayScreen(session, seat=seat))
-        await pilot.pause(0.6)  # the panel's tick tells who is away
         await pilot.pause()
 
-    assert snap_compare(app, run_before=steps, terminal_size=(80, 24))
+    bob.follow(True, ignore)  # bob's connection shows the game (ann's dropped)
+    try:
+        assert snap_compare(app, run_before=steps, terminal_size=(80, 24))
+    finally:
+        bob.follow(False, ignore)
 
 
 @pytest.mark.parametrize("state", ["byo-yomi", "low", "flagged"])

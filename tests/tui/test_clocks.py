@@ -51,7 +51,8 @@ async def pie_dialog(pilot: Pilot[None]) -> None:
 
 
 async def tick(pilot: Pilot[None]) -> None:
-    """Let the screen's half-second timer run (it notices a flag)."""
+    """Let the faces' timer run (a tenth of a second under ten seconds: it notices the
+    flag)."""
     await pilot.pause(0.6)
     await pilot.pause()
 

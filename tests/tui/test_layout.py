@@ -15,6 +15,7 @@ from abstracts_tui.game_setup import Setup
 from abstracts_tui.rules import GAMES, new_game
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
+from abstracts_tui.tui.widgets.key_bar import KeyBar
 
 
 def drawn(widget: Widget) -> str:
@@ -24,10 +25,9 @@ def drawn(widget: Widget) -> str:
 
 
 def footer(screen: Screen[Any]) -> str:
-    """The keys the footer shows whole within the screen's width."""
-    keys = screen.query("FooterKey")
-    width = screen.size.width
-    return " ".join(drawn(key) for key in keys if key.region.width and key.region.right <= width)
+    """The keys the footer shows within the screen's width (a word cut at the edge is
+    not the word)."""
+    return drawn(screen.query_one(KeyBar))
 
 
 def board_width(setup: Setup, data: Path, size: tuple[int, int]) -> int:

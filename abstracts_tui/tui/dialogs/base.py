@@ -9,7 +9,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button
 
-from ..textual_internals import SteadyFooter
+from ..widgets.key_bar import KeyBar
 
 ResultT = TypeVar("ResultT")
 
@@ -35,7 +35,7 @@ class Dialog(ModalScreen[ResultT]):
         with Vertical(classes="dialog-box") as box:
             box.border_title = self.dialog_title
             yield from self.compose_body()
-        yield SteadyFooter()
+        yield KeyBar()
 
     def compose_body(self) -> ComposeResult:
         """The widgets inside the box; subclasses yield theirs."""

@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from ...rules import GAMES
 from ..rules_text import NOTATION, RULES
-from ..textual_internals import SteadyFooter
+from ..widgets.key_bar import KeyBar
 
 _HEAD = re.compile(r"^([A-Z][\w ()]*:)")
 """A section head at the start of a paragraph, e.g. `Aim:` or `Pie rule (standard game):`."""
@@ -136,7 +136,7 @@ class HelpScreen(ModalScreen[None]):
                 yield from rules_widgets(NOTATION)
                 yield Static("Keys", classes="help-title")
                 yield Static(keys_table(self.keys), id="help-keys")
-        yield SteadyFooter()
+        yield KeyBar()
 
     def action_scroll(self, lines: int) -> None:
         self.query_one("#help-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)

@@ -13,7 +13,7 @@ import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from rich.text import Text
 from textual import on
@@ -41,7 +41,7 @@ from ..analysis_view import (
     proven_text,
     shown_candidates,
 )
-from ..computer import HINT_BUDGET, SearchDone, Searches, analysis_budget
+from ..computer import HINT_BUDGET, SearchDone, Searches, SearchStarted, analysis_budget
 from ..dialogs.confirm import ConfirmDialog
 from ..dialogs.komi import KomiDialog
 from ..dialogs.path import PathDialog
@@ -52,12 +52,13 @@ from ..legend import legend_text
 from ..messages import HelpRequested, LoadRequested, NewGameRequested
 from ..overlay import overlay_for
 from ..review_view import next_mistake, progress_text, review_text
-from ..textual_internals import SteadyFocusScreen, SteadyFooter, SteadyInput
+from ..textual_internals import SteadyInput, SteadyScreen
 from ..turns import Ask, Turns
 from ..widgets.analysis_panel import AnalysisPanel
 from ..widgets.board import BoardView, board_for
 from ..widgets.clock_faces import ClockFaces
 from ..widgets.game_panel import GamePanel, score_text
+from ..widgets.key_bar import KeyBar
 from ..widgets.move_list import MoveList
 from ..widgets.steady_text import show_text
 from .setup import SetupScreen
@@ -98,6 +99,19 @@ MOVE_ACTIONS = {"move_line", "pass_turn"}
 """Actions of somebody who plays (a watcher has none)."""
 
 
+class Presence(Protocol):
+    """Who of a shared game's people are connected, as the server knows it."""
+
+    def people(self) -> frozenset[str]:
+        """The people connected now."""
+        ...
+
+    def follow(self, here: bool, changed: Callable[[], None]) -> None:
+        """The screen starts (`here`) or stops showing the game; `changed` is called
+        whenever who is connected changes while it shows it."""
+        ...
+
+
 @dataclass(frozen=True)
 class Seat:
     """Who uses this play screen: `local_people` (None: everyone at one keyboard, an empty
@@ -108,10 +122,7 @@ class Seat:
     local_people: frozenset[str] | None = None
     shared: bool = False
     files: bool = True
-    present: Callable[[], frozenset[str]] | None = None
-    showing: Callable[[bool], None] | None = None
-    """Told True when the screen starts showing the game, False when it stops (the
-    server counts who is connected to a room with it)."""
+    presence: Presence | None = None
     download: bool = False
     """Whether saving downloads the record to the user's machine (in a browser), where
     `files` is False."""
@@ -136,7 +147,7 @@ class MoveText(Validator):
         return self.failure(reason) if reason else self.success()
 
 
-class PlayScreen(SteadyFocusScreen):
+class PlayScreen(SteadyScreen):
     """A game in progress, played from the keyboard or the mouse, or studied."""
 
     CSS_PATH = "play.tcss"
@@ -268,18 +279,20 @@ class PlayScreen(SteadyFocusScreen):
             validators=[self.move_text],
             validate_on=["submitted"],
         )
-        yield SteadyFooter()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.board.focus()
         self.watch(self.board, "cursor", self.cursor_moved)
         self.session.listeners.append(self.session_changed)
         self.session.saving_listeners.append(self.saving_changed)
-        self.ticker = self.set_interval(TICK, self.tick)
+        # Only while a search runs (`SearchStarted` starts it, `tick` stops it).
+        self.ticker = self.set_interval(TICK, self.tick, pause=True)
         if not self.seat.shared:  # a room's clock is the server's to run
             self.session.resume_clock()
-        if self.seat.showing is not None:
-            self.seat.showing(True)
+        if self.seat.presence is not None:
+            self.seat.presence.follow(True, self.presence_changed)
+            self.show_away()
         if self.turns.watching:
             self.say(self.turns.refusal() or "")
         elif not self.game.moves:
@@ -289,8 +302,8 @@ class PlayScreen(SteadyFocusScreen):
         self.call_after_refresh(self.next_step)
 
     def on_unmount(self) -> None:
-        if self.seat.showing is not None:
-            self.seat.showing(False)
+        if self.seat.presence is not None:
+            self.seat.presence.follow(False, self.presence_changed)
         self.searches.cancel_all()
         if not self.seat.shared:  # a game left stops its clock
             self.session.pause_clock()
@@ -545,14 +558,17 @@ class PlayScreen(SteadyFocusScreen):
             message = f"{message} (Not being saved: {problem}.)".lstrip()
         show_text(self.query_one("#status", Static), message)
 
+    @on(SearchStarted)
+    def search_started(self) -> None:
+        self.ticker.resume()
+
     def tick(self) -> None:
-        """Twice a second: keep the evaluation of a search under way and show its
-        figures; say who of the people has lost their connection; end a game whose
-        clock has run out."""
-        self.show_away()
+        """Four times a second while a search runs: keep the evaluation of a search
+        under way and show its figures (the timer stops when no search runs)."""
+        if not self.searches.jobs:
+            self.ticker.pause()
         if self.searches.busy("review"):
             self.draw_analysis()
-        self.session.check_flag()
         search = self.live_search()
         if search is None:
             return
@@ -567,11 +583,22 @@ class PlayScreen(SteadyFocusScreen):
             self.draw_board()
         self.draw_analysis()
 
+    @on(ClockFaces.TimeUp)
+    def time_up(self) -> None:
+        """The running face shows no time left: the game ends on time (in a room, the
+        server's own timer records it too: the first one does)."""
+        self.session.check_flag()
+
+    def presence_changed(self) -> None:
+        """Someone of the game connected or dropped (called by the server, from the
+        screen of whoever's connection it was)."""
+        self.call_later(self.show_away)
+
     def show_away(self) -> None:
-        present = self.seat.present
-        if present is None:
+        presence = self.seat.presence
+        if presence is None:
             return
-        here = present()
+        here = presence.people()
         away = [name for name in self.session.people if name not in here]
         text = "".join(f"{name}'s connection is lost (the seat is kept).\n" for name in away)
         if text != self.away_shown:

@@ -16,8 +16,8 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ...rules import Game, Piece, RulesError
-from ..textual_internals import SteadyFooter
 from ..widgets.board import BoardView, board_for
+from ..widgets.key_bar import KeyBar
 
 
 def piece_name(game: Game, piece: Piece) -> str:
@@ -67,7 +67,7 @@ class SetupScreen(Screen[str | None]):
                 yield Static(id="setup-turn", markup=False)
                 yield Static(self.keys_text(), id="setup-keys", markup=False)
         yield Static(id="status", markup=False)
-        yield SteadyFooter()
+        yield KeyBar()
 
     def keys_text(self) -> str:
         kinds = self.game.placeable_pieces()

@@ -3,7 +3,8 @@ marked `>` and highlighted, a face short of time marked too.
 
 While a clock runs, the widget repaints itself (never laid out again), and only when
 the running face's text changes: once a second, ten times a second under ten seconds,
-when tenths are shown. A stopped clock sets no timer at all.
+when tenths are shown; when the time is up it says so (`TimeUp`). A stopped clock sets
+no timer at all.
 """
 
 from __future__ import annotations
@@ -12,11 +13,14 @@ import asyncio
 from typing import ClassVar
 
 from rich.segment import Segment
+from rich.style import Style
 from textual.geometry import Region
+from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
 from ...session import Phase, Session
+from ..textual_internals import component_styling
 
 FACE_WIDTH = 30
 """Columns a face line takes at most: the name and the time stay close together."""
@@ -33,10 +37,17 @@ class ClockFaces(Widget):
     """
     COMPONENT_CLASSES: ClassVar[set[str]] = {"clock--turn", "clock--low"}
 
+    class TimeUp(Message):
+        """The running face shows no time left (the faces are what watches the time)."""
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, classes="-hidden")
         self.session: Session | None = None
         self.faces: tuple[str, str] = ("", "")
+        self.styles_for: tuple[int, ...] = ()
+        """The component styles that `turn_style` and `low_style` were read from (Textual
+        reads a component's style again after every repaint: once a second here)."""
+        self.turn_style = self.low_style = Style()
         self.timer: asyncio.TimerHandle | None = None
         """When the running face next changes: a plain handle on the event loop, which
         costs a fraction of a Textual timer (a task of its own for each tick)."""
@@ -85,7 +96,8 @@ class ClockFaces(Widget):
         side = clock.running
         left = clock.left(side, now)
         if left.out:
-            return  # the screen's timer ends the game, and shows it
+            self.post_message(self.TimeUp())  # the screen ends the game, and shows it
+            return
         in_main = left.main > 0 or not clock.control.periods
         seconds = left.main if in_main else clock.period_left(side, now)
         step = 0.1 if seconds < 10 else (seconds % 1.0) or 1.0
@@ -115,13 +127,16 @@ class ClockFaces(Widget):
         room = width - len(face) - 3
         name = name if len(name) <= room else name[: max(0, room - 1)] + "…"
         text = f"{mark} {name:<{room}} {face}"
-        style = base
-        if to_move:
-            style += self.get_component_rich_style("clock--turn", partial=True)
+        styling = component_styling(self)
+        if styling != self.styles_for:
+            self.turn_style = self.get_component_rich_style("clock--turn", partial=True)
+            self.low_style = self.get_component_rich_style("clock--low", partial=True)
+            self.styles_for = styling
+        style = base + self.turn_style if to_move else base
         low = face.startswith("!") or (session.clock.running is None and face == "0:00")
         if low:
             start = len(text) - len(face)
-            low_style = style + self.get_component_rich_style("clock--low", partial=True)
+            low_style = style + self.low_style
             segments = [Segment(text[:start], style), Segment(text[start:], low_style)]
         else:
             segments = [Segment(text, style)]

@@ -26,9 +26,11 @@ class Shown(NamedTuple):
 
 
 class KeyBar(Widget):
-    """The footer of a screen that must come up fast (the home screen): the same keys,
-    groups and colours as Textual's `Footer`, which mounts a widget per key; a click on a
-    key presses it, a disabled one rings the bell."""
+    """Every screen's footer: the same keys, groups and colours as Textual's `Footer`,
+    drawn by one widget where the footer mounts one per key (and builds them again as the
+    keys change: over SSH, with dozens of screens on one loop, that was most of what a
+    move cost the server, and each of them is drawn again with every frame). A click on a
+    key presses it, on a disabled one rings the bell."""
 
     ALLOW_SELECT = False
     COMPONENT_CLASSES = {"key-bar--key", "key-bar--description"}
@@ -36,6 +38,8 @@ class KeyBar(Widget):
     KeyBar {
         dock: bottom;
         height: 1;
+        text-wrap: nowrap;
+        text-overflow: clip;
         color: $footer-foreground;
         background: $footer-background;
         & > .key-bar--key {
@@ -57,6 +61,7 @@ class KeyBar(Widget):
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+        self.call_after_refresh(self.bindings_changed, self.screen)
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
