@@ -17,7 +17,7 @@ collected (CPython's own rule for a full collection, counted over what outlived 
 freeze), everything is unfrozen and collected whole, once. With a steady set of
 sessions little outlives a freeze (50 sessions with running clocks: about 2,000 objects
 every 10 seconds, against 1.2 million), so that one long pause (about a second at 50
-sessions) comes every half hour or so instead of every few seconds; sessions coming and
+sessions) comes every 20 to 25 minutes instead of every few seconds; sessions coming and
 going bring it sooner, as the garbage they leave requires.
 """
 
