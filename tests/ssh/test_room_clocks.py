@@ -7,7 +7,7 @@ import asyncio
 
 from .client import ScreenClient, connect, run
 from .conftest import RunningServer
-from .test_process_clocks import create_clocked_room
+from .test_process_clocks import create_clocked_room, face
 from .test_rooms import CURSOR_RIGHT, ENTER
 
 CURSOR_LEFT = "\x1b[D"
@@ -104,6 +104,34 @@ def test_a_screen_drawn_a_piece_at_a_time_is_the_screen_drawn_whole(start_server
             if cell != whole[row][column]
         ]
         assert not changed, (changed[:10], "\n".join(ann.screen.display))
+        for conn in (ann_conn, bob_conn):
+            conn.close()
+
+    asyncio.run(play())
+    assert "Traceback" not in server.log, server.log
+
+
+def test_a_dialog_over_a_running_clock_costs_few_bytes(start_server) -> None:
+    """Under the pie rule's dialog the game's screen is drawn whole for any change of it:
+    the faces wait ten seconds between redraws there, and are up to date once it closes."""
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        ann_conn, ann, code = await create_clocked_room(server.port, "ann", "60m")
+        bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
+        await ann.wait_for("> Blue ann")
+        ann.send(ENTER)
+        await bob.wait_for("Pie rule")
+        await asyncio.sleep(1)
+        before = bob.received
+        await asyncio.sleep(5)
+        # A whole screen is about 8 KB: one redraw at most in 5 seconds (one a second before).
+        assert bob.received - before < 12_000, bob.received - before
+        bob.send("p")
+        await bob.wait_gone("Pie rule")
+        await asyncio.sleep(1.5)
+        shown = face(bob.text(), "> Orange bob")
+        assert shown in ("59:53", "59:52", "59:51", "59:50", "59:49"), bob.text()
         for conn in (ann_conn, bob_conn):
             conn.close()
 

@@ -862,10 +862,11 @@ class PlayScreen(SteadyScreen):
         self.app.push_screen(PathDialog("Load a game record", "", must_exist=True), chosen)
 
     def on_screen_resume(self, event: ScreenResume) -> None:
-        """Back to the game (from the selection screen): its clock goes on."""
+        """Back to the game (from the selection screen, or a dialog closed): its clock
+        goes on, and the faces show it as it stands (a dialog held their redraws)."""
         if not self.seat.shared and not self.analysing and self.session.clock_paused:
             self.session.resume_clock()
-            self.query_one(ClockFaces).show(self.session)
+        self.query_one(ClockFaces).show(self.session)
 
     def action_help(self) -> None:
         self.post_message(HelpRequested())

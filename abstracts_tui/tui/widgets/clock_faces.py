@@ -10,6 +10,7 @@ no timer at all.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -24,6 +25,8 @@ from ..textual_internals import component_styling
 
 FACE_WIDTH = 30
 """Columns a face line takes at most: the name and the time stay close together."""
+COVERED_EVERY = 10.0
+"""Seconds between the faces' redraws while a dialog covers the game (see `due`)."""
 
 
 class ClockFaces(Widget):
@@ -48,6 +51,8 @@ class ClockFaces(Widget):
         """The component styles that `turn_style` and `low_style` were read from (Textual
         reads a component's style again after every repaint: once a second here)."""
         self.turn_style = self.low_style = Style()
+        self.painted = 0.0
+        """When a face was last drawn again (`time.monotonic`)."""
         self.timer: asyncio.TimerHandle | None = None
         """When the running face next changes: a plain handle on the event loop, which
         costs a fraction of a Textual timer (a task of its own for each tick)."""
@@ -79,7 +84,7 @@ class ClockFaces(Widget):
             self.timer.cancel()
             self.timer = None
         faces = self.texts()
-        if faces != self.faces:
+        if faces != self.faces and self.due():
             # Only the characters of a face that changed are drawn again: over SSH a
             # running clock costs a few bytes a second, not the line.
             for side in (0, 1):
@@ -88,6 +93,7 @@ class ClockFaces(Widget):
                     right = min(self.size.width, FACE_WIDTH)
                     self.refresh(Region(max(0, right - width), side, width, 1))
             self.faces = faces
+            self.painted = time.monotonic()
         session = self.session
         clock = session.clock if session is not None else None
         if session is None or clock is None or clock.running is None:
@@ -102,6 +108,21 @@ class ClockFaces(Widget):
         seconds = left.main if in_main else clock.period_left(side, now)
         step = 0.1 if seconds < 10 else (seconds % 1.0) or 1.0
         self.timer = asyncio.get_running_loop().call_later(max(0.05, step + 0.01), self.tick)
+
+    def due(self) -> bool:
+        """Whether a changed face is drawn now: always on the screen on top; under a
+        dialog every `COVERED_EVERY` seconds, and every change in the last ten seconds
+        (Textual draws all of a screen under a dialog again for any change of it: a
+        face's tick there cost a player a whole screen, 8 KB, every second over SSH)."""
+        if self.screen.is_active:  # on top
+            return True
+        if time.monotonic() - self.painted >= COVERED_EVERY:
+            return True
+        session = self.session
+        clock = session.clock if session is not None else None
+        if session is None or clock is None or clock.running is None:
+            return True
+        return clock.left(clock.running, session.now()).main < 10
 
     def on_unmount(self) -> None:
         if self.timer is not None:
