@@ -64,6 +64,7 @@ def run_app(
             control.spec if control is not None else None,
         )
     app = build_app(setup, load=load, ascii=ascii, settings=settings)
+    app.hangup_quits = True  # a closed terminal saves the game, as ctrl+q does
     app.run()
     if app.return_code:  # the app failed (Textual has printed why): say so to the shell
         sys.exit(app.return_code)

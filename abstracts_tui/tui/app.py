@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -57,6 +60,11 @@ class AbstractsApp(App[None]):
     CSS_PATH = ["app.tcss", "screens/select.tcss"]
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True)]
 
+    hangup_quits = False
+    """Whether a closed terminal (SIGHUP) or a `kill` (SIGTERM) quits the app as ctrl+q
+    does, the game in progress saved first: the terminal app's (`abstracts-tui`); the
+    apps of the SSH server and the browser share their server's process and its signals."""
+
     def __init__(
         self,
         setup: Setup | None = None,
@@ -106,6 +114,13 @@ class AbstractsApp(App[None]):
         return display
 
     def on_mount(self) -> None:
+        if self.hangup_quits:
+            loop = asyncio.get_running_loop()
+            for name in ("SIGHUP", "SIGTERM"):
+                signum = getattr(signal, name, None)
+                if signum is not None:
+                    with contextlib.suppress(NotImplementedError):  # not on Windows
+                        loop.add_signal_handler(signum, self.exit)
         for problem in self.settings.problems:
             self.notify(problem, severity="warning", timeout=15, markup=False)
         if self.load_path is not None:
