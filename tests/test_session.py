@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -136,10 +137,12 @@ def test_listeners_hear_every_change_and_what_it_was() -> None:
 
 def test_a_move_is_played_whole_when_the_autosave_cannot_be_written(tmp_path: Path) -> None:
     blocker = tmp_path / "data"
-    blocker.write_text("a file where the data folder should be")
     session = partitions(autosave=blocker / "games" / "game.sgf")
     heard: list[str | None] = []
     session.saving_listeners.append(lambda: heard.append(session.save_problem))
+    assert session.flush()  # the start is saved (before anything fails: heard from here on)
+    shutil.rmtree(blocker)
+    blocker.write_text("a file where the data folder should be")
     session.play("a1")  # no error: the game goes on unsaved
     assert session.flush()
     assert [node.move for node in session.path()] == ["a1"]
