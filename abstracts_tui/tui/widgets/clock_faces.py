@@ -26,7 +26,7 @@ from ..textual_internals import component_styling
 FACE_WIDTH = 30
 """Columns a face line takes at most: the name and the time stay close together."""
 COVERED_EVERY = 10.0
-"""Seconds between the faces' redraws while a dialog covers the game (see `due`)."""
+"""Seconds between the faces' redraws while a dialog covers the game (see `repaint`)."""
 
 
 class ClockFaces(Widget):
@@ -83,24 +83,15 @@ class ClockFaces(Widget):
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
-        faces = self.texts()
-        if faces != self.faces and self.due():
-            # Only the characters of a face that changed are drawn again: over SSH a
-            # running clock costs a few bytes a second, not the line.
-            for side in (0, 1):
-                if faces[side] != self.faces[side]:
-                    width = max(len(faces[side]), len(self.faces[side]))
-                    right = min(self.size.width, FACE_WIDTH)
-                    self.refresh(Region(max(0, right - width), side, width, 1))
-            self.faces = faces
-            self.painted = time.monotonic()
         session = self.session
         clock = session.clock if session is not None else None
         if session is None or clock is None or clock.running is None:
+            self.repaint(last_seconds=True)
             return
         now = session.now()
         side = clock.running
         left = clock.left(side, now)
+        self.repaint(last_seconds=left.main < 10)
         if left.out:
             self.post_message(self.TimeUp())  # the screen ends the game, and shows it
             return
@@ -109,20 +100,25 @@ class ClockFaces(Widget):
         step = 0.1 if seconds < 10 else (seconds % 1.0) or 1.0
         self.timer = asyncio.get_running_loop().call_later(max(0.05, step + 0.01), self.tick)
 
-    def due(self) -> bool:
-        """Whether a changed face is drawn now: always on the screen on top; under a
-        dialog every `COVERED_EVERY` seconds, and every change in the last ten seconds
+    def repaint(self, *, last_seconds: bool) -> None:
+        """Draw again the characters of a face that changed (over SSH a running clock
+        costs a few bytes a second, not the line): at once on the screen on top, or in
+        the `last_seconds`; under a dialog every `COVERED_EVERY` seconds otherwise
         (Textual draws all of a screen under a dialog again for any change of it: a
         face's tick there cost a player a whole screen, 8 KB, every second over SSH)."""
-        if self.screen.is_active:  # on top
-            return True
-        if time.monotonic() - self.painted >= COVERED_EVERY:
-            return True
-        session = self.session
-        clock = session.clock if session is not None else None
-        if session is None or clock is None or clock.running is None:
-            return True
-        return clock.left(clock.running, session.now()).main < 10
+        faces = self.texts()
+        if faces == self.faces:
+            return
+        covered = not self.screen.is_active
+        if covered and not last_seconds and time.monotonic() - self.painted < COVERED_EVERY:
+            return
+        for side in (0, 1):
+            if faces[side] != self.faces[side]:
+                width = max(len(faces[side]), len(self.faces[side]))
+                right = min(self.size.width, FACE_WIDTH)
+                self.refresh(Region(max(0, right - width), side, width, 1))
+        self.faces = faces
+        self.painted = time.monotonic()
 
     def on_unmount(self) -> None:
         if self.timer is not None:
