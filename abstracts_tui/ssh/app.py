@@ -279,7 +279,7 @@ class ServerApp(AbstractsApp):
             def ratings() -> dict[str, Rating]:
                 if end:  # the end is saved (and rated) before the ratings are read again
                     room.session.flush()
-                return {r.name: r.rating for r in self.rooms.store.ratings(game)}
+                return {r.name: r.rating for r in self.rooms.store.ratings(game, room.players)}
 
             try:
                 found = await asyncio.to_thread(ratings)

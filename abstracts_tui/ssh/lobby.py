@@ -185,8 +185,12 @@ class LobbyScreen(Screen[None]):
 
     @work(exclusive=True, group="ratings")
     async def read_ratings(self) -> None:
+        """Read the ratings of the people the lists name (and of this person)."""
+        names = {self.user}
+        for room in self.rooms.of_player(self.user) + self.rooms.to_watch(self.user):
+            names.update(room.players)
         try:  # the store blocks: not on the loop every connection shares
-            found = await asyncio.to_thread(self.rooms.store.ratings)
+            found = await asyncio.to_thread(self.rooms.store.ratings, None, names)
         except StoreError:
             return  # the lists are shown without ratings; the next refresh tries again
         ratings = {(rating.name, rating.game): rating.rating for rating in found}

@@ -13,7 +13,7 @@ the queries, except while it starts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -160,8 +160,11 @@ class Store(Protocol):
         """Keep `key` for `name` unless it has one already; returns the name's key."""
         ...
 
-    def ratings(self, game: str | None = None) -> list[PlayerRating]:
-        """Every rating (of one game), by game, then the highest first."""
+    def ratings(
+        self, game: str | None = None, names: Collection[str] | None = None
+    ) -> list[PlayerRating]:
+        """Every rating (of one game; of these names only), by game, then the highest
+        first."""
         ...
 
     def close(self) -> None: ...
@@ -177,6 +180,23 @@ def room_filter(finished: bool | None, player: str | None, mark: str) -> tuple[s
     if player is not None:
         conditions.append(f"(creator = {mark} OR joiner = {mark})")
         parameters += [player, player]
+    return (f"WHERE {' AND '.join(conditions)}" if conditions else ""), parameters
+
+
+def rating_filter(
+    game: str | None, names: Collection[str] | None, mark: str
+) -> tuple[str, list[object]]:
+    """The WHERE clause of `Store.ratings` for `game` and `names` (empty for neither), with
+    `mark` the database's placeholder, and its parameters."""
+    conditions = []
+    parameters: list[object] = []
+    if game is not None:
+        conditions.append(f"game = {mark}")
+        parameters.append(game)
+    if names is not None:
+        names = sorted(set(names))
+        conditions.append(f"name IN ({', '.join([mark] * len(names))})" if names else "FALSE")
+        parameters += names
     return (f"WHERE {' AND '.join(conditions)}" if conditions else ""), parameters
 
 

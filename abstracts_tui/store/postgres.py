@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import re
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeAlias
@@ -34,6 +34,7 @@ from .base import (
     StoredRoom,
     StoreError,
     rated_after,
+    rating_filter,
     room_filter,
 )
 from .pg_schema import LOCKS, PROCESS_LOCKS, migrate
@@ -282,8 +283,10 @@ class PostgresStore:
 
     # -- ratings --------------------------------------------------------------------------
 
-    def ratings(self, game: str | None = None) -> list[PlayerRating]:
-        where, parameters = ("WHERE game = %s", (game,)) if game is not None else ("", ())
+    def ratings(
+        self, game: str | None = None, names: Collection[str] | None = None
+    ) -> list[PlayerRating]:
+        where, parameters = rating_filter(game, names, "%s")
         query = (
             "SELECT name, game, value, deviation, volatility, games FROM ratings "
             f"{where} ORDER BY game, value DESC, name"

@@ -15,7 +15,7 @@ import os
 import sqlite3
 import stat
 import threading
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -27,6 +27,7 @@ from .base import (
     StoredRoom,
     StoreError,
     rated_after,
+    rating_filter,
     room_filter,
 )
 from .schema import NewerStore, migrate, now
@@ -242,12 +243,14 @@ class SqliteStore:
 
     # -- ratings --------------------------------------------------------------------------
 
-    def ratings(self, game: str | None = None) -> list[PlayerRating]:
-        where, parameters = ("WHERE game = ?", (game,)) if game is not None else ("", ())
+    def ratings(
+        self, game: str | None = None, names: Collection[str] | None = None
+    ) -> list[PlayerRating]:
+        where, parameters = rating_filter(game, names, "?")
         rows = self._read(
             "SELECT name, game, value, deviation, volatility, games FROM ratings "
             f"{where} ORDER BY game, value DESC, name",
-            parameters,
+            tuple(parameters),
         )
         return [
             PlayerRating(

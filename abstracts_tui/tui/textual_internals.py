@@ -34,7 +34,9 @@ class RowCompositor(Compositor):
     changed rows: a clock face's tick, two characters, had the board, the panel and each
     of the panel's parts go over all their lines, once a second on every screen of a room.
     Here only the widgets that show part of a changed area are asked, for the rows of
-    those areas. A whole-screen update is Textual's own.
+    those areas, and not those whose every changed part lies within one widget in front of
+    them (the compositor keeps the front-most cell: a face's tick asks the face, not the
+    panel and the screen behind it). A whole-screen update is Textual's own.
     """
 
     _changed: list[Region] | None = None
@@ -53,11 +55,15 @@ class RowCompositor(Compositor):
         if changed is None:
             yield from super()._get_renders(crop)
             return
-        for widget, (region, clip) in self.visible_widgets.items():
+        drawn: list[Region] = []
+        for widget, (region, clip) in self.visible_widgets.items():  # front to back
             shown = region.intersection(clip)
             parts = [shown.intersection(area) for area in changed if shown.overlaps(area)]
-            if not parts:
-                continue
+            if not parts or all(
+                any(front.contains_region(part) for front in drawn) for part in parts
+            ):
+                continue  # nothing changed here, or all of it is under widgets in front
+            drawn.append(shown)
             top = min(part.y for part in parts)
             bottom = max(part.bottom for part in parts)
             rows = Region(shown.x, top, shown.width, bottom - top)

@@ -97,6 +97,10 @@ def test_a_rated_game_changes_both_ratings_once(open_store: Opener) -> None:
     assert ratings["bob"].rating == pytest.approx(bob) and ratings["bob"].games == 1
     assert [r.name for r in store.ratings()] == ["ann", "bob"]  # the highest first
     assert store.ratings("petrify") == []
+    # The lobby asks for the people it shows only.
+    assert [r.name for r in store.ratings("pilo", ["bob", "carl"])] == ["bob"]
+    assert [r.name for r in store.ratings(names={"ann", "bob"})] == ["ann", "bob"]
+    assert store.ratings(names=[]) == []
     room = store.room("k7m2")
     assert room is not None and room.winner == "ann"  # the first finish stays
     # An unrated room's end changes no rating.
