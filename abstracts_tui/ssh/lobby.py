@@ -186,9 +186,7 @@ class LobbyScreen(Screen[None]):
     @work(exclusive=True, group="ratings")
     async def read_ratings(self) -> None:
         """Read the ratings of the people the lists name (and of this person)."""
-        names = {self.user}
-        for room in self.rooms.of_player(self.user) + self.rooms.to_watch(self.user):
-            names.update(room.players)
+        names = {self.user}.union(*(room.players for room in self.rooms.unfinished()))
         try:  # the store blocks: not on the loop every connection shares
             found = await asyncio.to_thread(self.rooms.store.ratings, None, names)
         except StoreError:

@@ -327,12 +327,16 @@ class Rooms:
         for room in self.rooms.values():
             room.session.flush()
 
+    def unfinished(self) -> list[Room]:
+        """The games under way (the lobby lists them)."""
+        return [room for room in self.rooms.values() if not room.finished]
+
     def of_player(self, name: str) -> list[Room]:
         """The unfinished games `name` plays in, to take the seat back, those where it
         is `name`'s move first."""
-        mine = [r for r in self.rooms.values() if name in r.players and not r.finished]
+        mine = [room for room in self.unfinished() if name in room.players]
         return sorted(mine, key=lambda room: not room.waits_for(name))
 
     def to_watch(self, name: str) -> list[Room]:
         """Other people's unfinished games."""
-        return [r for r in self.rooms.values() if name not in r.players and not r.finished]
+        return [room for room in self.unfinished() if name not in room.players]
