@@ -9,8 +9,38 @@ import click
 from . import __version__
 from .engine.core_status import describe, missing_notice
 from .engine.levels import DEFAULT_LEVEL, LEVELS
+from .extras import missing_extra
 
 GAME_NAMES = ["petrify", "pilo", "egotzi", "linage", "partitions"]
+LOG_LEVELS = ["debug", "info", "warning", "error"]
+
+
+class Refusal(click.ClickException):
+    """A command that cannot run as asked: one sentence, exit status 2 (no usage text: the
+    command line was not wrong, something it asks for is missing or refused)."""
+
+    exit_code = 2
+
+
+def log_to_stderr(level: str) -> None:
+    """The servers' log (theirs, their store's and their writers') on standard error: the
+    real one, since the apps swap sys.stderr while they run."""
+    import logging
+
+    handler = logging.StreamHandler(sys.__stderr__)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%d %H:%M:%S"))
+    logger = logging.getLogger("abstracts_tui")
+    logger.addHandler(handler)
+    logger.setLevel(level.upper())
+
+
+log_level_option = click.option(
+    "--log-level",
+    type=click.Choice(LOG_LEVELS, case_sensitive=False),
+    default="info",
+    show_default=True,
+    help="The least important messages logged: debug, info, warning or error.",
+)
 
 
 def run_app(
@@ -270,7 +300,7 @@ def review(
 @click.option(
     "--password-file",
     type=click.Path(exists=True, dir_okay=False),
-    help="NAME:HASH lines (python -m abstracts_tui.ssh.auth NAME makes one).",
+    help="NAME:HASH lines (abstracts-tui passwd NAME --file FILE makes one).",
 )
 @click.option("--open", "open_", is_flag=True, help="Let anyone in on a non-loopback address.")
 @click.option(
@@ -297,6 +327,7 @@ def review(
 @click.option(
     "--idle-timeout", default=1800.0, show_default=True, help="Seconds without input to close."
 )
+@log_level_option
 def serve(
     host: str,
     port: int,
@@ -309,6 +340,7 @@ def serve(
     sessions_per_user: int,
     connections_per_address: int,
     idle_timeout: float,
+    log_level: str,
 ) -> None:
     """Serve the games over SSH: each connection gets its own app, with rooms to play in.
 
@@ -316,19 +348,18 @@ def serve(
     --password-file, or --open.
     """
     import asyncio
-    import logging
     from pathlib import Path
 
     from .ssh.limits import ConfigError, DatabaseError, Limits, ServerConfig
     from .ssh.server import serve as run_server
     from .tui.app import data_dir
 
-    # The apps swap sys.stderr while they run: log to the real one.
-    handler = logging.StreamHandler(sys.__stderr__)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%d %H:%M:%S"))
-    logger = logging.getLogger("abstracts_tui")  # the server's, its store's and its writer's
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
+    if database is not None:
+        try:
+            from .store import postgres  # noqa: F401
+        except ImportError as error:
+            raise Refusal(missing_extra("postgres", "--database", error)) from None
+    log_to_stderr(log_level)
     config = ServerConfig(
         data=Path(data) if data else data_dir() / "server",
         host=host,
@@ -349,9 +380,61 @@ def serve(
     except DatabaseError as error:
         raise click.ClickException(str(error)) from None
     except ConfigError as error:
-        raise click.UsageError(str(error)) from None
+        raise Refusal(str(error)) from None
     except OSError as error:
         raise click.ClickException(f"cannot listen on {host}:{port}: {error}") from None
+
+
+@main.command()
+@click.argument("name")
+@click.option(
+    "--file",
+    "path",
+    type=click.Path(dir_okay=False),
+    help="The password file to give NAME its line in (added, or changed if NAME has one; "
+    "a new file is readable by its owner only). Without it the line is printed.",
+)
+@click.option(
+    "--stdin",
+    "from_stdin",
+    is_flag=True,
+    help="Read the password from the first line of standard input instead of asking twice.",
+)
+def passwd(name: str, path: str | None, from_stdin: bool) -> None:
+    """Make NAME's line of a password file for `serve --password-file`: NAME:HASH, a
+    salted PBKDF2-SHA256 hash of a password asked twice."""
+    from pathlib import Path
+
+    from .ssh.auth import hash_password, set_password, valid_name
+    from .ssh.limits import ConfigError
+
+    if not valid_name(name):
+        raise click.BadParameter(
+            "use 1 to 24 letters, digits, '.', '_' or '-', starting with a letter or digit",
+            param_hint="NAME",
+        )
+    if from_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    elif not sys.stdin.isatty():
+        raise Refusal("there is no terminal to ask the password on: give --stdin to read it")
+    else:
+        password = click.prompt(
+            f"Password for {name}",
+            hide_input=True,
+            confirmation_prompt="Again",
+            prompt_suffix=": ",
+        )
+    if not password:
+        raise Refusal("an empty password is refused")
+    line = hash_password(password)
+    if path is None:
+        click.echo(f"{name}:{line}")
+        return
+    try:
+        had = set_password(Path(path), name, line)
+    except ConfigError as error:
+        raise Refusal(str(error)) from None
+    click.echo(f"{'Changed' if had else 'Added'} the password of {name} in {path}.", err=True)
 
 
 @main.command()
@@ -363,7 +446,8 @@ def serve(
     help="The folder of the visitors' games in progress [default: web/ in the user data dir].",
 )
 @click.option("--open", "open_", is_flag=True, help="Let anyone in on a non-loopback address.")
-def web(host: str, port: int, data: str | None, open_: bool) -> None:
+@log_level_option
+def web(host: str, port: int, data: str | None, open_: bool, log_level: str) -> None:
     """Serve the app to web browsers (needs: pip install 'abstracts-tui[web]').
 
     Every visitor gets an app and a folder for their games of their own; saving a record
@@ -371,7 +455,6 @@ def web(host: str, port: int, data: str | None, open_: bool) -> None:
     login, so anyone who can reach the port can play.
     """
     import asyncio
-    import logging
     from pathlib import Path
 
     from .ssh.auth import is_loopback
@@ -386,20 +469,14 @@ def web(host: str, port: int, data: str | None, open_: bool) -> None:
         )
     try:
         from . import web as web_server
-    except ImportError:
-        raise click.ClickException(
-            "web needs textual-serve, which is not installed: pip install 'abstracts-tui[web]'"
-        ) from None
+    except ImportError as error:
+        raise Refusal(missing_extra("web", "web", error)) from None
     folder = Path(data) if data else data_dir() / "web"
     try:
         own_folder(folder / "visitors", link=True)
     except ConfigError as error:
         raise click.UsageError(str(error)) from None
-    handler = logging.StreamHandler(sys.__stderr__)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%d %H:%M:%S"))
-    logger = logging.getLogger("abstracts_tui")
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
+    log_to_stderr(log_level)
     try:
         asyncio.run(web_server.serve(folder, host, port))
     except OSError as error:

@@ -16,7 +16,6 @@ import json
 import os
 import re
 import secrets
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -119,10 +118,39 @@ def read_password_file(path: Path) -> dict[str, str]:
         if not colon or not valid_name(name) or not HASH_PATTERN.fullmatch(stored):
             raise ConfigError(
                 f"{path}, line {number}: expected NAME:{HASH_NAME}$COUNT$SALT$DIGEST "
-                "(made by python -m abstracts_tui.ssh.auth NAME)"
+                "(made by abstracts-tui passwd NAME)"
             )
         passwords[name] = stored
     return passwords
+
+
+def set_password(path: Path, name: str, stored: str) -> bool:
+    """Give `name` the hash `stored` in the password file at `path`: its line replaced, or
+    added at the end (a new file is readable by its owner only; the rest of the file is
+    kept as it is). Whether the name had a line. Raises ConfigError, and changes nothing,
+    if the file cannot be read as a password file or cannot be written."""
+    from ..files import describe, write_atomic
+
+    lines: list[str] = []
+    if os.path.lexists(path):
+        read_password_file(path)  # a file it would make unreadable is left alone
+        lines = path.read_text(encoding="utf-8").splitlines()
+    had = False
+    kept = []
+    for line in lines:
+        if line.strip().partition(":")[0] == name:
+            if not had:
+                kept.append(f"{name}:{stored}")
+            had = True
+        else:
+            kept.append(line)
+    if not had:
+        kept.append(f"{name}:{stored}")
+    try:
+        write_atomic(path, "".join(line + "\n" for line in kept), mode=0o600)
+    except OSError as error:
+        raise ConfigError(f"{path} cannot be written: {describe(error)}") from None
+    return had
 
 
 def weak_hashes(passwords: Mapping[str, str]) -> list[str]:
@@ -190,22 +218,3 @@ def host_key(data: Path) -> asyncssh.SSHKey:
     key = asyncssh.generate_private_key("ssh-ed25519")
     write_private_once(path, key.export_private_key())
     return key
-
-
-def main(argv: list[str]) -> int:
-    """`python -m abstracts_tui.ssh.auth NAME`: ask a password, print the password-file line."""
-    import getpass
-
-    if len(argv) != 1 or not valid_name(argv[0]):
-        print("usage: python -m abstracts_tui.ssh.auth NAME (letters, digits, . _ -)")
-        return 2
-    password = getpass.getpass(f"Password for {argv[0]}: ")
-    if password != getpass.getpass("Again: "):
-        print("The two passwords differ.", file=sys.stderr)
-        return 1
-    print(f"{argv[0]}:{hash_password(password)}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

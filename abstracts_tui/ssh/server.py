@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
+from ..extras import missing_extra
 from ..serving import until_stopped
 from ..store import STORE_FILE, SqliteStore, Store, StoreError
 from .auth import (
@@ -46,10 +47,18 @@ from .limits import ConfigError, DatabaseError, ServerConfig
 if TYPE_CHECKING:
     from .app import ServerApp
     from .driver import ChannelDriver
+    from .holder import Holder
     from .rooms import Rooms
-    from .shared import Holder, SharedRooms
+    from .shared import SharedRooms
 
 log = logging.getLogger("abstracts_tui.ssh")
+
+STOP_SECONDS = 5.0
+"""The longest a stopping server waits for its apps to end and say goodbye."""
+STOPPING = (
+    "abstracts-tui: the server is stopping; your games are kept "
+    "(reconnect when it is back to take your seat again).\r\n"
+)
 
 USAGE = """\
 abstracts-tui: this server plays games in a terminal; ask ssh for one with -t:
@@ -103,7 +112,8 @@ class Server:
         """Terminal sessions open per user name."""
         self.connections: Counter[str] = Counter()
         """Connections open per address (`address_key`)."""
-        self.apps: set[ServerApp] = set()
+        self.terminals: set[TerminalSession] = set()
+        """The sessions whose app is running."""
         self.acceptor: asyncssh.SSHAcceptor | None = None
 
     def open_rooms(self) -> Rooms:
@@ -149,9 +159,16 @@ class Server:
         """Stop listening and end every session (the games are on disk already)."""
         if self.acceptor is not None:
             self.acceptor.close()
-            await self.acceptor.wait_closed()
-        for app in list(self.apps):
-            app.end()
+        running = [terminal.task for terminal in self.terminals if terminal.task is not None]
+        for terminal in list(self.terminals):
+            terminal.end(STOPPING)
+        if running:  # each app's last frame, then the line that says why, then the close
+            await asyncio.wait(running, timeout=STOP_SECONDS)
+        if self.acceptor is not None:
+            # From Python 3.12 this waits for the connections too: the clients close theirs
+            # once told the exit status, and one that does not is not waited for.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.acceptor.wait_closed(), STOP_SECONDS)
         self.hasher.shutdown(wait=False, cancel_futures=True)
         await asyncio.to_thread(self.rooms.flush)
         if self.shared is not None:
@@ -183,11 +200,8 @@ def open_store(data: Path, database: str | None = None) -> Store:
             return SqliteStore(data / STORE_FILE)
         try:
             from ..store.postgres import PostgresStore
-        except ImportError:
-            raise ConfigError(
-                "--database needs psycopg, which is not installed: "
-                "pip install 'abstracts-tui[postgres]'"
-            ) from None
+        except ImportError as error:
+            raise ConfigError(missing_extra("postgres", "--database", error)) from None
         return PostgresStore(database)
     except StoreError as error:
         if database is not None:
@@ -425,7 +439,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             )
         if sum(self.server.sessions.values()) >= limits.sessions:
             return self.refuse("abstracts-tui: the server is full; try again later.\r\n")
-        from .shared import new_holder
+        from .holder import new_holder
 
         holder = new_holder(self.user)
         if self.server.shared is not None:  # the limit per name holds across processes
@@ -511,7 +525,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         if self.closed:  # the client left before the app could start
             self.release()
             return
-        from .shared import HOLDER
+        from .holder import HOLDER
 
         HOLDER.set(self.holder)  # the app's tasks, made from here on, know its connection
         env = self.chan.get_environment()
@@ -533,7 +547,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             data=self.server.user_folder(self.user),
             command=command if isinstance(command, Command) else None,
         )
-        self.server.apps.add(app)
+        self.server.terminals.add(self)
         self.schedule_idle_check()
         log.info("%s: session started (%dx%d %s)", self.user, *self.size, terminal.type)
         try:
@@ -541,7 +555,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         except Exception:
             log.exception("%s: the app failed", self.user)
         finally:
-            self.server.apps.discard(app)
+            self.server.terminals.discard(self)
             app.forget_rooms()
             self.release()
             if self.idle_check is not None:
@@ -612,11 +626,15 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             self.schedule_idle_check()
             return
         self.idle_check = None
-        minutes = idle / 60
-        self.goodbye = (
-            f"abstracts-tui: closed after {minutes:g} minutes without input; "
+        self.end(
+            f"abstracts-tui: closed after {idle / 60:g} minutes without input; "
             "your games are kept (reconnect to take your seat back).\r\n"
         )
+
+    def end(self, goodbye: str) -> None:
+        """End the app, then tell the player `goodbye` (one line, once the terminal is
+        back to its own screen) before the connection closes."""
+        self.goodbye = goodbye
         if self.app is not None:
             self.app.end()
 
@@ -642,7 +660,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
     if weak:
         log.warning(
             "passwords of %s use fewer iterations than new ones (%d): "
-            "python -m abstracts_tui.ssh.auth NAME makes a new line",
+            "abstracts-tui passwd NAME --file FILE makes a new one",
             ", ".join(weak),
             ITERATIONS,
         )

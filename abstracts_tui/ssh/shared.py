@@ -35,10 +35,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import time
 from collections.abc import Callable, Iterator
-from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -75,6 +73,7 @@ from ..store.postgres import (
     versions,
 )
 from .files import printable
+from .holder import HOLDER, Holder
 from .room_files import BAD_ROOM, OPEN_SEAT, check_record, room_session, why
 from .rooms import Room, RoomError, Rooms, room_save
 
@@ -84,23 +83,6 @@ T = TypeVar("T")
 RETRY_SECONDS = 1.0
 """How often a process that lost the database tries to reach it again."""
 LOST = "moves wait until it is back"
-
-
-@dataclass(frozen=True)
-class Holder:
-    """The connection an app runs for: its own token, and the user's name."""
-
-    token: str
-    user: str
-
-
-HOLDER: ContextVar[Holder | None] = ContextVar("abstracts_tui_holder", default=None)
-"""The connection whose app is running (set by the server before the app starts, so
-every task of that app sees it): what a seat is held by."""
-
-
-def new_holder(user: str) -> Holder:
-    return Holder(secrets.token_hex(8), user)
 
 
 class Refused(RulesError):

@@ -17,9 +17,7 @@ from abstracts_tui.ssh.auth import (
     ITERATIONS,
     auth_required,
     check_login,
-    check_password,
     hash_password,
-    read_password_file,
 )
 from abstracts_tui.ssh.limits import ConfigError
 
@@ -135,28 +133,6 @@ def test_an_unknown_name_costs_a_whole_check(monkeypatch) -> None:
     assert check_login(passwords, "ann", "s3cret")
     assert not check_login({}, "ann", "")
     assert counts == [ITERATIONS] * 4
-
-
-def test_the_password_tool_writes_the_new_form(tmp_path) -> None:
-    def tool(typed: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "abstracts_tui.ssh.auth", "ann"],
-            input=typed,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            start_new_session=True,  # no terminal: getpass reads the standard input
-        )
-
-    result = tool("pass word\npass word\n")
-    assert result.returncode == 0
-    name, _, stored = result.stdout.strip().partition(":")
-    assert name == "ann" and stored.startswith(f"pbkdf2_sha256${ITERATIONS}$")
-    assert check_password(stored, "pass word") and not check_password(stored, "password")
-    (tmp_path / "passwords").write_text(result.stdout)
-    assert read_password_file(tmp_path / "passwords") == {"ann": stored}
-    result = tool("one\nother\n")
-    assert result.returncode == 1 and "differ" in result.stderr and "ann:" not in result.stdout
 
 
 def test_no_terminal_gets_the_usage_and_nothing_else(start_server) -> None:

@@ -86,3 +86,30 @@ def test_openssh_joins_by_code_and_follows_a_resize(start_server) -> None:
             ann_conn.close()
 
     asyncio.run(play())
+
+
+def test_stopping_the_server_tells_each_player_before_the_connection_closes(
+    start_server,
+) -> None:
+    server: RunningServer = start_server()
+    ssh = ["ssh", "-t", "-F", "/dev/null", "-p", str(server.port)]
+    ssh += ["-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null"]
+    ssh += ["-o", "BatchMode=yes", "-o", "LogLevel=ERROR"]
+    shell = " ".join(ssh) + " {}@127.0.0.1; echo SSH-EXIT=$?; sleep 60"
+    windows = [TmuxWindow(["sh", "-c", shell.format(name)], 100, 30) for name in ("ann", "bob")]
+
+    async def stop() -> None:
+        for window in windows:
+            await window.wait_for("Create a room")
+        server.stop()
+        assert server.process.returncode == 0, server.log
+        for window in windows:
+            screen = await window.wait_for("SSH-EXIT=")
+            assert "the server is stopping; your games are kept" in screen
+            assert "SSH-EXIT=0" in screen  # the session ended, not the connection broken
+
+    try:
+        asyncio.run(stop())
+    finally:
+        for window in windows:
+            window.close()

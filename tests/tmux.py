@@ -1,0 +1,94 @@
+"""A real terminal for the tests: one shell command in a tmux window of a given size, its
+screen read as text (`tmux capture-pane`), keys sent as a person types them."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from types import TracebackType
+
+import pytest
+
+needs_tmux = pytest.mark.skipif(
+    shutil.which("tmux") is None, reason="needs tmux to give the program a terminal"
+)
+
+
+class Tmux:
+    """A tmux server of its own (nothing else on the machine can disturb it) running
+    `command` with `sh -c` in one window of `width` x `height`; `env` is added to the
+    environment of the tests' process."""
+
+    def __init__(
+        self,
+        command: str,
+        width: int = 80,
+        height: int = 24,
+        env: Mapping[str, str] | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+    ) -> None:
+        self.socket = f"abstracts-{uuid.uuid4().hex[:10]}"
+        environment = {**os.environ, **(env or {})}
+        environment.pop("TMUX", None)
+        subprocess.run(
+            [*self.tmux, "new-session", "-d", "-x", str(width), "-y", str(height), command],
+            check=True,
+            env=environment,
+            cwd=cwd,
+            timeout=30,
+        )
+
+    @property
+    def tmux(self) -> list[str]:
+        return ["tmux", "-L", self.socket, "-f", "/dev/null"]
+
+    def screen(self) -> str:
+        return subprocess.run(
+            [*self.tmux, "capture-pane", "-p"], capture_output=True, text=True, timeout=30
+        ).stdout
+
+    def wait_for(self, found: str | Callable[[str], bool], seconds: float = 60) -> str:
+        """The screen once it shows `found` (a text, or a test of the screen)."""
+        check = found if callable(found) else (lambda screen: found in screen)
+        deadline = time.monotonic() + seconds
+        while True:
+            screen = self.screen()
+            if check(screen):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{found!r} not seen in {seconds:g} s:\n{screen}")
+            time.sleep(0.2)  # tmux cannot say when the window changed
+
+    def keys(self, *keys: str) -> None:
+        """Keys as tmux names them (`Enter`, `C-q`, `Up`) or literal text."""
+        subprocess.run([*self.tmux, "send-keys", *keys], check=True, timeout=30)
+
+    def pane_pid(self) -> int:
+        """The process id of the window's shell."""
+        shown = subprocess.run(
+            [*self.tmux, "display-message", "-p", "#{pane_pid}"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=30,
+        )
+        return int(shown.stdout)
+
+    def close(self) -> None:
+        """Kill the tmux server: the window closes as a closed terminal does (SIGHUP)."""
+        subprocess.run([*self.tmux, "kill-server"], capture_output=True, timeout=30)
+
+    def __enter__(self) -> Tmux:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
