@@ -1,0 +1,396 @@
+"""Every command line of the README's quick start and of its Commands table, run against
+a plain install as a new user runs it (the lines are read from the README here, so that
+the README cannot promise what does not work)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from ..openssh import SSH, needs_ssh
+from ..tmux import Tmux, needs_tmux
+from .conftest import Product, free_port, listening, wait_until
+from .readme import commands_table, quick_start, test_command
+
+pytestmark = pytest.mark.installed
+
+Check = Callable[[Product, dict[str, str], Path], None]
+CHECKS: dict[str, Check] = {}
+QUICK: set[str] = set()
+"""The commands checked on every Python; the others on the main one only."""
+
+RECORD = "(;FF[4]GM[1000]GA[linage]SZ[5]KM[0.5]PV[Ann]PH[Bob];V[c3];H[b2];V[d4])\n"
+"""A short game of Linage 5 for the commands that read records."""
+
+
+def check(synopsis: str, *, quick: bool = False) -> Callable[[Check], Check]:
+    """Register the check of the README's line `synopsis`."""
+
+    def register(function: Check) -> Check:
+        CHECKS[synopsis] = function
+        if quick:
+            QUICK.add(synopsis)
+        return function
+
+    return register
+
+
+def in_terminal(product: Product, args: str, user: dict[str, str]) -> Tmux:
+    """`abstracts-tui ARGS` in a terminal of 80x24, its exit status shown after it."""
+    return Tmux(f"{product.command} {args}; echo EXIT=$?; sleep 60", 80, 24, env=user)
+
+
+def quit_with_status_0(terminal: Tmux) -> None:
+    terminal.keys("C-q")
+    screen = terminal.wait_for("EXIT=")
+    assert "EXIT=0" in screen, screen
+    assert "Traceback" not in screen
+
+
+def record(tmp_path: Path) -> Path:
+    path = tmp_path / "game.sgf"
+    path.write_text(RECORD)
+    return path
+
+
+# -- the app ---------------------------------------------------------------------------
+
+
+@needs_tmux
+@check("abstracts-tui", quick=True)
+def home_screen(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    with in_terminal(product, "", user) as terminal:
+        screen = terminal.wait_for("choose a game")
+        assert "Partitions" in screen and "Start" in screen and "Quit" in screen
+        quit_with_status_0(terminal)
+
+
+@needs_tmux
+@check(
+    "abstracts-tui play GAME [--size N] [--variant V] [--komi K] [--first NAME] [--second NAME]",
+    quick=True,
+)
+def play_with_options(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    args = "play egotzi --size 5 --variant squared --komi 2 --first Ann --second Bob"
+    with in_terminal(product, args, user) as terminal:
+        terminal.wait_for("choose a side")
+        terminal.keys("1")  # Bob, the second person, takes the first colour
+        terminal.wait_for("Black to move (Bob)")
+        terminal.keys(":")
+        terminal.wait_for("Enter plays")
+        terminal.keys("c3", "Enter")
+        screen = terminal.wait_for("White to move (Ann)")
+        assert "c3" in screen  # in the move list
+        quit_with_status_0(terminal)
+
+
+@needs_tmux
+@check("abstracts-tui play GAME --clock SPEC")
+def play_with_clocks(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    with in_terminal(product, "play pilo --clock 5m+3s", user) as terminal:
+        terminal.wait_for(lambda screen: re.search(r"4:5\d", screen) is not None)  # it runs
+        quit_with_status_0(terminal)
+
+
+@needs_tmux
+@check("abstracts-tui play GAME --computer first|second|both [--level L]")
+def play_the_computer(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    args = "play partitions --size 5 --computer first --level easy"
+    with in_terminal(product, args, user) as terminal:
+        terminal.wait_for("Black to move (Player 2)")  # after the computer's first move
+        quit_with_status_0(terminal)
+
+
+@needs_tmux
+@check("abstracts-tui play --load FILE.sgf")
+def play_a_record(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    with in_terminal(product, f"play --load {record(tmp_path)}", user) as terminal:
+        screen = terminal.wait_for("Horizontal to move (Bob)")
+        assert "d4" in screen
+        quit_with_status_0(terminal)
+
+
+@needs_tmux
+@check("abstracts-tui --ascii ...", quick=True)
+def ascii_only(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    with in_terminal(product, "--ascii play petrify --size 6", user) as terminal:
+        screen = terminal.wait_for("Blue to move")
+        assert screen.isascii(), [char for char in screen if not char.isascii()]
+        quit_with_status_0(terminal)
+
+
+# -- records and the engine --------------------------------------------------------------
+
+
+@check("abstracts-tui engine", quick=True)
+def engine(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    lines = "newgame egotzi size=5\nplay c3\nside_to_move\ngenmove\nmoves\nquit\n"
+    done = product.run("engine", env={**user, "ABSTRACTS_TUI_PLAYOUTS": "50"}, stdin=lines)
+    assert done.returncode == 0, done.stderr
+    answers = [block for block in done.stdout.split("\n\n") if block]
+    assert answers[:3] == ["=", "=", "= white"]
+    played = re.fullmatch(r"= ([a-e][1-5]|swap)", answers[3])
+    assert played is not None, answers
+    assert answers[4] == f"= c3 {played.group(1)}"
+
+
+@check("abstracts-tui check FILE.sgf", quick=True)
+def check_a_record(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    done = product.run("check", str(record(tmp_path)), env=user)
+    assert done.returncode == 0, done.stderr
+    assert "moves: c3 b2 d4" in done.stdout.splitlines()
+    assert "Horizontal to move" in done.stdout
+    broken = tmp_path / "broken.sgf"
+    broken.write_text(RECORD.replace("V[d4]", "V[c3]"))
+    done = product.run("check", str(broken), env=user)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "c3" in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+@check("abstracts-tui review FILE.sgf [--playouts N | --seconds S]")
+def review(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    done = product.run("review", str(record(tmp_path)), "--playouts", "50", env=user)
+    assert done.returncode == 0, done.stderr
+    assert "Review of Linage size=5,komi=0.5: 3 moves, 50 playouts a position" in done.stdout
+    assert "Accuracy of Ann:" in done.stdout and "Accuracy of Bob:" in done.stdout
+
+
+@check("abstracts-tui --version", quick=True)
+def version(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    done = product.run("--version", env=user)
+    assert done.returncode == 0, done.stderr
+    assert re.fullmatch(r"abstracts-tui \d+\.\d+\.\d+\S*, .*search core.*\n", done.stdout)
+    if shutil.which("cc") is not None and product.has("sysconfig"):
+        headers = subprocess.run(
+            [
+                product.python,
+                "-c",
+                "import os, sysconfig; "
+                "print(os.path.exists(sysconfig.get_paths()['include'] + '/Python.h'))",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        if headers.stdout.strip() == "True":  # what the install needed to build the core
+            assert "compiled search core" in done.stdout
+
+
+# -- the servers -----------------------------------------------------------------------
+
+
+class Server:
+    """`abstracts-tui serve` of the install on a free loopback port."""
+
+    def __init__(self, product: Product, user: dict[str, str], *args: str) -> None:
+        self.port = free_port()
+        self.log: str | None = None
+        self.process = subprocess.Popen(
+            [product.command, "serve", "--port", str(self.port), *args],
+            env=user,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        try:
+            wait_until(lambda: listening(self.port) or self.process.poll() is not None, 60)
+        except AssertionError:
+            self.stop()
+            raise
+        assert self.process.poll() is None, self.stop()
+
+    def ssh(self, user: str, *command: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*SSH, "-T", "-p", str(self.port), f"{user}@127.0.0.1", *command],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    def login(self, user: str, *options: str) -> str:
+        """The command line of a player's `ssh -t` to the server."""
+        return " ".join([*SSH, *options, "-t", "-p", str(self.port), f"{user}@127.0.0.1"])
+
+    def stop(self) -> str:
+        """Stop it as its operator does (SIGTERM), once; what it logged."""
+        if self.log is None:
+            if self.process.poll() is None:
+                self.process.send_signal(signal.SIGTERM)
+            self.log, _ = self.process.communicate(timeout=30)
+        return self.log
+
+
+@needs_ssh
+@needs_tmux
+@check("abstracts-tui serve [--host H] [--port P] [--log-level L] ...", quick=True)
+def serve(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    server = Server(product, user, "--data", str(tmp_path / "server"))
+    try:
+        assert (
+            server.ssh("bob", "games").stdout == "code\tgame\tplayers\tresult\trated\tdate (UTC)\n"
+        )
+        login = f"{server.login('ann')}; echo SSH-EXIT=$?; sleep 60"
+        with Tmux(login, 80, 24, env=user) as terminal:
+            terminal.wait_for("Create a room")
+            terminal.keys("c")
+            terminal.wait_for("Start (Enter)")
+            terminal.keys("Enter")
+            screen = terminal.wait_for("Waiting for a second player")
+            code = re.search(r"Room ([a-z0-9]{4})", screen)
+            assert code is not None, screen
+            games = server.ssh("bob", "games")
+            assert games.returncode == 0
+            assert f"{code.group(1)}\tPetrify 8x8\tann - waiting for a player" in games.stdout
+            export = server.ssh("bob", "export", code.group(1))
+            assert export.returncode == 0 and export.stdout.startswith("(;FF[4]GM[1000]")
+            assert "GA[petrify]" in export.stdout and "PB[ann]" in export.stdout
+            ratings = server.ssh("bob", "ratings")
+            assert ratings.stdout.startswith("name\tgame\trating")
+            server.stop()
+            screen = terminal.wait_for("SSH-EXIT=")
+            assert "the server is stopping; your games are kept" in screen
+    finally:
+        log = server.stop()
+    assert server.process.returncode == 0, log
+    assert "Traceback" not in log
+
+
+@needs_ssh
+@needs_tmux
+@check("abstracts-tui passwd NAME [--file FILE]")
+def passwords(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    path = tmp_path / "players.pw"
+    done = product.run("passwd", "ann", "--file", str(path), "--stdin", env=user, stdin="s3cret\n")
+    assert done.returncode == 0, done.stderr
+    assert path.read_text().startswith("ann:pbkdf2_sha256$")
+    server = Server(product, user, "--data", str(tmp_path / "server"), "--password-file", str(path))
+    try:
+        options = ("-o", "BatchMode=no", "-o", "PreferredAuthentications=password")
+        with Tmux(f"{server.login('ann', *options)}; sleep 60", 80, 24, env=user) as terminal:
+            terminal.wait_for("password:")
+            terminal.keys("s3cret", "Enter")
+            terminal.wait_for("Create a room")  # in, with the password made above
+        assert server.ssh("ann", "games").returncode == 255  # no password: not in
+    finally:
+        log = server.stop()
+    assert "Traceback" not in log
+
+
+@check("abstracts-tui serve --database postgresql://...", quick=True)
+def database_without_its_extra(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    if product.has("psycopg"):
+        pytest.skip("this install has the postgres extra (tests/store covers PostgreSQL)")
+    done = product.run("serve", "--database", "postgresql://127.0.0.1:1/games", env=user)
+    assert done.returncode == 2
+    assert done.stderr == (
+        "Error: --database needs psycopg, which is not installed: "
+        "pip install 'abstracts-tui[postgres]' adds it\n"
+    )
+
+
+@check("abstracts-tui web [--host H] [--port P] [--data DIR] [--open]", quick=True)
+def web_without_its_extra(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    if product.has("textual_serve"):
+        pytest.skip("this install has the web extra (tests/web covers the browser)")
+    done = product.run("web", env=user)
+    assert done.returncode == 2
+    assert done.stderr.startswith("Error: web needs ")
+    assert done.stderr.endswith(
+        ", which is not installed: pip install 'abstracts-tui[web]' adds it\n"
+    )
+
+
+# -- the benches ---------------------------------------------------------------------
+
+
+@check("python -m abstracts_tui.bench [GAME ...]")
+def rules_bench(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    done = product.run(
+        "-m", "abstracts_tui.bench", "pilo", "--seconds", "0.2", env=user, python=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^pilo +8 +[\d,]+ ", done.stdout, re.MULTILINE), done.stdout
+
+
+@check("python -m abstracts_tui.tui.bench")
+def app_bench(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    args = ("-m", "abstracts_tui.tui.bench", "--presses", "3", "--starts", "1", "--moves", "1")
+    done = product.run(*args, env=user, python=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "start-up to first screen, abstracts-tui:" in done.stdout
+
+
+@check("python -m abstracts_tui.engine.search --bench")
+def search_bench(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    args = ("-m", "abstracts_tui.engine.search", "--bench", "--seconds", "0.2", "egotzi")
+    done = product.run(*args, env=user, python=True)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^egotzi +7 +49 ", done.stdout, re.MULTILINE), done.stdout
+
+
+# -- the tests -------------------------------------------------------------------------
+
+
+def commands() -> list[object]:
+    return [
+        pytest.param(line, marks=[pytest.mark.quick] if line in QUICK else [])
+        for line in commands_table()
+    ]
+
+
+@pytest.mark.parametrize("line", commands())
+def test_each_line_of_the_commands_table_works(
+    line: str, product: Product, user: dict[str, str], tmp_path: Path
+) -> None:
+    assert line in CHECKS, f"the README's {line!r} has no check here: add one"
+    CHECKS[line](product, user, tmp_path)
+
+
+@pytest.mark.quick
+def test_every_check_is_of_a_line_the_readme_has() -> None:
+    assert sorted(set(CHECKS) - set(commands_table())) == []
+
+
+@needs_tmux
+def test_the_quick_start_installs_and_starts_the_app_from_a_fresh_clone(
+    product: Product, user: dict[str, str], tmp_path: Path
+) -> None:
+    """The quick start's first line, then its line for the browser, run as written in a
+    fresh clone. (Its test line is the one CI runs first: the whole suite.)"""
+    install, tests, web = quick_start()
+    assert tests == test_command()
+    source = tmp_path / "abstracts-tui"
+    subprocess.run(["git", "clone", "-q", str(product.source), str(source)], check=True)
+    with Tmux(f"{install}; echo EXIT=$?; sleep 60", 80, 24, env=user, cwd=source) as terminal:
+        terminal.wait_for("choose a game", seconds=600)  # the install builds the core
+        quit_with_status_0(terminal)
+    if listening(8000):
+        pytest.skip("port 8000, which the quick start's web line uses, is taken here")
+    server = subprocess.Popen(
+        ["sh", "-c", web],
+        cwd=source,
+        env=user,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        wait_until(lambda: listening(8000) or server.poll() is not None, 600)
+        with urllib.request.urlopen("http://127.0.0.1:8000/", timeout=30) as page:
+            assert page.status == 200 and "abstracts-tui" in page.read().decode()
+    finally:
+        os.killpg(server.pid, signal.SIGINT)
+        log, _ = server.communicate(timeout=60)
+    assert "listening on http://127.0.0.1:8000/" in log, log
+    assert "Traceback" not in log, log
