@@ -46,9 +46,12 @@ def describe(environ: Mapping[str, str] | None = None) -> str:
 
 
 MISSING_NOTICE = (
-    "abstracts-tui: the fast engine (compiled core) is not built, so the computer uses the "
-    "slower pure-Python one; to get it, install a C compiler (e.g. `apt install gcc` or "
-    "Xcode's command line tools) and reinstall abstracts-tui."
+    "abstracts-tui: the fast engine (compiled core) is not built, so the computer plays "
+    "with the slower pure-Python one. To build it, install a C compiler and Python's "
+    "headers (e.g. `apt install gcc python3-dev`, or Xcode's command line tools), then "
+    "reinstall past pip's cache, which keeps the build made without them: "
+    "`pip install --no-cache-dir --force-reinstall --no-deps abstracts-tui` (or the folder "
+    "you installed from)."
 )
 
 

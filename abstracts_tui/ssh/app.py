@@ -220,8 +220,8 @@ class ServerApp(AbstractsApp):
     def your_move(self, message: YourMove) -> None:
         self.news.insert(0, message.text)
         del self.news[5:]
-        if message.signal and self._driver is not None:
-            self._driver.write(signal(self.terminal.notice, "abstracts-tui", message.text))
+        if message.signal:  # beside the frames, which the driver writes whole
+            self.channel.write_screen(signal(self.terminal.notice, "abstracts-tui", message.text))
         if isinstance(self.screen, LobbyScreen):
             self.screen.refresh_lists()
         else:

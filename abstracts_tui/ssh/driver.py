@@ -13,10 +13,11 @@ import asyncio
 from typing import Any, Protocol
 
 from textual import events
-from textual._xterm_parser import XTermParser
 from textual.app import App
 from textual.driver import Driver
 from textual.geometry import Size
+
+from ..tui.textual_internals import terminal_parser
 
 # Mouse clicks (1000) in SGR coordinates (1006), but not every motion (1003): reporting
 # each move of the mouse would cost the client's bandwidth and the server's time.
@@ -62,7 +63,7 @@ class ChannelDriver(Driver):
         if channel is None:
             raise RuntimeError("ChannelDriver needs an app with a channel")
         self.channel = channel
-        self.parser = XTermParser()
+        self.parser = terminal_parser()
         self.tick_handle: asyncio.TimerHandle | None = None
         self.input_enabled = False
         self.pending: list[str] = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING
 from textual import events, on
 from textual.app import App
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 
 from .messages import HelpRequested, LoadRequested, NewGameRequested, ResumeRequested
 from .screens.select import SelectScreen
@@ -26,6 +28,9 @@ if TYPE_CHECKING:
 
 # The play screen, records and sessions are imported when a game starts, so that the
 # selection screen comes up as fast as a bare Textual app would (see tui/bench.py).
+
+NOTICES = 50
+"""How many notifications' messages an app keeps."""
 
 ASCII_KEYS = {"←": "<", "→": ">", "↑": "^", "↓": "v", "⏎": "enter", "⇥": "tab", "⌫": "bksp"}
 
@@ -90,12 +95,27 @@ class AbstractsApp(App[None]):
         if self.ascii:
             self.add_class("-ascii")
         self.type_ahead = TypeAhead(self, super().on_event)
+        self.notices: deque[str] = deque(maxlen=NOTICES)
+        """The messages of the notifications shown so far, oldest first (the last few)."""
 
     async def on_event(self, event: events.Event) -> None:
         # Keys typed before the screen on top is built wait for it (see type_ahead.py).
         if isinstance(event, events.Key) and self.type_ahead.hold(event):
             return
         await super().on_event(event)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Show a notification, and keep its message in `notices`."""
+        self.notices.append(message)
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def get_default_screen(self) -> SelectScreen:
         # The app's default screen, whose own CSS_PATH Textual does not read (its styles

@@ -1,74 +1,123 @@
-"""The few parts of Textual used that are not its public API, in one place (pyproject.toml
-bounds Textual's version for them)."""
+"""Every part of Textual used that is not its public API, in one place, each with a
+fallback to Textual's public behaviour when the part is missing or has changed (a new
+release may move any of them). pyproject.toml bounds Textual's version for them, and
+`.ci/newest-textual` runs the app's tests against Textual's newest release, so that the
+bound is widened the day they pass.
+
+- `RowCompositor`: the compositor that asks widgets for the changed rows only (fallback:
+  Textual's own compositor, which draws the same, asking for more);
+- `component_styling`: what tells one styling of a widget from the next (fallback: a new
+  value every time, so that cached lines are always drawn again);
+- `compose_frame`: a whole frame composed, for the speed bench (no fallback: the bench
+  says so);
+- `terminal_parser`: Textual's parser of what a terminal sends, for the SSH driver
+  (fallback: `PlainKeys`, keys without the mouse);
+- `bound_idle_waits`: for the tests, the pilot's waits for an idle process made shorter
+  (fallback: Textual's waits as they are).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import importlib
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
-from textual._compositor import ChopsUpdate, Compositor
+from textual import events
 from textual.geometry import Region, Size
+from textual.message import Message
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Input
 
+try:
+    from textual._compositor import Compositor
+except ImportError:  # pragma: no cover - a Textual without it
+    Compositor = None  # type: ignore[assignment,misc]
+
+COMPOSITOR_PARTS = ("render_partial_update", "_get_renders", "visible_widgets", "render_update")
+ROWS_BY_WIDGET = Compositor is not None and all(
+    hasattr(Compositor, part) for part in COMPOSITOR_PARTS
+)
+"""Whether Textual's compositor has the parts `RowCompositor` builds on."""
+
 
 def compose_frame(screen: Screen[object]) -> None:
     """Compose the whole screen as a frame would be (the app's speed bench times it)."""
-    screen._compositor.render_update(full=True)
+    compositor = getattr(screen, "_compositor", None)
+    if compositor is None or not hasattr(compositor, "render_update"):
+        raise RuntimeError("this Textual has no compositor to time (textual_internals.py)")
+    compositor.render_update(full=True)
 
 
-def component_styling(widget: Widget) -> tuple[int, ...]:
+def component_styling(widget: Widget) -> tuple[object, ...]:
     """What tells one styling of `widget`'s component classes from the next: Textual makes
-    new component styles whenever it styles the widget again."""
-    return tuple(map(id, widget._component_styles.values()))
+    new component styles whenever it styles the widget again. Without them, a value that
+    differs from every other: the caller draws its lines again each time."""
+    styles = getattr(widget, "_component_styles", None)
+    if not isinstance(styles, dict):
+        return (object(),)
+    return tuple(map(id, styles.values()))
 
 
-class RowCompositor(Compositor):
-    """Textual's compositor, asking each widget for only the rows an update changes.
+if ROWS_BY_WIDGET:
 
-    For an update of part of the screen, Textual's compositor asks every widget whose
-    clip overlaps the rectangle around all the changed areas for all its lines (from its
-    cache of lines, each put through the app's line filters again) and then keeps the
-    changed rows: a clock face's tick, two characters, had the board, the panel and each
-    of the panel's parts go over all their lines, once a second on every screen of a room.
-    Here only the widgets that show part of a changed area are asked, for the rows of
-    those areas, and not those whose every changed part lies within one widget in front of
-    them (the compositor keeps the front-most cell: a face's tick asks the face, not the
-    panel and the screen behind it). A whole-screen update is Textual's own.
-    """
+    class RowCompositor(Compositor):
+        """Textual's compositor, asking each widget for only the rows an update changes.
 
-    _changed: list[Region] | None = None
+        For an update of part of the screen, Textual's compositor asks every widget whose
+        clip overlaps the rectangle around all the changed areas for all its lines (from
+        its cache of lines, each put through the app's line filters again) and then keeps
+        the changed rows: a clock face's tick, two characters, had the board, the panel and
+        each of the panel's parts go over all their lines, once a second on every screen
+        of a room. Here only the widgets that show part of a changed area are asked, for
+        the rows of those areas, and not those whose every changed part lies within one
+        widget in front of them (the compositor keeps the front-most cell: a face's tick
+        asks the face, not the panel and the screen behind it). A whole-screen update is
+        Textual's own.
+        """
 
-    def render_partial_update(self) -> ChopsUpdate | None:
-        self._changed = list(self._dirty_regions)
-        try:
-            return super().render_partial_update()
-        finally:
-            self._changed = None
+        _changed: list[Region] | None = None
 
-    def _get_renders(
-        self, crop: Region | None = None
-    ) -> Iterable[tuple[Region, Region, list[Strip]]]:
-        changed = self._changed
-        if changed is None:
-            yield from super()._get_renders(crop)
-            return
-        drawn: list[Region] = []
-        for widget, (region, clip) in self.visible_widgets.items():  # front to back
-            shown = region.intersection(clip)
-            parts = [shown.intersection(area) for area in changed if shown.overlaps(area)]
-            if not parts or all(
-                any(front.contains_region(part) for front in drawn) for part in parts
-            ):
-                continue  # nothing changed here, or all of it is under widgets in front
-            drawn.append(shown)
-            top = min(part.y for part in parts)
-            bottom = max(part.bottom for part in parts)
-            rows = Region(shown.x, top, shown.width, bottom - top)
-            # `rows` as the clip: the compositor places the lines within it.
-            yield region, rows, widget.render_lines(rows.translate(-region.offset))
+        def render_partial_update(self) -> Any:
+            dirty = getattr(self, "_dirty_regions", None)
+            self._changed = list(dirty) if dirty is not None else None
+            try:
+                return super().render_partial_update()
+            finally:
+                self._changed = None
+
+        def _get_renders(
+            self, crop: Region | None = None
+        ) -> Iterable[tuple[Region, Region, list[Strip]]]:
+            changed = self._changed
+            if changed is None:
+                yield from super()._get_renders(crop)
+                return
+            drawn: list[Region] = []
+            for widget, (region, clip) in self.visible_widgets.items():  # front to back
+                shown = region.intersection(clip)
+                parts = [shown.intersection(area) for area in changed if shown.overlaps(area)]
+                if not parts or all(
+                    any(front.contains_region(part) for front in drawn) for part in parts
+                ):
+                    continue  # nothing changed here, or all of it is under widgets in front
+                drawn.append(shown)
+                top = min(part.y for part in parts)
+                bottom = max(part.bottom for part in parts)
+                rows = Region(shown.x, top, shown.width, bottom - top)
+                # `rows` as the clip: the compositor places the lines within it.
+                yield region, rows, widget.render_lines(rows.translate(-region.offset))
+
+
+def use_row_compositor(screen: Screen[Any]) -> bool:
+    """Give `screen` a `RowCompositor` in place of Textual's, where Textual's is the one
+    it builds on; whether it did."""
+    if not ROWS_BY_WIDGET or type(getattr(screen, "_compositor", None)) is not Compositor:
+        return False
+    screen._compositor = RowCompositor()
+    return True
 
 
 class SteadyScreen(Screen[None]):
@@ -86,7 +135,8 @@ class SteadyScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self._compositor = RowCompositor()
+        self.rows_by_widget = use_row_compositor(self)
+        """Whether its partial frames are drawn by `RowCompositor`."""
 
 
 class SteadyInput(Input):
@@ -98,3 +148,112 @@ class SteadyInput(Input):
     """
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+
+# -- what a terminal sends ---------------------------------------------------------------
+
+
+class PlainKeys:
+    """What a terminal sends, as key events, without Textual's parser: characters, Enter,
+    Tab, Backspace, Escape, the arrows and the keys above them, and ctrl+letter (no mouse,
+    no bracketed paste, no terminal's answers). A lone Escape waits for `tick`, since it
+    may begin a sequence."""
+
+    SEQUENCES = {
+        "\x1b[A": "up",
+        "\x1b[B": "down",
+        "\x1b[C": "right",
+        "\x1b[D": "left",
+        "\x1b[H": "home",
+        "\x1b[F": "end",
+        "\x1b[Z": "shift+tab",
+        "\x1bOA": "up",
+        "\x1bOB": "down",
+        "\x1bOC": "right",
+        "\x1bOD": "left",
+        "\x1bOH": "home",
+        "\x1bOF": "end",
+        "\x1b[1~": "home",
+        "\x1b[2~": "insert",
+        "\x1b[3~": "delete",
+        "\x1b[4~": "end",
+        "\x1b[5~": "pageup",
+        "\x1b[6~": "pagedown",
+    }
+    CONTROLS = {"\r": "enter", "\n": "enter", "\t": "tab", "\x7f": "backspace", "\x08": "backspace"}
+
+    def __init__(self) -> None:
+        self.pending = ""
+
+    def feed(self, text: str) -> Iterator[Message]:
+        data = self.pending + text
+        self.pending = ""
+        while data:
+            if data[0] == "\x1b":
+                if data == "\x1b" or any(
+                    sequence.startswith(data) and sequence != data for sequence in self.SEQUENCES
+                ):
+                    self.pending = data  # maybe the start of a sequence: wait for more
+                    return
+                sequence = next((s for s in self.SEQUENCES if data.startswith(s)), None)
+                if sequence is not None:
+                    yield events.Key(self.SEQUENCES[sequence], None)
+                    data = data[len(sequence) :]
+                    continue
+                yield events.Key("escape", "\x1b")
+                data = data[1:]
+                continue
+            yield self.key(data[0])
+            data = data[1:]
+
+    def key(self, char: str) -> events.Key:
+        if char in self.CONTROLS:
+            return events.Key(self.CONTROLS[char], char)
+        if "\x01" <= char <= "\x1a":
+            return events.Key(f"ctrl+{chr(ord(char) + 96)}", None)
+        if char == " ":
+            return events.Key("space", " ")
+        return events.Key(char, char)
+
+    def tick(self) -> Iterator[Message]:
+        if self.pending:
+            pending, self.pending = self.pending, ""
+            yield events.Key("escape", "\x1b")
+            yield from self.feed(pending[1:])
+
+
+def terminal_parser() -> Any:
+    """A parser of what a terminal sends (`feed(text)` and `tick()`, each giving Textual
+    messages): Textual's own (keys, mouse, paste, the terminal's answers), else
+    `PlainKeys`."""
+    try:
+        parser = importlib.import_module("textual._xterm_parser").XTermParser()
+    except (ImportError, AttributeError, TypeError):
+        return PlainKeys()
+    if not (callable(getattr(parser, "feed", None)) and callable(getattr(parser, "tick", None))):
+        return PlainKeys()
+    return parser
+
+
+# -- the tests' pilot --------------------------------------------------------------------
+
+
+def bound_idle_waits(seconds: float, patch: Callable[[object, str, object], None]) -> bool:
+    """Make the pilot's waits for an idle process (after each key and each pause) last at
+    most `seconds`, with `patch(module, name, value)` (the tests' monkeypatch). Whether
+    Textual had them where this looks."""
+    try:
+        wait = importlib.import_module("textual._wait").wait_for_idle
+    except (ImportError, AttributeError):
+        return False
+
+    async def bounded(min_sleep: float = 1 / 50, max_sleep: float = 1) -> None:
+        await wait(min_sleep, min(max_sleep, seconds))
+
+    patched = False
+    for name in ("textual.app", "textual.pilot"):
+        module = importlib.import_module(name)
+        if hasattr(module, "wait_for_idle"):
+            patch(module, "wait_for_idle", bounded)
+            patched = True
+    return patched

@@ -32,7 +32,7 @@ def quick_start() -> list[str]:
     return lines
 
 
-def test_command() -> str:
+def the_test_command() -> str:
     """The line CI runs as the README's test command (after `<!-- test-command -->`)."""
     text = README.read_text(encoding="utf-8")
     after = text.split("<!-- test-command -->\n", 1)[1]

@@ -18,7 +18,7 @@ import pytest
 from ..openssh import SSH, needs_ssh
 from ..tmux import Tmux, needs_tmux
 from .conftest import Product, free_port, listening, wait_until
-from .readme import commands_table, quick_start, test_command
+from .readme import commands_table, quick_start, the_test_command
 
 pytestmark = pytest.mark.installed
 
@@ -218,7 +218,9 @@ class Server:
 
     def login(self, user: str, *options: str) -> str:
         """The command line of a player's `ssh -t` to the server."""
-        return " ".join([*SSH, *options, "-t", "-p", str(self.port), f"{user}@127.0.0.1"])
+        # Options before the tests' own: ssh takes the first value it is given for each.
+        ssh = [SSH[0], *options, *SSH[1:], "-t", "-p", str(self.port), f"{user}@127.0.0.1"]
+        return " ".join(ssh)
 
     def stop(self) -> str:
         """Stop it as its operator does (SIGTERM), once; what it logged."""
@@ -367,7 +369,7 @@ def test_the_quick_start_installs_and_starts_the_app_from_a_fresh_clone(
     """The quick start's first line, then its line for the browser, run as written in a
     fresh clone. (Its test line is the one CI runs first: the whole suite.)"""
     install, tests, web = quick_start()
-    assert tests == test_command()
+    assert tests == the_test_command()
     source = tmp_path / "abstracts-tui"
     subprocess.run(["git", "clone", "-q", str(product.source), str(source)], check=True)
     with Tmux(f"{install}; echo EXIT=$?; sleep 60", 80, 24, env=user, cwd=source) as terminal:

@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import pytest
-import textual.app
-import textual.pilot
-from textual._wait import wait_for_idle
+
+from abstracts_tui.tui.textual_internals import bound_idle_waits
 
 BUSY_WAIT = 0.1
 """The longest the pilot waits for the process to go idle after a key or a pause."""
-
-
-async def _bounded_wait_for_idle(min_sleep: float = 1 / 50, max_sleep: float = 1) -> None:
-    await wait_for_idle(min_sleep, min(max_sleep, BUSY_WAIT))
 
 
 @pytest.fixture(autouse=True)
@@ -21,5 +16,4 @@ def bounded_idle_wait(monkeypatch: pytest.MonkeyPatch) -> None:
     than the clock runs, for at most a second. The computer's search threads use CPU all
     along, so every key pressed while the computer thinks cost a second or two of waiting
     for nothing (the tests wait for what they check with `waiting.until`)."""
-    monkeypatch.setattr(textual.app, "wait_for_idle", _bounded_wait_for_idle)
-    monkeypatch.setattr(textual.pilot, "wait_for_idle", _bounded_wait_for_idle)
+    bound_idle_waits(BUSY_WAIT, monkeypatch.setattr)

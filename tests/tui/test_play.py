@@ -381,7 +381,7 @@ def test_a_malformed_record_on_the_command_line_is_reported(tmp_path: Path) -> N
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.pause()
         assert type(app.screen).__name__ == "SelectScreen"
-        notes = [n.message for n in app._notifications]
+        notes = list(app.notices)
         assert any("line 3: the move H[c3]: c3 is" in note for note in notes), notes
 
     run(app, scenario)
@@ -395,7 +395,7 @@ def test_new_game_goes_back_to_the_selection_screen_and_keeps_the_game(tmp_path:
         await pilot.press("n")
         await pilot.pause()
         assert type(app.screen).__name__ == "SelectScreen"
-        assert any("Esc comes back to it" in n.message for n in app._notifications)
+        assert any("Esc comes back to it" in note for note in app.notices)
         await pilot.press("escape")  # straight back to the game left
         await pilot.pause()
         assert [play_screen(app).game.move_name(m) for m in play_screen(app).game.moves] == ["c3"]

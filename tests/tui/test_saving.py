@@ -214,7 +214,7 @@ def test_an_unreadable_game_file_is_named_and_left_as_it_is(tmp_path: Path) -> N
 
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.pause()
-        notes = [n.message for n in app._notifications]
+        notes = list(app.notices)
         assert any(str(broken) in n and "line 2" in n for n in notes), notes
         assert isinstance(app.screen, ResumeDialog)  # the readable game is still offered
         assert len(app.screen.games) == 1
@@ -246,6 +246,6 @@ def test_ctrl_r_with_no_game_in_progress_says_so(tmp_path: Path) -> None:
         await pilot.press("ctrl+r")
         await pilot.pause()
         assert type(app.screen).__name__ == "SelectScreen"
-        assert [n.message for n in app._notifications] == ["No game is in progress."]
+        assert list(app.notices) == ["No game is in progress."]
 
     run(build_app(data=tmp_path), scenario)

@@ -215,7 +215,7 @@ class BoardView(Widget, can_focus=True):
         """The same with the cursor: what the lines are drawn from."""
         self._lines: dict[int, Strip] = {}
         self._styles: dict[StyleKey, Style] = {}
-        self._styled: tuple[int, ...] = ()
+        self._styled: tuple[object, ...] = ()
         """The component styles `_lines` and `_styles` were made with."""
         self._read(game)
         self._set_game_classes(game)

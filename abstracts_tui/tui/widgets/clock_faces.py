@@ -47,7 +47,7 @@ class ClockFaces(Widget):
         super().__init__(id=id, classes="-hidden")
         self.session: Session | None = None
         self.faces: tuple[str, str] = ("", "")
-        self.styles_for: tuple[int, ...] = ()
+        self.styles_for: tuple[object, ...] = ()
         """The component styles that `turn_style` and `low_style` were read from (Textual
         reads a component's style again after every repaint: once a second here)."""
         self.turn_style = self.low_style = Style()

@@ -1,0 +1,107 @@
+"""What the plain install is: the package on this Python, without any extra, with what a
+user reads about it (its metadata), and the source distribution a release is made of."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from .conftest import Product
+
+pytestmark = pytest.mark.installed
+
+EXTRA_MODULES = {
+    "abstracts_tui.ssh.shared": "psycopg",
+    "abstracts_tui.store.postgres": "psycopg",
+    "abstracts_tui.web": "aiohttp_jinja2",
+}
+"""The modules of the `postgres` and `web` extras, and the package whose absence stops them."""
+
+
+def python(product: Product, program: str) -> str:
+    done = subprocess.run(
+        [product.python, "-c", program],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.quick
+def test_it_is_the_plain_install_from_the_clone(product: Product) -> None:
+    where = python(product, "import abstracts_tui; print(abstracts_tui.__file__)")
+    assert where.startswith(str(product.venv))  # its own copy: not editable, not the clone
+    for package in ("psycopg", "textual_serve", "aiohttp", "pytest"):
+        assert not product.has(package), f"{package} is in the plain install"
+
+
+@pytest.mark.quick
+def test_every_module_imports_and_only_the_extras_need_them(product: Product) -> None:
+    found = python(
+        product,
+        "import importlib, pkgutil, abstracts_tui\n"
+        "for module in pkgutil.walk_packages(abstracts_tui.__path__, 'abstracts_tui.'):\n"
+        "    if not module.name.endswith('__main__'):\n"
+        "        try:\n"
+        "            importlib.import_module(module.name)\n"
+        "        except ImportError as error:\n"
+        "            print(module.name, error.name)\n",
+    )
+    failed = dict(line.split(" ") for line in found.splitlines())
+    assert failed == EXTRA_MODULES
+
+
+@pytest.mark.quick
+def test_the_metadata_names_this_python_and_the_project(product: Product) -> None:
+    found = python(
+        product,
+        "import sys, importlib.metadata as m\n"
+        "meta = m.metadata('abstracts-tui')\n"
+        "print('%d.%d' % sys.version_info[:2])\n"
+        "print('\\n'.join(meta.get_all('Classifier')))\n"
+        "print('Author:', meta['Author'] or meta['Author-email'])\n"
+        "print('Keywords:', meta['Keywords'])\n",
+    )
+    version, *lines = found.splitlines()
+    assert f"Programming Language :: Python :: {version}" in lines
+    assert "Typing :: Typed" in lines and "Topic :: Games/Entertainment :: Board Games" in lines
+    assert any(line.startswith("Author: ") and "abstracts-tui" in line for line in lines)
+    assert any(line.startswith("Keywords: ") and "territory games" in line for line in lines)
+
+
+def test_the_sdist_has_the_sources_and_installs(product: Product, tmp_path: Path) -> None:
+    built = subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "--outdir", str(tmp_path), str(product.source)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert built.returncode == 0, built.stdout + built.stderr
+    (sdist,) = tmp_path.glob("abstracts_tui-*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    assert {"abstracts_tui/engine/core/core.c", "docs/rules.md", "LICENSE", "README.md"} <= names
+    assert not any(name.startswith(("tests/", "scripts/")) for name in names)
+    venv = tmp_path / "venv"
+    subprocess.run([product.python, "-m", "venv", str(venv)], check=True, timeout=300)
+    installed = subprocess.run(
+        [str(venv / "bin" / "pip"), "install", "-q", str(sdist)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert installed.returncode == 0, installed.stderr
+    version = subprocess.run(
+        [str(venv / "bin" / "abstracts-tui"), "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert version.returncode == 0 and version.stdout.startswith("abstracts-tui ")
