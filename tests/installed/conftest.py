@@ -30,6 +30,10 @@ class Product:
 
     venv: Path
     source: Path
+    outside: Path
+    """An empty folder to run it from: Python puts the current folder first on its path
+    (`python -c`, `python -m`), and run from a checkout it would import the checkout's
+    package instead of the installed one."""
 
     @property
     def command(self) -> str:
@@ -56,25 +60,29 @@ class Product:
             capture_output=True,
             text=True,
             timeout=timeout,
+            cwd=self.outside,
         )
 
     def has(self, module: str) -> bool:
         """Whether the install's Python can import `module`."""
         found = subprocess.run(
-            [self.python, "-c", f"import {module}"], capture_output=True, timeout=60
+            [self.python, "-c", f"import {module}"],
+            capture_output=True,
+            timeout=60,
+            cwd=self.outside,
         )
         return found.returncode == 0
 
 
 @pytest.fixture(scope="session")
-def product() -> Product:
+def product(tmp_path_factory: pytest.TempPathFactory) -> Product:
     venv, source = os.environ.get(INSTALLED), os.environ.get(SOURCE)
     if not venv or not source:
         pytest.skip(
             "tests of a plain install: `bash .ci/installed` makes one and runs them "
             f"({INSTALLED} and {SOURCE} name it)"
         )
-    return Product(Path(venv), Path(source))
+    return Product(Path(venv), Path(source), tmp_path_factory.mktemp("outside"))
 
 
 @pytest.fixture

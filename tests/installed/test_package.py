@@ -29,6 +29,7 @@ def python(product: Product, program: str) -> str:
         text=True,
         timeout=300,
         stdin=subprocess.DEVNULL,
+        cwd=product.outside,
     )
     assert done.returncode == 0, done.stderr
     return done.stdout

@@ -45,7 +45,8 @@ def check(synopsis: str, *, quick: bool = False) -> Callable[[Check], Check]:
 
 def in_terminal(product: Product, args: str, user: dict[str, str]) -> Tmux:
     """`abstracts-tui ARGS` in a terminal of 80x24, its exit status shown after it."""
-    return Tmux(f"{product.command} {args}; echo EXIT=$?; sleep 60", 80, 24, env=user)
+    command = f"{product.command} {args}; echo EXIT=$?; sleep 60"
+    return Tmux(command, 80, 24, env=user, cwd=product.outside)
 
 
 def quit_with_status_0(terminal: Tmux) -> None:
@@ -196,6 +197,7 @@ class Server:
         self.process = subprocess.Popen(
             [product.command, "serve", "--port", str(self.port), *args],
             env=user,
+            cwd=product.outside,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
