@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
@@ -10,6 +11,9 @@ from . import __version__
 from .engine.core_status import describe, missing_notice
 from .engine.levels import DEFAULT_LEVEL, LEVELS
 from .extras import missing_extra
+
+if TYPE_CHECKING:
+    from .records import RecordNode
 
 GAME_NAMES = ["petrify", "pilo", "egotzi", "linage", "partitions"]
 LOG_LEVELS = ["debug", "info", "warning", "error"]
@@ -204,6 +208,9 @@ def check(path: str) -> None:
     variations = sum(max(0, len(node.children) - 1) for node in record.root.walk())
     if variations:
         click.echo(f"variations: {variations}")
+    shown = record.marked_node()
+    if shown is not None:
+        click.echo(f"opens at: {where(shown)}")
     click.echo(game.board_text())
     if record.clock is not None:
         click.echo(f"clock: {record.clock.spec}")
@@ -216,6 +223,15 @@ def check(path: str) -> None:
         click.echo(f"{game.side_to_move().capitalize()} to move")
     else:
         click.echo(f"result: {game.winner_name()} ({outcome.reason})")
+
+
+def where(node: RecordNode) -> str:
+    """`move 5 (e5) in a variation`: a node of a record, as `check` names it."""
+    if node.parent is None:
+        return "the start"
+    what = node.move if node.move is not None else "a set-up position"
+    line = "of the main line" if node.on_main_line() else "in a variation"
+    return f"move {len(node.line())} ({what}) {line}"
 
 
 @main.command()

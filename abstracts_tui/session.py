@@ -3,13 +3,15 @@
 The session owns the game record (a tree of moves), the node where play stands, the
 people and the colours they hold, and the steps before the first move (komi and the
 choice of sides). It writes the record to an autosave file after every change (off the
-caller's thread, see `files.Autosave`), so that a killed terminal loses no move; a disk
-that refuses the file never stops the game: `save_problem` says why it is not being
-saved. With a time control the session owns the clock (see `clocks.py`): it is charged
-from `now()` at each move, taken back with the move, and a flag ends the game. A session
-kept elsewhere than a file of its own (an SSH room, in the server's store) is given
-`saving`, which turns each change into the work that saves it. No user-interface code
-here.
+caller's thread, see `files.Autosave`), so that a killed terminal loses no move. What is
+written is the game as shown: the record remembers the node shown (it opens there), and
+a move taken back in play leaves the record (it is kept here for redo, or put back as a
+variation when another move is played instead). A disk that refuses the file never
+stops the game: `save_problem` says why it is not being saved. With a time control the
+session owns the clock (see `clocks.py`): it is charged from `now()` at each move, taken
+back with the move, and a flag ends the game. A session kept elsewhere than a file of
+its own (an SSH room, in the server's store) is given `saving`, which turns each change
+into the work that saves it. No user-interface code here.
 """
 
 from __future__ import annotations
@@ -89,8 +91,13 @@ class Session:
         self.saving = saving
         self.saving_listeners: list[Callable[[], None]] = []
         """Called, from the autosave's writer thread, when `save_problem` changes."""
-        self.node: RecordNode = record.root
-        self.game: Game = record.new_game()
+        self.node = record.opening_node()
+        self.game: Game = record.game_at(self.node)  # from the last setup on the way only
+        self.taken_back: dict[RecordNode, list[tuple[RecordNode, int]]] = {}
+        """Moves taken back in play, out of the record: for a node, the children taken
+        back there (the last taken back last), each with its place among the node's
+        children. `redo` there plays the last one again; another move played there puts
+        them back as variations."""
         self.phase = Phase.PLAY
         self.people = record.players
         """Names of the people who start as the first and the second colour."""
@@ -103,13 +110,18 @@ class Session:
         """Called after every change of the position or the phase with what changed (the
         screens showing this session redraw that; over SSH several screens show one
         session)."""
-        last = record.root
-        for node in record.root.mainline():
-            last = node
-        if last is not record.root:  # replayed from the last setup on the way only
-            self.game = record.game_at(last)
-            self.node = last
         self._reset_clock()
+
+    @property
+    def node(self) -> RecordNode:
+        """The node shown; the record remembers it (`Record.shown`), so that the game
+        written is the game as shown and opens there again."""
+        return self._node
+
+    @node.setter
+    def node(self, node: RecordNode) -> None:
+        self._node = node
+        self.record.shown = node
 
     # -- starting -----------------------------------------------------------------------
 
@@ -237,9 +249,11 @@ class Session:
     def play(self, move: Move | str, *, branch: bool = False) -> Move:
         """Play a move (raises the rules' errors and changes nothing if it is not legal).
 
-        A move already in the tree here is followed. Otherwise, in play, a new move after
-        an undo starts the new main line and the old one is kept as a variation; with
-        `branch` (analysis) the new move starts a variation and the main line stays.
+        A move already in the tree here is followed (a move taken back here and played
+        again is that move again). Otherwise, in play, a new move after an undo starts the
+        new main line and the old one is kept as a variation (the moves taken back here
+        too, after it); with `branch` (analysis) the new move starts a variation and the
+        main line stays.
         """
         if self.phase is not Phase.PLAY:
             raise OptionError(
@@ -255,11 +269,18 @@ class Session:
         side = mover ^ self.swapped
         code = self.game.play(move)
         name = self.game.move_name(code)
-        known = any(child.move == name and child.setup is None for child in self.node.children)
-        child = self.node.add(name)
-        if not known and not branch:
-            self.node.children.remove(child)
-            self.node.children.insert(0, child)
+        again = self._take_again(name)
+        if again is not None:
+            self.node.children.insert(len(self.node.children) if branch else 0, again)
+            child = again
+        else:
+            known = any(c.move == name and c.setup is None for c in self.node.children)
+            child = self.node.add(name)
+            if not known and not branch:
+                self.node.children.remove(child)
+                self.node.children.insert(0, child)
+        if not branch:
+            self._restore_taken_back(self.node)
         self.node = child
         clock = self.clock
         if clock is not None and not branch and clock.running == side:
@@ -283,29 +304,81 @@ class Session:
 
     @property
     def can_redo(self) -> bool:
-        return bool(self.node.children)
+        return bool(self.taken_back.get(self.node) or self.node.children)
 
     def undo(self) -> bool:
-        """Take back one move; False at the start."""
+        """Take back one move (in play); False at the start.
+
+        The last move of its line leaves the record (the autosave and a saved file no
+        longer hold it) and is kept for `redo`; a move inside a line (play reached it
+        stepping in analysis) stays, and this is a step back.
+        """
         if not self.can_undo or not self.game.moves:
             return False
         if self.time_winner() is not None:
             return False  # a game lost on time is over for good
-        self.game.undo()
-        assert self.node.parent is not None
-        self.node = self.node.parent
-        self._reset_clock()
-        self._after_change(Changed(Change.STEP))
+        node = self.node
+        parent = node.parent
+        assert parent is not None
+        taken_back = not node.children
+        if taken_back:
+            self.taken_back.setdefault(parent, []).append((node, parent.children.index(node)))
+            parent.children.remove(node)
+        self._step_back(main_line=taken_back)
         return True
 
     def redo(self) -> bool:
-        """Play again the move last taken back (the main line's next move); False if none."""
-        if not self.can_redo:
+        """Play again the move last taken back here, with its clock times (the line's
+        next move if none was taken back here); False if none."""
+        kept = self.taken_back.get(self.node)
+        if not kept:
+            return self.forward()
+        child, place = kept.pop()
+        if not kept:
+            del self.taken_back[self.node]
+        self.node.children.insert(place, child)
+        self._step_into(child)
+        self._reset_clock()
+        self._after_change(Changed(Change.STEP), main_line=True)
+        return True
+
+    def forward(self) -> bool:
+        """One move on along the line (the node's first child); False at its end."""
+        if not self.node.children:
             return False
         self._step_into(self.node.children[0])
         self._reset_clock()
         self._after_change(Changed(Change.STEP))
         return True
+
+    def _step_back(self, main_line: bool = False) -> None:
+        """To the parent of a move node, taking the move back on the game."""
+        self.game.undo()
+        assert self.node.parent is not None
+        self.node = self.node.parent
+        self._reset_clock()
+        self._after_change(Changed(Change.STEP), main_line=main_line)
+
+    def _take_again(self, name: str) -> RecordNode | None:
+        """The move `name` if it was taken back here (out of the kept ones), else None."""
+        kept = self.taken_back.get(self.node, [])
+        for index, (node, _) in enumerate(kept):
+            if node.move == name:
+                del kept[index]
+                if not kept:
+                    del self.taken_back[self.node]
+                return node
+        return None
+
+    def _restore_taken_back(self, node: RecordNode) -> None:
+        """The lines taken back at `node` return to the tree as its last variations (with
+        the moves taken back below them): nothing is lost while the session lives."""
+        todo = [node]
+        while todo:
+            parent = todo.pop()
+            for child, _ in self.taken_back.pop(parent, []):
+                parent.children.append(child)
+                todo.append(child)
 
     def path(self) -> Iterator[RecordNode]:
         """The nodes from the first move to the current one."""
@@ -340,10 +413,13 @@ class Session:
 
     def back(self) -> bool:
         """One node up the tree (setup nodes included); False at the start."""
-        if self.node.parent is None:
+        parent = self.node.parent
+        if parent is None:
             return False
-        if not self.undo():  # a setup node: the position above it is replayed
-            self.go_to(self.node.parent)
+        if self.node.setup is None and self.game.moves:
+            self._step_back()  # a step, never a takeback: the line stays as it is
+        else:  # a setup node: the position above it is replayed
+            self.go_to(parent)
         return True
 
     def variations(self) -> list[RecordNode]:
@@ -362,7 +438,7 @@ class Session:
 
     def on_main_line(self) -> bool:
         """Whether the current node lies on the main line (first children from the root)."""
-        return all(node.parent is None or node.parent.children[0] is node for node in self.path())
+        return self.node.on_main_line()
 
     def delete_variation(self) -> bool:
         """Remove the current node and everything after it, going to its parent; the main
@@ -523,7 +599,8 @@ class Session:
 
     @classmethod
     def load(cls, path: str | Path, autosave: Path | None = None) -> Session:
-        """A session from a record file, at the end of its main line."""
+        """A session from a record file, at the node it was saved at (`SHOWN[]`), or at
+        the end of its main line."""
         session = cls(Record.load(path), autosave)
         session.save_autosave()
         return session

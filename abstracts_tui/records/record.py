@@ -3,7 +3,10 @@
 A record is a tree of `RecordNode`s. The root holds the game's options and, when the
 game did not start from the empty board, a setup position; every other node holds one
 move (or a setup position) and an optional comment. The first child of a node is the
-main line, the others are variations. The README documents the file format.
+main line, the others are variations. A record also remembers the node shown when it was
+written (`shown`): a node other than the end of the main line carries the private
+property `SHOWN[]`, and reading the record opens it there. The README documents the file
+format.
 """
 
 from __future__ import annotations
@@ -46,9 +49,14 @@ N = TypeVar("N", int, float)
 GM_NUMBER = "1000"
 """The private SGF GM value of abstracts-tui records (the property GA names the game)."""
 
+SHOWN = "SHOWN"
+"""The private SGF property (valueless, `SHOWN[]`) of the node a record opens at, when
+that is not the end of its main line (a move taken back in analysis, a variation)."""
+
 ROOT_KEYS = (
     *("FF", "GM", "CA", "AP", "GA", "SZ", "VR", "KM", "DT", "RE", "EV", "SP", "C", "AI"),
     *TIME_KEYS,
+    SHOWN,
 )
 
 MAX_MIB = 16
@@ -109,6 +117,10 @@ class RecordNode:
             node = node.parent
         return nodes[::-1]
 
+    def on_main_line(self) -> bool:
+        """Whether this node lies on the main line (first children from the root)."""
+        return all(node.parent is None or node.parent.children[0] is node for node in self.line())
+
     def walk(self) -> Iterator[RecordNode]:
         """This node and every node below it, depth first."""
         todo = [self]
@@ -138,6 +150,24 @@ class Record:
     """The time control (SGF `TM` and `OT`); None: no clock."""
     extra: dict[str, list[str]] = field(default_factory=dict)
     """Root properties this program does not use, kept so that saving loses nothing."""
+    shown: RecordNode | None = field(default=None, repr=False)
+    """The node shown, where the record opens (SGF `SHOWN[]`); None: the end of the main
+    line. A session keeps it at the node it shows."""
+
+    def opening_node(self) -> RecordNode:
+        """The node the record opens at: `shown`, or the end of the main line."""
+        if self.shown is not None:
+            return self.shown
+        nodes = list(self.root.mainline())
+        return nodes[-1] if nodes else self.root
+
+    def marked_node(self) -> RecordNode | None:
+        """The node that `to_sgf` marks `SHOWN[]`: `shown`, unless it is None or the end
+        of the main line (where a record opens anyway)."""
+        node = self.shown
+        if node is None or node.children or not node.on_main_line():
+            return node
+        return None
 
     @classmethod
     def from_game(
@@ -219,12 +249,15 @@ class Record:
             props["C"] = [self.root.comment]
         if self.clock is not None:
             props.update(control_properties(self.clock))
+        marked = self.marked_node()
+        if marked is self.root:
+            props[SHOWN] = [""]
         props.update(self.extra)
         top = sgf.SgfNode(props)
-        self._copy_tree(top)
+        self._copy_tree(top, marked)
         return sgf.dumps(top)
 
-    def _copy_tree(self, top: sgf.SgfNode) -> None:
+    def _copy_tree(self, top: sgf.SgfNode, marked: RecordNode | None) -> None:
         """The SGF nodes of the moves and setups below the root, depth first."""
         # A move is written with the letter of the colour to move, so the game is
         # replayed along the way; after a setup it is only loaded once a move needs it
@@ -266,6 +299,8 @@ class Record:
                 props.update(time_left_properties(letter, child.time_left))
             if child.comment:
                 props["C"] = [child.comment]
+            if child is marked:
+                props[SHOWN] = [""]
             sgf_child = sgf.SgfNode(props)
             frame.out.children.append(sgf_child)
             todo.append(_Writing(child, sgf_child, here, carried))
@@ -283,7 +318,10 @@ class Record:
         top = next(items)
         assert isinstance(top, sgf.SgfNode)
         record = cls._read_root(top)
-        _TreeReader(record).read(items)
+        reader = _TreeReader(record)
+        if SHOWN in top.properties:
+            reader.mark(record.root, top.line)
+        reader.read(items)
         games, line = 1, 0
         depth = 0
         for item in items:  # the rest of the file: any other game tree is a fault
@@ -423,6 +461,19 @@ class _TreeReader:
         self.cls = game_class(record.game)
         self.tables: dict[RecordNode, dict[tuple[str | None, str | None], RecordNode]] = {}
         """Children by move and setup, for the nodes with more than `WIDE` children."""
+        self.marked_line = 0
+        """The line of the node marked `SHOWN[]` (0: none yet)."""
+
+    def mark(self, node: RecordNode, line: int) -> None:
+        """`node` carries `SHOWN[]`: the record opens there (one node only)."""
+        if self.marked_line:
+            raise RecordError(
+                f"{SHOWN}[] marks the one node a record opens at; the node on line "
+                f"{self.marked_line} has it already",
+                line,
+            )
+        self.record.shown = node
+        self.marked_line = line or 1
 
     def read(self, items: Iterator[sgf.SgfNode | str]) -> None:
         """Read up to the end of the root's game tree."""
@@ -496,6 +547,8 @@ class _TreeReader:
             )
         child = self.child(node, move, setup)
         child.comment = item.get("C") or ""
+        if SHOWN in item.properties:
+            self.mark(child, line)
         if len(item.properties) > 1:  # more than the move: its time left, maybe
             mover = keys[0] if keys else None
             child.time_left = read_time_left(

@@ -35,6 +35,25 @@ def test_check_prints_the_main_line_and_the_board(tmp_path: Path) -> None:
     assert "variations: 1" in lines
     assert "3 . . x . ." in lines
     assert lines[-1].startswith("result: ")
+    assert not any(line.startswith("opens at") for line in lines)  # at the end, as always
+
+
+def test_check_says_where_a_record_marked_elsewhere_opens(tmp_path: Path) -> None:
+    path = tmp_path / "game.sgf"
+    head = "(;FF[4]GM[1000]GA[linage]SZ[5]KM[0.5]\n"
+    for body, where in (
+        (";V[c3]\n(;H[pass];V[pass])\n(;H[a1]SHOWN[]))", "move 2 (a1) in a variation"),
+        (";V[c3]SHOWN[]\n(;H[pass];V[pass])\n(;H[a1]))", "move 1 (c3) of the main line"),
+        (";SHOWN[]V[c3]\n(;H[pass];V[pass])\n(;H[a1]))", "move 1 (c3) of the main line"),
+    ):
+        path.write_text(head + body)
+        done = run("check", str(path))
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.splitlines()
+        assert "moves: c3 pass pass" in lines  # the main line, wherever the record opens
+        assert f"opens at: {where}" in lines
+    path.write_text(head.replace("KM[0.5]", "KM[0.5]SHOWN[]") + ";V[c3])")
+    assert "opens at: the start" in run("check", str(path)).stdout.splitlines()
 
 
 def test_check_names_the_line_of_a_fault(tmp_path: Path) -> None:

@@ -175,6 +175,12 @@ def test_each_visitor_plays_in_a_folder_of_their_own_and_saves_by_download(
     ann.wait_for("Pie rule")
     ann.press("p")
     ann.wait_for("1. Blue", "e5")
+    ann.press(":", "d", "4", "Enter")
+    ann.wait_for("2. Orange", "d4")
+    ann.press("u")  # taken back: the record saved is the game as shown, without it
+    ann.wait_for("Pie rule")
+    ann.press("p")
+    ann.wait_until(lambda screen: "d4" not in screen, "the move list without d4")
     # Saving downloads the record to the visitor's machine.
     ann.press("Control+s")
     ann.wait_for("your browser downloads petrify-")

@@ -941,7 +941,7 @@ class PlayScreen(SteadyScreen):
         self.step(self.session.back(), "This is the start.")
 
     def action_forward(self) -> None:
-        self.step(self.session.redo(), "This is the end of the line.")
+        self.step(self.session.forward(), "This is the end of the line.")
 
     def action_to_start(self) -> None:
         self.step(self.session.jump(0), "This is the start.")
