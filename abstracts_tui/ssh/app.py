@@ -90,8 +90,6 @@ class ServerApp(AbstractsApp):
     CSS_PATH = [  # relative paths are per module
         str(Path(tui_app.__file__).parent / name) for name in AbstractsApp.CSS_PATH
     ]
-    MODES = {"home": LobbyScreen}
-    DEFAULT_MODE = "home"
 
     def __init__(
         self,
@@ -215,6 +213,12 @@ class ServerApp(AbstractsApp):
             or (isinstance(screen, WaitingScreen) and screen.room is room)
             for screen in self.screen_stack
         )
+
+    def get_default_screen(self) -> LobbyScreen:  # type: ignore[override]
+        # The lobby is the app's default screen, not a mode's: from Python 3.12 Textual runs
+        # new tasks eagerly, and a mode's screen mounts its widgets before Textual puts it
+        # on the screen stack (the lobby's code field then finds no screen and fails).
+        return LobbyScreen()
 
     @on(YourMove)
     def your_move(self, message: YourMove) -> None:
