@@ -462,13 +462,35 @@ def passwd(name: str, path: str | None, from_stdin: bool) -> None:
     help="The folder of the visitors' games in progress [default: web/ in the user data dir].",
 )
 @click.option("--open", "open_", is_flag=True, help="Let anyone in on a non-loopback address.")
+@click.option(
+    "--public-url",
+    metavar="URL",
+    help="The address browsers use, when a reverse proxy serves the app "
+    "(e.g. https://games.example.org/ or https://example.org/games/).",
+)
+@click.option(
+    "--behind-proxy",
+    is_flag=True,
+    help="Trust the proxy's Forwarded or X-Forwarded-Proto/-Host/-Prefix headers "
+    "for the address browsers use.",
+)
 @log_level_option
-def web(host: str, port: int, data: str | None, open_: bool, log_level: str) -> None:
+def web(
+    host: str,
+    port: int,
+    data: str | None,
+    open_: bool,
+    public_url: str | None,
+    behind_proxy: bool,
+    log_level: str,
+) -> None:
     """Serve the app to web browsers (needs: pip install 'abstracts-tui[web]').
 
     Every visitor gets an app and a folder for their games of their own; saving a record
     downloads it to their machine. On any address but loopback give --open: there is no
-    login, so anyone who can reach the port can play.
+    login, so anyone who can reach the port can play. Behind a reverse proxy (HTTPS, a
+    path of its own) give --public-url or --behind-proxy, so that the page's links and
+    its websocket use the address the browser used.
     """
     import asyncio
     from pathlib import Path
@@ -487,6 +509,13 @@ def web(host: str, port: int, data: str | None, open_: bool, log_level: str) -> 
         from . import web as web_server
     except ImportError as error:
         raise Refusal(missing_extra("web", "web", error)) from None
+    from .web_address import parse_public_url
+    from .web_internals import Unsupported
+
+    try:
+        public = None if public_url is None else parse_public_url(public_url)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
     folder = Path(data) if data else data_dir() / "web"
     try:
         own_folder(folder / "visitors", link=True)
@@ -494,6 +523,8 @@ def web(host: str, port: int, data: str | None, open_: bool, log_level: str) -> 
         raise click.UsageError(str(error)) from None
     log_to_stderr(log_level)
     try:
-        asyncio.run(web_server.serve(folder, host, port))
+        asyncio.run(web_server.serve(folder, host, port, public=public, behind_proxy=behind_proxy))
+    except Unsupported as error:
+        raise click.ClickException(str(error)) from None
     except OSError as error:
         raise click.ClickException(f"cannot listen on {host}:{port}: {error}") from None

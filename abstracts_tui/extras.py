@@ -9,11 +9,18 @@ what only some servers need, and its modules are imported only when asked for:
 
 from __future__ import annotations
 
+EXTRAS = {
+    "postgres": ("psycopg", ("psycopg", "psycopg_pool", "psycopg_binary")),
+    "web": ("textual-serve", ("textual_serve", "aiohttp")),
+}
+"""Each extra: the package named to the user, and the modules it brings."""
+
 
 def missing_extra(extra: str, what: str, error: ImportError) -> str:
-    """The sentence for `what` (a command or an option) asked for without `extra`."""
-    module = (error.name or "").partition(".")[0] or "a module it needs"
-    return (
-        f"{what} needs {module}, which is not installed: "
-        f"pip install 'abstracts-tui[{extra}]' adds it"
-    )
+    """The sentence for `what` (a command or an option) that could not import `error`'s
+    module: the extra to install, or, when one of its packages is there but fails, why."""
+    package, modules = EXTRAS[extra]
+    install = f"pip install 'abstracts-tui[{extra}]'"
+    if (error.name or "").partition(".")[0] in modules:
+        return f"{what} needs {package}, which is not installed: {install} adds it"
+    return f"{what} needs the {extra} extra, which cannot be imported ({error}): {install}"

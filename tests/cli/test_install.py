@@ -1,5 +1,5 @@
-"""What the installed package gives its users: the license, the typed rules API, and shell
-completion of the `abstracts-tui` command."""
+"""What the installed package gives its users: the license, the typed rules API, the web
+page, and shell completion of the `abstracts-tui` command."""
 
 from __future__ import annotations
 
@@ -31,6 +31,16 @@ def test_the_rules_api_is_marked_as_typed() -> None:
     if not editable():  # a regular install lists the files it put in place
         files = [str(f) for f in metadata.files("abstracts-tui") or []]
         assert "abstracts_tui/py.typed" in files
+
+
+def test_the_web_page_is_installed() -> None:
+    # abstracts-tui web reads it from the package (the browser tests use this copy).
+    assert "data-session-websocket-url" in (
+        resources.files("abstracts_tui") / "web_page.html"
+    ).read_text("utf-8")
+    if not editable():
+        files = [str(f) for f in metadata.files("abstracts-tui") or []]
+        assert "abstracts_tui/web_page.html" in files
 
 
 def complete(words: str) -> list[str]:

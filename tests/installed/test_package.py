@@ -17,7 +17,8 @@ pytestmark = pytest.mark.installed
 EXTRA_MODULES = {
     "abstracts_tui.ssh.shared": "psycopg",
     "abstracts_tui.store.postgres": "psycopg",
-    "abstracts_tui.web": "aiohttp_jinja2",
+    "abstracts_tui.web": "aiohttp",
+    "abstracts_tui.web_internals": "textual_serve",
 }
 """The modules of the `postgres` and `web` extras, and the package whose absence stops them."""
 

@@ -15,6 +15,8 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,8 @@ import pyte
 import pytest
 
 from abstracts_tui.records import Record
+
+from .proxy import Proxy
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(
@@ -76,6 +80,15 @@ class WebServer:
                 self.url = found.group(1)
                 self.ready.set()
 
+    def wait_for_line(self, text: str) -> str:
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            found = [line for line in self.lines if text in line]
+            if found:
+                return found[0]
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} not in the server's output:\n" + "".join(self.lines))
+
     def wait(self) -> WebServer:
         if not self.ready.wait(TIMEOUT):
             raise AssertionError("the web server did not start:\n" + "".join(self.lines))
@@ -92,18 +105,23 @@ class WebServer:
 
 
 class Visitor:
-    """One browser context (its own cookies): a page and the screen its terminal shows."""
+    """One browser context (its own cookies): a page and the screen its terminal shows,
+    and the addresses the page asked for (its requests and its websocket)."""
 
-    def __init__(self, browser: Any, url: str) -> None:
+    def __init__(self, browser: Any, url: str, **options: Any) -> None:
         self.context = browser.new_context(
-            accept_downloads=True, viewport={"width": 1400, "height": 900}
+            accept_downloads=True, viewport={"width": 1400, "height": 900}, **options
         )
         self.screen = pyte.Screen(80, 24)
         self.stream = pyte.ByteStream(self.screen)
         self.downloads: list[Any] = []
+        self.asked: list[str] = []
+        self.console: list[str] = []
         self.context.on("page", self._page)
+        self.context.on("request", lambda request: self.asked.append(request.url))
         self.page = self.context.new_page()
         self.page.on("websocket", self._socket)
+        self.page.on("console", lambda message: self.console.append(message.text))
         self.page.goto(url)
 
     def _page(self, page: Any) -> None:
@@ -113,6 +131,8 @@ class Visitor:
         self.downloads.append(download)
 
     def _socket(self, socket: Any) -> None:
+        self.asked.append(socket.url)
+
         def received(payload: str | bytes) -> None:
             if isinstance(payload, bytes):  # the terminal's bytes; text frames are meta
                 self.stream.feed(payload)
@@ -143,8 +163,16 @@ class Visitor:
 
     def press(self, *keys: str) -> None:
         self.page.locator(".xterm-helper-textarea").focus()  # where xterm.js takes keys
+        self.type(*keys)
+
+    def type(self, *keys: str) -> None:
+        """Keys to whatever the page focused (no click first)."""
         for key in keys:
             self.page.keyboard.press(key)
+
+    def key_bar(self) -> str:
+        """The screen's bottom line."""
+        return self.screen.display[-1]
 
 
 @pytest.fixture
@@ -233,3 +261,177 @@ def test_web_refuses_other_addresses_unless_told(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert "0.0.0.0 is not a loopback address: give --open" in result.stderr
+
+
+def test_the_page_asks_the_app_alone_and_loads_its_font(
+    browser: Any, web_server: WebServer
+) -> None:
+    ann = Visitor(browser, web_server.url)
+    ann.wait_for("choose a game", "q Quit")
+    own = web_server.url.removeprefix("http://")
+    assert ann.asked, "the page asked for nothing"
+    # Every address: the page, its style, script and fonts, and its websocket.
+    for url in ann.asked:
+        assert re.match(rf"(http|ws)://{re.escape(own)}", url), f"{url} is not the app's"
+    assert any(url.endswith(".ttf") for url in ann.asked)
+    faces = ann.page.evaluate(
+        """() => [...document.fonts].map(f => [f.family.replaceAll('"', ''), f.status])"""
+    )
+    assert ["Roboto Mono", "loaded"] in faces
+    assert not [line for line in ann.console if "Content Security Policy" in line]
+
+
+def test_keys_work_without_a_click_and_the_key_bar_is_drawn(
+    browser: Any, web_server: WebServer
+) -> None:
+    ann = Visitor(browser, web_server.url)
+    # The home screen's keys, on its bottom line, with nothing clicked.
+    ann.wait_until(lambda _: "? Help" in ann.key_bar() and "q Quit" in ann.key_bar(), "key bar")
+    assert ann.page.evaluate(
+        "() => document.activeElement.classList.contains('xterm-helper-textarea')"
+    )
+    # That line is on the page: the terminal ends within the window.
+    bottom, height = ann.page.evaluate(
+        """() => [document.querySelector('.xterm-screen').getBoundingClientRect().bottom,
+                  window.innerHeight]"""
+    )
+    assert bottom <= height
+    # Keys reach the app: ↓ picks the next game, ? opens its help (and its keys).
+    ann.type("ArrowDown")
+    ann.wait_for("Equal stacks capture and grow")
+    ann.wait_until(lambda screen: "Pilo" in screen.splitlines()[1], "Pilo's options")
+    ann.type("?")
+    ann.wait_until(lambda _: "Close" in ann.key_bar(), "the help's key bar")
+    ann.type("Escape")
+    ann.wait_until(lambda _: "? Help" in ann.key_bar(), "the home screen's key bar")
+
+
+def play_a_move(visitor: Visitor) -> None:
+    visitor.wait_for("choose a game", "Petrify")
+    visitor.type("Enter")
+    visitor.wait_for("Blue to move")
+    visitor.type("ArrowRight", "Enter")
+    visitor.wait_for("Pie rule")
+    visitor.type("p")
+    visitor.wait_for("1. Blue", "e5")
+
+
+def test_behind_an_https_proxy_that_says_the_address_in_its_headers(
+    browser: Any, tmp_path: Path
+) -> None:
+    def headers(request: Any) -> dict[str, str]:
+        # As nginx's X-Forwarded-Proto $scheme and X-Forwarded-Host $host, with the
+        # path it strips.
+        return {
+            "X-Forwarded-Proto": "https",
+            "X-Forwarded-Host": request.host,
+            "X-Forwarded-Prefix": "/games/",
+        }
+
+    proxy = Proxy(tmp_path, "/games/", strip=True, headers=headers)
+    server = WebServer(tmp_path / "web", "--behind-proxy").wait()
+    proxy.upstream = server.url
+    try:
+        ann = Visitor(browser, proxy.url, ignore_https_errors=True)
+        play_a_move(ann)
+        assert ann.asked
+        for url in ann.asked:
+            assert url.startswith((proxy.url, "wss" + proxy.url.removeprefix("https"))), url
+        assert f"wss://127.0.0.1:{proxy.port}/games/ws?" in " ".join(ann.asked)
+    finally:
+        server.stop()
+        proxy.stop()
+
+
+def test_behind_a_proxy_at_the_public_url_given(browser: Any, tmp_path: Path) -> None:
+    # This proxy adds no header and passes the path on as it came.
+    proxy = Proxy(tmp_path, "/abstracts/", strip=False, headers=lambda request: {})
+    server = WebServer(tmp_path / "web", "--public-url", proxy.url).wait()
+    proxy.upstream = server.url
+    try:
+        server.wait_for_line(f"browsers open {proxy.url}")
+        ann = Visitor(browser, proxy.url, ignore_https_errors=True)
+        play_a_move(ann)
+        # The record's download is the app's own, under the path too.
+        ann.press("Control+s")
+        ann.wait_for("your browser downloads petrify-")
+        deadline = time.monotonic() + TIMEOUT
+        while not ann.downloads and time.monotonic() < deadline:
+            ann.page.wait_for_timeout(100)
+        assert ann.downloads, "no download started"
+        assert ann.downloads[0].url.startswith(f"{proxy.url}download/")
+        saved = tmp_path / "saved.sgf"
+        ann.downloads[0].save_as(saved)
+        assert [node.move for node in Record.from_sgf(saved.read_text()).root.mainline()] == ["e5"]
+        for url in ann.asked:
+            assert url.startswith((proxy.url, "wss" + proxy.url.removeprefix("https"))), url
+    finally:
+        server.stop()
+        proxy.stop()
+
+
+def fetch_page(url: str, headers: dict[str, str]) -> tuple[str, str]:
+    """The page's websocket address, and the cookie it sets."""
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=30) as page:
+        text = page.read().decode()
+        cookie = page.headers.get("Set-Cookie", "")
+    found = re.search(r'data-session-websocket-url="([^"]*)"', text)
+    assert found, text
+    return found.group(1), cookie
+
+
+def test_the_proxy_headers_count_only_when_asked_for(tmp_path: Path) -> None:
+    claims = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "games.example.org"}
+    plain = WebServer(tmp_path / "plain").wait()
+    try:
+        # Anyone may send them: unasked, the page keeps the address the request came to,
+        # and the server's log says how to trust them.
+        socket, cookie = fetch_page(plain.url, claims)
+        assert socket == plain.url.replace("http://", "ws://") + "ws"
+        assert "Secure" not in cookie and "Path=/;" in cookie
+        plain.wait_for_line("give --behind-proxy to trust them")
+        # Nor is a Host header that is not a host put in the page.
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            fetch_page(plain.url, {"Host": 'x"></style><script>'})
+        assert refused.value.code == 400
+    finally:
+        plain.stop()
+    trusting = WebServer(tmp_path / "trusting", "--behind-proxy").wait()
+    try:
+        assert fetch_page(trusting.url, claims)[0] == "wss://games.example.org/ws"
+        # The standard header; of several proxies, the one nearest to the app counts.
+        socket, cookie = fetch_page(
+            trusting.url,
+            {
+                "Forwarded": "for=10.0.0.1;host=evil.example;proto=http, "
+                'for=10.0.0.2;host="games.example.org:8443";proto=https'
+            },
+        )
+        assert socket == "wss://games.example.org:8443/ws"
+        assert "Secure" in cookie
+        # A header that is not an address is not taken for one.
+        socket, _ = fetch_page(trusting.url, {"X-Forwarded-Host": '"><script>'})
+        assert socket == trusting.url.replace("http://", "ws://") + "ws"
+    finally:
+        trusting.stop()
+
+
+def test_web_refuses_a_public_url_that_is_not_one(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "abstracts_tui",
+            "web",
+            "--public-url",
+            "games.example.org",
+            "--data",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "--public-url 'games.example.org' is not an address like https://" in result.stderr
+    assert "it does not start with https:// or http://" in result.stderr
