@@ -3,7 +3,12 @@ bounds Textual's version for them)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextlib
+import os
+import selectors
+from codecs import getincrementaldecoder
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region, Size
@@ -12,6 +17,9 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Input
+
+if TYPE_CHECKING:
+    from textual.drivers.linux_driver import LinuxDriver  # not on Windows
 
 
 def compose_frame(screen: Screen[object]) -> None:
@@ -98,3 +106,61 @@ class SteadyInput(Input):
     """
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+
+def set_driver_output(driver: LinuxDriver, output: Any) -> bool:
+    """Have `driver`'s writer thread write to `output` (a file) instead of the terminal's
+    stream: Textual's Linux driver keeps the file its writer thread is given in `_file`.
+    False (and Textual's own output) where that attribute is missing or is no longer a
+    file; called before the driver starts."""
+    if not callable(getattr(getattr(driver, "_file", None), "write", None)):
+        return False
+    driver._file = output
+    return True
+
+
+def read_terminal(driver: LinuxDriver, ended: Callable[[], object]) -> None:
+    """Textual's input loop of its Linux driver (`LinuxDriver.run_input_thread`: read the
+    terminal, parse the keys, post them) until the driver's input is disabled, except that
+    the end of input or a read error calls `ended()` and stops the loop: Textual's own goes
+    round an end of input for ever (a busy loop) and panics on an error, which is what a
+    closed terminal gives. Textual's own loop, its errors calling `ended()`, where its
+    parser is not where it was."""
+    try:
+        from textual._parser import ParseError
+        from textual._xterm_parser import XTermParser
+    except ImportError:
+        from textual.drivers.linux_driver import LinuxDriver
+
+        try:
+            LinuxDriver.run_input_thread(driver)
+        except OSError:
+            ended()
+        return
+    fileno = driver.fileno
+    parser = XTermParser()
+    decode = getincrementaldecoder("utf-8")().decode
+    selector = selectors.SelectSelector()  # as Textual's: any terminal's descriptor works
+    selector.register(fileno, selectors.EVENT_READ)
+    try:
+        while not driver.exit_event.is_set():
+            if selector.select(0.1):
+                try:
+                    data = os.read(fileno, 1024 * 4)
+                except BlockingIOError:  # a descriptor shared in non-blocking mode
+                    data = None
+                except OSError:
+                    ended()
+                    return
+                if data == b"":
+                    ended()
+                    return
+                for event in parser.feed(decode(data or b"")):
+                    driver.process_message(event)
+            for event in parser.tick():  # a lone Escape becomes the key after a moment
+                driver.process_message(event)
+    finally:
+        selector.close()
+        with contextlib.suppress(EOFError, ParseError):
+            for _event in parser.feed(""):
+                pass
