@@ -33,6 +33,9 @@ class Terminal:
         subprocess.run(
             [*self.tmux, "new-session", "-d", "-s", self.name, *size, command], check=True
         )
+        self.socket = subprocess.run(
+            [*self.tmux, "display-message", "-p", "#{socket_path}"], capture_output=True, text=True
+        ).stdout.strip()
 
     def screen(self) -> str:
         return subprocess.run(
@@ -55,6 +58,8 @@ class Terminal:
     def close(self) -> None:
         """Close the terminal: its programs lose it (SIGHUP, then reads and writes fail)."""
         subprocess.run([*self.tmux, "kill-server"], capture_output=True)
+        if self.socket:  # tmux leaves it behind
+            Path(self.socket).unlink(missing_ok=True)
 
 
 def processes_with(marker: str) -> list[int]:
