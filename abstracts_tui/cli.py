@@ -47,6 +47,25 @@ log_level_option = click.option(
 )
 
 
+NO_TERMINAL = (
+    "abstracts-tui needs a terminal to show its screen (standard input or error is not one "
+    "here): run it in a terminal, or use `abstracts-tui engine` to play from a program and "
+    "`abstracts-tui check FILE` or `abstracts-tui review FILE` to read a record."
+)
+
+
+def in_terminal() -> bool:
+    """Whether the app has a terminal: Textual reads the keys from standard input and
+    draws on the process's standard error."""
+    for stream in (sys.__stdin__, sys.__stderr__):
+        try:
+            if stream is None or not stream.isatty():
+                return False
+        except ValueError:  # closed
+            return False
+    return True
+
+
 def run_app(
     game: str | None = None,
     size: int | None = None,
@@ -61,16 +80,11 @@ def run_app(
     clock: str | None = None,
 ) -> None:
     from .clock import ClockSpecError, TimeControl
-    from .game_setup import Setup, seat_names
     from .rules import OptionError, game_class
     from .rules.catalogue import parse_komi
-    from .tui.factory import build_app
-    from .tui.settings import load_settings
 
-    settings = load_settings()
-    level = level or settings.level
-
-    setup = None
+    komi_value = None
+    control = None
     if game is not None:
         try:
             info = game_class(game).info
@@ -81,6 +95,26 @@ def run_app(
             raise click.UsageError(f"--clock {clock}: {error}") from None
         except OptionError as error:
             raise click.UsageError(str(error)) from None
+    if not in_terminal():  # Textual would wait for ever for keys that never come
+        click.echo(NO_TERMINAL, err=True)
+        sys.exit(2)
+
+    # A closed terminal or a kill from here on ends the app as ctrl+q does (tui/hangup.py);
+    # before the slow imports, so that one during the start is handled too.
+    from .tui.hangup import Hangup
+
+    hangup = Hangup()
+    hangup.install()
+
+    from .game_setup import Setup, seat_names
+    from .tui.factory import build_app
+    from .tui.settings import load_settings
+
+    settings = load_settings()
+    level = level or settings.level
+
+    setup = None
+    if game is not None:
         levels = (
             level if computer in ("first", "both") else None,
             level if computer in ("second", "both") else None,
@@ -97,8 +131,7 @@ def run_app(
             levels[1],
             control.spec if control is not None else None,
         )
-    app = build_app(setup, load=load, ascii=ascii, settings=settings)
-    app.hangup_quits = True  # a closed terminal saves the game, as ctrl+q does
+    app = build_app(setup, load=load, ascii=ascii, settings=settings, hangup=hangup)
     app.run()
     if app.return_code:  # the app failed (Textual has printed why): say so to the shell
         sys.exit(app.return_code)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import signal
+import sys
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +23,7 @@ if TYPE_CHECKING:
     from ..game_setup import Setup
     from ..saved_games import SavedGame, SavedGames
     from ..session import Session
+    from .hangup import Hangup
 
 # The play screen, records and sessions are imported when a game starts, so that the
 # selection screen comes up as fast as a bare Textual app would (see tui/bench.py).
@@ -65,11 +64,6 @@ class AbstractsApp(App[None]):
     CSS_PATH = ["app.tcss", "screens/select.tcss"]
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True)]
 
-    hangup_quits = False
-    """Whether a closed terminal (SIGHUP) or a `kill` (SIGTERM) quits the app as ctrl+q
-    does, the game in progress saved first: the terminal app's (`abstracts-tui`); the
-    apps of the SSH server and the browser share their server's process and its signals."""
-
     def __init__(
         self,
         setup: Setup | None = None,
@@ -79,8 +73,22 @@ class AbstractsApp(App[None]):
         data: Path | None = None,
         policy: Policy | None = None,
         settings: Settings | None = None,
+        hangup: Hangup | None = None,
     ) -> None:
         super().__init__()
+        self.hangup = hangup
+        """How a closed terminal (SIGHUP) or a `kill` (SIGTERM) quits the app as ctrl+q
+        does, the game in progress saved first: the terminal app's (`abstracts-tui`), drawn
+        by a driver that ends with its terminal. The apps of the SSH server and the browser
+        have none: they share their server's process and its signals."""
+        if hangup is not None:
+            hangup.exit = self.exit
+            hangup.flush = self.flush_games
+            if sys.platform != "win32":
+                from .terminal import TerminalDriver
+
+                if self.driver_class is TerminalDriver.__base__:  # not TEXTUAL_DRIVER's
+                    self.driver_class = TerminalDriver
         self.settings = settings or Settings()
         self.setup = setup
         self.load_path = load
@@ -134,13 +142,6 @@ class AbstractsApp(App[None]):
         return display
 
     def on_mount(self) -> None:
-        if self.hangup_quits:
-            loop = asyncio.get_running_loop()
-            for name in ("SIGHUP", "SIGTERM"):
-                signum = getattr(signal, name, None)
-                if signum is not None:
-                    with contextlib.suppress(NotImplementedError):  # not on Windows
-                        loop.add_signal_handler(signum, self.exit)
         for problem in self.settings.problems:
             self.notify(problem, severity="warning", timeout=15, markup=False)
         if self.load_path is not None:
@@ -155,6 +156,17 @@ class AbstractsApp(App[None]):
     def data(self) -> Path:
         """The folder of the games in progress (the user's data directory by default)."""
         return self.data_folder or data_dir()
+
+    def flush_games(self, timeout: float) -> None:
+        """Wait, at most `timeout` seconds for each, until the games shown are in their
+        files; from any thread (the hangup's watchdog, while the app's loop may be blocked)."""
+        # Imported already if a game is shown: an import here could wait on the main thread.
+        play = sys.modules.get(f"{__package__}.screens.play")
+        if play is None:
+            return
+        for screen in self.screen_stack:
+            if isinstance(screen, play.PlayScreen):
+                screen.session.flush(timeout)
 
     @property
     def saved_games(self) -> SavedGames:

@@ -14,6 +14,7 @@ from .settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from ..game_setup import Setup
+    from .hangup import Hangup
 
 
 def build_app(
@@ -23,14 +24,22 @@ def build_app(
     ascii: bool = False,
     data: Path | None = None,
     settings: Settings | None = None,
+    hangup: Hangup | None = None,
 ) -> AbstractsApp:
     """The app of `abstracts-tui`: the selection screen, or `setup`'s game started, or
     the record at `load` opened; games in progress kept in `data` (by default the
-    user's data folder); `settings` by default from the user's settings file."""
+    user's data folder); `settings` by default from the user's settings file. In a
+    terminal of its own, `hangup` (installed) ends it with its terminal."""
     settings = settings if settings is not None else load_settings()
     settle_imports()
     return AbstractsApp(
-        setup, load=load, ascii=ascii, data=data, policy=Policy(), settings=settings
+        setup,
+        load=load,
+        ascii=ascii,
+        data=data,
+        policy=Policy(),
+        settings=settings,
+        hangup=hangup,
     )
 
 

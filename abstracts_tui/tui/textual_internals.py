@@ -10,17 +10,25 @@ bound is widened the day they pass.
   value every time, so that cached lines are always drawn again);
 - `compose_frame`: a whole frame composed, for the speed bench (no fallback: the bench
   says so);
-- `terminal_parser`: Textual's parser of what a terminal sends, for the SSH driver
-  (fallback: `PlainKeys`, keys without the mouse);
+- `terminal_parser`: Textual's parser of what a terminal sends, for the SSH driver and
+  the terminal app's input (fallback: `PlainKeys`, keys without the mouse);
+- `set_driver_output`: the file Textual's Linux driver writes a frame to, replaced by one
+  that gives up on a closed terminal (fallback: Textual's own output);
+- `read_terminal`: Textual's input loop, ending on a closed terminal (it reads the keys
+  with `terminal_parser`);
 - `bound_idle_waits`: for the tests, the pilot's waits for an idle process made shorter
   (fallback: Textual's waits as they are).
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
+import selectors
+from codecs import getincrementaldecoder
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.geometry import Region, Size
@@ -30,6 +38,9 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Input
+
+if TYPE_CHECKING:
+    from textual.drivers.linux_driver import LinuxDriver  # not on Windows
 
 try:
     from textual._compositor import Compositor
@@ -148,6 +159,56 @@ class SteadyInput(Input):
     """
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+
+# -- the terminal app's driver -----------------------------------------------------------
+
+
+def set_driver_output(driver: LinuxDriver, output: Any) -> bool:
+    """Have `driver`'s writer thread write to `output` (a file) instead of the terminal's
+    stream: Textual's Linux driver keeps the file its writer thread is given in `_file`.
+    False (and Textual's own output) where that attribute is missing or is no longer a
+    file; called before the driver starts."""
+    if not callable(getattr(getattr(driver, "_file", None), "write", None)):
+        return False
+    driver._file = output
+    return True
+
+
+def read_terminal(driver: LinuxDriver, ended: Callable[[], object]) -> None:
+    """Textual's input loop of its Linux driver (`LinuxDriver.run_input_thread`: read the
+    terminal, parse the keys, post them) until the driver's input is disabled, except that
+    the end of input or a read error calls `ended()` and stops the loop: Textual's own goes
+    round an end of input for ever (a busy loop) and panics on an error, which is what a
+    closed terminal gives. The keys are read by `terminal_parser()`'s parser."""
+    fileno = driver.fileno
+    parser = terminal_parser()
+    decode = getincrementaldecoder("utf-8")().decode
+    selector = selectors.SelectSelector()  # as Textual's: any terminal's descriptor works
+    selector.register(fileno, selectors.EVENT_READ)
+    try:
+        while not driver.exit_event.is_set():
+            if selector.select(0.1):
+                try:
+                    data = os.read(fileno, 1024 * 4)
+                except BlockingIOError:  # a descriptor shared in non-blocking mode
+                    data = None
+                except OSError:
+                    ended()
+                    return
+                if data == b"":
+                    ended()
+                    return
+                for event in parser.feed(decode(data or b"")):
+                    driver.process_message(event)
+            for event in parser.tick():  # a lone Escape becomes the key after a moment
+                driver.process_message(event)
+    finally:
+        selector.close()
+        # The parser's end of input: the terminal has gone, whatever its parser says.
+        with contextlib.suppress(Exception):
+            for _event in parser.feed(""):
+                pass
 
 
 # -- what a terminal sends ---------------------------------------------------------------

@@ -3,54 +3,13 @@ stop a game, and an app that fails exits with a non-zero status."""
 
 from __future__ import annotations
 
-import os
 import shlex
-import shutil
-import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
-import pytest
+from .terminal import Terminal, needs_tmux
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("tmux") is None, reason="needs tmux to give the app a terminal"
-)
-
-
-class Terminal:
-    """A tmux session running one command at 100x30."""
-
-    def __init__(self, name: str, command: str) -> None:
-        self.name = f"abstracts-{name}-{os.getpid()}"
-        # A tmux server of its own: nothing else on the machine can disturb it.
-        self.tmux = ["tmux", "-L", self.name]
-        subprocess.run(
-            [*self.tmux, "new-session", "-d", "-s", self.name, "-x", "100", "-y", "30", command],
-            check=True,
-        )
-
-    def screen(self) -> str:
-        return subprocess.run(
-            [*self.tmux, "capture-pane", "-p", "-t", self.name], capture_output=True, text=True
-        ).stdout
-
-    def wait_for(self, found: Callable[[str], bool], seconds: float = 60) -> str:
-        deadline = time.monotonic() + seconds
-        screen = ""
-        while time.monotonic() < deadline:
-            screen = self.screen()
-            if found(screen):
-                return screen
-            time.sleep(0.2)
-        raise AssertionError(f"not seen in {seconds} s:\n{screen}")
-
-    def keys(self, *keys: str) -> None:
-        subprocess.run([*self.tmux, "send-keys", "-t", self.name, *keys], check=True)
-
-    def close(self) -> None:
-        subprocess.run([*self.tmux, "kill-server"], capture_output=True)
+pytestmark = needs_tmux
 
 
 def test_an_unwritable_data_folder_is_told_and_the_game_goes_on(tmp_path: Path) -> None:

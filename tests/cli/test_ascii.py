@@ -6,7 +6,9 @@ import shlex
 import sys
 from pathlib import Path
 
-from .test_app_exit import Terminal, pytestmark  # noqa: F401  (tmux or skip)
+from .terminal import Terminal, needs_tmux
+
+pytestmark = needs_tmux
 
 
 def test_ascii_before_play_draws_the_board_and_the_pie_dialog_in_ascii(tmp_path: Path) -> None:
