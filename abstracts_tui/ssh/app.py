@@ -215,9 +215,9 @@ class ServerApp(AbstractsApp):
         )
 
     def get_default_screen(self) -> LobbyScreen:  # type: ignore[override]
-        # The lobby is the app's default screen, not a mode's: from Python 3.12 Textual runs
-        # new tasks eagerly, and a mode's screen mounts its widgets before Textual puts it
-        # on the screen stack (the lobby's code field then finds no screen and fails).
+        # The lobby is the app's default screen, not a mode's: Textual mounts a mode's
+        # screen before it puts it on the screen stack, which with eager tasks (see
+        # `keep_tasks_lazy`) had the lobby's code field find no screen and fail.
         return LobbyScreen()
 
     @on(YourMove)

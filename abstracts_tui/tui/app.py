@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections import deque
 from dataclasses import dataclass
@@ -16,10 +17,13 @@ from textual.notifications import SeverityLevel
 from .messages import HelpRequested, LoadRequested, NewGameRequested, ResumeRequested
 from .screens.select import SelectScreen
 from .settings import Settings
+from .textual_internals import keep_tasks_lazy
 from .themes import BOARD_COLOURS, THEMES
 from .type_ahead import TypeAhead
 
 if TYPE_CHECKING:
+    from textual.app import AutopilotCallbackType
+
     from ..game_setup import Setup
     from ..saved_games import SavedGame, SavedGames
     from ..session import Session
@@ -124,6 +128,28 @@ class AbstractsApp(App[None]):
         """Show a notification, and keep its message in `notices`."""
         self.notices.append(message)
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    async def run_async(
+        self,
+        *,
+        headless: bool = False,
+        inline: bool = False,
+        inline_no_clear: bool = False,
+        mouse: bool = True,
+        size: tuple[int, int] | None = None,
+        auto_pilot: AutopilotCallbackType | None = None,
+    ) -> None:
+        """Run the app, its loop's tasks kept lazy on every Python (`keep_tasks_lazy`:
+        Textual makes them eager from Python 3.12, which the app is not drawn right with)."""
+        keep_tasks_lazy(asyncio.get_running_loop())
+        return await super().run_async(
+            headless=headless,
+            inline=inline,
+            inline_no_clear=inline_no_clear,
+            mouse=mouse,
+            size=size,
+            auto_pilot=auto_pilot,
+        )
 
     def get_default_screen(self) -> SelectScreen:
         # The app's default screen, whose own CSS_PATH Textual does not read (its styles

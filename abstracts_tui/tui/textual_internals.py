@@ -16,12 +16,15 @@ bound is widened the day they pass.
   that gives up on a closed terminal (fallback: Textual's own output);
 - `read_terminal`: Textual's input loop, ending on a closed terminal (it reads the keys
   with `terminal_parser`);
+- `keep_tasks_lazy`: an app's loop kept as asyncio makes it, although Textual changes its
+  task factory when an app starts (asyncio's public API: nothing to fall back from);
 - `bound_idle_waits`: for the tests, the pilot's waits for an idle process made shorter
   (fallback: Textual's waits as they are).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib
 import os
@@ -318,3 +321,30 @@ def bound_idle_waits(seconds: float, patch: Callable[[object, str, object], None
             patch(module, "wait_for_idle", bounded)
             patched = True
     return patched
+
+
+# -- the loop an app runs in -------------------------------------------------------------
+
+
+def keep_tasks_lazy(loop: asyncio.AbstractEventLoop) -> None:
+    """Keep the tasks of `loop` lazy, as asyncio makes them, whatever an app's start asks.
+
+    From Python 3.12 Textual's `App.run_async` makes every task later created in the loop
+    it runs in eager (`loop.set_task_factory(asyncio.eager_task_factory)`), not only its
+    app's, and the app then runs its steps in another order than on Python 3.11: the
+    board, fitted to a larger terminal, kept the width of its first layout (half of it
+    drawn at 160x50), a screen of a mode mounted its widgets before it was on the stack,
+    and in the SSH server, which runs every connection's app and asyncssh itself in one
+    loop, a login after a first app's never completed. With lazy tasks every Python runs
+    the app as the tests run it. Once per loop."""
+    eager = getattr(asyncio, "eager_task_factory", None)
+    set_task_factory = loop.set_task_factory
+    if eager is None or getattr(set_task_factory, "lazy_only", False):
+        return
+
+    def lazy_only(factory: Any) -> None:
+        if factory is not eager:
+            set_task_factory(factory)
+
+    lazy_only.lazy_only = True  # type: ignore[attr-defined]
+    loop.set_task_factory = lazy_only  # type: ignore[method-assign]

@@ -254,9 +254,16 @@ def serve(product: Product, user: dict[str, str], tmp_path: Path) -> None:
             games = server.ssh("bob", "games")
             assert games.returncode == 0
             assert f"{code.group(1)}\tPetrify 8x8\tann - waiting for a player" in games.stdout
+            join = f"{server.login('bob')} join {code.group(1)}; echo SSH-EXIT=$?; sleep 60"
+            with Tmux(join, 80, 24, env=user) as second:  # a second player, after a first app
+                second.wait_for("Blue to move (ann)")
+                terminal.wait_for("Blue to move (ann)")
+                second.keys("C-q")
+                second.wait_for("SSH-EXIT=0")
             export = server.ssh("bob", "export", code.group(1))
             assert export.returncode == 0 and export.stdout.startswith("(;FF[4]GM[1000]")
             assert "GA[petrify]" in export.stdout and "PB[ann]" in export.stdout
+            assert "PO[bob]" in export.stdout
             ratings = server.ssh("bob", "ratings")
             assert ratings.stdout.startswith("name\tgame\trating")
             server.stop()
@@ -270,7 +277,7 @@ def serve(product: Product, user: dict[str, str], tmp_path: Path) -> None:
 
 @needs_ssh
 @needs_tmux
-@check("abstracts-tui passwd NAME [--file FILE]")
+@check("abstracts-tui passwd NAME [--file FILE]", quick=True)
 def passwords(product: Product, user: dict[str, str], tmp_path: Path) -> None:
     path = tmp_path / "players.pw"
     done = product.run("passwd", "ann", "--file", str(path), "--stdin", env=user, stdin="s3cret\n")
@@ -279,10 +286,11 @@ def passwords(product: Product, user: dict[str, str], tmp_path: Path) -> None:
     server = Server(product, user, "--data", str(tmp_path / "server"), "--password-file", str(path))
     try:
         options = ("-o", "BatchMode=no", "-o", "PreferredAuthentications=password")
-        with Tmux(f"{server.login('ann', *options)}; sleep 60", 80, 24, env=user) as terminal:
-            terminal.wait_for("password:")
-            terminal.keys("s3cret", "Enter")
-            terminal.wait_for("Create a room")  # in, with the password made above
+        for _ in range(2):  # the second login after the first one's app has run
+            with Tmux(f"{server.login('ann', *options)}; sleep 60", 80, 24, env=user) as terminal:
+                terminal.wait_for("password:")
+                terminal.keys("s3cret", "Enter")
+                terminal.wait_for("Create a room")  # in, with the password made above
         assert server.ssh("ann", "games").returncode == 255  # no password: not in
     finally:
         log = server.stop()
