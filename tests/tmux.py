@@ -9,6 +9,7 @@ import subprocess
 import time
 import uuid
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from types import TracebackType
 
 import pytest
@@ -41,6 +42,13 @@ class Tmux:
             cwd=cwd,
             timeout=30,
         )
+        shown = subprocess.run(
+            [*self.tmux, "display-message", "-p", "#{socket_path}"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        self.socket_path = shown.stdout.strip()
 
     @property
     def tmux(self) -> list[str]:
@@ -61,26 +69,26 @@ class Tmux:
                 return screen
             if time.monotonic() > deadline:
                 raise AssertionError(f"{found!r} not seen in {seconds:g} s:\n{screen}")
-            time.sleep(0.2)  # tmux cannot say when the window changed
+            time.sleep(0.1)  # tmux cannot say when the window changed
 
     def keys(self, *keys: str) -> None:
         """Keys as tmux names them (`Enter`, `C-q`, `Up`) or literal text."""
         subprocess.run([*self.tmux, "send-keys", *keys], check=True, timeout=30)
 
-    def pane_pid(self) -> int:
-        """The process id of the window's shell."""
-        shown = subprocess.run(
-            [*self.tmux, "display-message", "-p", "#{pane_pid}"],
-            capture_output=True,
-            text=True,
+    def resize(self, width: int, height: int) -> None:
+        """The window made `width` x `height`, as a person resizing it."""
+        subprocess.run(
+            [*self.tmux, "resize-window", "-x", str(width), "-y", str(height)],
             check=True,
             timeout=30,
         )
-        return int(shown.stdout)
 
     def close(self) -> None:
-        """Kill the tmux server: the window closes as a closed terminal does (SIGHUP)."""
+        """Kill the tmux server: the window closes as a closed terminal does (SIGHUP, then
+        its programs' reads and writes fail)."""
         subprocess.run([*self.tmux, "kill-server"], capture_output=True, timeout=30)
+        if self.socket_path:  # tmux leaves it behind
+            Path(self.socket_path).unlink(missing_ok=True)
 
     def __enter__(self) -> Tmux:
         return self

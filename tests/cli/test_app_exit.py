@@ -7,7 +7,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from .terminal import Terminal, needs_tmux
+from ..tmux import Tmux, needs_tmux
 
 pytestmark = needs_tmux
 
@@ -18,7 +18,7 @@ def test_an_unwritable_data_folder_is_told_and_the_game_goes_on(tmp_path: Path) 
         f"XDG_DATA_HOME={tmp_path} {shlex.quote(sys.executable)} -m abstracts_tui "
         "play partitions --size 5; echo EXIT=$?; sleep 30"
     )
-    terminal = Terminal("unwritable", command)
+    terminal = Tmux(command, 100, 30)
     try:
         terminal.wait_for(lambda s: "White to move" in s)
         terminal.keys(":")
@@ -46,7 +46,7 @@ def test_an_app_that_fails_exits_non_zero(tmp_path: Path) -> None:
         f"XDG_DATA_HOME={tmp_path} {shlex.quote(sys.executable)} -c {shlex.quote(program)}; "
         "echo EXIT=$?; sleep 30"
     )
-    terminal = Terminal("fails", command)
+    terminal = Tmux(command, 100, 30)
     try:
         screen = terminal.wait_for(lambda s: "EXIT=" in s)
         assert "EXIT=1" in screen, screen

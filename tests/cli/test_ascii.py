@@ -6,7 +6,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from .terminal import Terminal, needs_tmux
+from ..tmux import Tmux, needs_tmux
 
 pytestmark = needs_tmux
 
@@ -16,7 +16,7 @@ def test_ascii_before_play_draws_the_board_and_the_pie_dialog_in_ascii(tmp_path:
         f"XDG_DATA_HOME={tmp_path} {shlex.quote(sys.executable)} -m abstracts_tui "
         "--ascii play petrify --size 6 --first Ann --second Bob; sleep 30"
     )
-    terminal = Terminal("ascii", command)
+    terminal = Tmux(command, 100, 30)
     try:
         screen = terminal.wait_for(lambda s: "Blue to move (Ann)" in s)
         assert screen.isascii(), screen

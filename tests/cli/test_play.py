@@ -10,7 +10,7 @@ from pathlib import Path
 from abstracts_tui.records import Record
 from abstracts_tui.saved_games import SavedGames
 
-from .terminal import Terminal, needs_tmux
+from ..tmux import Tmux, needs_tmux
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -33,7 +33,7 @@ def test_two_computers_play_a_game_to_the_end_in_a_terminal(tmp_path: Path) -> N
         f"XDG_DATA_HOME={tmp_path} ABSTRACTS_TUI_SEED=4 {sys.executable} -m abstracts_tui "
         "play partitions --size 5 --computer both --level easy; sleep 30"
     )
-    terminal = Terminal("computers", command)
+    terminal = Tmux(command, 100, 30)
     try:
         screen = terminal.wait_for(lambda screen: "wins" in screen, 120)
         assert "Computer" in screen, screen

@@ -27,7 +27,8 @@ from abstracts_tui.records import Record
 from abstracts_tui.rules import new_game
 from abstracts_tui.saved_games import SavedGames
 
-from .terminal import Terminal, needs_tmux, wait_gone
+from ..tmux import Tmux, needs_tmux
+from .processes import wait_gone
 
 pytestmark = [
     needs_tmux,
@@ -42,7 +43,7 @@ MOVE_LINE = re.compile(r"^\s*>?\s*\d+\.\s+[A-Z][a-z]+\s+([a-z]\d+(?:-[a-z]\d+)?|
 
 SEARCHED = ["e5", "c6", "f3", "b2"]
 """Moves played until the computer's answer is seen searching."""
-Reach = Callable[[Terminal], list[str]]
+Reach = Callable[[Tmux], list[str]]
 """Brings the app to the moment of the close; the moves on the screen just before it."""
 
 
@@ -80,7 +81,7 @@ def close_at(tmp_path: Path, runs: list[tuple[str, Reach]]) -> None:
     def run(number: int, args: str, reach: Reach) -> None:
         data = tmp_path / f"run{number}"
         command = f"XDG_DATA_HOME={data} ABSTRACTS_TUI_SEED=3 {PYTHON} -m abstracts_tui {args}"
-        terminal = Terminal("close", command)
+        terminal = Tmux(command, 100, 30)
         try:
             shown = reach(terminal)
         finally:
@@ -102,14 +103,14 @@ def close_at(tmp_path: Path, runs: list[tuple[str, Reach]]) -> None:
 def after(seconds: float) -> Reach:
     """A close `seconds` after the command started: during the start or just after."""
 
-    def reach(terminal: Terminal) -> list[str]:
+    def reach(terminal: Tmux) -> list[str]:
         time.sleep(seconds)
         return shown_moves(terminal.screen())
 
     return reach
 
 
-def play(terminal: Terminal, move: str) -> None:
+def play(terminal: Tmux, move: str) -> None:
     """Type `move` and wait until it is shown: listed in the panel, or named in the status
     line (`Player 1 played c3.`) where a dialog covers the panel."""
     terminal.wait_for(lambda screen: "to move" in screen)
@@ -129,7 +130,7 @@ def seen(typed: list[str], screen: str) -> list[str]:
 def moves_then(moves: list[str], seconds: float = 0.0) -> Reach:
     """A close `seconds` after the last of `moves` is shown (`p` plays on at the pie rule)."""
 
-    def reach(terminal: Terminal) -> list[str]:
+    def reach(terminal: Tmux) -> list[str]:
         for move in moves:
             if move == "p":
                 terminal.wait_for(lambda screen: "Pie rule" in screen)
@@ -147,7 +148,7 @@ def thinking(moves: list[str], seconds: float) -> Reach:
     """A close `seconds` into the computer's search that answers the first of `moves`
     (the next ones, should a loaded machine see its answer before its search)."""
 
-    def reach(terminal: Terminal) -> list[str]:
+    def reach(terminal: Tmux) -> list[str]:
         for move in moves:
             if move in shown_moves(terminal.screen()):
                 continue  # the computer's own move already
@@ -166,7 +167,7 @@ def thinking(moves: list[str], seconds: float) -> Reach:
 def pie(move: str, seconds: float) -> Reach:
     """A close `seconds` after the pie dialog opened over the first move."""
 
-    def reach(terminal: Terminal) -> list[str]:
+    def reach(terminal: Tmux) -> list[str]:
         play(terminal, move)
         terminal.wait_for(lambda screen: "Pie rule" in screen)
         time.sleep(seconds)
@@ -178,7 +179,7 @@ def pie(move: str, seconds: float) -> Reach:
 def help_over(moves: list[str], seconds: float) -> Reach:
     """A close `seconds` after help (`?`) opened over a game after `moves`."""
 
-    def reach(terminal: Terminal) -> list[str]:
+    def reach(terminal: Tmux) -> list[str]:
         shown = moves_then(moves)(terminal)
         terminal.keys("?")
         terminal.wait_for(lambda screen: "Help:" in screen)
@@ -192,7 +193,7 @@ def reviewing(seconds: float) -> Reach:
     """A close `seconds` into the review (`%`) of the game loaded, in analysis mode (the
     test reads the whole record back: the panel lists the moves it has room for)."""
 
-    def reach(terminal: Terminal) -> list[str]:
+    def reach(terminal: Tmux) -> list[str]:
         terminal.wait_for(lambda screen: "Loaded" in screen)
         terminal.keys("x")
         terminal.wait_for(lambda screen: "Analysis, move" in screen)
@@ -325,7 +326,7 @@ def test_sighup_or_sigterm_quits_as_ctrl_q_does_with_the_game_saved(
         f"echo $$ > {pid_file}; exec env XDG_DATA_HOME={data} ABSTRACTS_TUI_SEED=3 "
         f"{PYTHON} -m abstracts_tui {args}"
     )
-    terminal = Terminal("signal", f"sh -c {shlex.quote(app)}; echo EXIT=$?; sleep 30")
+    terminal = Tmux(f"sh -c {shlex.quote(app)}; echo EXIT=$?; sleep 30", 100, 30)
     try:
         shown = reach(terminal)
         pid = int(pid_file.read_text())
@@ -356,7 +357,7 @@ def test_a_kill_ends_an_app_whose_loop_is_stuck_with_the_game_saved(tmp_path: Pa
         f"echo $$ > {pid_file}; exec env XDG_DATA_HOME={data} {PYTHON} "
         f"-c {shlex.quote(program)} play partitions --size 5"
     )
-    terminal = Terminal("stuck", f"sh -c {shlex.quote(app)}; echo EXIT=$?; sleep 30")
+    terminal = Tmux(f"sh -c {shlex.quote(app)}; echo EXIT=$?; sleep 30", 100, 30)
     try:
         shown = moves_then(["c3", "d4"])(terminal)
         terminal.keys("t")
@@ -399,7 +400,7 @@ def test_standard_error_not_a_terminal_is_refused_too(tmp_path: Path) -> None:
         f"XDG_DATA_HOME={tmp_path} {PYTHON} -m abstracts_tui play pilo 2>{errors}; "
         "echo EXIT=$?; sleep 30"
     )
-    terminal = Terminal("stderr", command)
+    terminal = Tmux(command, 100, 30)
     try:
         assert "EXIT=2" in terminal.wait_for(lambda screen: "EXIT=" in screen, 10)
     finally:
