@@ -7,8 +7,10 @@ the lobby before its binding had asked for the new screen, or the new screen bef
 had mounted its fields (`c`, Tab Tab Tab Tab, `6s` left the clock field empty).
 `TypeAhead` holds a key while the screen on top is not mounted or any of its widgets has
 messages still to handle (the key before it on its way), and any key after a held one,
-and hands them on in order once all is handled (or after `LONGEST_HOLD` at most: a key is
-never lost nor kept long).
+and hands them on in order once all is handled: a screen being built is waited for (up
+to `MOUNT_HOLD`, however busy the machine: a key handed to the screen below it would go
+astray), a mounted screen's busy widgets for `LONGEST_HOLD` at most (a widget that is
+never idle, an animation, does not stop keys). A key is never lost nor kept long.
 """
 
 from __future__ import annotations
@@ -24,7 +26,10 @@ from textual.app import App, ScreenStackError
 WAIT_SECONDS = 0.005
 """How often the screen is looked at again while keys are held."""
 LONGEST_HOLD = 0.5
-"""The longest a key is held: widgets that are never idle (an animation) do not stop keys."""
+"""The longest a key is held for a mounted screen's busy widgets: widgets that are never
+idle (an animation) do not stop keys."""
+MOUNT_HOLD = 5.0
+"""The longest a key is held for a screen being built (a loaded machine takes a while)."""
 
 
 class TypeAhead:
@@ -52,13 +57,22 @@ class TypeAhead:
     def _ready(self) -> bool:
         """Whether the screen on top is mounted and its widgets have handled all that was
         sent to them (the app's own queue holds the keys that come next)."""
+        if not self._mounted():
+            return False
+        screen = self.app.screen
+        return all(node.message_queue_size == 0 for node in screen.walk_children(with_self=True))
+
+    def _mounted(self) -> bool:
+        """Whether there is a screen on top and it is mounted."""
         try:
-            screen = self.app.screen
+            return self.app.screen.is_mounted
         except ScreenStackError:  # no screen yet: the app is starting
             return False
-        if not screen.is_mounted:
-            return False
-        return all(node.message_queue_size == 0 for node in screen.walk_children(with_self=True))
+
+    def _held_long_enough(self) -> bool:
+        """Whether the keys held have waited as long as they may."""
+        longest = LONGEST_HOLD if self._mounted() else MOUNT_HOLD
+        return time.monotonic() - self._since >= longest
 
     def _wait(self) -> None:
         if not self._waiting:
@@ -69,7 +83,7 @@ class TypeAhead:
     async def _release(self) -> None:
         self._waiting = False
         while self.held:
-            if not self._ready() and time.monotonic() - self._since < LONGEST_HOLD:
+            if not self._ready() and not self._held_long_enough():
                 self._waiting = True
                 self.app.set_timer(WAIT_SECONDS, self._release)
                 return

@@ -309,7 +309,11 @@ def database_without_its_extra(product: Product, user: dict[str, str], tmp_path:
     )
 
 
-@check("abstracts-tui web [--host H] [--port P] [--data DIR] [--open]", quick=True)
+@check(
+    "abstracts-tui web [--host H] [--port P] [--data DIR] [--open] "
+    "[--public-url URL | --behind-proxy]",
+    quick=True,
+)
 def web_without_its_extra(product: Product, user: dict[str, str], tmp_path: Path) -> None:
     if product.has("textual_serve"):
         pytest.skip("this install has the web extra (tests/web covers the browser)")
