@@ -243,24 +243,21 @@ def test_each_visitor_plays_in_a_folder_of_their_own_and_saves_by_download(
     assert len(list((web_server.data / "visitors").iterdir())) == 2
 
 
-def test_web_refuses_other_addresses_unless_told(tmp_path: Path) -> None:
+def refused_web(tmp_path: Path, *args: str) -> str:
+    """What `abstracts-tui web ARGS` says as it refuses to start (status 2)."""
     result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "abstracts_tui",
-            "web",
-            "--host",
-            "0.0.0.0",
-            "--data",
-            str(tmp_path),
-        ],
+        [sys.executable, "-m", "abstracts_tui", "web", *args, "--data", str(tmp_path)],
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert result.returncode == 2
-    assert "0.0.0.0 is not a loopback address: give --open" in result.stderr
+    return result.stderr
+
+
+def test_web_refuses_other_addresses_unless_told(tmp_path: Path) -> None:
+    said = refused_web(tmp_path, "--host", "0.0.0.0")
+    assert "0.0.0.0 is not a loopback address: give --open" in said
 
 
 def test_the_page_asks_the_app_alone_and_loads_its_font(
@@ -417,21 +414,6 @@ def test_the_proxy_headers_count_only_when_asked_for(tmp_path: Path) -> None:
 
 
 def test_web_refuses_a_public_url_that_is_not_one(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "abstracts_tui",
-            "web",
-            "--public-url",
-            "games.example.org",
-            "--data",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 2
-    assert "--public-url 'games.example.org' is not an address like https://" in result.stderr
-    assert "it does not start with https:// or http://" in result.stderr
+    said = refused_web(tmp_path, "--public-url", "games.example.org")
+    assert "--public-url 'games.example.org' is not an address like https://" in said
+    assert "it does not start with https:// or http://" in said
