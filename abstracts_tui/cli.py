@@ -80,7 +80,7 @@ def run_app(
     clock: str | None = None,
 ) -> None:
     from .clock import ClockSpecError, TimeControl
-    from .rules import OptionError, game_class
+    from .rules import OptionError, game_class, shown
     from .rules.catalogue import parse_komi
 
     komi_value = None
@@ -92,7 +92,7 @@ def run_app(
             info.options(size, variant, komi_value)  # refuse bad options before the screen opens
             control = TimeControl.parse(clock) if clock is not None else None
         except ClockSpecError as error:
-            raise click.UsageError(f"--clock {clock}: {error}") from None
+            raise click.UsageError(f"--clock {shown(clock or '')}: {error}") from None
         except OptionError as error:
             raise click.UsageError(str(error)) from None
     if not in_terminal():  # Textual would wait for ever for keys that never come
