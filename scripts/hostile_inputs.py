@@ -73,10 +73,35 @@ RECORDS = {
 """Records with huge numbers, and the start of what `check` says of each."""
 
 
+PEAK_VARIABLE = "HOSTILE_INPUTS_PEAK"
+PROGRAM = f"""
+import atexit, os
+
+def peak():  # this program's own peak, since it started (VmHWM), into the file named
+    with open("/proc/self/status") as status:
+        kib = next(line.split()[1] for line in status if line.startswith("VmHWM"))
+    with open(os.environ["{PEAK_VARIABLE}"], "w") as out:
+        out.write(kib)
+
+atexit.register(peak)
+from abstracts_tui.cli import main
+main(prog_name="abstracts-tui")
+"""
+"""`abstracts-tui` that writes its peak memory at its exit: the peak the kernel gives a
+parent for its child counts the parent's own memory too (inherited over fork and exec)."""
+
+
 def command() -> list[str]:
-    """The `abstracts-tui` command as installed beside this Python, or the module."""
-    script = Path(sys.executable).parent / "abstracts-tui"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "abstracts_tui"]
+    """The `abstracts-tui` command, telling its peak memory (see PROGRAM)."""
+    return [sys.executable, "-c", PROGRAM]
+
+
+def peak_of(path: Path) -> float:
+    """The MiB a program run by `command()` wrote to `path` at its exit (0 if none)."""
+    try:
+        return int(path.read_text()) / 1024
+    except (OSError, ValueError):
+        return 0.0
 
 
 @dataclass
@@ -108,10 +133,19 @@ def finish(process: subprocess.Popen[bytes], started: float, timeout: float) -> 
 def run_program(args: list[str], stdin: IO[bytes] | None = None, timeout: float = 120) -> Finished:
     """`abstracts-tui ARGS` with `stdin` (none: empty); its output in files, so that only
     the program itself is measured."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    with (
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+        tempfile.TemporaryDirectory() as folder,
+    ):
+        peak = Path(folder) / "peak"
         started = time.monotonic()
         process = subprocess.Popen(
-            [*command(), *args], stdin=stdin or subprocess.DEVNULL, stdout=out, stderr=err
+            [*command(), *args],
+            stdin=stdin or subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            env={**os.environ, PEAK_VARIABLE: str(peak)},
         )
         status, usage = finish(process, started, timeout)
         wall = time.monotonic() - started
@@ -123,7 +157,7 @@ def run_program(args: list[str], stdin: IO[bytes] | None = None, timeout: float 
             err.read().decode(errors="replace"),
             wall,
             usage.ru_utime + usage.ru_stime,
-            usage.ru_maxrss / 1024,
+            peak_of(peak),
         )
 
 
@@ -191,8 +225,13 @@ def long_lines(sizes: list[int]) -> tuple[Finished, list[str]]:
     """The engine fed a line of each of `sizes` bytes (`7 name xxx...`), each followed by
     `name`; its run and the failures. The lines stream through a pipe: nothing holds
     them whole but the engine, if it did."""
+    folder = tempfile.TemporaryDirectory()
+    peak = Path(folder.name) / "peak"
     process = subprocess.Popen(
-        [*command(), "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        [*command(), "engine"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env={**os.environ, PEAK_VARIABLE: str(peak)},
     )
     assert process.stdin is not None and process.stdout is not None
     started = time.monotonic()
@@ -221,8 +260,9 @@ def long_lines(sizes: list[int]) -> tuple[Finished, list[str]]:
         "",
         time.monotonic() - started,
         usage.ru_utime + usage.ru_stime,
-        usage.ru_maxrss / 1024,
+        peak_of(peak),
     )
+    folder.cleanup()
     expected = []
     for size in sizes:
         if size > MAX_LINE:
@@ -252,7 +292,7 @@ SEARCHES = {
 def stop_time(core: str, search: str, how: str) -> tuple[float, str | None]:
     """Seconds from `quit` (or the end of input, `how` = `eof`) to the engine's exit,
     sent while `search` runs on `core`; and a failure, if any."""
-    env = {**os.environ, "ABSTRACTS_TUI_CORE": core}
+    env = {**os.environ, "ABSTRACTS_TUI_CORE": core, PEAK_VARIABLE: os.devnull}
     for name in ("ABSTRACTS_TUI_PLAYOUTS", "ABSTRACTS_TUI_SEED"):
         env.pop(name, None)
     process = subprocess.Popen(
@@ -344,7 +384,8 @@ def run(scale: int) -> dict[str, object]:
     cases += len(reads)
     for read in reads:
         done = read.done
-        outcome = "read" if done.status == 0 else done.err.strip().splitlines()[-1][:90]
+        said = done.err.strip().splitlines()[-1] if done.err.strip() else "nothing"
+        outcome = "read" if done.status == 0 else said.partition(".sgf: ")[2][:90]
         print(
             f"check {read.shape:<11} {read.size / 2**20:5.1f} MiB  cpu {done.cpu:5.2f} s  "
             f"wall {done.wall:5.2f} s  peak {done.peak_mib:5.0f} MiB  {outcome}"
