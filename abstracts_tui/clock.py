@@ -54,7 +54,7 @@ class ClockSpecError(ValueError):
 
 
 def parse_duration(text: str) -> float:
-    """`1h30m` -> 5400.0; raises ClockSpecError."""
+    """`1h30m` -> 5400.0, to a tenth of a second; raises ClockSpecError."""
     text = text.strip().lower()
     total = 0.0
     position = 0
@@ -68,7 +68,7 @@ def parse_duration(text: str) -> float:
         position = match.end()
     if not text:
         raise ClockSpecError("a time is missing (e.g. 5m)")
-    return total
+    return round(total, 1)  # tenths, as a spec is written back (`format_duration`)
 
 
 def days(seconds: float) -> str:
