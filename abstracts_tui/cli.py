@@ -80,7 +80,7 @@ def run_app(
     clock: str | None = None,
 ) -> None:
     from .clock import ClockSpecError, TimeControl
-    from .rules import OptionError, game_class
+    from .rules import OptionError, game_class, shown
     from .rules.catalogue import parse_komi
 
     komi_value = None
@@ -92,7 +92,7 @@ def run_app(
             info.options(size, variant, komi_value)  # refuse bad options before the screen opens
             control = TimeControl.parse(clock) if clock is not None else None
         except ClockSpecError as error:
-            raise click.UsageError(f"--clock {clock}: {error}") from None
+            raise click.UsageError(f"--clock {shown(clock or '')}: {error}") from None
         except OptionError as error:
             raise click.UsageError(str(error)) from None
     if not in_terminal():  # Textual would wait for ever for keys that never come
@@ -258,6 +258,13 @@ def check(path: str) -> None:
         click.echo(f"result: {game.winner_name()} ({outcome.reason})")
 
 
+def seconds_per_position(value: float | None) -> float | None:
+    """`review --seconds`: more than 0 and at most a day (`inf` and `nan` never end)."""
+    if value is not None and not 0 < value <= 86400:
+        raise click.BadParameter(f"{value} is not more than 0 and at most 86400 (a day)")
+    return value
+
+
 def where(node: RecordNode) -> str:
     """`move 5 (e5) in a variation`: a node of a record, as `check` names it."""
     if node.parent is None:
@@ -270,7 +277,12 @@ def where(node: RecordNode) -> str:
 @main.command()
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--playouts", type=click.IntRange(1), help="Playouts per position.")
-@click.option("--seconds", type=click.FloatRange(0, min_open=True), help="Seconds per position.")
+@click.option(
+    "--seconds",
+    type=float,
+    callback=lambda ctx, param, value: seconds_per_position(value),
+    help="Seconds per position (at most a day).",
+)
 @click.option("--mistakes", default=3, show_default=True, help="Mistakes listed per person.")
 @click.option("--seed", type=int, help="Seed of the searches (default ABSTRACTS_TUI_SEED).")
 def review(

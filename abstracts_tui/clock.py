@@ -13,6 +13,11 @@ screen, room options and in records:
 Units: `s`, `m`, `h`, `d` (a number alone is seconds; `1h30m` adds up). The clock is a
 plain object fed with times (`time.monotonic()` in the app, the database's clock on a
 server), so it can be tested without waiting and kept by whoever owns the game.
+
+Every number of a time control is bounded here, where specs are read, for every place
+that reads one (the command line, the selection screen, the room form, records): see
+`MAX_MAIN` and the constants after it. A number past its bound is refused with a
+sentence naming the bound, never taken (a huge one would overflow when written back).
 """
 
 from __future__ import annotations
@@ -21,10 +26,27 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from .rules.errors import shown
+
 UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+DAY = UNITS["d"]
 _AMOUNT = re.compile(r"(\d+(?:\.\d+)?)([smhd]?)", re.ASCII)
 LOW_TIME = 10.0
 """Seconds left below which the panel marks a clock as low (or one period left)."""
+
+MAX_MAIN = 100 * DAY
+"""The longest main time: 100 days."""
+MAX_INCREMENT = DAY
+"""The largest Fischer increment: 1 day."""
+MAX_PERIODS = 100
+"""The most byo-yomi periods."""
+MAX_PERIOD = DAY
+"""The longest byo-yomi period: 1 day (days per move, `3d`, have their own bound)."""
+MAX_DAYS_PER_MOVE = 100 * DAY
+"""The longest time per move of a correspondence clock (`3d`): 100 days."""
+MAX_TIME_LEFT = 1000 * DAY
+"""The most time a clock holds, increments added (and a record's time left may say):
+1,000 days, which 100 days of main time reach only after 900 moves of 1 day's increment."""
 
 
 class ClockSpecError(ValueError):
@@ -32,19 +54,27 @@ class ClockSpecError(ValueError):
 
 
 def parse_duration(text: str) -> float:
-    """`1h30m` -> 5400.0; raises ClockSpecError."""
+    """`1h30m` -> 5400.0, to a tenth of a second; raises ClockSpecError."""
     text = text.strip().lower()
     total = 0.0
     position = 0
     while position < len(text):
         match = _AMOUNT.match(text, position)
         if match is None:
-            raise ClockSpecError(f"'{text}' is not a time like 30s, 5m, 1h30m or 3d")
+            raise ClockSpecError(f"'{shown(text)}' is not a time like 30s, 5m, 1h30m or 3d")
+        # float() reads any number of digits; one too large is infinite, and refused
+        # by the bounds of `TimeControl.check`.
         total += float(match.group(1)) * UNITS[match.group(2) or "s"]
         position = match.end()
     if not text:
         raise ClockSpecError("a time is missing (e.g. 5m)")
-    return total
+    return round(total, 1)  # tenths, as a spec is written back (`format_duration`)
+
+
+def days(seconds: float) -> str:
+    """A bound in words and as a spec: `100 days (100d)`, `1 day (1d)`."""
+    count = seconds / DAY
+    return f"{count:,g} day{'' if count == 1 else 's'} ({format_duration(seconds)})"
 
 
 def format_duration(seconds: float) -> str:
@@ -77,7 +107,8 @@ class TimeControl:
 
     @classmethod
     def parse(cls, spec: str) -> TimeControl | None:
-        """A spec (see the module's text) -> a time control, or None for `none`."""
+        """A spec (see the module's text) -> a time control, or None for `none`; raises
+        ClockSpecError, naming the bound for a number past it."""
         text = spec.strip().lower()
         if text in ("none", "", "off"):
             return None
@@ -85,27 +116,49 @@ class TimeControl:
         if not plus and main_text.endswith("d") and "x" not in main_text:
             days = parse_duration(main_text)  # correspondence: days per move
             control = cls(0.0, periods=1, period=days)
-        elif "x" in extra:
-            count_text, _, period_text = extra.partition("x")
+            control.check()
+            return control
+        return cls.with_overtime(parse_duration(main_text), extra if plus else None)
+
+    @classmethod
+    def with_overtime(cls, main: float, overtime: str | None) -> TimeControl:
+        """`main` seconds, then the overtime `overtime` (`3s`: Fischer, `3x30s`:
+        byo-yomi, None: none), checked; raises ClockSpecError."""
+        if overtime is None:
+            control = cls(main)
+        elif "x" in overtime:
+            count_text, _, period_text = overtime.partition("x")
             if not count_text.isascii() or not count_text.isdigit():
-                raise ClockSpecError(f"'{extra}': byo-yomi is PERIODSxTIME, e.g. 3x30s")
-            control = cls(
-                parse_duration(main_text),
-                periods=int(count_text),
-                period=parse_duration(period_text),
-            )
+                raise ClockSpecError(f"'{shown(overtime)}': byo-yomi is PERIODSxTIME, e.g. 3x30s")
+            # int() refuses more than 4,300 digits: a count that long is past the bound.
+            periods = int(count_text) if len(count_text) <= 9 else MAX_PERIODS + 1
+            control = cls(main, periods=periods, period=parse_duration(period_text))
         else:
-            control = cls(parse_duration(main_text), increment=parse_duration(extra) if plus else 0)
+            control = cls(main, increment=parse_duration(overtime))
         control.check()
         return control
 
     def check(self) -> None:
-        if self.periods and self.period <= 0:
+        """Raise ClockSpecError unless every number lies within its bound. The
+        comparisons are written so that NaN fails them too."""
+        if self.periods and not self.period > 0:
             raise ClockSpecError("a byo-yomi period must last more than 0 seconds")
-        if self.main <= 0 and not self.periods:
+        if not self.main > 0 and not self.periods:
             raise ClockSpecError("the main time must be more than 0 (e.g. 5m+3s)")
-        if self.main > 100 * UNITS["d"] or self.period > 100 * UNITS["d"] or self.periods > 100:
-            raise ClockSpecError("a time control of at most 100 days and 100 periods")
+        if self.main == 0 and self.periods == 1:  # a time per move (`3d`)
+            if not self.period <= MAX_DAYS_PER_MOVE:
+                raise ClockSpecError(f"the time per move is at most {days(MAX_DAYS_PER_MOVE)}")
+            return
+        if not 0 <= self.main <= MAX_MAIN:
+            raise ClockSpecError(f"the main time is at most {days(MAX_MAIN)}")
+        if not 0 <= self.increment <= MAX_INCREMENT:
+            raise ClockSpecError(f"the increment is at most {days(MAX_INCREMENT)}")
+        if not 0 <= self.periods <= MAX_PERIODS:
+            raise ClockSpecError(f"byo-yomi has at most {MAX_PERIODS} periods")
+        if self.period and not self.periods:
+            raise ClockSpecError("byo-yomi has at least 1 period (e.g. 3x30s)")
+        if not 0 <= self.period <= MAX_PERIOD:
+            raise ClockSpecError(f"a byo-yomi period lasts at most {days(MAX_PERIOD)}")
 
     @property
     def spec(self) -> str:
@@ -116,7 +169,10 @@ class TimeControl:
             return f"{format_duration(self.main)}+{self.periods}x{format_duration(self.period)}"
         if self.increment:
             return f"{format_duration(self.main)}+{format_duration(self.increment)}"
-        return format_duration(self.main)
+        main = format_duration(self.main)
+        if main.endswith("d"):  # `3d` alone is days per move: whole days of main time in hours
+            return f"{round(self.main / UNITS['h'])}h"
+        return main
 
     @property
     def correspondence(self) -> bool:
@@ -179,7 +235,8 @@ class Clock:
                 self.running = None
                 return False
             if self.control.increment:
-                left = SideTime(left.main + self.control.increment, left.periods)
+                main = min(left.main + self.control.increment, MAX_TIME_LEFT)
+                left = SideTime(main, left.periods)
             self.sides[side] = left
         self.start(next_side, now)
         return True

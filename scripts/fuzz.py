@@ -2,15 +2,22 @@
 comes back.
 
 Records: records of random games of every game (variations, comments with brackets and
-backslashes, setup positions, passes and swaps), each mutated one to four times: a bit
+backslashes, setup positions, passes and swaps, clocks and the times left), each mutated
+one to four times: a bit
 of a character flipped, a digit of another script put after a letter or in place of a
 digit, brackets, parentheses, backslashes, huge numbers or pieces of properties inserted,
 a stretch deleted or repeated, the text cut short. Each is read with `Record.from_sgf`:
 - `refused`: a `RecordError` of one line naming the line of the fault;
 - `read`: a record, which then writes SGF that reads back to the same SGF;
 - anything else is a failure: another exception (a traceback in the app), an error
-  message that is not one line naming its line, a record that does not read back, or
-  more than --bound seconds.
+  message that is not one line naming its line, a record that does not read back, a
+  clock whose faces cannot be drawn, or more than --bound seconds.
+
+Clocks: real time control specs (`5m+3s`, `10m+3x30s`, `3d`), mutated the same way and
+read as the command line, the selection screen and the room form read them:
+- `refused`: one sentence (`ClockSpecError`);
+- `read`: a time control within the bounds whose spec reads back the same;
+- anything else is a failure.
 
 Protocol: real sessions (games played, positions set and read, the AI asked with a few
 playouts), a line in three mutated the same way, sent to one engine per session in
@@ -20,8 +27,8 @@ order; every line is counted, mutated or not:
   the engine, more than --bound seconds. A few sessions also go to the real
   `abstracts-tui engine` process as bytes (invalid UTF-8 included).
 
-    python scripts/fuzz.py                      # 100,000 records and 100,000 lines
-    python scripts/fuzz.py --records 2000 --lines 2000 --seed 3
+    python scripts/fuzz.py                      # 100,000 records, clocks and lines
+    python scripts/fuzz.py --records 2000 --clocks 2000 --lines 2000 --seed 3
 """
 
 from __future__ import annotations
@@ -37,18 +44,32 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from abstracts_tui.clock import (
+    MAX_DAYS_PER_MOVE,
+    MAX_INCREMENT,
+    MAX_MAIN,
+    MAX_PERIOD,
+    MAX_PERIODS,
+    Clock,
+    ClockSpecError,
+    TimeControl,
+)
+from abstracts_tui.clocks import sides_at
 from abstracts_tui.engine.protocol import Engine
 from abstracts_tui.records import Record, RecordError
+from abstracts_tui.records.timing import TimeLeft
 from abstracts_tui.rules import GAMES, new_game
 
 SIZES = {"petrify": 6, "pilo": 6, "egotzi": 5, "linage": 5, "partitions": 5}
 OTHER_DIGITS = ["\u00b2", "\u00b3", "\u2460", "\u0661", "\u0969", "\uff12", "\U0001d7da"]
 PIECES = [
     "(", ")", "[", "]", "\\", ";", "(;", ")(", "[]", "\\]", "\n", "\r\n", " ", "/", ",",
-    "=", "-", ".", "é", "\u2028", "\0", "9" * 40, "9" * 5000, "-1", "1e999", "nan",
-    "1_0", "B[", "W[", "O[", "SP[", "C[", "GA[", "SZ[", "KM[", "AI[", "pass", "swap",
+    "=", "-", ".", "é", "\u2028", "\0", "9" * 40, "9" * 309, "9" * 4301, "9" * 5000,
+    "-1", "1e999", "1e308", "nan", "1_0", "B[", "W[", "O[", "SP[", "C[", "GA[", "SZ[",
+    "KM[", "AI[", "TM[", "OT[", "BL[", "OB[", "x30s", "d", "h", "+", "pass", "swap",
     "b2", "x", "size=", "komi=", *OTHER_DIGITS,
 ]  # fmt: skip
+CLOCKS = ["5m+3s", "10m+3x30s", "3d", "1h30m", "90", "2m+1x10s", "100d+1d", "1m+100x1d"]
 QUICK = {"ABSTRACTS_TUI_PLAYOUTS": "8", "ABSTRACTS_TUI_SEED": "1"}
 """Searches of a few playouts: genmove and analyze answer at once."""
 
@@ -85,12 +106,15 @@ def maybe_mutate(line: str, rng: random.Random) -> str:
 
 
 def real_records(rng: random.Random, count: int = 40) -> list[str]:
+    """Records of random games; one in two with a clock and the time left at each move."""
     texts = []
     names = list(SIZES)
     for index in range(count):
         name = names[index % len(names)]
         game = new_game(name, SIZES[name])
         record = Record.from_game(game, players=("Ann", "Bob"), date="2026-01-01")
+        if index % 2:
+            record.clock = TimeControl.parse(rng.choice(CLOCKS))
         node = record.root
         for ply in range(rng.randint(4, 40)):
             moves = game.legal_moves()
@@ -99,8 +123,12 @@ def real_records(rng: random.Random, count: int = 40) -> list[str]:
             for other in rng.sample(moves, min(rng.randint(0, 2), len(moves))):
                 node.add(game.move_name(other)).comment = rng.choice(["", "why [not] \\ ?"])
             move = rng.choice(moves)
+            mover = game.turn
             game.play(move)
             node = node.add(game.move_name(move))
+            if record.clock is not None:
+                periods = rng.randint(0, record.clock.periods)
+                node.time_left = TimeLeft(mover, rng.uniform(0, record.clock.main), periods)
             if ply % 9 == 5:
                 node = node.add(setup=game.position())
         texts.append(record.to_sgf())
@@ -136,6 +164,12 @@ def fuzz_records(count: int, rng: random.Random, bound: float) -> Counter[str]:
             record = Record.from_sgf(text)
             written = record.to_sgf()
             outcome = "read" if Record.from_sgf(written).to_sgf() == written else "not read back"
+            if record.clock is not None:  # the faces the app draws on loading it
+                clock = Clock(record.clock, sides_at(record.clock, record.opening_node()))
+                clock.start(0, now=0.0)
+                clock.moved(now=1.0, next_side=1)
+                for side in (0, 1):
+                    clock.face(side, now=2.0)
         except RecordError as error:
             message = str(error)
             line = getattr(error, "line", None)
@@ -145,6 +179,43 @@ def fuzz_records(count: int, rng: random.Random, bound: float) -> Counter[str]:
         except Exception as error:  # the failure counted: the app would show a traceback
             outcome = f"traceback {type(error).__name__}"
             print(f"  {outcome}: {error!s:.200} in {text[:300]!r}", file=sys.stderr)
+        if time.perf_counter() - start > bound:
+            outcome = f"over {bound:g} s"
+        found[outcome] += 1
+    return found
+
+
+def within_bounds(control: TimeControl) -> bool:
+    if control.main == 0 and control.periods == 1:
+        return 0 < control.period <= MAX_DAYS_PER_MOVE
+    return (
+        0 <= control.main <= MAX_MAIN
+        and 0 <= control.increment <= MAX_INCREMENT
+        and 0 <= control.periods <= MAX_PERIODS
+        and 0 <= control.period <= MAX_PERIOD
+    )
+
+
+def fuzz_clocks(count: int, rng: random.Random, bound: float) -> Counter[str]:
+    found: Counter[str] = Counter()
+    for _ in range(count):
+        spec = mutate(rng.choice(CLOCKS), rng)
+        start = time.perf_counter()
+        try:
+            control = TimeControl.parse(spec)
+            if control is None:
+                outcome = "read"
+            elif not within_bounds(control):
+                outcome = "over its bounds"
+                print(f"  {outcome}: {spec[:200]!r}", file=sys.stderr)
+            else:
+                outcome = "read" if TimeControl.parse(control.spec) == control else "not read back"
+        except ClockSpecError as error:
+            message = str(error)
+            outcome = "refused" if "\n" not in message and len(message) < 200 else "unclear message"
+        except Exception as error:  # the failure counted: a traceback in the app
+            outcome = f"traceback {type(error).__name__}"
+            print(f"  {outcome}: {error!s:.200} in {spec[:200]!r}", file=sys.stderr)
         if time.perf_counter() - start > bound:
             outcome = f"over {bound:g} s"
         found[outcome] += 1
@@ -218,6 +289,7 @@ def show(title: str, found: Counter[str], good: tuple[str, ...]) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--records", type=int, default=100_000)
+    parser.add_argument("--clocks", type=int, default=100_000)
     parser.add_argument("--lines", type=int, default=100_000)
     parser.add_argument("--processes", type=int, default=20, help="sessions to the process")
     parser.add_argument("--seed", type=int, default=1)
@@ -227,6 +299,11 @@ def main() -> None:
     failures = show(
         "mutated records",
         fuzz_records(args.records, random.Random(args.seed), args.bound),
+        ("refused", "read"),
+    )
+    failures += show(
+        "mutated clocks",
+        fuzz_clocks(args.clocks, random.Random(args.seed + 3), args.bound),
         ("refused", "read"),
     )
     failures += show(

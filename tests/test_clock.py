@@ -7,6 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from abstracts_tui.clock import (
+    DAY,
+    MAX_TIME_LEFT,
     Clock,
     ClockSpecError,
     TimeControl,
@@ -14,6 +16,11 @@ from abstracts_tui.clock import (
     parse_duration,
     thinking_time,
 )
+
+HUGE = "9" * 309
+"""A number float() reads as infinity."""
+LONG = "9" * 4301
+"""More digits than int() reads."""
 
 
 @pytest.mark.parametrize(
@@ -81,6 +88,49 @@ def test_durations_are_written_shortest() -> None:
         "0s",
     ]
     assert parse_duration("1h30m") == 5400
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("101d", "the time per move is at most 100 days (100d)"),
+        ("2401h", "the main time is at most 100 days (100d)"),
+        (HUGE, "the main time is at most 100 days (100d)"),
+        ("5m+25h", "the increment is at most 1 day (1d)"),
+        (f"1m+{HUGE}s", "the increment is at most 1 day (1d)"),
+        ("1m+999999999999999999999s", "the increment is at most 1 day (1d)"),
+        ("10m+101x30s", "byo-yomi has at most 100 periods"),
+        (f"1m+{LONG}x30s", "byo-yomi has at most 100 periods"),
+        ("10m+3x2d", "a byo-yomi period lasts at most 1 day (1d)"),
+        (f"10m+3x{HUGE}s", "a byo-yomi period lasts at most 1 day (1d)"),
+        (f"{HUGE}d", "the time per move is at most 100 days (100d)"),
+    ],
+)
+def test_every_number_of_a_spec_is_bounded(spec: str, message: str) -> None:
+    with pytest.raises(ClockSpecError) as refused:
+        TimeControl.parse(spec)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize("spec", ["100d", "100d+1d", "100d+100x1d", "1m+100x1d", "0+1x100d"])
+def test_the_bounds_themselves_are_accepted(spec: str) -> None:
+    control = TimeControl.parse(spec)
+    assert control is not None and TimeControl.parse(control.spec) == control
+
+
+def test_a_long_spec_is_cut_short_in_its_message() -> None:
+    with pytest.raises(ClockSpecError) as refused:
+        TimeControl.parse("5minutes" * 10_000)
+    assert len(str(refused.value)) < 100
+
+
+def test_increments_never_fill_a_clock_past_its_bound() -> None:
+    clock = Clock(TimeControl(100 * DAY, increment=DAY))
+    clock.start(0, now=0)
+    for move in range(1000):
+        assert clock.moved(now=move, next_side=0)
+    assert clock.sides[0].main == MAX_TIME_LEFT
+    assert clock.face(0, now=999) == "1000d 0h"
 
 
 def test_fischer_adds_the_increment_after_each_move_in_time() -> None:

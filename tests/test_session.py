@@ -160,18 +160,24 @@ def test_a_move_is_played_whole_when_the_autosave_cannot_be_written(tmp_path: Pa
 
 
 def test_a_deep_record_loads_at_the_end_of_its_line_and_steps_back(tmp_path: Path) -> None:
-    first, second = partitions("a1").game.position(), partitions("a1", "b2").game.position()
-    nodes = 10_000  # far deeper than any recursion could follow
-    body = "".join(f"\n;SP[{(first, second)[i % 2]}]" for i in range(nodes))
+    # A line goes deeper than a game is long only through set-up positions: each one
+    # here sets up the start again and four moves follow it.
+    start = partitions().game.position()
+    third, fourth = partitions("a1", "b2", "d4"), partitions("a1", "b2", "d4", "e5")
+    units = 1_500  # 7,500 nodes: far deeper than any recursion could follow
+    nodes = 5 * units
+    body = f"\n;SP[{start}];W[a1];B[b2];W[d4];B[e5]" * units
     path = tmp_path / "deep.sgf"
     path.write_text(f"(;FF[4]GM[1000]GA[partitions]SZ[5]{body}\n;W[c3])")
     session = Session.load(path, tmp_path / "autosave.sgf")
     assert session.move_number() == nodes + 1
-    assert [session.game.move_name(m) for m in session.game.moves] == ["c3"]
+    assert [session.game.move_name(m) for m in session.game.moves] == [
+        *("a1", "b2", "d4", "e5", "c3")
+    ]
     session.undo()
-    assert session.game.position() == second
+    assert session.game.position() == fourth.game.position()
     session.back()
-    assert session.game.position() == first
+    assert session.game.position() == third.game.position()
     session.play("c3")  # a new main line: the rest of the chain kept as a variation
     assert session.move_number() == nodes
     assert session.flush()

@@ -1,7 +1,9 @@
 """The engine's text protocol (GTP 2 framing) on standard input and output.
 
 Each command line gets one answer: `=[id] result` or `?[id] message`, then an empty
-line. A refused command changes nothing; only `quit` or the end of input stops it.
+line. A refused command changes nothing; only `quit` or the end of input stops it, and
+either one stops a timed search under way at once (lines are read ahead on a thread:
+`protocol_input.py`, which also bounds their length).
 
 The AI commands (`time_per_move`, `genmove`, `analyze`) search with `search.Search`.
 Two environment variables make them reproducible, for tests and match scripts:
@@ -22,6 +24,7 @@ from .. import __version__
 from ..rules import GAMES, Game, RulesError, format_number, game_class, load_position, shown
 from ..rules.catalogue import read_float, read_int
 from .core_status import describe
+from .protocol_input import END, Input, TooLong
 from .settings import PLAYOUTS_VARIABLE, SEED_VARIABLE, whole_number
 
 if TYPE_CHECKING:
@@ -55,6 +58,10 @@ class Engine:
         """Searches run so far: the next one's seed is the base seed plus this."""
         self.last_search: Search | None = None
         """The last search, which goes on when the game continues its line."""
+        self.running: Search | None = None
+        """The timed search under way, which the end of input or `quit` stops."""
+        self.closing = False
+        """The input has ended (or `quit` was read ahead): searches stop at once."""
         settings = os.environ if environ is None else environ
         self.seed = whole_number(settings, SEED_VARIABLE, 0, warn="abstracts-tui engine")
         self.playouts = whole_number(settings, PLAYOUTS_VARIABLE, 1, warn="abstracts-tui engine")
@@ -95,15 +102,12 @@ class Engine:
 
     def handle(self, line: str) -> str | None:
         """The full answer (ending in an empty line) to one input line; None to ignore it."""
-        line = _CONTROL.sub("", line.replace("\t", " ")).strip()
-        if not line or line.startswith("#"):
+        read = _command(line)
+        if read is None:
             return None
-        words = line.split()
-        ident = ""
-        if words[0].isascii() and words[0].isdigit():
-            ident = words.pop(0)
-            if not words:
-                return f"?{ident} no command after the id\n\n"
+        ident, words = read
+        if not words:
+            return f"?{ident} no command after the id\n\n"
         command, args = words[0], words[1:]
         handler = self.commands.get(command) or self.aliases.get(command)
         try:
@@ -120,15 +124,31 @@ class Engine:
         return f"={ident} {body}".rstrip(" ") + "\n\n"
 
     def run(self, stdin: BinaryIO, stdout: TextIO) -> int:
-        """Answer commands until `quit` or the end of input; returns the exit status."""
-        for raw in stdin:
-            answer = self.handle(raw.decode("utf-8", errors="replace"))
-            if answer is not None:
-                stdout.write(answer)
-                stdout.flush()
-            if self.quitting:
-                break
+        """Answer commands until `quit` or the end of input; returns the exit status.
+
+        The lines are read ahead (`protocol_input.Input`): a line too long is answered
+        with `?`, and `quit` or the end of input, once read, stops the timed search under
+        way and any after it; the commands before are still answered in order."""
+        lines = Input(stdin, _is_quit, self._stop_search)
+        try:
+            while (item := lines.next()) is not END:
+                answer = item.answer() if isinstance(item, TooLong) else self.handle(item)
+                if answer is not None:
+                    stdout.write(answer)
+                    stdout.flush()
+                if self.quitting:
+                    break
+        finally:
+            lines.close()
         return 0
+
+    def _stop_search(self) -> None:
+        """The input has ended or holds `quit`: stop the search under way, and the
+        ones to come (called from the input's thread, again and again until the end)."""
+        self.closing = True
+        search = self.running
+        if search is not None:
+            search.stop()
 
     # -- helpers --------------------------------------------------------------------
 
@@ -347,9 +367,15 @@ class Engine:
             search = Search(game, seed)
         self.last_search = search
         if self.playouts is not None:
+            # A fixed number of playouts (reproducible runs) is set by whoever starts
+            # the engine, not by its input: it always runs whole.
             search.run(Budget(playouts=self.playouts))
-        else:
-            search.run(Budget(seconds=seconds))
+        elif not self.closing:
+            self.running = search
+            try:
+                search.run(Budget(seconds=seconds))
+            finally:
+                self.running = None
         return search
 
     def game_id(self, args: list[str]) -> str:
@@ -371,6 +397,24 @@ def _seconds(text: str) -> float:
     if seconds > MAX_TIME_PER_MOVE:
         raise CommandError(f"the time must be at most {MAX_TIME_PER_MOVE:.0f} seconds (a day)")
     return seconds
+
+
+def _command(line: str) -> tuple[str, list[str]] | None:
+    """A line's id (empty if none) and words; None for an empty line or a comment."""
+    line = _CONTROL.sub("", line.replace("\t", " ")).strip()
+    if not line or line.startswith("#"):
+        return None
+    words = line.split()
+    ident = ""
+    if words[0].isascii() and words[0].isdigit():
+        ident = words.pop(0)
+    return ident, words
+
+
+def _is_quit(line: str) -> bool:
+    """Whether `line` is the command `quit` (with an id or not)."""
+    read = _command(line)
+    return read is not None and read[1][:1] == ["quit"]
 
 
 def _one_paragraph(text: str) -> str:

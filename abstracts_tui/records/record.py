@@ -64,6 +64,11 @@ MAX_SIZE = MAX_MIB * 1024 * 1024
 """The largest record file read, in bytes: a game with every variation and comment ever
 added stays far below it, and a file above it is refused before it is read."""
 
+MAX_SETUPS = 2_000
+"""The most set-up positions below the root of a record: each is read and checked against
+the rules (up to a fifth of a millisecond for the largest boards), and a study sets up a
+position by hand a few times, not thousands."""
+
 WIDE = 8
 """Past this many children a node's children are looked up in a table while reading."""
 
@@ -463,6 +468,8 @@ class _TreeReader:
         """Children by move and setup, for the nodes with more than `WIDE` children."""
         self.marked_line = 0
         """The line of the node marked `SHOWN[]` (0: none yet)."""
+        self.setups = 0
+        """The set-up positions read so far (the root's is not counted)."""
 
     def mark(self, node: RecordNode, line: int) -> None:
         """`node` carries `SHOWN[]`: the record opens there (one node only)."""
@@ -478,41 +485,37 @@ class _TreeReader:
     def read(self, items: Iterator[sgf.SgfNode | str]) -> None:
         """Read up to the end of the root's game tree."""
         node = self.record.root
-        game: Game | None = self.record.new_game()
+        game = self.record.new_game()
         letters = {colour[0].upper(): colour for colour in self.cls.info.colours}
-        opened: list[tuple[RecordNode, Game | None, int]] = []
+        opened: list[tuple[RecordNode, Game, int]] = []
         """For each variation open: the node it hangs from, and the game there with its
         number of moves (the variation may play more on that game: they are taken back).
-        None for a game that a setup node made and the variation left as it was: it is
-        loaded again if a move needs it, so that setups nested deep do not all stay
-        loaded."""
-        root = self.record.root
+        A variation that sets up a position plays on a game of its own; the game above
+        stays loaded (at most `MAX_SETUPS` of them), so that each position is read once."""
         for item in items:
             if item is sgf.OPEN:
-                opened.append((node, game, len(game.moves) if game is not None else 0))
+                opened.append((node, game, len(game.moves)))
             elif item is sgf.CLOSE:
                 if not opened:
                     return
                 node, game, moves = opened.pop()
-                if game is not None:
-                    for _ in range(len(game.moves) - moves):
-                        game.undo()
+                for _ in range(len(game.moves) - moves):
+                    game.undo()
             else:
                 assert isinstance(item, sgf.SgfNode)
-                if opened and "SP" in item.properties:  # the variation leaves the game be
-                    above, saved, _ = opened[-1]
-                    if saved is game and game is not None and not game.moves and above is not root:
-                        opened[-1] = (above, None, 0)
                 node, game = self.node(item, node, game, letters)
 
     def node(
-        self, item: sgf.SgfNode, node: RecordNode, game: Game | None, letters: dict[str, str]
-    ) -> tuple[RecordNode, Game | None]:
-        """The record node for `item` below `node` (where `game` is played, or None: to
-        load when needed), and the game after it."""
+        self, item: sgf.SgfNode, node: RecordNode, game: Game, letters: dict[str, str]
+    ) -> tuple[RecordNode, Game]:
+        """The record node for `item` below `node` (where `game` is played), and the game
+        after it."""
         line = item.line
         setup = item.get("SP")
         if setup is not None:
+            self.setups += 1
+            if self.setups > MAX_SETUPS:
+                raise RecordError(f"a record holds at most {MAX_SETUPS:,} set-up positions", line)
             try:
                 game, setup = self.cls.read_position(setup)
             except RulesError as error:
@@ -524,21 +527,18 @@ class _TreeReader:
             raise RecordError(f"a node holds one move, not {' and '.join(keys)}", line)
         move: str | None = None
         if keys:
-            if game is None:
-                game = self.record.game_at(node)
             key = keys[0]
             text = item.properties[key][0]
-            quoted = f"{key}[{shown(text)}]"
             if letters[key] != game.side_to_move():
                 raise RecordError(
-                    f"the move {quoted} is marked for {letters[key].capitalize()}, "
+                    f"the move {key}[{shown(text)}] is marked for {letters[key].capitalize()}, "
                     f"but it is {game.side_to_move().capitalize()}'s turn",
                     line,
                 )
             try:
                 move = game.move_name(game.play(text))
             except RulesError as error:
-                raise RecordError(f"the move {quoted}: {error}", line) from None
+                raise RecordError(f"the move {key}[{shown(text)}]: {error}", line) from None
         elif setup is None:
             raise RecordError(
                 f"a node after the first holds a move "

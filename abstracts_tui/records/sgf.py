@@ -6,7 +6,8 @@ Only the syntax lives here; what the properties mean for abstracts-tui is in
 Reading and writing take time and memory in proportion to the text, whatever its shape:
 no recursion (a tree nested 100,000 levels deep reads like a flat one), values taken in
 slices rather than a character at a time, and line numbers counted once as the reader
-moves on.
+moves on. The reader stops at `MAX_NODES` nodes and `MAX_VALUES` property values, so that
+the rules' checks of each node, which follow it, take a bounded time.
 """
 
 from __future__ import annotations
@@ -17,6 +18,14 @@ from dataclasses import dataclass, field
 
 from ..rules.errors import shown
 from .errors import RecordError
+
+MAX_NODES = 50_000
+"""The most nodes (moves and set-ups) of a collection: a game of several hundred moves
+with hundreds of variations is a few thousand; reading this many, each checked against
+the rules, takes about a second."""
+MAX_VALUES = 4 * MAX_NODES
+"""The most property values of a collection: a node of a record holds a move, its time
+left, its periods left and a comment at most."""
 
 MAX_INDENT = 16
 """Variations are indented by their depth up to this many levels, then no further: the
@@ -29,8 +38,11 @@ CLOSE = ")"
 _SPACE = re.compile(r"\s*")
 _NAME = re.compile(r"[^\W\d_]+")
 """A run of letters: property names are upper-case ASCII, anything else is reported."""
-_CLOSE = re.compile(r"(?<!\\)(?:\\\\)*\]")
-"""The `]` that closes a value: preceded by an even run of backslashes (escaped pairs)."""
+_VALUE = re.compile(r"\[((?:[^\]\\]++|\\.)*+)\]", re.DOTALL)
+"""A whole value with its escapes: runs of plain text taken at once, never gone back over
+(possessive), so that a value made of escapes is read in one pass too."""
+_PLAIN = re.compile(r"\s*([A-Z]+)\s*\[([^\]\\]*)\](?!\s*\[)")
+"""A property of one value without escapes, the common case, read in one match."""
 
 
 class SgfError(RecordError):
@@ -61,6 +73,8 @@ class _Reader:
         self._line = 1
         self._counted = 0
         """Newlines before `_counted` are counted in `_line`: the reader only moves on."""
+        self.nodes = 0
+        self.values = 0
 
     def line(self) -> int:
         """The line of the current position (counting only the text since the last call)."""
@@ -89,6 +103,8 @@ class _Reader:
 
         The trees still open are a list of where each one opened, not the call stack.
         """
+        text = self.text
+        space = _SPACE.match
         opened: list[int] = []
         while True:
             opened.append(self.pos)  # at a "("
@@ -96,27 +112,41 @@ class _Reader:
             yield OPEN
             if self.peek() != ";":
                 raise self.fail("a game tree must start with a node ';'")
-            while self.peek() == ";":
-                yield self.node()
             while True:
-                char = self.peek()
-                if char == "(":
+                yield self.node()
+                pos = self.pos = space(text, self.pos).end()  # type: ignore[union-attr]
+                char = text[pos : pos + 1]
+                if char != ";":
                     break
-                if char == ")":
+            while char == ")":
+                opened.pop()
+                yield CLOSE
+                if not opened:
                     self.pos += 1
-                    opened.pop()
-                    yield CLOSE
-                    if not opened:
-                        return
-                    continue
-                if not char:
-                    raise self.fail("the game tree opened here is never closed", opened[-1])
-                raise self.fail(f"expected ';', '(' or ')', found {self.found()}")
+                    return
+                pos = self.pos = space(text, self.pos + 1).end()  # type: ignore[union-attr]
+                char = text[pos : pos + 1]
+            if char == "(":
+                continue
+            if not char:
+                raise self.fail("the game tree opened here is never closed", opened[-1])
+            raise self.fail(f"expected ';', '(' or ')', found {self.found()}")
 
     def node(self) -> SgfNode:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise self.fail(f"a record holds at most {MAX_NODES:,} nodes (moves and set-ups)")
         node = SgfNode(line=self.line())
         self.pos += 1  # the ';'
         text = self.text
+        properties = node.properties
+        while self.values < MAX_VALUES:
+            plain = _PLAIN.match(text, self.pos)
+            if plain is None or plain.group(1) in properties:
+                break  # anything else, or a fault: read as below
+            self.values += 1
+            properties[plain.group(1)] = [plain.group(2)]
+            self.pos = plain.end()
         while True:
             self.peek()
             name = _NAME.match(text, self.pos)
@@ -132,6 +162,9 @@ class _Reader:
                 raise self.fail(f"property {shown(key)} has no value in [ ]")
             values = []
             while self.peek() == "[":
+                self.values += 1
+                if self.values > MAX_VALUES:
+                    raise self.fail(f"a record holds at most {MAX_VALUES:,} property values")
                 values.append(self.value())
             node.properties[key] = values
 
@@ -142,11 +175,11 @@ class _Reader:
         if end >= 0 and text.find("\\", start + 1, end) < 0:
             self.pos = end + 1
             return text[start + 1 : end]
-        close = _CLOSE.search(text, start + 1)
+        close = _VALUE.match(text, start)
         if close is None:
             raise self.fail("a value opened here is never closed with ']'", start)
         self.pos = close.end()
-        return unescape(text[start + 1 : close.end() - 1])
+        return unescape(close.group(1))
 
 
 def unescape(raw: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..clock import ClockSpecError, TimeControl, format_duration
+from ..clock import MAX_TIME_LEFT, ClockSpecError, TimeControl, days, format_duration
 from ..rules import format_number, shown
 from ..rules.catalogue import read_float, read_int
 from .errors import RecordError
@@ -52,7 +52,7 @@ def read_control(main: str | None, overtime: str | None, line: int) -> TimeContr
     seconds = read_float(main)
     if seconds is None or seconds < 0:
         raise RecordError(f"the main time TM must be seconds, not '{shown(main)}'", line)
-    spec = f"{seconds}"
+    amount = None
     if overtime is not None:
         amount, _, kind = overtime.strip().partition(" ")
         if kind not in ("fischer", "byo-yomi") or ("x" in amount) != (kind == "byo-yomi"):
@@ -61,14 +61,10 @@ def read_control(main: str | None, overtime: str | None, line: int) -> TimeContr
                 f"not '{shown(overtime)}'",
                 line,
             )
-        spec += f"+{amount}"
-    try:
-        control = TimeControl.parse(spec)
+    try:  # the bounds of every clock, as for a spec typed (clock.py)
+        return TimeControl.with_overtime(seconds, amount.lower() if amount is not None else None)
     except ClockSpecError as error:
         raise RecordError(f"the time control TM/OT: {error}", line) from None
-    if control is None:
-        raise RecordError("the time control TM/OT: no time", line)
-    return control
 
 
 def time_left_properties(letter: str, left: TimeLeft) -> dict[str, list[str]]:
@@ -112,6 +108,12 @@ def read_time_left(
     if seconds is None or seconds < 0:
         raise RecordError(
             f"the time left {mover}L must be seconds, not '{shown(seconds_text or '')}'", line
+        )
+    if not seconds <= MAX_TIME_LEFT:
+        raise RecordError(
+            f"the time left {mover}L is at most {days(MAX_TIME_LEFT)}, "
+            f"not '{shown(seconds_text or '')}'",
+            line,
         )
     periods = read_int(periods_text) if periods_text is not None else 0
     assert control is not None and mover is not None

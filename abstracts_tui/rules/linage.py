@@ -298,6 +298,29 @@ def _legal_mask(lay: _Layout, empty: int) -> int:
     return legal
 
 
+def _legal_at(lay: _Layout, empty: int, bit: int) -> bool:
+    """Whether a stone may go on the point `bit` (a padded mask of one point) of `empty`:
+    one placement checked without the whole position's legal mask (on 19x19 a tenth of
+    its time or less), for a move played in a position not asked about before.
+
+    Its region is free when a flood from the point meets a horizontal and a vertical
+    line (a line met lies wholly in the region); `_keeps_lines` then floods only within
+    the region too, so the lines of the whole board may be given to it."""
+    if not empty & bit:
+        return False
+    w = lay.width
+    h, v = _line_starts(empty, w)
+    across = h | h << 1 | h << 2
+    down = v | v << w | v << (w + w)
+    found = bit
+    while not (found & across and found & down):
+        grown = (found | found << 1 | found >> 1 | found << w | found >> w) & empty
+        if grown == found:
+            return False  # the whole region, with no line of one direction: owned
+        found = grown
+    return _keeps_lines(lay, empty, h, v, bit.bit_length() - 1)
+
+
 # -- the game ----------------------------------------------------------------------------
 
 
@@ -387,10 +410,12 @@ class Linage(Game):
             if isinstance(move, int) and n <= move < n + n * n:
                 return "Linage has no moves from one point to another: give a point, or pass"
             return f"{move} is not a move of Linage size {self.size}"
-        self._placements()
-        if self._cache_mask & self._layout.bit[move]:
-            return None
-        return self._why_not(move)
+        bit = self._layout.bit[move]
+        if self._cache_key == self._empty:
+            legal = bool(self._cache_mask & bit)
+        else:  # a record read, or a game replayed: each move in a new position
+            legal = _legal_at(self._layout, self._empty, bit)
+        return None if legal else self._why_not(move)
 
     def _why_not(self, cell: int) -> str:
         lay = self._layout

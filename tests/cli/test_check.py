@@ -72,29 +72,30 @@ def test_check_a_missing_file(tmp_path: Path) -> None:
 
 
 def chain(path: Path, nodes: int, last: str = "") -> None:
-    """A record of `nodes` setup nodes in a row (more than any recursion could follow),
-    then `last`."""
+    """A record of `nodes` nodes in a row (more than any recursion could follow): an
+    Egotzi position with White to move set up, then White's move, over and over; then
+    `last` (a line goes deeper than a game is long only through set-up positions)."""
     game = new_game("egotzi", 5)
     game.play("c3")
-    body = f"\n;SP[{game.position()}]" * nodes
+    body = f"\n;SP[{game.position()}];W[b2]" * (nodes // 2)
     path.write_text(f"(;FF[4]GM[1000]GA[egotzi]SZ[5]{body}{last})\n")
 
 
 def test_check_reads_a_record_deeper_than_any_recursion(tmp_path: Path) -> None:
     path = tmp_path / "deep.sgf"
-    chain(path, 20_000, "\n;W[a1]")
+    chain(path, 4_000, "\n;B[a1]")
     done = run("check", str(path))
     assert done.returncode == 0, done.stderr
-    assert "moves: a1" in done.stdout.splitlines()
-    assert done.stdout.splitlines()[-1] == "Black to move"
+    assert "moves: b2 a1" in done.stdout.splitlines()
+    assert done.stdout.splitlines()[-1] == "White to move"
 
 
 @pytest.mark.parametrize(
     ("write", "message"),
     [
         (
-            lambda path: chain(path, 20_000, "\n;B[a1]"),
-            "line 20002: the move B[a1] is marked for Black, but it is White's turn",
+            lambda path: chain(path, 4_000, "\n;W[a1]"),
+            "line 2002: the move W[a1] is marked for White, but it is Black's turn",
         ),
         (
             lambda path: path.write_text(

@@ -22,12 +22,16 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
         ("5minutes", "--clock 5minutes: '5minutes' is not a time like 30s, 5m, 1h30m or 3d"),
         ("5m+x30s", "--clock 5m+x30s: 'x30s': byo-yomi is PERIODSxTIME, e.g. 3x30s"),
         ("0s", "--clock 0s: the main time must be more than 0 (e.g. 5m+3s)"),
+        ("1m+" + "9" * 309 + "s", "--clock 1m+" + "9" * 36 + "…: the increment is at most 1 day"),
+        ("1m+" + "9" * 4301 + "x30s", ": byo-yomi has at most 100 periods"),
+        ("200d", "--clock 200d: the time per move is at most 100 days (100d)"),
     ],
 )
 def test_a_wrong_clock_is_refused_with_what_is_accepted(spec: str, sentence: str) -> None:
     done = run("play", "petrify", "--clock", spec)
     assert done.returncode == 2
     assert sentence in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr) < 400
 
 
 def test_a_clock_with_a_record_is_refused() -> None:

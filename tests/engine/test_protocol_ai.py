@@ -177,8 +177,33 @@ def test_analyze_lists_candidates_and_leaves_the_position() -> None:
     assert answers[4].text == ""
 
 
+def answered_while_open(lines: list[str]) -> list[Answer]:
+    """The answers to `lines`, each read before the next line is sent, the input left open
+    until the last one came (its end would stop a timed search at once)."""
+    env = {k: v for k, v in os.environ.items() if k != "ABSTRACTS_TUI_PLAYOUTS"}
+    with subprocess.Popen(
+        [sys.executable, "-m", "abstracts_tui", "engine"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=env,
+        text=True,
+    ) as engine:
+        assert engine.stdin is not None and engine.stdout is not None
+        answers = []
+        for line in lines:
+            engine.stdin.write(line + "\n")
+            engine.stdin.flush()
+            block = ""
+            while (text := engine.stdout.readline()) not in ("\n", ""):
+                block += text
+            answers.append(Answer(block[0] == "=", block[1:].strip(" \n")))
+        engine.stdin.close()
+        assert engine.wait(timeout=60) == 0
+    return answers
+
+
 def test_analyze_with_a_time() -> None:
-    answers, _ = talk(["newgame egotzi size=5", "analyze 0.2"], playouts=None)
+    answers = answered_while_open(["newgame egotzi size=5", "analyze 0.2"])
     assert answers[1].ok
     lines = answers[1].text.split("\n")
     assert 1 <= len(lines) <= 10

@@ -4,6 +4,7 @@ UTF-8, in the engine's own `handle` and in the real process."""
 
 from __future__ import annotations
 
+import io
 import random
 from datetime import timedelta
 
@@ -12,6 +13,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from abstracts_tui.engine.protocol import Engine
+from abstracts_tui.engine.protocol_input import MAX_LINE
 from abstracts_tui.rules import new_game
 
 from .test_protocol import talk
@@ -166,3 +168,35 @@ def test_the_real_engine_answers_mutated_sessions_as_bytes() -> None:
         assert code == 0
         assert found and found[-1].text == "abstracts-tui"  # still answering at the end
         assert not [a.text for a in found if "internal error" in a.text]
+
+
+def run_on(data: bytes) -> list[str]:
+    """The answers of `Engine.run` to `data` as its whole input."""
+    out = io.StringIO()
+    assert Engine(QUICK).run(io.BytesIO(data), out) == 0
+    return out.getvalue().split("\n\n")[:-1]
+
+
+def test_a_line_of_a_mebibyte_is_read_and_a_longer_one_refused_with_its_id() -> None:
+    at_most = b"1 name " + b"x" * (MAX_LINE - 7)
+    over = b"2 name " + b"x" * (MAX_LINE - 6)
+    found = run_on(at_most + b"\n" + over + b"\n3 name\n")
+    assert found[0].startswith("?1 this command takes no arguments")
+    assert found[1] == f"?2 line too long ({MAX_LINE + 1:,} bytes, at most 1,048,576)"
+    assert found[2] == "=3 abstracts-tui"
+
+
+def test_a_long_line_split_across_reads_and_the_end_without_a_line_break() -> None:
+    long = b"x" * (3 * MAX_LINE + 12345)  # over several chunks read, cut anywhere
+    found = run_on(b"name\r\n" + long + b"\nname\n" + long)
+    assert found == [
+        "= abstracts-tui",
+        f"? line too long ({len(long):,} bytes, at most 1,048,576)",
+        "= abstracts-tui",
+        f"? line too long ({len(long):,} bytes, at most 1,048,576)",
+    ]
+    assert run_on(b"name\n5 name") == ["= abstracts-tui", "=5 abstracts-tui"]
+
+
+def test_nothing_after_quit_is_read_or_answered() -> None:
+    assert run_on(b"name\n7 quit now\nname\n") == ["= abstracts-tui", "=7"]

@@ -122,3 +122,17 @@ def test_review_command_refuses_a_broken_record(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert done.stdout == ""
     assert str(path) in done.stderr
+
+
+@pytest.mark.parametrize("seconds", ["nan", "inf", "0", "86401"])
+def test_review_command_refuses_seconds_that_would_never_end(tmp_path: Path, seconds: str) -> None:
+    path = tmp_path / "game.sgf"
+    path.write_text("(;FF[4]GM[1000]GA[egotzi]SZ[5]\n;B[c3])")
+    done = subprocess.run(
+        [sys.executable, "-m", "abstracts_tui", "review", str(path), "--seconds", seconds],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "is not more than 0 and at most 86400 (a day)" in done.stderr

@@ -3,16 +3,23 @@ with huge comments, over the size limit, with digits of other scripts."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 import pytest
 
 from abstracts_tui.records import MAX_SIZE, Record, RecordError, RecordNode, sgf
+from abstracts_tui.records.record import MAX_SETUPS
+from abstracts_tui.records.sgf import MAX_NODES, MAX_VALUES
 from abstracts_tui.rules import load_position, new_game
 
 DEEP = sys.getrecursionlimit() * 10
 """Deeper than any recursive reader, writer or walk could go."""
+START = new_game("egotzi", 5).position()
+OPENING = [("B", "b1"), ("W", "d1"), ("B", "e1"), ("W", "e3"), ("B", "d2"), ("W", "d3")]
+"""Six legal moves from the start of Egotzi 5x5: a line of the tree goes deeper than the
+game is long only through set-up positions, of which a record holds `MAX_SETUPS`."""
 
 OTHER_DIGITS = {
     "superscript two": "\u00b2",
@@ -41,48 +48,62 @@ def depth(node: RecordNode) -> int:
     return sum(1 for _ in node.mainline())
 
 
-def test_a_chain_of_setups_deeper_than_the_recursion_limit_reads_writes_and_walks() -> None:
-    positions = egotzi_positions()
-    text = HEAD + "".join(f"\n;SP[{positions[i % 3]}]" for i in range(DEEP)) + ")"
+def test_a_line_deeper_than_the_recursion_limit_reads_writes_and_walks() -> None:
+    levels = DEEP // (1 + len(OPENING)) + 1  # a setup and six moves each
+    assert levels <= MAX_SETUPS
+    level = f"\n;SP[{START}]" + "".join(f";{letter}[{move}]" for letter, move in OPENING)
+    text = HEAD + level * levels + ")"
     record = Record.from_sgf(text)
-    assert depth(record.root) == DEEP
-    assert sum(1 for _ in record.root.walk()) == DEEP + 1
-    assert record.main_game().position() == positions[(DEEP - 1) % 3]
+    assert depth(record.root) == levels * 7 > DEEP
+    assert sum(1 for _ in record.root.walk()) == levels * 7 + 1
+    after = new_game("egotzi", 5)
+    for _, move in OPENING:
+        after.play(move)
+    assert record.main_game().position() == after.position()
     again = Record.from_sgf(record.to_sgf())
     assert again.to_sgf() == record.to_sgf()
-    assert depth(again.root) == DEEP
+    assert depth(again.root) == levels * 7
 
 
 def test_variations_nested_deeper_than_the_recursion_limit() -> None:
-    # Each level: a setup whose first variation is a White move and whose second holds
-    # the next level, so the SGF text nests DEEP parentheses deep.
-    one = egotzi_positions()[0]  # White to move
-    text = HEAD + f"(;SP[{one}](;W[a1])" * DEEP + ")" * DEEP + ")"
+    # Each level: a setup whose first variation is a Black move and whose second holds
+    # six moves, each in a variation of its own inside the one before, then the next
+    # level: the SGF text nests 7 parentheses deeper a level.
+    levels = DEEP // 7 + 1
+    assert levels <= MAX_SETUPS
+    level = f"(;SP[{START}](;B[a1])" + "".join(f"(;{letter}[{move}]" for letter, move in OPENING)
+    text = HEAD + level * levels + ")" * (1 + len(OPENING)) * levels + ")"
     record = Record.from_sgf(text)
     node = record.root
-    for _ in range(DEEP):
-        (node,) = node.children if node is record.root else node.children[1:]
-        assert node.setup == one
-        assert [child.move for child in node.children][:1] == ["a1"]
-    assert sum(1 for _ in record.root.walk()) == 2 * DEEP + 1
+    for _ in range(levels):
+        (node,) = node.children
+        assert node.setup == START
+        assert [child.move for child in node.children] == ["a1", "b1"]
+        node = node.children[1]
+        for _, move in OPENING[1:]:
+            (node,) = node.children
+            assert node.move == move
+    assert sum(1 for _ in record.root.walk()) == (2 + len(OPENING)) * levels + 1
     written = record.to_sgf()
-    # Parentheses around the record and both variations of every level but the last.
-    assert written.count("(") == 1 + 2 * (DEEP - 1)
+    # Parentheses around the record and both variations of every level.
+    assert written.count("(") == 1 + 2 * levels
     assert max(len(line) - len(line.lstrip()) for line in written.splitlines()) <= 2 * 16 + 1
     assert Record.from_sgf(written).to_sgf() == written
-    assert record.game_at(node.children[0]).position() != one
+    game = record.game_at(node)  # from the last setup above
+    assert [game.move_name(move) for move in game.moves] == [move for _, move in OPENING]
 
 
 def test_a_deep_tree_of_moves_and_setups_replays_each_line() -> None:
     # Each level: a setup, a move, another setup, then two variations: a move, and the
     # next level. A node's game is the last setup above it and the moves after that.
     one, _, three = egotzi_positions()
-    text = HEAD + f"(;SP[{one}];W[a1];SP[{three}](;W[e5])" * 2000 + ")" * 2000 + ")"
+    levels = MAX_SETUPS // 2
+    text = HEAD + f"(;SP[{one}];W[a1];SP[{three}](;W[e5])" * levels + ")" * levels + ")"
     record = Record.from_sgf(text)
     after = load_position(three)
     after.play("e5")
     leaves = [node for node in record.root.walk() if node.move == "e5"]
-    assert len(leaves) == 2000
+    assert len(leaves) == levels
     for leaf in leaves[::100]:
         game = record.game_at(leaf)
         assert game.position() == after.position()
@@ -90,13 +111,14 @@ def test_a_deep_tree_of_moves_and_setups_replays_each_line() -> None:
     assert Record.from_sgf(record.to_sgf()).to_sgf() == record.to_sgf()
 
 
-def test_a_record_with_64000_variations_merges_the_same_moves() -> None:
+def test_a_record_with_as_many_variations_as_allowed_merges_the_same_moves() -> None:
     cells = [f"{column}{row}" for column in "abcde" for row in range(1, 6)]
-    text = HEAD + "".join(f"(;B[{cells[i % 25]}]C[{i}])" for i in range(64000)) + ")"
+    count = MAX_NODES - 1  # and the root
+    text = HEAD + "".join(f"(;B[{cells[i % 25]}]C[{i}])" for i in range(count)) + ")"
     record = Record.from_sgf(text)
     assert [child.move for child in record.root.children] == cells
     # Twins are one node: the last comment read is kept.
-    assert record.root.children[0].comment == str(64000 - 25)
+    assert record.root.children[0].comment == str(count - 1 - (count - 1) % 25)
     assert Record.from_sgf(record.to_sgf()).to_sgf() == record.to_sgf()
 
 
@@ -210,7 +232,90 @@ def test_long_outside_text_is_cut_short_in_messages() -> None:
 
 def test_a_node_prints_without_its_subtree() -> None:
     positions = egotzi_positions()
-    text = HEAD + "".join(f"\n;SP[{positions[i % 3]}]" for i in range(DEEP)) + ")"
+    text = HEAD + "".join(f"\n;SP[{positions[i % 3]}]" for i in range(MAX_SETUPS)) + ")"
     record = Record.from_sgf(text)
     assert "children" not in repr(record.root)
     assert len(repr(record.root.children[0])) < 300
+
+
+def test_a_record_of_more_nodes_than_the_limit_is_refused_where_it_goes_over() -> None:
+    text = HEAD + "\n(;B[c3])" * MAX_NODES + ")"  # the root and MAX_NODES moves
+    line = MAX_NODES + 1
+    with pytest.raises(
+        RecordError, match=f"^line {line}, column 2: a record holds at most 50,000 nodes"
+    ):
+        Record.from_sgf(text)
+    assert len(Record.from_sgf(HEAD + "\n(;B[c3])" * (MAX_NODES - 1) + ")").root.children) == 1
+
+
+def test_a_record_of_more_setups_than_the_limit_is_refused_where_it_goes_over() -> None:
+    positions = egotzi_positions()
+    text = HEAD + "".join(f"\n;SP[{positions[i % 3]}]" for i in range(MAX_SETUPS + 1)) + ")"
+    with pytest.raises(
+        RecordError, match=f"^line {MAX_SETUPS + 2}: a record holds at most 2,000 set-up positions"
+    ):
+        Record.from_sgf(text)
+
+
+def names(count: int) -> list[str]:
+    """`count` different property names (`XAAAA`, `XAAAB`, ...) that records do not use."""
+    found = []
+    for number in range(count):
+        letters = ""
+        for _ in range(4):
+            number, letter = divmod(number, 26)
+            letters += chr(ord("A") + letter)
+        found.append("X" + letters)
+    return found
+
+
+@pytest.mark.parametrize("where", ["one property", "many properties"])
+def test_a_record_of_more_values_than_the_limit_is_refused(where: str) -> None:
+    if where == "one property":
+        root = "XV" + "[1]" * MAX_VALUES
+    else:
+        root = "".join(f"{name}[1]" for name in names(MAX_VALUES))
+    text = "(;GM[1000]GA[egotzi]SZ[5]" + root + ";B[c3])"
+    with pytest.raises(
+        RecordError, match=r"^line 1, column [0-9]+: a record holds at most 200,000 property values"
+    ):
+        Record.from_sgf(text)
+
+
+@pytest.mark.parametrize(
+    ("clock", "message"),
+    [
+        ("TM[300]OT[" + "9" * 309 + "s fischer]", "the increment is at most 1 day (1d)"),
+        ("TM[300]OT[" + "9" * 4301 + "x30s byo-yomi]", "byo-yomi has at most 100 periods"),
+        ("TM[300]OT[3x" + "9" * 309 + "s byo-yomi]", "a byo-yomi period lasts at most 1 day (1d)"),
+        ("TM[1e999]", "the main time is at most 100 days (100d)"),
+        ("TM[" + "9" * 30 + "]", "the main time is at most 100 days (100d)"),
+        ("TM[0]OT[1x101d byo-yomi]", "the time per move is at most 100 days (100d)"),
+    ],
+    ids=["increment", "periods", "period", "infinite", "thirty-digits", "days-per-move"],
+)
+def test_huge_numbers_in_the_time_control_are_refused_naming_the_bound(
+    clock: str, message: str
+) -> None:
+    with pytest.raises(RecordError) as refused:
+        Record.from_sgf(f"(;GM[1000]GA[petrify]SZ[6]{clock}\n;B[c3])")
+    assert str(refused.value) == f"line 1: the time control TM/OT: {message}"
+
+
+@pytest.mark.parametrize(
+    ("left", "message"),
+    [
+        ("BL[1e999]", "the time left BL is at most 1,000 days (1000d), not '1e999'"),
+        ("BL[" + "9" * 30 + "]", "the time left BL is at most 1,000 days (1000d), not '999"),
+        ("BL[86400001]", "the time left BL is at most 1,000 days (1000d), not '86400001'"),
+        ("BL[5]OB[" + "9" * 30 + "]", "the periods left OB must be a whole number from 0 to 3"),
+    ],
+    ids=["infinite", "thirty-digits", "over", "periods"],
+)
+def test_huge_times_left_are_refused_naming_the_bound(left: str, message: str) -> None:
+    text = f"(;GM[1000]GA[petrify]SZ[6]TM[300]OT[3x30s byo-yomi]\n;B[c3]{left})"
+    with pytest.raises(RecordError, match=f"^line 2: {re.escape(message)}"):
+        Record.from_sgf(text)
+    most = "(;GM[1000]GA[petrify]SZ[6]TM[300]OT[3x30s byo-yomi]\n;B[c3]BL[86400000]OB[3])"
+    record = Record.from_sgf(most)  # the bound itself reads, and writes back
+    assert Record.from_sgf(record.to_sgf()).to_sgf() == record.to_sgf()

@@ -569,3 +569,22 @@ def test_big_board_edges() -> None:
     for _ in range(200):
         game.push(rng.choice(game.legal_moves()[:-1]))
     assert set(game.legal_moves()) - {PASS} == naive_legal(game)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([5, 8, 11, 19]))
+def test_one_placement_is_judged_as_the_whole_list_of_legal_moves_judges_it(
+    seed: int, size: int
+) -> None:
+    # A move played in a position whose legal moves were never listed is checked on its
+    # own (a record read, a game replayed); it must agree with the list in every case.
+    rng = random.Random(seed)
+    game = Linage.new(size=size)
+    while not game.is_over():
+        position = game.position()
+        fresh = Linage.from_position(position)
+        judged = {
+            cell for cell in range(game.geometry.cell_count) if fresh.illegal_reason(cell) is None
+        }
+        assert judged == set(game.legal_moves()) - {PASS}, position
+        game.play(rng.choice(game.legal_moves()[:-1] or [PASS]))

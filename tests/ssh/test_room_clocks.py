@@ -137,3 +137,23 @@ def test_a_dialog_over_a_running_clock_costs_few_bytes(start_server) -> None:
 
     asyncio.run(play())
     assert "Traceback" not in server.log, server.log
+
+
+def test_the_room_form_refuses_a_clock_past_its_bounds(start_server) -> None:
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        conn, ann = await connect(server.port, "ann")
+        await ann.wait_for("you are ann", "Create a room")
+        ann.send("c" + TAB * 4 + "1m+99999999999999999999s")  # 10^20 seconds of increment
+        await ann.wait_for("Clock: the increment is at most 1 day (1d)")
+        ann.send(ENTER)
+        await asyncio.sleep(1)
+        screen = await ann.wait_for("choose a game")  # no room: still the form
+        assert "Waiting for a second player" not in screen
+        ann.send("\x7f" * 21 + "3s" + ENTER)  # 1m+3s
+        await ann.wait_for("Waiting for a second player")
+        conn.close()
+
+    asyncio.run(play())
+    assert "Traceback" not in server.log, server.log

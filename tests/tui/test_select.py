@@ -446,3 +446,21 @@ def test_the_key_bar_shows_the_keys_and_a_click_presses_one(tmp_path: Path) -> N
 
     done = run(steps, tmp_path)
     assert done.started == [Setup("petrify", size=8)]
+
+
+def test_a_clock_past_its_bounds_is_refused_with_the_bound(tmp_path: Path) -> None:
+    notes: list[str] = []
+
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        clock = screen(app).query_one("#clock", Input)
+        clock.focus()
+        await pilot.press(*"1m+99999999999999999999s", "enter")  # 10^20 s, in the field's 24
+        await pilot.pause()
+        notes.append(str(screen(app).query_one("#clock-note", Static).content))
+        assert started(app) == []  # still choosing
+        assert screen(app).focused is clock
+        await pilot.press(*["backspace"] * 21, "3", "s", "enter")  # 1m+3s
+
+    done = run(steps, tmp_path)
+    assert notes == ["Clock: the increment is at most 1 day (1d)"]
+    assert [game.clock for game in done.started] == ["1m+3s"]

@@ -117,10 +117,16 @@ def test_jump_to_a_move_by_number(tmp_path: Path) -> None:
             await type_move(pilot, move)
         await pilot.press("x", "g")
         await pilot.pause()
-        await pilot.press("9")
-        await pilot.pause()
-        assert "from 0 (the start) to 4" in str(app.screen.query_one("#text-note", Static).content)
-        await pilot.press("backspace", "2", "enter")
+        for typed in ("9", "\u00b2", "9" * 5000):  # past the end, not ASCII, too many digits
+            app.screen.query_one("#text", Input).value = typed
+            await pilot.pause()
+            note = str(app.screen.query_one("#text-note", Static).content)
+            assert "from 0 (the start) to 4" in note
+            await pilot.press("enter")  # refused: the dialog stays
+            await pilot.pause()
+            assert app.screen.query_one("#text", Input).value == typed
+        app.screen.query_one("#text", Input).value = ""
+        await pilot.press("2", "enter")
         await pilot.pause()
         assert screen.session.move_number() == 2
         assert screen.session.node.move == "b2"

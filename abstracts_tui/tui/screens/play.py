@@ -30,6 +30,7 @@ from textual.widgets import Input, Static
 from ...engine.review import Review, person_names
 from ...engine.search import Candidate
 from ...rules import PASS, Game, RulesError, format_number
+from ...rules.catalogue import read_int
 from ...session import Change, Changed, Phase, Session
 from ..analysis_view import (
     candidates_text,
@@ -952,14 +953,18 @@ class PlayScreen(SteadyScreen):
     def action_jump(self) -> None:
         last = len(self.session.line_nodes())
 
+        def number(text: str) -> int | None:
+            # ASCII digits only: int() refuses `²`, which str.isdigit() takes.
+            found = read_int(text.strip())
+            return found if found is not None and 0 <= found <= last else None
+
         def check(text: str) -> str | None:
-            if not text.strip().isdigit() or int(text) > last:
-                return f"a number from 0 (the start) to {last}"
-            return None
+            return f"a number from 0 (the start) to {last}" if number(text) is None else None
 
         def chosen(text: str | None) -> None:
-            if text is not None:
-                self.step(self.session.jump(int(text)), "")
+            move = number(text) if text is not None else None
+            if move is not None:
+                self.step(self.session.jump(move), "")
 
         dialog = TextDialog("Go to a move", f"Move number (0 to {last}):", "", check)
         self.app.push_screen(dialog, chosen)
