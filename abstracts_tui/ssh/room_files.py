@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ..clock import ClockSpecError
 from ..game_setup import Setup
 from ..records import Record, RecordError
 from ..rules import OptionError, RulesError, game_class
@@ -54,9 +55,18 @@ class RoomFileError(Exception):
     """A room file that cannot be used (the message says why)."""
 
 
-BAD_ROOM = (RoomFileError, RefusedFile, RecordError, RulesError, OSError, RecursionError)
-"""What a room's files can hold that stops the room, never the server (a record nested
-deeper than the reader can follow raises RecursionError)."""
+BAD_ROOM = (
+    RoomFileError,
+    RefusedFile,
+    RecordError,
+    RulesError,
+    ClockSpecError,
+    OSError,
+    RecursionError,
+)
+"""What a room's files or row can hold that stops the room, never the server (a record
+nested deeper than the reader can follow raises RecursionError; a clock kept by an earlier
+version may be past today's bounds)."""
 
 
 def why(error: BaseException) -> str:

@@ -251,3 +251,28 @@ def test_openssh_asks_without_a_terminal_and_gets_the_answer_and_status(start_se
     with_terminal = ask("-tt", "ratings")  # a terminal: the lines end in CR LF
     assert with_terminal.returncode == 0
     assert with_terminal.stdout == "name\tgame\trating\tdeviation\tgames\r\n"
+
+
+def test_a_room_kept_with_a_clock_past_the_bounds_is_left_out_and_the_server_starts(
+    start_server, tmp_path: Path
+) -> None:
+    """Earlier versions took any clock: such a room is not loaded (one log line, no
+    traceback), and the server and its other rooms go on."""
+    data = tmp_path / "data"
+    data.mkdir()
+    store = SqliteStore(data / "server.db")
+    huge = RoomSetup("petrify", 8, creator="ann", clock="1m+" + "9" * 20 + "s")
+    store.save_room(RoomSave("h8ge", huge, None, None))
+    store.save_room(RoomSave("k7m2", RoomSetup("pilo", 6, creator="bob"), None, None))
+    store.close()
+    server: RunningServer = start_server()
+    assert "room h8ge in" in server.log and "not loaded: " in server.log
+    assert "Traceback" not in server.log
+
+    async def lobby() -> None:
+        conn, carl = await connect(server.port, "carl")
+        screen = await carl.wait_for("k7m2")
+        assert "h8ge" not in screen
+        conn.close()
+
+    asyncio.run(lobby())
