@@ -37,7 +37,7 @@ from .base import (
     room_filter,
 )
 from .schema import NewerStore, migrate, now
-from .sqlite_file import Watch, examine_file, examine_tables, make_new, read_only
+from .sqlite_file import LEAVE_IT, Watch, examine_file, examine_tables, make_new, read_only
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,15 @@ def reason(error: sqlite3.Error) -> str:
     for prefix, text in REASONS.items():
         if name == prefix or name.startswith(prefix + "_"):
             return text
-    return str(error)
+    if not_text(error):
+        return DAMAGED
+    lines = str(error).splitlines()
+    return lines[0][:200] if lines else type(error).__name__
+
+
+def not_text(error: sqlite3.Error) -> bool:
+    """Whether `error` is a text read back that is not UTF-8, as the store wrote none."""
+    return str(error).startswith("Could not decode to UTF-8")
 
 
 def when(text: str) -> datetime:
@@ -129,6 +137,9 @@ class SqliteStore:
         except sqlite3.Error as error:
             self._close_all()
             raise StoreError(f"{path} cannot be used: {reason(error)}") from None
+        except UnicodeDecodeError:
+            self._close_all()
+            raise StoreError(f"{path} is damaged (a text in it is not UTF-8): {LEAVE_IT}") from None
         except NewerStore as error:
             self._close_all()
             raise StoreError(f"{path} cannot be used: {error}") from None
@@ -174,6 +185,8 @@ class SqliteStore:
                     raise
             except sqlite3.Error as error:
                 raise StoreError(self._failed(error)) from None
+            except UnicodeDecodeError as error:
+                raise StoreError(self._not_text(error)) from None
             finally:
                 self._watch.written()
 
@@ -186,6 +199,8 @@ class SqliteStore:
                 return cursor.fetchall()
             except sqlite3.Error as error:
                 raise StoreError(self._failed(error)) from None
+            except UnicodeDecodeError as error:
+                raise StoreError(self._not_text(error)) from None
 
     def _look(self) -> None:
         """Examine the file if another program changed it (under the lock)."""
@@ -198,9 +213,17 @@ class SqliteStore:
         """What a failed statement means for the player; a damaged file is marked so."""
         name = getattr(error, "sqlite_errorname", "") or ""
         if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
-            self._damage(f"SQLite says: {error}")
+            self._damage(f"SQLite says: {reason(error)}")
+            return DAMAGED
+        if not_text(error):
+            self._damage("a text in it is not UTF-8")
             return DAMAGED
         return reason(error)
+
+    def _not_text(self, error: UnicodeDecodeError) -> str:
+        """A text read back is not UTF-8, as the store wrote it: the file is damaged."""
+        self._damage(f"a text in it is not UTF-8: {error.reason}")
+        return DAMAGED
 
     def _damage(self, why: str) -> None:
         """Write nothing more to the file, and say so once in the log."""
@@ -285,7 +308,7 @@ class SqliteStore:
 
     def room(self, code: str) -> StoredRoom | None:
         rows = self._read(f"SELECT {ROOM_COLUMNS} FROM rooms WHERE code = ?", (code,))
-        return _stored_room(rows[0]) if rows else None
+        return self._rooms(rows)[0] if rows else None
 
     def rooms(
         self,
@@ -302,7 +325,17 @@ class SqliteStore:
             "ORDER BY updated DESC, code LIMIT ? OFFSET ?",
             tuple(parameters),
         )
-        return [_stored_room(row) for row in rows]
+        return self._rooms(rows)
+
+    def _rooms(self, rows: list[sqlite3.Row]) -> list[StoredRoom]:
+        """The rooms of `rows`; a row that cannot be read (a time that is no time) is the
+        file's damage, as SQLite's own errors are."""
+        try:
+            return [_stored_room(row) for row in rows]
+        except (ValueError, TypeError) as error:
+            with self._lock:
+                self._damage(f"a room's row cannot be read: {error}")
+            raise StoreError(DAMAGED) from None
 
     def codes(self) -> set[str]:
         return {row["code"] for row in self._read("SELECT code FROM rooms")}

@@ -140,10 +140,13 @@ def examine_tables(db: sqlite3.Connection, path: Path, *, full: bool = False) ->
             first = (lines or found)[0][:200]
             raise StoreError(f"{path} is damaged (SQLite's {check}: {first}): {LEAVE_IT}")
         row = db.execute("SELECT max(version) FROM schema_version").fetchone()
+    except UnicodeDecodeError:
+        raise StoreError(f"{path} is damaged (a text in it is not UTF-8): {LEAVE_IT}") from None
     except sqlite3.Error as error:
         name = getattr(error, "sqlite_errorname", "") or ""
         if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
-            raise StoreError(f"{path} is damaged (SQLite says: {error}): {LEAVE_IT}") from None
+            said = _reason(error)
+            raise StoreError(f"{path} is damaged (SQLite says: {said}): {LEAVE_IT}") from None
         raise StoreError(f"{path} cannot be read: {_reason(error)}") from None
     return int(row[0] or 0)
 
