@@ -95,6 +95,9 @@ T = TypeVar("T")
 
 RETRY_SECONDS = 1.0
 """How often a process that lost the database tries to reach it again."""
+LOOK_SECONDS = 1.0
+"""How often a connected process asks whether the database is there, and reads who the
+other processes (those alive) show the rooms shown here to."""
 LOST = "moves wait until it is back"
 
 
@@ -364,7 +367,7 @@ class SharedRooms(Rooms):
                         continue
                 self.ready.set()
                 while self.db is not None and not self.stopping:
-                    async for note in conn.notifies(timeout=1.0):
+                    async for note in conn.notifies(timeout=LOOK_SECONDS):
                         self._told(note.channel, note.payload)
                     # Each second: is it still there, and is every process it knew of?
                     await self._read_presence(conn)

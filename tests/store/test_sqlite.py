@@ -212,3 +212,34 @@ def test_the_check_reads_the_whole_file_and_its_version_and_changes_nothing(
     db.close()
     with pytest.raises(StoreError, match="made by a newer version"):
         check(path)
+
+
+def test_serve_check_says_in_one_sentence_whether_the_store_can_be_used(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    data = tmp_path / "data"
+
+    def serve_check() -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "abstracts_tui", "serve", "--check", "--data", str(data)]
+        return subprocess.run(command, capture_output=True, text=True, timeout=60)
+
+    missing = serve_check()
+    assert (missing.returncode, missing.stdout) == (2, "")
+    assert missing.stderr == (
+        f"Error: there is no store at {data / 'server.db'} (the server's first start makes one)\n"
+    )
+    assert not data.exists()  # nothing made
+    data.mkdir()
+    a_store(data / "server.db")
+    sound = serve_check()
+    assert (sound.returncode, sound.stderr) == (0, "")
+    assert sound.stdout == (
+        f"{data / 'server.db'} is sound: SQLite's integrity check finds nothing wrong, "
+        "and its tables are at version 2 (this version's)\n"
+    )
+    page_garbage(data / "server.db")
+    damaged = serve_check()
+    assert (damaged.returncode, damaged.stdout) == (2, "")
+    assert damaged.stderr.startswith(f"Error: {data / 'server.db'} is damaged (SQLite")
+    assert len(damaged.stderr.splitlines()) == 1 and "Usage:" not in damaged.stderr
