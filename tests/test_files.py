@@ -257,3 +257,18 @@ def test_a_temporary_file_another_process_is_writing_is_never_removed(tmp_path: 
         writer.stdin.close()
         writer.wait(10)
     assert files.clean_stale(tmp_path) == [temp.name]  # its writer is gone now
+
+
+def test_the_games_in_progress_are_listed_after_the_leftovers_of_killed_writes_go(
+    tmp_path: Path,
+) -> None:
+    from abstracts_tui.saved_games import SavedGames
+
+    games = tmp_path / "games"
+    games.mkdir()
+    left = games / ".2026-11-23-140512-pilo.sgf.q1w2e3r4.tmp"
+    left.write_text("(;GM[1000]GA[pi")  # half a game: the kill came during the write
+    aged(left, 300)
+    found, problems = SavedGames(tmp_path).read()
+    assert (found, problems) == ([], [])
+    assert list(games.iterdir()) == []

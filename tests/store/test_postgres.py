@@ -193,3 +193,16 @@ def test_seats_held_through_an_outage_are_put_back_where_none_is_held(database_u
     )
     assert postgres.seats(db, ["k7m2", "gone"]) == {"k7m2": {"ann": "ann-1", "bob": "bob-2"}}
     db.close()
+
+
+def test_serve_check_of_a_database_says_whether_it_can_be_used(database_url: str) -> None:
+    assert postgres.check_database(database_url).endswith(
+        "can be used: its tables are not made yet (the first start makes them)"
+    )
+    PostgresStore(database_url).close()
+    newest = MIGRATIONS[-1].version
+    assert postgres.check_database(database_url).endswith(
+        f"can be used: its tables are at version {newest} (this version's)"
+    )
+    with pytest.raises(StoreError, match="cannot be used: the database cannot be reached"):
+        postgres.check_database("postgresql://abstracts@127.0.0.1:1/none")
