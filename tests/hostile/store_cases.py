@@ -24,6 +24,7 @@ import contextlib
 import hashlib
 import os
 import random
+import re
 import shutil
 import stat
 import subprocess
@@ -297,16 +298,18 @@ async def hot_seat(port: int, user: str) -> tuple[asyncssh.SSHClientConnection, 
 
 
 async def quiet_player(client: ScreenClient, stop: asyncio.Event, stalls: list[float]) -> None:
-    """A player who moves the cursor to and fro; each key's time to the screen, in ms."""
-    cells = ("e5", "d5")
-    turn = 0
+    """A player who moves the cursor to and fro on row 5; each key's time to the screen,
+    in ms."""
     while not stop.is_set():
-        cell = cells[turn % 2]
+        found = re.search(r"Cursor ([a-h])5", client.text())
+        if found is None:
+            raise AssertionError(f"no cursor on row 5 on the screen:\n{client.text()}")
+        column = found.group(1)
+        key, cell = (LEFT, chr(ord(column) - 1)) if column > "a" else (RIGHT, "b")
         started = time.monotonic()
-        client.send(RIGHT if cell == "e5" else LEFT)
-        await client.wait_for(f"Cursor {cell}")
+        client.send(key)
+        await client.wait_for(f"Cursor {cell}5")
         stalls.append((time.monotonic() - started) * 1000)
-        turn += 1
         await asyncio.sleep(0.05)
 
 
@@ -327,8 +330,6 @@ async def room_of_two(
     one: int, two: int
 ) -> tuple[list[asyncssh.SSHClientConnection], ScreenClient, ScreenClient, str]:
     """Ann makes a Petrify room on port `one`, Bob joins it on `two`: both see it start."""
-    import re
-
     ann_conn, ann = await connect(one, "ann")
     await ann.wait_for("you are ann", "Create a room")
     ann.send("c")
