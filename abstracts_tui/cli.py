@@ -388,6 +388,13 @@ def review(
 @click.option(
     "--idle-timeout", default=1800.0, show_default=True, help="Seconds without input to close."
 )
+@click.option(
+    "--check",
+    "check_only",
+    is_flag=True,
+    help="Check the store (SQLite's integrity check, or the database) and its tables' "
+    "version, say what was found, and exit: 0 if it can be used, 2 if not.",
+)
 @log_level_option
 def serve(
     host: str,
@@ -401,6 +408,7 @@ def serve(
     sessions_per_user: int,
     connections_per_address: int,
     idle_timeout: float,
+    check_only: bool,
     log_level: str,
 ) -> None:
     """Serve the games over SSH: each connection gets its own app, with rooms to play in.
@@ -420,9 +428,18 @@ def serve(
             from .store import postgres  # noqa: F401
         except ImportError as error:
             raise Refusal(missing_extra("postgres", "--database", error)) from None
+    folder = Path(data) if data else data_dir() / "server"
+    if check_only:
+        from .ssh.server import check_store
+
+        try:
+            click.echo(check_store(folder, database))
+        except ConfigError as error:
+            raise Refusal(str(error)) from None
+        return
     log_to_stderr(log_level)
     config = ServerConfig(
-        data=Path(data) if data else data_dir() / "server",
+        data=folder,
         host=host,
         port=port,
         authorized_keys=Path(authorized_keys) if authorized_keys else None,

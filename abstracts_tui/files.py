@@ -3,7 +3,11 @@
 A file is written through a temporary file in the same folder, flushed to the disk, and
 renamed over the old one, and then the folder itself is flushed, so that a crash or a
 power cut leaves either the old file or the new one, never half of one. A file saved over
-keeps its permissions; a new one gets 0644 (less what the umask takes).
+keeps its permissions; a new one gets 0644 (less what the umask takes). A private file
+(a game in progress: the autosave) is 0600 and the folders made for it 0700, whatever the
+umask. A process killed while it writes leaves its temporary file (`.NAME.XXXXXXXX.tmp`):
+`clean_stale` removes those older than a minute that no live process is writing (the
+writer holds a lock on its temporary file while it writes).
 
 The autosave is written off the caller's thread (the app's event loop, which over SSH
 every player shares) by one writer thread for the whole process, right after each change:
@@ -21,17 +25,26 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import logging
 import os
+import re
 import stat
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 
 NEW_FILE_MODE = 0o644
+PRIVATE_FILE_MODE = 0o600
+PRIVATE_FOLDER_MODE = 0o700
+STALE_SECONDS = 60.0
+"""A temporary file older than this that no process is writing is a leftover."""
+TEMPORARY = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp(-wal|-shm|-journal)?")
+"""The names of the temporary files `write_atomic` (and the SQLite store) make."""
 FIRST_RETRY_SECONDS = 1.0
 """How long after the first failed save the autosave tries it again, if nothing changed."""
 RETRY_SECONDS = 10.0
@@ -40,31 +53,104 @@ RETRY_SECONDS = 10.0
 log = logging.getLogger(__name__)
 
 
-def write_atomic(path: Path, text: str, *, mode: int = NEW_FILE_MODE) -> None:
+def write_atomic(
+    path: Path, text: str, *, mode: int = NEW_FILE_MODE, private: bool = False
+) -> None:
     """Write `text` (UTF-8) to `path` through a temporary file and a rename.
 
-    A file saved over keeps its permissions; a new one gets `mode` less the umask.
+    A file saved over keeps its permissions; a new one gets `mode` less the umask. A
+    `private` file is 0600 whatever it was, in folders made 0700 if missing.
     Raises `OSError` (nothing is changed then) if the folder cannot be written.
     """
     target = Path(os.path.realpath(path))  # saving over a link writes the file it names
     folder = target.parent
-    folder.mkdir(parents=True, exist_ok=True)
-    try:
-        mode = stat.S_IMODE(target.stat().st_mode)
-    except FileNotFoundError:
-        mode &= ~_umask()
+    if private:
+        private_folder(folder)
+        mode = PRIVATE_FILE_MODE
+    else:
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            mode = stat.S_IMODE(target.stat().st_mode)
+        except FileNotFoundError:
+            mode &= ~_umask()
     fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            _lock(handle.fileno(), wait=True)  # this file is being written: not a leftover
             os.fchmod(handle.fileno(), mode)
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(temp, target)
+            os.replace(temp, target)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
     sync_folder(folder)
+
+
+def private_folder(folder: Path) -> None:
+    """Make `folder` and the folders above it that are missing, each 0700 whatever the
+    umask (the umask applies to mkdir's mode: each is set after); folders there already
+    are left as they are."""
+    missing = []
+    for parent in [folder, *folder.parents]:
+        if os.path.isdir(parent):
+            break
+        missing.append(parent)
+    for made in reversed(missing):
+        try:
+            made.mkdir(mode=PRIVATE_FOLDER_MODE)
+        except FileExistsError:
+            if not made.is_dir():
+                raise
+            continue  # made meanwhile by another thread or process: theirs
+        fd = os.open(made, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            os.fchmod(fd, PRIVATE_FOLDER_MODE)
+        finally:
+            os.close(fd)
+
+
+def _lock(fd: int, *, wait: bool) -> bool:
+    """Lock the open file `fd` for this process (False if another holds it and not
+    `wait`)."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+def clean_stale(folder: Path, *, age: float = STALE_SECONDS) -> list[str]:
+    """Remove the temporary files in `folder` (not below) left by a process killed while
+    it wrote them: older than `age` seconds, and written by no live process. Returns the
+    names removed; a folder that cannot be read is left as it is."""
+    removed: list[str] = []
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return removed
+    now = time.time()
+    for name in names:
+        if not TEMPORARY.fullmatch(name):
+            continue
+        path = folder / name
+        try:
+            info = os.lstat(path)
+            if not stat.S_ISREG(info.st_mode) or now - info.st_mtime < age:
+                continue
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+        except OSError:
+            continue
+        try:
+            if _lock(fd, wait=False):
+                path.unlink()
+                removed.append(name)
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
+    return removed
 
 
 def sync_folder(folder: Path) -> None:
@@ -138,8 +224,9 @@ class Autosave:
         self._idle.set()
 
     def write(self, text: str) -> None:
-        """Write `text` to the file soon (at once, unless a write is under way)."""
-        self.put(partial(write_atomic, self.path, text))
+        """Write `text` to the file soon (at once, unless a write is under way); the file
+        is private (0600, in folders made 0700): a game in progress is its player's."""
+        self.put(partial(write_atomic, self.path, text, private=True))
 
     def put(self, save: Callable[[], object]) -> None:
         """Run `save` on the writer thread soon, unless a newer one is put before it starts:

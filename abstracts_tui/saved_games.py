@@ -6,7 +6,8 @@ Starting another game therefore never replaces one in progress: the resume offer
 every unfinished game, newest first, and the player resumes one or deletes it. A finished
 game's file is removed when the next game starts (it was the last game, kept until then
 to be saved as a record). `autosave.sgf` beside `games/`, where earlier versions kept the
-one game in progress, is listed too.
+one game in progress, is listed too. The files are their player's alone (0600, in folders
+made 0700).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .files import describe
+from .files import clean_stale, describe
 
 if TYPE_CHECKING:
     from .records import Record
@@ -76,7 +77,10 @@ class SavedGames:
 
     def read(self) -> tuple[list[SavedGame], list[str]]:
         """The unfinished games, newest first, and a sentence for each file that could
-        not be read (such files are left as they are)."""
+        not be read (such files are left as they are). The temporary files of writes cut
+        short (a process killed while it wrote) are removed first."""
+        clean_stale(self.data)
+        clean_stale(self.folder)
         games: list[SavedGame] = []
         problems: list[str] = []
         paths = self.files()

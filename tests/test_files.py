@@ -158,3 +158,117 @@ def test_a_save_that_keeps_failing_is_tried_again_less_and_less_often(
     # 0.05, 0.1, 0.2, 0.4, 0.4 s: longer each time (a fixed 0.05 s would try 30 times)
     assert 3 <= len(waits) <= 6, waits
     assert waits[2] > 0.15, waits
+
+
+@pytest.mark.parametrize("umask", [0o000, 0o022, 0o077])
+def test_a_private_file_is_0600_in_folders_made_0700_whatever_the_umask(
+    tmp_path: Path, umask: int
+) -> None:
+    (tmp_path / "open").mkdir()
+    (tmp_path / "open").chmod(0o755)  # a folder there already is the user's choice
+    old = os.umask(umask)
+    try:
+        write_atomic(tmp_path / "open" / "data" / "game.sgf", "(;)", private=True)
+        write_atomic(tmp_path / "data" / "games" / "game.sgf", "(;)", private=True)
+        (tmp_path / "data" / "games" / "old.sgf").write_text("(;)")
+        (tmp_path / "data" / "games" / "old.sgf").chmod(0o644)
+        write_atomic(tmp_path / "data" / "games" / "old.sgf", "(;)", private=True)
+    finally:
+        os.umask(old)
+    for folder in (tmp_path / "data", tmp_path / "data" / "games"):
+        assert mode(folder) == 0o700, folder
+    assert mode(tmp_path / "data" / "games" / "game.sgf") == 0o600
+    assert mode(tmp_path / "data" / "games" / "old.sgf") == 0o600  # an older file too
+    assert (mode(tmp_path / "open"), mode(tmp_path / "open" / "data")) == (0o755, 0o700)
+
+
+def test_the_autosave_writes_private_files(tmp_path: Path) -> None:
+    old = os.umask(0)
+    try:
+        autosave = Autosave(tmp_path / "games" / "game.sgf")
+        autosave.write("(;)")
+        assert autosave.flush()
+    finally:
+        os.umask(old)
+    assert mode(tmp_path / "games") == 0o700
+    assert mode(tmp_path / "games" / "game.sgf") == 0o600
+
+
+def aged(path: Path, seconds: float) -> Path:
+    when = time.time() - seconds
+    os.utime(path, (when, when), follow_symlinks=False)
+    return path
+
+
+def test_temporary_files_left_by_a_killed_writer_are_removed_and_no_other(tmp_path: Path) -> None:
+    left = tmp_path / ".game.sgf.k2j4x9_a.tmp"
+    left.write_text("half a game")
+    aged(left, 120)
+    fresh = tmp_path / ".other.sgf.abcdefgh.tmp"  # being written now, or a moment ago
+    fresh.write_text("a game being written")
+    wal = tmp_path / ".server.db.0a1b2c3d.tmp-wal"  # a new store's, never finished
+    wal.write_text("")
+    aged(wal, 120)
+    game = tmp_path / "game.sgf"  # not a temporary file, however old
+    game.write_text("(;)")
+    aged(game, 3600)
+    odd = tmp_path / ".notes.tmp"  # not a name the writer makes
+    odd.write_text("")
+    aged(odd, 3600)
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("kept")
+    link = tmp_path / ".link.sgf.zzzzzzzz.tmp"
+    link.symlink_to(target)
+    aged(link, 3600)
+    assert sorted(files.clean_stale(tmp_path)) == [left.name, wal.name]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [fresh.name, game.name, odd.name, target.name, link.name]
+    )
+    assert target.read_text() == "kept"
+
+
+def test_a_temporary_file_another_process_is_writing_is_never_removed(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    temp = tmp_path / ".game.sgf.abcdefgh.tmp"
+    temp.write_text("")
+    aged(temp, 600)  # old, but its writer holds it: a write that takes long
+    writer = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, sys, time\n"
+            f"handle = open({str(temp)!r}, 'a')\n"
+            "fcntl.flock(handle, fcntl.LOCK_EX)\n"
+            "print('locked', flush=True)\n"
+            "sys.stdin.read()\n",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert writer.stdout is not None and writer.stdout.readline() == "locked\n"
+        assert files.clean_stale(tmp_path) == []
+        assert temp.exists()
+    finally:
+        assert writer.stdin is not None
+        writer.stdin.close()
+        writer.wait(10)
+    assert files.clean_stale(tmp_path) == [temp.name]  # its writer is gone now
+
+
+def test_the_games_in_progress_are_listed_after_the_leftovers_of_killed_writes_go(
+    tmp_path: Path,
+) -> None:
+    from abstracts_tui.saved_games import SavedGames
+
+    games = tmp_path / "games"
+    games.mkdir()
+    left = games / ".2026-11-23-140512-pilo.sgf.q1w2e3r4.tmp"
+    left.write_text("(;GM[1000]GA[pi")  # half a game: the kill came during the write
+    aged(left, 300)
+    found, problems = SavedGames(tmp_path).read()
+    assert (found, problems) == ([], [])
+    assert list(games.iterdir()) == []

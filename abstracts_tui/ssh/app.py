@@ -11,6 +11,7 @@ not the player's). A room's game screen counts its person as connected
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from textual.screen import Screen
 
 from ..game_setup import Setup
 from ..ratings import Rating
-from ..session import Change, Changed, Phase
+from ..session import Change, Changed, Phase, Session
 from ..store import StoreError
 from ..tui import app as tui_app
 from ..tui.app import AbstractsApp, Policy
@@ -36,6 +37,8 @@ from .lobby import LobbyScreen, WaitingScreen
 from .presence import RoomPresence
 from .rooms import Room, RoomError, Rooms
 from .signals import signal
+
+log = logging.getLogger(__name__)
 
 NO_FILES = "Saving and loading files is not available over SSH: the server keeps the game."
 
@@ -168,6 +171,23 @@ class ServerApp(AbstractsApp):
             self.open_room(self.command.code, watch=self.command.action == "watch")
         else:
             super().offer_resume()
+
+    def show_play(self, session: Session) -> None:
+        """A hot-seat game: as in the app, and the server's log says when its file cannot
+        be written (the player is told on the screen)."""
+        user = self.user
+
+        def saving_changed() -> None:
+            problem, path = session.save_problem, session.autosave_path
+            if problem is None:
+                log.info("%s: the hot-seat game in %s is saved again", user, path)
+            else:
+                log.warning(
+                    "%s: the hot-seat game in %s is not being saved: %s", user, path, problem
+                )
+
+        session.saving_listeners.append(saving_changed)
+        super().show_play(session)
 
     # -- your move -------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ import os
 import stat
 from pathlib import Path
 
+from ..files import PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE, clean_stale, private_folder
 from .limits import ConfigError
 
 
@@ -48,10 +49,11 @@ def read_own_file(path: Path, limit: int) -> bytes:
 
 
 def own_folder(path: Path, *, link: bool = False) -> Path:
-    """`path` as a folder of the server's: made owner-only if missing; a link is refused
-    unless `link` (the data folder itself is the operator's choice, and may be one)."""
+    """`path` as a folder of the server's: made owner-only (0700, whatever the umask) if
+    missing, with any folder above it that is missing; a link is refused unless `link`
+    (the data folder itself is the operator's choice, and may be one)."""
     try:
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        private_folder(path)
     except OSError as error:
         raise ConfigError(f"{path} cannot be made a folder: {error.strerror}") from None
     if (path.is_symlink() and not link) or not path.is_dir():
@@ -60,6 +62,56 @@ def own_folder(path: Path, *, link: bool = False) -> Path:
             "folders of its own (move it away, or give another --data)"
         )
     return path
+
+
+def tidy_user_files(data: Path) -> tuple[int, int]:
+    """At the start: the players' folders (`users/NAME/` and its `games/`) owner-only,
+    0700 and their files 0600 (earlier versions made them as the umask said), and the
+    temporary files a killed writer left there, or in the data folder, removed. Links
+    are neither followed nor changed. Returns how many files and folders were made
+    owner-only, and how many leftovers were removed."""
+    removed = len(clean_stale(data))
+    users = own_folder(data / "users")
+    tightened = 0
+    try:
+        names = sorted(os.listdir(users))
+    except OSError:
+        return tightened, removed
+    for name in names:
+        for folder in (users / name, users / name / "games"):
+            tightened += _owner_only(folder, PRIVATE_FOLDER_MODE)
+            if not _is_folder(folder):
+                continue
+            removed += len(clean_stale(folder))
+            with contextlib.suppress(OSError):
+                for entry in os.scandir(folder):
+                    if entry.is_file(follow_symlinks=False):
+                        tightened += _owner_only(Path(entry.path), PRIVATE_FILE_MODE)
+    return tightened, removed
+
+
+def _is_folder(path: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _owner_only(path: Path, mode: int) -> int:
+    """Set `path`'s mode to `mode` if it is more open (no link is followed); 1 if it was."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:  # a link (ELOOP), or gone
+        return 0
+    try:
+        if stat.S_IMODE(os.fstat(fd).st_mode) & ~mode == 0:
+            return 0
+        os.fchmod(fd, mode)
+    except OSError:
+        return 0
+    finally:
+        os.close(fd)
+    return 1
 
 
 def fsync_folder(path: Path) -> None:

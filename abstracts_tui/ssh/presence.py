@@ -1,9 +1,12 @@
 """Who is connected to each room's game, and the screens to tell when that changes.
 
-Every app of the server runs in one process and one event loop, so this is kept in the
-process: a screen showing a room's game counts its person as connected while it shows
-it, and is told when someone of the room connects or drops (a player sees at once that
-the other's connection was lost, without asking again and again).
+Every app of a server process runs in one event loop, so the process keeps this itself: a
+screen showing a room's game counts its person as connected while it shows it, and is
+told when someone of the room connects or drops (a player sees at once that the other's
+connection was lost, without asking again and again). On a server of several processes
+(PostgreSQL, `shared`) each process announces who it shows each room to (`announce`) and
+is told who the others show it to (`elsewhere`): a person is connected if any process
+shows them the game.
 """
 
 from __future__ import annotations
@@ -12,15 +15,80 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-CONNECTED: dict[str, Counter[str]] = {}
-"""Room code -> the people showing that room's game, with how many connections each."""
-FOLLOWERS: dict[str, list[Callable[[], None]]] = {}
-"""Room code -> what to call when who is connected to the room changes."""
+
+class Presences:
+    """The people connected to each room's game, here and through other processes."""
+
+    def __init__(self) -> None:
+        self.connected: dict[str, Counter[str]] = {}
+        """Room code -> the people shown that room's game here, with how many screens each."""
+        self.followers: dict[str, list[Callable[[], None]]] = {}
+        """Room code -> what to call when who is connected to the room changes."""
+        self.elsewhere: dict[str, frozenset[str]] = {}
+        """Room code -> the people other processes show it to, as last told."""
+        self.announce: Callable[[str, frozenset[str]], None] | None = None
+        """Told of the people shown a room here whenever they change (a shared server)."""
+
+    def here(self, code: str) -> frozenset[str]:
+        """The people this process shows room `code`'s game to."""
+        return frozenset(self.connected.get(code, ()))
+
+    def people(self, code: str) -> frozenset[str]:
+        """The people connected to room `code` now, through any process."""
+        return self.here(code) | self.elsewhere.get(code, frozenset())
+
+    def shown(self) -> dict[str, frozenset[str]]:
+        """Every room shown here, with the people it is shown to."""
+        return {code: self.here(code) for code in self.connected}
+
+    def followed(self) -> list[str]:
+        """The rooms whose presence a screen here shows."""
+        return list(self.followers)
+
+    def follow(self, code: str, user: str, here: bool, changed: Callable[[], None]) -> None:
+        """A screen starts (`here`) or stops showing room `code`'s game to `user`;
+        `changed` is called whenever who is connected changes while it shows it."""
+        before, shown = self.people(code), self.here(code)
+        counts = self.connected.setdefault(code, Counter())
+        followers = self.followers.setdefault(code, [])
+        counts[user] += 1 if here else -1
+        if counts[user] <= 0:
+            del counts[user]
+        if here:
+            followers.append(changed)
+        elif changed in followers:
+            followers.remove(changed)
+        if not counts:
+            del self.connected[code]
+        if not followers:
+            del self.followers[code]
+            self.elsewhere.pop(code, None)  # read again when a screen shows it again
+        if self.announce is not None and self.here(code) != shown:
+            self.announce(code, self.here(code))
+        self._tell(code, before)
+
+    def set_elsewhere(self, code: str, names: frozenset[str]) -> None:
+        """The people other processes show room `code` to are `names` (of a room shown
+        here: the others are not kept)."""
+        if code not in self.followers:
+            return
+        before = self.people(code)
+        self.elsewhere[code] = names
+        self._tell(code, before)
+
+    def _tell(self, code: str, before: frozenset[str]) -> None:
+        if self.people(code) != before:
+            for follower in list(self.followers.get(code, ())):
+                follower()
+
+
+PRESENCES = Presences()
+"""The process's presences: every app of a server process shares them."""
 
 
 def people(code: str) -> frozenset[str]:
     """The people connected to room `code` now."""
-    return frozenset(CONNECTED.get(code, ()))
+    return PRESENCES.people(code)
 
 
 @dataclass(frozen=True)
@@ -30,28 +98,12 @@ class RoomPresence:
 
     code: str
     user: str
+    presences: Presences = PRESENCES
 
     def people(self) -> frozenset[str]:
-        return people(self.code)
+        return self.presences.people(self.code)
 
     def follow(self, here: bool, changed: Callable[[], None]) -> None:
         """This connection starts (`here`) or stops showing the room's game; `changed`
         is called whenever who is connected changes while it shows it."""
-        code = self.code
-        before = people(code)
-        counts = CONNECTED.setdefault(code, Counter())
-        followers = FOLLOWERS.setdefault(code, [])
-        counts[self.user] += 1 if here else -1
-        if counts[self.user] <= 0:
-            del counts[self.user]
-        if here:
-            followers.append(changed)
-        elif changed in followers:
-            followers.remove(changed)
-        if not counts:
-            del CONNECTED[code]
-        if not followers:
-            del FOLLOWERS[code]
-        if people(code) != before:
-            for follower in list(FOLLOWERS.get(code, ())):
-                follower()
+        self.presences.follow(self.code, self.user, here, changed)

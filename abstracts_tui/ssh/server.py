@@ -41,7 +41,7 @@ from .auth import (
 from .collector import keep_pauses_short
 from .commands import COMMANDS
 from .commands import USAGE as COMMANDS_USAGE
-from .files import own_folder
+from .files import own_folder, tidy_user_files
 from .limits import ConfigError, DatabaseError, ServerConfig
 
 if TYPE_CHECKING:
@@ -80,6 +80,11 @@ class Server:
 
         self.config = config
         own_folder(config.data, link=True)
+        tightened, removed = tidy_user_files(config.data)
+        if tightened:
+            log.info("made %d of the players' files and folders owner-only", tightened)
+        if removed:
+            log.info("removed %d temporary files left by writes that were cut short", removed)
         self.require_auth = auth_required(
             config.host,
             open=config.open,
@@ -206,6 +211,25 @@ def open_store(data: Path, database: str | None = None) -> Store:
     except StoreError as error:
         if database is not None:
             raise DatabaseError(str(error)) from None
+        raise ConfigError(str(error)) from None
+
+
+def check_store(data: Path, database: str | None = None) -> str:
+    """What `serve --check` says: a sentence when the store (the SQLite file in the data
+    folder, or the PostgreSQL database at `database`) can be used, checked through and
+    at a schema version this program knows; raises ConfigError saying what is wrong.
+    Changes nothing."""
+    try:
+        if database is None:
+            from ..store.sqlite_file import check
+
+            return check(data / STORE_FILE)
+        try:
+            from ..store.postgres import check_database
+        except ImportError as error:
+            raise ConfigError(missing_extra("postgres", "--database", error)) from None
+        return check_database(database)
+    except StoreError as error:
         raise ConfigError(str(error)) from None
 
 

@@ -19,9 +19,15 @@ database is the truth:
   reads it, and the time left is stored with the room; between changes the faces are
   drawn from this process's monotonic clock plus its offset to the database's; the
   first process whose timer finds the time gone records the end on time (`flag`), once;
+- who is connected to a room's game is known across processes: each process keeps a row
+  per room and person it shows the game to (`presence`) and announces a change; the
+  others read the rows of the processes alive (a process killed is gone with its lock),
+  at once when told and every second;
 - while the database cannot be reached the players are told (the panel of every room's
   screen), changes are refused, and the process reconnects by itself every second, then
-  reads what it missed.
+  reads what it missed and puts back what is its own: its sessions, the seats its
+  connections hold and who it shows each room to; and it reads again the others' (the
+  seats, who is connected), so that the screens show what is true again.
 
 Every call to the database from the event loop is short (one transaction of a few
 statements on the loop's own connection), so the loop waits for it rather than giving
@@ -50,6 +56,7 @@ from ..session import Change as SessionChange
 from ..session import Changed, Phase, Session
 from ..store import RoomSave, StoredRoom, StoreError
 from ..store.postgres import (
+    PRESENCE_CHANNEL,
     ROOMS_CHANNEL,
     SEATS_CHANNEL,
     AsyncDb,
@@ -66,14 +73,20 @@ from ..store.postgres import (
     database_now,
     hold_process,
     open_session,
+    presence_elsewhere,
+    read_presence_elsewhere,
+    restore_presence,
+    restore_seats,
     restore_sessions,
     room_row,
     seats,
+    set_presence,
     take_seat,
     versions,
 )
 from .files import printable
 from .holder import HOLDER, Holder
+from .presence import PRESENCES, Presences
 from .room_files import BAD_ROOM, OPEN_SEAT, check_record, room_session, why
 from .rooms import Room, RoomError, Rooms, room_save
 
@@ -82,6 +95,9 @@ T = TypeVar("T")
 
 RETRY_SECONDS = 1.0
 """How often a process that lost the database tries to reach it again."""
+LOOK_SECONDS = 1.0
+"""How often a connected process asks whether the database is there, and reads who the
+other processes (those alive) show the rooms shown here to."""
 LOST = "moves wait until it is back"
 
 
@@ -291,7 +307,13 @@ class SharedRooms(Rooms):
     store: PostgresStore
     rooms: dict[str, SharedRoom]  # type: ignore[assignment]
 
-    def __init__(self, store: PostgresStore, *, rated: bool = False) -> None:
+    def __init__(
+        self, store: PostgresStore, *, rated: bool = False, presences: Presences = PRESENCES
+    ) -> None:
+        self.presences = presences
+        """Who is connected to each room: this process announces its own, and is told
+        the others'."""
+        presences.announce = self._announce
         self.problem: str | None = None
         """Why changes are refused now (the database is lost); None while it is there."""
         self.db: Db | None = None
@@ -323,10 +345,11 @@ class SharedRooms(Rooms):
     async def _listen_connection(self) -> AsyncDb:
         conn = await connect_async(self.store.url)
         try:
-            self.process = await hold_process(conn, self.process or None)
-            await conn.execute(f"LISTEN {ROOMS_CHANNEL}".encode())
-            await conn.execute(f"LISTEN {SEATS_CHANNEL}".encode())
-            self._catch_up_all()  # after LISTEN: nothing falls between the two
+            before = self.process or None
+            self.process = await hold_process(conn, before)
+            for channel in (ROOMS_CHANNEL, SEATS_CHANNEL, PRESENCE_CHANNEL):
+                await conn.execute(f"LISTEN {channel}".encode())
+            self._catch_up_all(before)  # after LISTEN: nothing falls between the two
         except BaseException:
             await conn.close()
             raise
@@ -344,9 +367,10 @@ class SharedRooms(Rooms):
                         continue
                 self.ready.set()
                 while self.db is not None and not self.stopping:
-                    async for note in conn.notifies(timeout=1.0):
+                    async for note in conn.notifies(timeout=LOOK_SECONDS):
                         self._told(note.channel, note.payload)
-                    await conn.execute("SELECT 1")  # a quiet second: is it still there?
+                    # Each second: is it still there, and is every process it knew of?
+                    await self._read_presence(conn)
             except (psycopg.Error, StoreError, OSError) as error:
                 self.lost(_reason(error))
             except Exception:  # a fault of the program's: log it, and go on listening
@@ -373,6 +397,13 @@ class SharedRooms(Rooms):
         self.problem = None
         self._tell_players()
         return conn
+
+    async def _read_presence(self, conn: AsyncDb) -> None:
+        """Who the other processes show the rooms shown here to (a process gone is gone
+        from it), on the listening connection."""
+        found = await read_presence_elsewhere(conn, self.process, self.presences.followed())
+        for code, names in found.items():
+            self.presences.set_elsewhere(code, names)
 
     def _measure_offset(self, db: Db) -> None:
         before = time.monotonic()
@@ -417,13 +448,15 @@ class SharedRooms(Rooms):
 
     async def close(self) -> None:
         self.stopping = True
+        self.presences.announce = None
         if self.listener is not None:
             self.listener.cancel()
             with contextlib.suppress(BaseException):
                 await self.listener
-        if self.db is not None and self.sessions:
+        if self.db is not None:  # its people are gone at once for the other processes
             with contextlib.suppress(StoreError):
                 restore_sessions(self.db, self.process, {})
+                restore_presence(self.db, self.process, {})
         self._close_db()
 
     # -- what the other processes did ---------------------------------------------------------
@@ -436,6 +469,27 @@ class SharedRooms(Rooms):
                 room.holders[words[1]] = words[2]
         elif channel == ROOMS_CHANNEL and len(words) == 2 and words[1].isdigit():
             self._catch_up(words[0], int(words[1]))
+        elif channel == PRESENCE_CHANNEL and len(words) == 2:
+            code, process = words
+            if process != str(self.process) and code in self.presences.followers:
+                self._read_elsewhere([code])
+
+    def _read_elsewhere(self, codes: list[str]) -> None:
+        """Who the other processes show rooms `codes` to, read now."""
+        if self.db is None or not codes:
+            return
+        for code, names in presence_elsewhere(self.db, self.process, codes).items():
+            self.presences.set_elsewhere(code, names)
+
+    def _announce(self, code: str, names: frozenset[str]) -> None:
+        """Tell the other processes who this one shows room `code` to (while the database
+        is lost, it is told when it is back), and read who they show it to."""
+        if self.db is None:
+            return
+        with contextlib.suppress(Refused), self._using() as db:
+            set_presence(db, self.process, code, names)
+            if code in self.presences.followers and code not in self.presences.elsewhere:
+                self._read_elsewhere([code])  # a screen shows it for the first time
 
     def _catch_up(self, code: str, version: int | None = None) -> None:
         """Bring room `code` up to `version` (all it has) from the database's changes."""
@@ -461,9 +515,11 @@ class SharedRooms(Rooms):
         except StoreError as error:
             self.lost(str(error))
 
-    def _catch_up_all(self) -> None:
-        """After (re)connecting: every room that changed meanwhile, every new one, the
-        seats, and this process's sessions."""
+    def _catch_up_all(self, before: int | None = None) -> None:
+        """After (re)connecting: every room that changed meanwhile, every new one; what is
+        this process's own put back (its sessions, the seats its connections hold, who it
+        shows each room to; `before`: its number until now); the seats and who is
+        connected, read again."""
         db = self.db
         if db is None:
             return
@@ -475,10 +531,19 @@ class SharedRooms(Rooms):
         for room in list(self.rooms.values()):
             if room.code not in current and not room.finished:
                 self._catch_up(room.code)  # finished elsewhere: read its last changes
+        restore_sessions(db, self.process, self.sessions)
+        mine = [
+            (code, name, holder)
+            for code, room in self.rooms.items()
+            for name, holder in room.holders.items()
+            if holder in self.sessions
+        ]
+        restore_seats(db, mine)
         held = seats(db, list(self.rooms))
         for code, room in self.rooms.items():
-            room.holders.update(held.get(code, {}))
-        restore_sessions(db, self.process, self.sessions)
+            room.holders = dict(held.get(code, {}))
+        restore_presence(db, self.process, self.presences.shown(), before)
+        self._read_elsewhere(self.presences.followed())
 
     def _apply(self, room: SharedRoom, change: Change) -> bool:
         """Apply a change read from the database; False if it does not fit this copy."""

@@ -7,10 +7,11 @@ that any number of server processes starting at once apply it once between them.
 
 Beyond the SQLite store's tables, a shared database keeps what several processes need to
 be one server: each room change as a row (`room_changes`, what LISTEN/NOTIFY points
-to), who holds each seat (`seats`), the sessions open per name (`sessions`), and the
-host key. All times are the database's (`now()`), never a process's, so that a clock
-kept in a room can be worked out by any process from the rows alone: see `rooms`'
-`time_control`, `turn_started`, `clock_main` and `clock_periods` and `room_changes.at`.
+to), who holds each seat (`seats`), the sessions open per name (`sessions`), who is
+connected to each room's game (`presence`), and the host key. All times are the
+database's (`now()`), never a process's, so that a clock kept in a room can be worked
+out by any process from the rows alone: see `rooms`' `time_control`, `turn_started`,
+`clock_main` and `clock_periods` and `room_changes.at`.
 """
 
 from __future__ import annotations
@@ -139,6 +140,21 @@ MIGRATIONS = (
             "CHECK (kind IN ('join', 'komi', 'side', 'move', 'flag'))",
         ),
     ),
+    Migration(
+        3,
+        "who is connected to each room's game, by the process that has the connection",
+        (
+            # A row while a screen of that process shows the room's game to that person;
+            # the rows of a process whose lock is not held are not read (it is gone).
+            """CREATE TABLE presence (
+                process INTEGER NOT NULL,
+                code TEXT NOT NULL,
+                name TEXT NOT NULL,
+                PRIMARY KEY (process, code, name)
+            )""",
+            "CREATE INDEX presence_by_code ON presence (code)",
+        ),
+    ),
 )
 
 
@@ -166,7 +182,4 @@ def migrate(db: psycopg.Connection[tuple[object, ...]]) -> None:
     row = db.execute("SELECT max(version) FROM schema_version").fetchone()
     newest = int(str(row[0])) if row is not None and row[0] is not None else 0
     if newest > MIGRATIONS[-1].version:
-        raise NewerStore(
-            f"its tables are at version {newest}, made by a newer version of abstracts-tui "
-            f"(this one knows versions up to {MIGRATIONS[-1].version})"
-        )
+        raise NewerStore(NewerStore.message(newest, MIGRATIONS[-1].version))

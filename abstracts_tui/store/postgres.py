@@ -47,6 +47,8 @@ ROOMS_CHANNEL = "abstracts_tui_rooms"
 """Notified with `CODE VERSION` when a room is made or changed."""
 SEATS_CHANNEL = "abstracts_tui_seats"
 """Notified with `CODE NAME HOLDER` when a connection takes a seat."""
+PRESENCE_CHANNEL = "abstracts_tui_presence"
+"""Notified with `CODE PROCESS` when who a process shows room CODE's game to changes."""
 
 CONNECT: dict[str, Any] = {
     "connect_timeout": 5,
@@ -180,6 +182,32 @@ def failures() -> Iterator[None]:
         yield
     except (psycopg.Error, PoolTimeout) as error:
         raise StoreError(reason(error)) from None
+
+
+def check_database(url: str) -> str:
+    """What `serve --check` says of the database at `url`: a sentence when it can be
+    used; raises StoreError saying why not. Changes nothing."""
+    from .pg_schema import MIGRATIONS
+
+    check_url(url)
+    location = where(url)
+    try:
+        with connect(url, autocommit=True) as db:
+            made = _one(db, "SELECT to_regclass('schema_version') IS NOT NULL", ())
+            row = db.execute("SELECT max(version) FROM schema_version").fetchone() if made else None
+    except StoreError as error:
+        raise StoreError(f"{location} cannot be used: {error}") from None
+    except psycopg.Error as error:
+        raise StoreError(f"{location} cannot be used: {reason(error)}") from None
+    newest = MIGRATIONS[-1].version
+    if row is None or row[0] is None:
+        return f"{location} can be used: its tables are not made yet (the first start makes them)"
+    version = int(row[0])
+    if version > newest:
+        raise StoreError(f"{location} cannot be used: {NewerStore.message(version, newest)}")
+    tables = f"its tables are at version {version}"
+    tables += " (this version's)" if version == newest else f" (the start makes them {newest})"
+    return f"{location} can be used: {tables}"
 
 
 class PostgresStore:
@@ -585,6 +613,91 @@ def restore_sessions(db: Db, process: int, sessions: dict[str, str]) -> None:
                 "INSERT INTO sessions (token, name, process) VALUES (%s, %s, %s)",
                 (token, name, process),
             )
+
+
+def restore_seats(db: Db, held: list[tuple[str, str, str]]) -> None:
+    """Put back the seats `held` (code, name, holder) that the database has no holder for
+    (a database restored or made anew while the connections holding them were cut off);
+    a seat taken by another connection meanwhile stays its."""
+    with failures(), db.transaction():
+        for code, name, holder in held:
+            made = db.execute(
+                "INSERT INTO seats (code, name, holder) SELECT %s, %s, %s "
+                "WHERE EXISTS (SELECT 1 FROM rooms WHERE code = %s) "
+                "ON CONFLICT (code, name) DO NOTHING",
+                (code, name, holder, code),
+            )
+            if made.rowcount:
+                db.execute("SELECT pg_notify(%s, %s)", (SEATS_CHANNEL, f"{code} {name} {holder}"))
+
+
+# -- who is connected ---------------------------------------------------------------------
+
+
+def set_presence(db: Db, process: int, code: str, names: Collection[str]) -> None:
+    """The people process `process` shows room `code`'s game to are `names` (announced)."""
+    with failures(), db.transaction():
+        db.execute("DELETE FROM presence WHERE process = %s AND code = %s", (process, code))
+        _insert_presence(db, process, code, names)
+        db.execute("SELECT pg_notify(%s, %s)", (PRESENCE_CHANNEL, f"{code} {process}"))
+
+
+def restore_presence(
+    db: Db, process: int, shown: dict[str, frozenset[str]], before: int | None = None
+) -> None:
+    """Make process `process`'s rows what it shows (`shown`: code -> names) after it
+    (re)connected, announcing every room it had or has rows of; the rows of processes
+    gone (and of its number `before`, if it had to take another) go."""
+    with failures(), db.transaction():
+        rows = db.execute(
+            "DELETE FROM presence WHERE process = ANY(%s) "
+            f"OR process NOT IN ({LIVE_PROCESSES}) RETURNING code",
+            ([process, before or process], PROCESS_LOCKS),
+        ).fetchall()
+        for code, names in shown.items():
+            _insert_presence(db, process, code, names)
+        for code in sorted({row[0] for row in rows} | set(shown)):
+            db.execute("SELECT pg_notify(%s, %s)", (PRESENCE_CHANNEL, f"{code} {process}"))
+
+
+def _insert_presence(db: Db, process: int, code: str, names: Collection[str]) -> None:
+    for name in sorted(names):
+        db.execute(
+            "INSERT INTO presence (process, code, name) VALUES (%s, %s, %s)",
+            (process, code, name),
+        )
+
+
+PRESENT = (
+    "SELECT code, name FROM presence WHERE code = ANY(%s) AND process <> %s "
+    f"AND process IN ({LIVE_PROCESSES})"
+)
+"""Who the other live processes show each of some rooms' games to."""
+
+
+def present(rows: list[Any], codes: Collection[str]) -> dict[str, frozenset[str]]:
+    """The people connected to each room of `codes` through other processes, from the
+    rows of PRESENT."""
+    found: dict[str, set[str]] = {code: set() for code in codes}
+    for code, name in rows:
+        found.setdefault(code, set()).add(name)
+    return {code: frozenset(names) for code, names in found.items()}
+
+
+def presence_elsewhere(db: Db, process: int, codes: Collection[str]) -> dict[str, frozenset[str]]:
+    """The people connected to each room of `codes` through the other live processes."""
+    with failures():
+        rows = db.execute(PRESENT, (list(codes), process, PROCESS_LOCKS)).fetchall()
+    return present(rows, codes)
+
+
+async def read_presence_elsewhere(
+    conn: AsyncDb, process: int, codes: Collection[str]
+) -> dict[str, frozenset[str]]:
+    """`presence_elsewhere` on the event loop's listening connection (psycopg's errors
+    are the caller's)."""
+    cursor = await conn.execute(PRESENT.encode(), (list(codes), process, PROCESS_LOCKS))
+    return present(await cursor.fetchall(), codes)
 
 
 # -- rows ---------------------------------------------------------------------------------

@@ -87,6 +87,15 @@ MIGRATIONS = (
 class NewerStore(Exception):
     """The store was made by a newer version of the program (the message says which)."""
 
+    @staticmethod
+    def message(version: int, known: int) -> str:
+        """Why a store whose tables are at `version` cannot be used by this program, which
+        knows versions up to `known`."""
+        return (
+            f"its tables are at version {version}, made by a newer version of abstracts-tui "
+            f"(this one knows versions up to {known})"
+        )
+
 
 _last_now = ""
 _now_lock = threading.Lock()
@@ -132,7 +141,4 @@ def migrate(db: sqlite3.Connection) -> None:
             raise
     (newest,) = db.execute("SELECT max(version) FROM schema_version").fetchone()
     if newest > MIGRATIONS[-1].version:
-        raise NewerStore(
-            f"its tables are at version {newest}, made by a newer version of abstracts-tui "
-            f"(this one knows versions up to {MIGRATIONS[-1].version})"
-        )
+        raise NewerStore(NewerStore.message(newest, MIGRATIONS[-1].version))

@@ -6,14 +6,20 @@ were. One connection, used by one thread at a time: the writer thread saves room
 threads answer queries, and a transaction is short. Another program holding the file's
 lock (an `sqlite3` shell left in a transaction) makes a save wait up to `timeout` seconds,
 then fail with a sentence saying so, as a full or read-only disk does.
+
+The file is trusted only while it is sound (`sqlite_file`): a new store is made only where
+there is no file, an existing one is examined at the start (SQLite's quick check), and
+one found damaged while the server runs (SQLite says so, or another program changed it
+into something unsound) is logged once and written to no more: each save fails with
+`the store's file is damaged`, which the players are told as any failed save.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sqlite3
-import stat
 import threading
 from collections.abc import Collection, Iterator
 from datetime import UTC, datetime
@@ -31,7 +37,11 @@ from .base import (
     room_filter,
 )
 from .schema import NewerStore, migrate, now
+from .sqlite_file import LEAVE_IT, Watch, examine_file, examine_tables, make_new, read_only
 
+log = logging.getLogger(__name__)
+
+DAMAGED = "the store's file is damaged"
 REASONS = {
     "SQLITE_FULL": "the disk is full",
     "SQLITE_READONLY": "the disk is read-only",
@@ -39,7 +49,7 @@ REASONS = {
     "SQLITE_LOCKED": "the store is locked by another program",
     "SQLITE_IOERR": "the disk failed (input/output error)",
     "SQLITE_CANTOPEN": "the store's file cannot be opened",
-    "SQLITE_CORRUPT": "the store's file is damaged",
+    "SQLITE_CORRUPT": DAMAGED,
     "SQLITE_NOTADB": "the store's file is not a database",
     "SQLITE_PERM": "permission denied",
 }
@@ -63,7 +73,15 @@ def reason(error: sqlite3.Error) -> str:
     for prefix, text in REASONS.items():
         if name == prefix or name.startswith(prefix + "_"):
             return text
-    return str(error)
+    if not_text(error):
+        return DAMAGED
+    lines = str(error).splitlines()
+    return lines[0][:200] if lines else type(error).__name__
+
+
+def not_text(error: sqlite3.Error) -> bool:
+    """Whether `error` is a text read back that is not UTF-8, as the store wrote none."""
+    return str(error).startswith("Could not decode to UTF-8")
 
 
 def when(text: str) -> datetime:
@@ -78,17 +96,35 @@ class SqliteStore:
     """Rooms, the archive, names and ratings in one SQLite file."""
 
     def __init__(self, path: Path, *, timeout: float = 5.0) -> None:
-        """Open (or make, owner-only) the file and bring its tables up to date; raises
-        StoreError saying why it cannot be used."""
+        """Open the file (made, owner-only, only if there is none), examine it and bring
+        its tables up to date; raises StoreError saying why it cannot be used."""
         self.path = path
         self.location = str(path)
         self._lock = threading.Lock()
-        _own_file(path)
+        self.damaged: str | None = None
+        """Why the file is no longer written to, once it was found damaged."""
+        if not os.path.lexists(path):
+            make_new(path)
+        examine_file(path)
+        # A reader of its own, open as long as the store: the file is examined through
+        # it (a connection that cannot write cannot write over a damaged file), and while
+        # it is open the store's own connection, closing, leaves its last writes in the
+        # WAL rather than write them into a file found damaged meanwhile.
+        try:
+            self._reader = read_only(path)
+            examine_tables(self._reader, path)
+        except sqlite3.Error as error:
+            self._close_reader()
+            raise StoreError(f"{path} cannot be opened: {reason(error)}") from None
+        except StoreError:
+            self._close_reader()
+            raise
         try:
             self._db = sqlite3.connect(
                 path, timeout=timeout, isolation_level=None, check_same_thread=False
             )
         except sqlite3.Error as error:
+            self._close_reader()
             raise StoreError(f"{path} cannot be opened: {reason(error)}") from None
         try:
             mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
@@ -97,23 +133,47 @@ class SqliteStore:
             self._db.execute("PRAGMA synchronous = FULL")
             self._db.execute("PRAGMA foreign_keys = ON")
             migrate(self._db)
+            self._watch = Watch(path)
         except sqlite3.Error as error:
-            self._db.close()
+            self._close_all()
             raise StoreError(f"{path} cannot be used: {reason(error)}") from None
+        except UnicodeDecodeError:
+            self._close_all()
+            raise StoreError(f"{path} is damaged (a text in it is not UTF-8): {LEAVE_IT}") from None
         except NewerStore as error:
-            self._db.close()
+            self._close_all()
             raise StoreError(f"{path} cannot be used: {error}") from None
         except StoreError:
-            self._db.close()
+            self._close_all()
             raise
+
+    def _close_reader(self) -> None:
+        reader = getattr(self, "_reader", None)
+        if reader is not None:
+            reader.close()  # it reads only: its closing writes nothing
+
+    def _close_all(self) -> None:
+        """Close both connections: the store's last, so that its last checkpoint writes
+        the WAL into the file, unless the file was found damaged (then the reader, closed
+        after it, keeps it from writing, and the WAL stays beside the file)."""
+        if self.damaged is None:
+            self._close_reader()
+            self._db.close()
+        else:
+            self._db.close()
+            self._close_reader()
 
     # -- transactions ---------------------------------------------------------------------
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         """The connection in a write transaction, committed at the end (rolled back on an
-        error); sqlite3's errors become StoreError."""
+        error); sqlite3's errors become StoreError. Refused at once once the file is found
+        damaged: writing to it could only lose more."""
         with self._lock:
+            self._look()
+            if self.damaged is not None:
+                raise StoreError(DAMAGED)
             try:
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
@@ -124,16 +184,60 @@ class SqliteStore:
                         self._db.execute("ROLLBACK")
                     raise
             except sqlite3.Error as error:
-                raise StoreError(reason(error)) from None
+                raise StoreError(self._failed(error)) from None
+            except UnicodeDecodeError as error:
+                raise StoreError(self._not_text(error)) from None
+            finally:
+                self._watch.written()
 
     def _read(self, query: str, parameters: tuple[object, ...] = ()) -> list[sqlite3.Row]:
         with self._lock:
+            self._look()
             try:
                 cursor = self._db.execute(query, parameters)
                 cursor.row_factory = sqlite3.Row
                 return cursor.fetchall()
             except sqlite3.Error as error:
-                raise StoreError(reason(error)) from None
+                raise StoreError(self._failed(error)) from None
+            except UnicodeDecodeError as error:
+                raise StoreError(self._not_text(error)) from None
+
+    def _look(self) -> None:
+        """Examine the file if another program changed it (under the lock)."""
+        if self.damaged is None:
+            problem = self._watch.problem()
+            if problem is not None:
+                self._damage(f"another program changed it, and it {problem}")
+
+    def _failed(self, error: sqlite3.Error) -> str:
+        """What a failed statement means for the player; a damaged file is marked so."""
+        name = getattr(error, "sqlite_errorname", "") or ""
+        if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+            self._damage(f"SQLite says: {reason(error)}")
+            return DAMAGED
+        if not_text(error):
+            self._damage("a text in it is not UTF-8")
+            return DAMAGED
+        return reason(error)
+
+    def _not_text(self, error: UnicodeDecodeError) -> str:
+        """A text read back is not UTF-8, as the store wrote it: the file is damaged."""
+        self._damage(f"a text in it is not UTF-8: {error.reason}")
+        return DAMAGED
+
+    def _damage(self, why: str) -> None:
+        """Write nothing more to the file, and say so once in the log."""
+        if self.damaged is None:
+            self.damaged = why
+            log.error(
+                "%s cannot be trusted any more (%s): nothing more is written to it, and "
+                "the games are not being saved; stop the server and put back a copy "
+                "(`serve --check` says whether a file is sound; the last saves stay in "
+                "%s-wal)",
+                self.location,
+                why,
+                self.location,
+            )
 
     # -- rooms ----------------------------------------------------------------------------
 
@@ -204,7 +308,7 @@ class SqliteStore:
 
     def room(self, code: str) -> StoredRoom | None:
         rows = self._read(f"SELECT {ROOM_COLUMNS} FROM rooms WHERE code = ?", (code,))
-        return _stored_room(rows[0]) if rows else None
+        return self._rooms(rows)[0] if rows else None
 
     def rooms(
         self,
@@ -221,7 +325,17 @@ class SqliteStore:
             "ORDER BY updated DESC, code LIMIT ? OFFSET ?",
             tuple(parameters),
         )
-        return [_stored_room(row) for row in rows]
+        return self._rooms(rows)
+
+    def _rooms(self, rows: list[sqlite3.Row]) -> list[StoredRoom]:
+        """The rooms of `rows`; a row that cannot be read (a time that is no time) is the
+        file's damage, as SQLite's own errors are."""
+        try:
+            return [_stored_room(row) for row in rows]
+        except (ValueError, TypeError) as error:
+            with self._lock:
+                self._damage(f"a room's row cannot be read: {error}")
+            raise StoreError(DAMAGED) from None
 
     def codes(self) -> set[str]:
         return {row["code"] for row in self._read("SELECT code FROM rooms")}
@@ -264,7 +378,7 @@ class SqliteStore:
 
     def close(self) -> None:
         with self._lock:
-            self._db.close()
+            self._close_all()
 
 
 def _values(room: RoomSave, moment: str) -> tuple[object, ...]:
@@ -307,19 +421,3 @@ def _stored_room(row: sqlite3.Row) -> StoredRoom:
         result=row["result"],
         winner=row["winner"],
     )
-
-
-def _own_file(path: Path) -> None:
-    """Make the store's file owner-only before SQLite opens it (its -wal and -shm files
-    take its permissions); refuse a link or anything but a regular file."""
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    except OSError as error:
-        if os.path.islink(path):
-            raise StoreError(f"{path} is a symbolic link (the server follows none)") from None
-        raise StoreError(f"{path} cannot be opened: {error.strerror}") from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise StoreError(f"{path} is not a regular file")
-    finally:
-        os.close(fd)

@@ -297,6 +297,29 @@ def passwords(product: Product, user: dict[str, str], tmp_path: Path) -> None:
     assert "Traceback" not in log
 
 
+@check("abstracts-tui serve --check [--data DIR]", quick=True)
+def serve_check(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    data = tmp_path / "server"
+    store = data / "server.db"
+    missing = product.run("serve", "--check", "--data", str(data), env=user)
+    assert (missing.returncode, missing.stdout) == (2, "")
+    assert missing.stderr == (
+        f"Error: there is no store at {store} (the server's first start makes one)\n"
+    )
+    Server(product, user, "--data", str(data)).stop()  # the first start makes it
+    sound = product.run("serve", "--check", "--data", str(data), env=user)
+    assert (sound.returncode, sound.stderr) == (0, "")
+    assert sound.stdout.startswith(f"{store} is sound: SQLite's integrity check finds nothing")
+    store.write_bytes(b"")  # emptied by accident: refused, never taken for a new store
+    empty = product.run("serve", "--check", "--data", str(data), env=user)
+    assert empty.returncode == 2 and empty.stdout == ""
+    assert empty.stderr.startswith(f"Error: {store} is empty (0 bytes), so it holds no store")
+    assert len(empty.stderr.splitlines()) == 1
+    start = product.run("serve", "--port", str(free_port()), "--data", str(data), env=user)
+    assert start.returncode == 2 and start.stderr == empty.stderr
+    assert store.read_bytes() == b""
+
+
 @check("abstracts-tui serve --database postgresql://...", quick=True)
 def database_without_its_extra(product: Product, user: dict[str, str], tmp_path: Path) -> None:
     if product.has("psycopg"):

@@ -4,8 +4,9 @@ Two real server processes, each with a data folder of its own (as on two machine
 share a database the tests start; real SSH clients connect to either. A room made on
 one is listed and played on the other; a process killed mid-game loses nothing, and its
 players take their seats back through the other; a seat is held by one connection; the
-limit of sessions per name counts both processes; a database lost mid-game refuses
-moves and tells the players until it is back.
+limit of sessions per name counts both processes; who is connected is known on every
+process; a database lost mid-game refuses moves and tells the players until it is back,
+and then every process knows again who is connected and who holds each seat.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import asyncio
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from abstracts_tui.records import Record
@@ -165,6 +167,38 @@ def test_the_sessions_of_a_name_are_counted_on_every_process(
     asyncio.run(play())
 
 
+def lost(name: str) -> str:
+    return f"{name}'s connection is lost"
+
+
+def test_who_is_connected_is_known_on_every_process(
+    start_server, database_url: str, tmp_path: Path
+) -> None:
+    one, two = two_servers(start_server, database_url, tmp_path)
+
+    async def play() -> None:
+        ann_conn, ann, code = await create_room(one.port, "ann")
+        bob_conn, bob = await connect(two.port, "bob", command=f"join {code}")
+        await ann.wait_for("Blue to move (ann)", "Cursor d5")
+        await bob.wait_for("Blue to move (ann)", "Cursor d5")
+        await asyncio.sleep(1.5)  # more than a second: the processes have read each other
+        for client, other in ((ann, "bob"), (bob, "ann")):
+            assert lost(other) not in client.text(), client.text()
+        # Bob leaves: Ann, on the other process, is told at once; he comes back.
+        bob_conn.close()
+        await ann.wait_for(lost("bob"), timeout=10)
+        bob_conn, bob = await connect(two.port, "bob", command=f"join {code}")
+        await bob.wait_for("Blue to move (ann)", "Cursor d5")
+        await ann.wait_gone(lost("bob"), timeout=10)
+        # His process is killed: it tells nobody, and is found gone within seconds.
+        two.kill()
+        await ann.wait_for(lost("bob"), timeout=15)
+        ann_conn.close()
+
+    asyncio.run(play())
+    assert "Traceback" not in one.log, one.log
+
+
 def test_a_database_that_cannot_be_reached_at_the_start_is_one_sentence(tmp_path: Path) -> None:
     from ..postgres import free_port
 
@@ -201,22 +235,51 @@ def _lost_and_back(start_server, database: Cluster, tmp_path: Path) -> None:
         await ann.wait_for("Blue to move (ann)")
         await bob.wait_for("Blue to move (ann)")
 
+        await asyncio.sleep(1.5)  # each process has read who the other shows the room to
+        for client, other in ((ann, "bob"), (bob, "ann")):
+            assert lost(other) not in client.text(), client.text()
+
         database.stop()
+        stopped = time.monotonic()
         for client in (ann, bob):  # both told, on both processes
             await client.wait_for("Not being saved")
             assert "Play goes on" not in client.text()  # it does not: moves wait
         ann.send(ENTER)  # d5: refused, not dropped
         await ann.wait_for("Not played:", "moves wait until it is back")
         assert "1. Blue" not in ann.text()
+        # Meanwhile Bob leaves the game for the lobby: his process cannot say so yet.
+        bob.send("n")
+        await bob.wait_for("you are bob")
+        await asyncio.sleep(max(0.0, 10 - (time.monotonic() - stopped)))  # 10 s without it
 
         database.start()  # the same port: the processes reconnect by themselves
-        for client in (ann, bob):
-            await client.wait_for("being saved again")
+        await ann.wait_for("being saved again")
+        # Each process puts back who it shows the room to and reads the other's: Ann's
+        # panel says Bob is not there, then that he is, once he opens the game again.
+        await ann.wait_for(lost("bob"), timeout=15)
+        screen = await bob.wait_for("Your games", code)
+        assert "ann - bob" in screen
+        bob.send(ENTER)
+        await bob.wait_for("Blue to move (ann)", "Cursor d5")
+        await ann.wait_gone(lost("bob"), timeout=10)
+        await asyncio.sleep(1.5)
+        for client, other in ((ann, "bob"), (bob, "ann")):
+            assert lost(other) not in client.text(), client.text()
+        # Their moves go through, each seen by the other.
         ann.send(ENTER)
         await ann.wait_for("1. Blue", "d5", "Orange to move (bob)")
         await bob.wait_for("Pie rule", "Orange to move (bob)")
-        ann_conn.close()
+        bob.send("p")
+        await bob.wait_gone("Pie rule")
+        bob.send(CURSOR_RIGHT + ENTER)  # e5
+        for client in (ann, bob):
+            await client.wait_for("2. Orange", "e5", "Blue to move (ann)")
+        for client, other in ((ann, "bob"), (bob, "ann")):
+            assert lost(other) not in client.text(), client.text()
+        # And a connection that closes now is still told to the other process.
         bob_conn.close()
+        await ann.wait_for(lost("bob"), timeout=10)
+        ann_conn.close()
 
     asyncio.run(play())
     for server in (one, two):

@@ -276,3 +276,38 @@ def test_a_room_kept_with_a_clock_past_the_bounds_is_left_out_and_the_server_sta
         conn.close()
 
     asyncio.run(lobby())
+
+
+def test_a_hot_seat_game_that_cannot_be_saved_is_told_and_logged(
+    start_server, tmp_path: Path
+) -> None:
+    data = tmp_path / "data"
+    with small_disk(data, "8m"):
+        server: RunningServer = start_server()
+
+        async def play() -> None:
+            conn, client = await connect(server.port, "ann")
+            await client.wait_for("Hot-seat game")
+            client.send("h")
+            await client.wait_for("choose a game")
+            client.send(ENTER)
+            await client.wait_for("Blue to move (Player 1)")
+            with full_data_disk(data):
+                client.send(ENTER)  # d5: the game goes on, its file cannot be written
+                await client.wait_for("Pie rule")
+                client.send("p")
+                await client.wait_gone("Pie rule")
+                await client.wait_for(NOT_SAVED_HERE, "the disk is full")
+            await client.wait_gone(NOT_SAVED_HERE)  # written again as soon as it can be
+            conn.close()
+
+        asyncio.run(play())
+        server.stop()
+    games = "users/ann/games"
+    assert f"ann: the hot-seat game in {data / games}/" in server.log
+    assert "is not being saved: the disk is full" in server.log
+    assert "is saved again" in server.log
+    assert "Traceback" not in server.log, server.log
+
+
+NOT_SAVED_HERE = "Not being saved"

@@ -131,3 +131,78 @@ def test_every_process_serves_the_first_host_key_kept(database_url: str) -> None
     assert stores[1].host_key(lambda: "second key") == "first key"
     for store in stores:
         store.close()
+
+
+def test_who_is_connected_is_read_from_the_processes_alive_and_put_back_whole(
+    database_url: str,
+) -> None:
+    PostgresStore(database_url).close()
+    db = postgres.connect(database_url, autocommit=True)
+    listener = psycopg.connect(database_url, autocommit=True)
+    listener.execute("LISTEN abstracts_tui_presence")
+
+    async def hold() -> tuple[psycopg.AsyncConnection[object], int]:
+        conn = await postgres.connect_async(database_url)
+        return conn, await postgres.hold_process(conn)
+
+    async def both() -> None:
+        first, one = await hold()
+        second, two = await hold()
+        postgres.set_presence(db, one, "k7m2", {"ann"})
+        postgres.set_presence(db, two, "k7m2", {"bob", "carl"})
+        postgres.set_presence(db, two, "q9xr", {"bob"})
+        told = [n.payload for n in listener.notifies(timeout=2, stop_after=3)]
+        assert told == [f"k7m2 {one}", f"k7m2 {two}", f"q9xr {two}"]
+        # Each process reads the others' only.
+        assert postgres.presence_elsewhere(db, one, ["k7m2", "zzzz"]) == {
+            "k7m2": frozenset({"bob", "carl"}),
+            "zzzz": frozenset(),
+        }
+        assert postgres.presence_elsewhere(db, two, ["k7m2"]) == {"k7m2": frozenset({"ann"})}
+        # After a reconnection the second process says what it shows now, as a whole:
+        # every room it had or has rows of is announced.
+        postgres.restore_presence(db, two, {"k7m2": frozenset({"bob"})})
+        told = sorted(n.payload for n in listener.notifies(timeout=2, stop_after=2))
+        assert told == [f"k7m2 {two}", f"q9xr {two}"]
+        assert postgres.presence_elsewhere(db, one, ["k7m2", "q9xr"]) == {
+            "k7m2": frozenset({"bob"}),
+            "q9xr": frozenset(),
+        }
+        await second.close()  # gone (killed): its rows are not read, though still there
+        gone_by = time.monotonic() + 10
+        while two in alive(db) and time.monotonic() < gone_by:
+            await asyncio.sleep(0.05)
+        assert postgres.presence_elsewhere(db, one, ["k7m2"]) == {"k7m2": frozenset()}
+        postgres.restore_presence(db, one, {})  # and the next one to put back its own drops them
+        assert db.execute("SELECT count(*) FROM presence").fetchone() == (0,)
+        await first.close()
+
+    asyncio.run(both())
+    for connection in (listener, db):
+        connection.close()
+
+
+def test_seats_held_through_an_outage_are_put_back_where_none_is_held(database_url: str) -> None:
+    PostgresStore(database_url).close()
+    db = postgres.connect(database_url, autocommit=True)
+    assert postgres.create_room(db, RoomSave("k7m2", PILO, None, None), "ann-1")
+    db.execute("DELETE FROM seats")  # a database restored from before the room was made
+    postgres.take_seat(db, "k7m2", "bob", "bob-2")  # Bob took his seat elsewhere meanwhile
+    postgres.restore_seats(
+        db, [("k7m2", "ann", "ann-1"), ("k7m2", "bob", "bob-1"), ("gone", "ann", "ann-1")]
+    )
+    assert postgres.seats(db, ["k7m2", "gone"]) == {"k7m2": {"ann": "ann-1", "bob": "bob-2"}}
+    db.close()
+
+
+def test_serve_check_of_a_database_says_whether_it_can_be_used(database_url: str) -> None:
+    assert postgres.check_database(database_url).endswith(
+        "can be used: its tables are not made yet (the first start makes them)"
+    )
+    PostgresStore(database_url).close()
+    newest = MIGRATIONS[-1].version
+    assert postgres.check_database(database_url).endswith(
+        f"can be used: its tables are at version {newest} (this version's)"
+    )
+    with pytest.raises(StoreError, match="cannot be used: the database cannot be reached"):
+        postgres.check_database("postgresql://abstracts@127.0.0.1:1/none")
