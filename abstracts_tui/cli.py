@@ -376,6 +376,13 @@ def review(
 @click.option(
     "--idle-timeout", default=1800.0, show_default=True, help="Seconds without input to close."
 )
+@click.option(
+    "--login-timeout",
+    type=click.FloatRange(min=1),
+    default=20.0,
+    show_default=True,
+    help="Seconds a connection has to log in.",
+)
 @log_level_option
 def serve(
     host: str,
@@ -389,6 +396,7 @@ def serve(
     sessions_per_user: int,
     connections_per_address: int,
     idle_timeout: float,
+    login_timeout: float,
     log_level: str,
 ) -> None:
     """Serve the games over SSH: each connection gets its own app, with rooms to play in.
@@ -422,6 +430,7 @@ def serve(
             sessions_per_user=sessions_per_user,
             connections_per_address=connections_per_address,
             idle_seconds=idle_timeout,
+            login_seconds=login_timeout,
         ),
     )
     try:

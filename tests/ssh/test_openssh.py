@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import shlex
+import time
 
 from ..openssh import SSH, needs_ssh
 from ..tmux import Tmux, needs_tmux
@@ -75,3 +76,25 @@ def test_stopping_the_server_tells_each_player_before_the_connection_closes(
     finally:
         for window in windows:
             window.close()
+
+
+def test_openssh_from_a_terminal_of_2000x2000_gets_the_lobby_drawn_for_500x200(
+    start_server,
+) -> None:
+    """`stty rows 65535 cols 65535` before ssh once took the server to 18 GB (2000 here,
+    so that the machine survives should the bound be lost): the size is used as 500x200,
+    and said once in the log."""
+    server: RunningServer = start_server()
+    ssh = shlex.join([*SSH, "-tt", "-p", str(server.port), "ann@127.0.0.1"])
+    window = Tmux(f"stty rows 2000 cols 2000; {ssh}", 100, 30)
+    try:
+        # The window shows the lobby's last lines (the rows past its 30th scroll it).
+        window.wait_for("c Create a room", TIMEOUT)
+        deadline = time.monotonic() + TIMEOUT
+        while "is drawn as" not in server.log and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert "ann: a terminal of 2000x2000 is drawn as 500x200" in server.log
+    finally:
+        window.close()
+    assert server.log.count("is drawn as") == 1
+    assert "Traceback" not in server.log
