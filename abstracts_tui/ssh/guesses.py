@@ -17,6 +17,7 @@ import asyncio
 import functools
 import heapq
 import itertools
+import math
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -46,7 +47,7 @@ class TooManyGuesses(Exception):
     """An address has sent too many wrong passwords to be checked now."""
 
     def __init__(self, seconds: float) -> None:
-        super().__init__(f"try again in {seconds:.0f} seconds")
+        super().__init__(f"try again in {math.ceil(seconds)} seconds")
         self.seconds = seconds
 
 
