@@ -407,7 +407,12 @@ async def connection_storm(port: int, count: int, source: str = "127.0.0.40") ->
             ):
                 return "logged in without a password"
         except asyncssh.DisconnectError as error:
-            for expected in ("logged in or logging in already", "make room", "not logged in"):
+            for expected in (
+                "logged in or logging in already",
+                "make room",
+                "not logged in",
+                "no login asked for",  # on a loaded machine, keys exchanged too slowly
+            ):
                 if expected in error.reason:
                     return expected
             return f"disconnected: {error.reason}"
