@@ -42,7 +42,7 @@ RESIZE_CELLS = 10_000
 dragged, or a client sending a thousand window changes, is laid out for the last size in
 each such time, not for every size it went through. A layout costs the one loop all the
 players share time in proportion to the cells (up to a tenth of a second at 500x200 on
-a small machine): so one client's resizes take a tenth of the loop at most."""
+a small machine): so one client's resizes take about a tenth of the loop."""
 ESCAPE_TICK = 0.12
 """Seconds after a lone Escape before it counts as the Escape key (Textual waits 0.1 s)."""
 
