@@ -395,6 +395,13 @@ def review(
     help="Check the store (SQLite's integrity check, or the database) and its tables' "
     "version, say what was found, and exit: 0 if it can be used, 2 if not.",
 )
+@click.option(
+    "--login-timeout",
+    type=click.FloatRange(min=1),
+    default=20.0,
+    show_default=True,
+    help="Seconds a connection has to log in.",
+)
 @log_level_option
 def serve(
     host: str,
@@ -409,6 +416,7 @@ def serve(
     connections_per_address: int,
     idle_timeout: float,
     check_only: bool,
+    login_timeout: float,
     log_level: str,
 ) -> None:
     """Serve the games over SSH: each connection gets its own app, with rooms to play in.
@@ -451,6 +459,7 @@ def serve(
             sessions_per_user=sessions_per_user,
             connections_per_address=connections_per_address,
             idle_seconds=idle_timeout,
+            login_seconds=login_timeout,
         ),
     )
     try:

@@ -35,6 +35,14 @@ STOP = (
     "\x1b[?1049l"  # back to the normal screen
     "\x1b[?25h"  # show the cursor
 )
+RESIZE_SECONDS = 0.1
+RESIZE_CELLS = 10_000
+"""The least time between two layouts for new sizes is `RESIZE_SECONDS` for every
+`RESIZE_CELLS` cells of the new size (0.1 s up to 125x80, 1 s at 500x200): a window
+dragged, or a client sending a thousand window changes, is laid out for the last size in
+each such time, not for every size it went through. A layout costs the one loop all the
+players share time in proportion to the cells (up to a tenth of a second at 500x200 on
+a small machine): so one client's resizes take about a tenth of the loop."""
 ESCAPE_TICK = 0.12
 """Seconds after a lone Escape before it counts as the Escape key (Textual waits 0.1 s)."""
 
@@ -66,6 +74,10 @@ class ChannelDriver(Driver):
         self.parser = terminal_parser()
         self.tick_handle: asyncio.TimerHandle | None = None
         self.input_enabled = False
+        self.resizing: asyncio.TimerHandle | None = None
+        """The layout for the last size the client gave, when it waits for its turn."""
+        self.resized = float("-inf")
+        """When the app was last given a size (the loop's time)."""
         self.pending: list[str] = []
         """What was written since the last flush."""
 
@@ -110,9 +122,23 @@ class ChannelDriver(Driver):
                 self.process_message(message)
 
     def resize(self, width: int, height: int) -> None:
-        """The client's window changed size: the app lays itself out again."""
+        """The client's window changed size: the app lays itself out again for it, at
+        once, or for the last size given once the spacing for that size (see
+        `RESIZE_CELLS`) has passed since the last layout."""
         self._size = (width, height)
-        size = Size(width, height)
+        if self.resizing is not None:
+            return  # the layout waiting will take this size
+        spacing = RESIZE_SECONDS * max(1.0, width * height / RESIZE_CELLS)
+        wait = self.resized + spacing - self._loop.time()
+        if wait > 0:
+            self.resizing = self._loop.call_later(wait, self.lay_out)
+        else:
+            self.lay_out()
+
+    def lay_out(self) -> None:
+        self.resizing = None
+        self.resized = self._loop.time()
+        size = Size(*(self._size or (80, 24)))
         self.send_message(events.Resize(size, size))
 
     def disable_input(self) -> None:
@@ -120,6 +146,9 @@ class ChannelDriver(Driver):
         if self.tick_handle is not None:
             self.tick_handle.cancel()
             self.tick_handle = None
+        if self.resizing is not None:
+            self.resizing.cancel()
+            self.resizing = None
 
     def stop_application_mode(self) -> None:
         self.disable_input()

@@ -5,6 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+MAX_COLUMNS = 500
+MAX_ROWS = 200
+"""The largest terminal the server draws for (wider than a 4K screen in a small font): a
+bigger size from the client (`stty rows 65535 cols 65535`) is used as this one. Every
+frame costs the server's one loop time in proportion to its cells, and memory for every
+line of every screen: an unbounded size let one client take gigabytes and stall the
+others for seconds."""
+MIN_COLUMNS = 20
+MIN_ROWS = 6
+"""The smallest terminal the server draws for: the first lines of the app's own "too
+small" message fit in it (a smaller size is used as this one)."""
+
 
 class ConfigError(Exception):
     """The server cannot start as asked (the message says why)."""
@@ -24,8 +36,15 @@ class Limits:
     sessions: int = 200
     """Terminal sessions open at once on the whole server."""
     connections_per_address: int = 10
-    """Connections open at once from one address (IPv6: one /64 network), logged in or not:
-    one machine cannot take every connection, or every password check, for itself."""
+    """Connections at once from one address (IPv6: one /64 network) that are logged in or
+    logging in; one that has not asked to log in yet (a half-open or silent connection) is
+    closed to make room for a newer one rather than locking the address out."""
+    login_seconds: float = 20.0
+    """A connection must have logged in this long after it opened, or it is closed."""
+    silent_seconds: float = 10.0
+    """A connection that has not asked to log in this long after it opened is closed."""
+    password_tries: int = 3
+    """Wrong passwords on one connection before it is closed (as OpenSSH's MaxAuthTries)."""
     input_rate: float = 100.0
     """Characters of input per second, on average (keys are a few each; pastes are cut)."""
     input_burst: float = 1000.0
@@ -34,6 +53,14 @@ class Limits:
     """A session without input for this long is closed (the game is kept)."""
     output_buffer: int = 4 * 1024 * 1024
     """Bytes waiting to be sent to a client that does not read them: beyond it, disconnect."""
+
+
+def clamp_size(width: int, height: int) -> tuple[int, int]:
+    """The terminal size the server draws for, given the client's."""
+    return (
+        min(max(width, MIN_COLUMNS), MAX_COLUMNS),
+        min(max(height, MIN_ROWS), MAX_ROWS),
+    )
 
 
 @dataclass(frozen=True)

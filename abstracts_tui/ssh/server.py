@@ -15,10 +15,10 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
+import socket
 import time
 from collections import Counter
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,7 +31,6 @@ from .auth import (
     ITERATIONS,
     KeyBook,
     auth_required,
-    check_login,
     host_key,
     import_names,
     read_password_file,
@@ -42,7 +41,17 @@ from .collector import keep_pauses_short
 from .commands import COMMANDS
 from .commands import USAGE as COMMANDS_USAGE
 from .files import own_folder, tidy_user_files
-from .limits import ConfigError, DatabaseError, ServerConfig
+from .guesses import Guesses, TooManyGuesses
+from .limits import (
+    MAX_COLUMNS,
+    MAX_ROWS,
+    MIN_COLUMNS,
+    MIN_ROWS,
+    ConfigError,
+    DatabaseError,
+    ServerConfig,
+    clamp_size,
+)
 
 if TYPE_CHECKING:
     from .app import ServerApp
@@ -53,6 +62,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("abstracts_tui.ssh")
 
+READ_BUFFER = 16 * 1024
+"""Bytes the kernel keeps for a connection before the server reads them (it doubles it):
+all that has arrived is decrypted in one go, so a client sending a flood of small packets
+(a thousand window changes) holds the loop for what one read holds, not for the flood."""
 STOP_SECONDS = 5.0
 """The longest a stopping server waits for its apps to end and say goodbye."""
 STOPPING = (
@@ -92,8 +105,8 @@ class Server:
             passwords=config.password_file is not None,
         )
         self.passwords = read_password_file(config.password_file) if config.password_file else {}
-        self.hasher = ThreadPoolExecutor(1, thread_name_prefix="passwords")
-        """One thread for password checks: a flood of logins slows logins, not the games."""
+        self.guesses = Guesses(self.passwords)
+        """Password checks, off the loop the apps run in, within each address's budget."""
         self.authorized: asyncssh.SSHAuthorizedKeys | None = None
         if config.authorized_keys is not None:
             self.authorized = asyncssh.read_authorized_keys(str(config.authorized_keys))
@@ -115,8 +128,8 @@ class Server:
             raise
         self.sessions: Counter[str] = Counter()
         """Terminal sessions open per user name."""
-        self.connections: Counter[str] = Counter()
-        """Connections open per address (`address_key`)."""
+        self.connections: dict[str, list[Connection]] = {}
+        """Connections open per address (`address_key`), oldest first."""
         self.terminals: set[TerminalSession] = set()
         """The sessions whose app is running."""
         self.acceptor: asyncssh.SSHAcceptor | None = None
@@ -150,7 +163,9 @@ class Server:
             agent_forwarding=False,
             x11_forwarding=False,
             allow_scp=False,
-            login_timeout=60,
+            # Each connection closes itself, with a word, after `login_seconds`: this is
+            # the library's own limit behind it.
+            login_timeout=config.limits.login_seconds + 1,
             keepalive_interval=60,
             keepalive_count_max=3,
         )
@@ -174,23 +189,42 @@ class Server:
             # once told the exit status, and one that does not is not waited for.
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.acceptor.wait_closed(), STOP_SECONDS)
-        self.hasher.shutdown(wait=False, cancel_futures=True)
+        self.guesses.close()
         await asyncio.to_thread(self.rooms.flush)
         if self.shared is not None:
             await self.shared.close()
         self.store.close()
 
-    def admit(self, address: str) -> bool:
-        """Count a new connection from `address`, unless it has as many open as it may."""
-        if self.connections[address] >= self.config.limits.connections_per_address:
+    def admit(self, connection: Connection) -> bool:
+        """Count a new connection from its address, unless as many from there are logged
+        in or logging in as may be. Those that have not asked to log in yet (half-open,
+        silent, or still exchanging keys) do not count: the one that has said least, then
+        the oldest, is closed to make room, so that they cannot lock the address out."""
+        limit = self.config.limits.connections_per_address
+        here = self.connections.setdefault(connection.address, [])
+        waiting = [other for other in here if not other.counts()]
+        if len(here) - len(waiting) >= limit:
             return False
-        self.connections[address] += 1
+        if len(here) >= limit:
+            oldest = min(waiting, key=lambda other: (other.has_spoken(), other.opened))
+            here.remove(oldest)
+            oldest.counted = False
+            oldest.close(
+                "closed to make room for a newer connection from your address "
+                "(this one had not asked to log in)",
+                f"closed a connection from {oldest.address} that had not asked to log in, "
+                "to make room for a newer one",
+                code=asyncssh.DISC_TOO_MANY_CONNECTIONS,
+            )
+        here.append(connection)
         return True
 
-    def release(self, address: str) -> None:
-        self.connections[address] -= 1
-        if self.connections[address] <= 0:
-            del self.connections[address]
+    def release(self, connection: Connection) -> None:
+        here = self.connections.get(connection.address, [])
+        if connection in here:
+            here.remove(connection)
+        if not here:
+            self.connections.pop(connection.address, None)
 
     def user_folder(self, user: str) -> Path:
         """A user's own files on the server (their hot-seat game's autosave)."""
@@ -262,8 +296,17 @@ class Connection(asyncssh.SSHServer):
         self.server = server
         self.conn: asyncssh.SSHServerConnection | None = None
         self.key_fingerprint: str | None = None
-        self.address: str | None = None
-        """Where the connection comes from, once it is counted."""
+        self.address = ""
+        """Where the connection comes from (`address_key`)."""
+        self.opened = time.monotonic()
+        self.counted = False
+        """Whether it is among the server's connections (it was not refused)."""
+        self.asked = False
+        """Whether the client has asked to log in (sent a name)."""
+        self.logged_in = False
+        self.failures = 0
+        """Wrong passwords sent on this connection."""
+        self.timers: list[asyncio.TimerHandle] = []
         self.keeping: asyncio.Task[None] | None = None
         """Keeping the name's key, after a login with a new name (the loop holds tasks
         weakly)."""
@@ -271,36 +314,113 @@ class Connection(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername")
-        address = address_key(peer[0] if peer else "")
-        if not self.server.admit(address):
-            limit = self.server.config.limits.connections_per_address
-            log.info("refused a connection from %s: %d open from there already", address, limit)
-            # After asyncssh has sent its version, which it does once this returns.
-            asyncio.get_running_loop().call_soon(
-                conn.disconnect,
-                asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                f"{limit} connections from your address are open already",
+        self.address = address_key(peer[0] if peer else "")
+        limits = self.server.config.limits
+        if not self.server.admit(self):
+            limit = limits.connections_per_address
+            log.info(
+                "refused a connection from %s: %d from there are logged in or logging in",
+                self.address,
+                limit,
+            )
+            self.close(
+                f"{limit} connections from your address are logged in or logging in already",
+                code=asyncssh.DISC_TOO_MANY_CONNECTIONS,
             )
             return
-        self.address = address
+        self.counted = True
+        loop = asyncio.get_running_loop()
+        self.timers = [
+            loop.call_later(self.silent_seconds(), self.check_asked),
+            loop.call_later(limits.login_seconds, self.check_logged_in),
+        ]
+        with contextlib.suppress(OSError, AttributeError):
+            conn.get_extra_info("socket").setsockopt(
+                socket.SOL_SOCKET, socket.SO_RCVBUF, READ_BUFFER
+            )
+
+    def counts(self) -> bool:
+        """Whether it counts against its address's connections: logged in or logging in."""
+        return self.logged_in or self.asked
+
+    def has_spoken(self) -> bool:
+        """Whether the client has sent anything (its version, the first thing it sends)."""
+        return self.conn is not None and self.conn.get_extra_info("client_version") is not None
+
+    def silent_seconds(self) -> float:
+        """How long it may go without asking to log in (the login timeout, if shorter)."""
+        limits = self.server.config.limits
+        return min(limits.silent_seconds, limits.login_seconds)
+
+    def check_asked(self) -> None:
+        if not self.asked and not self.logged_in:
+            seconds = self.silent_seconds()
+            self.close(
+                f"closed: no login asked for within {seconds:g} seconds",
+                f"closed a connection from {self.address}: no login asked for within "
+                f"{seconds:g} seconds",
+                code=asyncssh.DISC_BY_APPLICATION,
+            )
+
+    def check_logged_in(self) -> None:
+        if not self.logged_in:
+            seconds = self.server.config.limits.login_seconds
+            self.close(
+                f"closed: not logged in within {seconds:g} seconds",
+                f"closed a connection from {self.address}: not logged in within "
+                f"{seconds:g} seconds",
+                code=asyncssh.DISC_BY_APPLICATION,
+            )
+
+    def close(
+        self,
+        reason: str,
+        logged: str | None = None,
+        *,
+        code: int = asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+    ) -> None:
+        """Disconnect, telling the client `reason` (and the log `logged`): after what the
+        server is sending now (its version, or the answer to a login), which goes first."""
+        if logged is not None:
+            log.info("%s", logged)
+        conn = self.conn
+        if conn is not None:
+            asyncio.get_running_loop().call_soon(conn.disconnect, code, reason)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self.address is not None:
-            self.server.release(self.address)
-            self.address = None
+        for timer in self.timers:
+            timer.cancel()
+        if self.counted:
+            self.server.release(self)
+            self.counted = False
 
     def begin_auth(self, username: str) -> bool:
+        self.asked = True
         return self.server.require_auth
 
     def password_auth_supported(self) -> bool:
         return bool(self.server.passwords)
 
     async def validate_password(self, username: str, password: str) -> bool:
-        # A check takes a good part of a second on purpose: not in the loop the apps run in.
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self.server.hasher, check_login, self.server.passwords, username, password
-        )
+        try:
+            right = await self.server.guesses.check(self.address, username, password)
+        except TooManyGuesses as refusal:
+            self.close(
+                f"too many wrong passwords from your address: {refusal}",
+                f"{self.address}: a password for {username!r} not checked: too many wrong "
+                f"passwords from there ({refusal})",
+            )
+            return False
+        if not right:
+            self.failures += 1
+            tries = self.server.config.limits.password_tries
+            if self.failures >= tries:
+                self.close(
+                    f"{tries} wrong passwords: closed",
+                    f"closed a connection from {self.address}: {tries} wrong passwords "
+                    f"(the last for {username!r})",
+                )
+        return right
 
     def public_key_auth_supported(self) -> bool:
         return self.server.authorized is not None
@@ -325,6 +445,9 @@ class Connection(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         assert self.conn is not None
+        self.logged_in = True
+        for timer in self.timers:
+            timer.cancel()
         if self.key_fingerprint is not None:
             name = self.conn.get_extra_info("username")
             self.keeping = asyncio.get_running_loop().create_task(
@@ -391,6 +514,8 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         self.chan: asyncssh.SSHServerChannel[str] | None = None
         self.command: str | None = None
         self.size = (80, 24)
+        self.clamped = False
+        """Whether a size of the client's was out of bounds (said once in the log)."""
         self.driver: ChannelDriver | None = None
         self.app: ServerApp | None = None
         self.user = ""
@@ -416,8 +541,27 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]
     ) -> bool:
         if term_size[0] > 0 and term_size[1] > 0:
-            self.size = (term_size[0], term_size[1])
+            self.size = self.fit(term_size[0], term_size[1])
         return True
+
+    def fit(self, width: int, height: int) -> tuple[int, int]:
+        """The size to draw for, given the client's: within the server's bounds."""
+        size = clamp_size(width, height)
+        if size != (width, height) and not self.clamped:
+            self.clamped = True
+            log.info(
+                "%s: a terminal of %dx%d is drawn as %dx%d (the server draws %d to %d "
+                "columns, %d to %d rows)",
+                self.user or self.conn.get_extra_info("username") or "(no name)",
+                width,
+                height,
+                *size,
+                MIN_COLUMNS,
+                MAX_COLUMNS,
+                MIN_ROWS,
+                MAX_ROWS,
+            )
+        return size
 
     def shell_requested(self) -> bool:
         return True
@@ -615,9 +759,9 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         if width <= 0 or height <= 0:
             return
-        self.size = (width, height)
+        self.size = self.fit(width, height)
         if self.driver is not None:
-            self.driver.resize(width, height)
+            self.driver.resize(*self.size)
 
     def eof_received(self) -> bool:
         # No more keys will come: the app ends, and its last frame (the terminal put back)

@@ -105,9 +105,14 @@ def test_new_and_old_password_hashes_log_in_and_wrong_ones_do_not(start_server, 
     assert "passwords of bob use fewer iterations" in server.log
 
     async def attempts() -> None:
-        for name, password in (("ann", "wrong"), ("bob", "s3cret"), ("carl", "s3cret")):
+        # Each from an address of its own: three wrong passwords from one address would
+        # make its next login wait (tests/hostile/test_ssh.py).
+        wrong = (("ann", "wrong"), ("bob", "s3cret"), ("carl", "s3cret"))
+        for number, (name, password) in enumerate(wrong, start=2):
             with pytest.raises(asyncssh.PermissionDenied):
-                await connect(server.port, name, password=password)
+                await connect(
+                    server.port, name, password=password, local_addr=(f"127.0.0.{number}", 0)
+                )
         for name, password in (("ann", "s3cret"), ("bob", "0ld-one")):
             conn, client = await connect(server.port, name, password=password)
             await client.wait_for(f"you are {name}")
@@ -191,36 +196,44 @@ def test_a_malformed_password_line_stops_the_start_with_its_line_number(tmp_path
     assert "Traceback" not in result.stderr
 
 
-def test_connections_per_address_refuses_one_more_and_admits_it_after_one_closes(
-    start_server,
-) -> None:
+def test_connections_per_address_count_logins_not_silent_connections(start_server) -> None:
     server: RunningServer = start_server("--connections-per-address", "2")
     options = {"known_hosts": None, "client_keys": None, "agent_path": None}
 
     async def attempts() -> None:
-        # A connection counts from the first byte, before it logs in (or ever does).
-        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-        assert (await reader.readline()).startswith(b"SSH-2.0-")
+        # Two connections that say nothing hold no place: each login takes one's.
+        silent = [await asyncio.open_connection("127.0.0.1", server.port) for _ in range(2)]
         conn, client = await connect(server.port, "ann")
         await client.wait_for("you are ann")
+        bob_conn, bob = await connect(server.port, "bob")
+        await bob.wait_for("you are bob")
+        for reader, _ in silent:  # closed by the server, its version line read first
+            assert (await reader.readline()).startswith(b"SSH-2.0-")
+            while await asyncio.wait_for(reader.read(1024), TIMEOUT):
+                pass
+        # Two logged in: one more is refused, whatever it is.
         with pytest.raises(asyncssh.DisconnectError) as refused:
-            await asyncssh.connect("127.0.0.1", server.port, username="bob", **options)
+            await asyncssh.connect("127.0.0.1", server.port, username="carl", **options)
         assert refused.value.code == asyncssh.DISC_TOO_MANY_CONNECTIONS
-        assert "2 connections from your address are open already" in refused.value.reason
+        assert (
+            "2 connections from your address are logged in or logging in already"
+            in refused.value.reason
+        )
         assert "you are ann" in client.text()  # the connections open go on
 
-        writer.close()
+        conn.close()
         deadline = time.monotonic() + TIMEOUT
         while True:  # admitted as soon as the server has seen the close
             try:
-                bob_conn, bob = await connect(server.port, "bob")
+                carl_conn, carl = await connect(server.port, "carl")
                 break
             except asyncssh.DisconnectError:
                 assert time.monotonic() < deadline, "not admitted after a connection closed"
                 await asyncio.sleep(0.2)
-        await bob.wait_for("you are bob")
+        await carl.wait_for("you are carl")
+        carl_conn.close()
         bob_conn.close()
-        conn.close()
 
     asyncio.run(attempts())
-    assert "refused a connection from 127.0.0.1: 2 open from there already" in server.log
+    assert "refused a connection from 127.0.0.1: 2 from there are logged in" in server.log
+    assert "that had not asked to log in, to make room for a newer one" in server.log

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import shlex
+import time
+
+from abstracts_tui.ssh.auth import hash_password
 
 from ..openssh import SSH, needs_ssh
 from ..tmux import Tmux, needs_tmux
@@ -75,3 +79,63 @@ def test_stopping_the_server_tells_each_player_before_the_connection_closes(
     finally:
         for window in windows:
             window.close()
+
+
+def test_openssh_from_a_terminal_of_2000x2000_gets_the_lobby_drawn_for_500x200(
+    start_server,
+) -> None:
+    """`stty rows 65535 cols 65535` before ssh once took the server to 18 GB (2000 here,
+    so that the machine survives should the bound be lost): the size is used as 500x200,
+    and said once in the log."""
+    server: RunningServer = start_server()
+    ssh = shlex.join([*SSH, "-tt", "-p", str(server.port), "ann@127.0.0.1"])
+    window = Tmux(f"stty rows 2000 cols 2000; {ssh}", 100, 30)
+    try:
+        # The window shows the lobby's last lines (the rows past its 30th scroll it).
+        window.wait_for("c Create a room", TIMEOUT)
+        deadline = time.monotonic() + TIMEOUT
+        while "is drawn as" not in server.log and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert "ann: a terminal of 2000x2000 is drawn as 500x200" in server.log
+    finally:
+        window.close()
+    assert server.log.count("is drawn as") == 1
+    assert "Traceback" not in server.log
+
+
+def test_openssh_wrong_passwords_close_the_connection_then_make_the_address_wait(
+    start_server, tmp_path
+) -> None:
+    """As a person sees it: three wrong passwords and the connection is closed with the
+    reason; at once again, even the right one is refused with how long to wait; after
+    that wait it logs in."""
+    passwords = tmp_path / "passwords"
+    passwords.write_text(f"ann:{hash_password('s3cret')}\n")
+    server: RunningServer = start_server("--password-file", str(passwords))
+    prompts = (
+        *("-o", "BatchMode=no", "-o", "PreferredAuthentications=keyboard-interactive"),
+        *("-o", "NumberOfPasswordPrompts=4"),  # it would give up itself after 3
+    )
+    # Options before the tests' own: ssh takes the first value it is given for each.
+    ssh = [SSH[0], *prompts, *SSH[1:], "-tt", "-p", str(server.port), "ann@127.0.0.1"]
+    shell = shlex.join(ssh) + "; echo SSH-EXIT=$?; sleep 60"
+
+    def typed(*answers: str) -> str:
+        """The screen of one ssh that was given `answers` at its password prompts."""
+        with Tmux(shell, 200, 30) as window:  # wide: the reasons on one line
+            for number, answer in enumerate(answers, start=1):
+                window.wait_for(lambda screen, n=number: screen.count("Password:") >= n)
+                window.keys(answer, "Enter")
+            return window.wait_for(
+                lambda screen: "SSH-EXIT=" in screen or "Create a room" in screen
+            )
+
+    screen = typed("wrong1", "wrong2", "wrong3")
+    assert "3 wrong passwords: closed" in screen and "SSH-EXIT=255" in screen
+    screen = typed("s3cret")
+    found = re.search(
+        r"too many wrong passwords from your address: try again in (\d+) seconds", screen
+    )
+    assert found, screen
+    time.sleep(int(found.group(1)) + 1)
+    assert "Create a room" in typed("s3cret")

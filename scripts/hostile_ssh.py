@@ -1,0 +1,689 @@
+"""Hostile clients against the SSH server, and what they cost a quiet player.
+
+Starts `abstracts-tui serve` (a fresh data folder, a password file) and, while a quiet
+player in the lobby (a client process of its own, so that the hostile clients' work does
+not delay it) presses Tab and times the first byte of each answer, sends in turn:
+
+- oversized terminals: sessions asking for up to 2000x2000, and windows changed to it;
+- shrinking terminals: a window changed down to 1x1 and 0x0 and back, again and again;
+- a resize storm: SCALE x 1,000 window changes, as fast as they go, from a hot-seat game
+  at the largest size drawn, ending at 120x40;
+- a connection storm: SCALE x 40 connections at once from one address, none logging in;
+- half-open connections: SCALE x 12 TCP connections that send nothing, then a player from
+  the same address logs in;
+- a guess flood: 8 clients (from 127.0.0.2 to 127.0.0.9) sending wrong passwords, SCALE x
+  100 in all, while a player logs in from another address.
+
+Prints per attack the cases sent, what did not hold, and the quiet player's key to first
+byte (median, 95th percentile, worst); a login's time without and with the flood; the
+server's peak memory (VmHWM).
+
+    python scripts/hostile_ssh.py [--scale N]
+
+`run(scale)` returns the figures as a dict (`scripts/hostile.py` runs it with the others).
+The tests (tests/hostile/test_ssh.py) send the same attacks at small counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from abstracts_tui.ssh.auth import hash_password  # noqa: E402
+from abstracts_tui.ssh.driver import RESIZE_CELLS, RESIZE_SECONDS  # noqa: E402
+from abstracts_tui.ssh.limits import (  # noqa: E402
+    MAX_COLUMNS,
+    MAX_ROWS,
+    MIN_ROWS,
+    Limits,
+    clamp_size,
+)
+from tests.ssh.conftest import RunningServer  # noqa: E402
+
+PASSWORD = "hostile-s3cret"
+NAMES = ("quiet", "ann", "bob", "carl", "dan", "eve")
+TAB, ENTER = "\t", "\r"
+TIMEOUT = 60.0
+CURSOR = re.compile(r"\x1b\[(\d+);(\d+)H")
+"""Where Textual puts each line it draws (row;column)."""
+FLOOD_CLIENTS = 8
+OPTIONS: dict[str, Any] = {"known_hosts": None, "client_keys": None, "agent_path": None}
+
+
+# -- the server and its clients ------------------------------------------------------------
+
+
+def start_server(folder: Path, *args: str) -> RunningServer:
+    """The real server, every name in `NAMES` with the password `PASSWORD`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    passwords = folder / "passwords"
+    stored = hash_password(PASSWORD)
+    passwords.write_text("".join(f"{name}:{stored}\n" for name in NAMES))
+    server = RunningServer(folder / "data", ["--password-file", str(passwords), *args])
+    return server.wait_listening()
+
+
+def peak_mib(pid: int) -> float | None:
+    """The process's peak resident memory (VmHWM), in MiB."""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return None
+
+
+class Sink(asyncssh.SSHClientSession[str]):
+    """A terminal that draws nothing: it counts what arrives, and keeps it if asked."""
+
+    def __init__(self, keep: bool = False) -> None:
+        self.keep = keep
+        self.kept: list[str] = []
+        self.received = 0
+        self.last = time.monotonic()
+        self.arrived = asyncio.Event()
+        self.closed = asyncio.Event()
+        self.chan: asyncssh.SSHClientChannel[str] | None = None
+
+    def connection_made(self, chan: Any) -> None:
+        self.chan = chan
+
+    def data_received(self, data: str, datatype: Any) -> None:
+        self.received += len(data)
+        self.last = time.monotonic()
+        if self.keep:
+            self.kept.append(data)
+        self.arrived.set()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed.set()
+        self.arrived.set()
+
+    def text(self) -> str:
+        return "".join(self.kept)
+
+    def send(self, keys: str) -> None:
+        assert self.chan is not None
+        self.chan.write(keys)
+
+    def resize(self, width: int, height: int) -> None:
+        assert self.chan is not None
+        self.chan.change_terminal_size(width, height)
+
+    async def settle(self, quiet: float = 0.4, timeout: float = TIMEOUT) -> bool:
+        """Wait until something new arrives and then nothing for `quiet` seconds; False
+        if nothing new came within `timeout` (or the session closed)."""
+        before = self.received
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and not self.closed.is_set():
+            if self.received > before and time.monotonic() - self.last >= quiet:
+                return True
+            await asyncio.sleep(quiet / 4)
+        return False
+
+    async def first_byte(self, keys: str, timeout: float = 10.0) -> float:
+        """Seconds from sending `keys` to the first byte after them (`timeout` if none)."""
+        before = self.received
+        start = time.monotonic()
+        self.send(keys)
+        while self.received == before and not self.closed.is_set():
+            self.arrived.clear()
+            left = start + timeout - time.monotonic()
+            if left <= 0:
+                break
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.arrived.wait(), left)
+        return time.monotonic() - start if self.received > before else timeout
+
+
+async def login(
+    port: int,
+    user: str,
+    *,
+    width: int = 100,
+    height: int = 30,
+    source: str = "127.0.0.1",
+    keep: bool = False,
+) -> tuple[asyncssh.SSHClientConnection, Sink]:
+    """Log in as `user` from `source` with a terminal of `width` x `height`."""
+    conn = await asyncssh.connect(
+        "127.0.0.1",
+        port,
+        username=user,
+        password=PASSWORD,
+        local_addr=(source, 0),
+        preferred_auth="password",
+        **OPTIONS,
+    )
+    _, sink = await conn.create_session(
+        lambda: Sink(keep),
+        term_type="xterm-256color",
+        term_size=(width, height),
+        encoding="utf-8",
+    )
+    return conn, sink
+
+
+def rows_drawn(text: str) -> int:
+    """The lowest row a frame in `text` drew on (0 if none)."""
+    return max((int(row) for row, _ in CURSOR.findall(text)), default=0)
+
+
+def layout_wait(width: int = MAX_COLUMNS, height: int = MAX_ROWS) -> float:
+    """Long enough for the layout of a window change to `width` x `height` to come (the
+    server spaces layouts by their size)."""
+    width, height = clamp_size(width, height)
+    return RESIZE_SECONDS * max(1.0, width * height / RESIZE_CELLS) + 0.3
+
+
+def last_frame(text: str) -> str:
+    """What was drawn from the last frame of the whole screen (from its first line) on."""
+    return text[text.rfind("\x1b[1;1H") :]
+
+
+class Quiet:
+    """The quiet player: a client process of its own in the lobby, timing Tab's answers."""
+
+    def __init__(self, port: int) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, __file__, "--quiet-client", str(port)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            cwd=ROOT,
+        )
+        self.samples: list[tuple[float, float]] = []
+        """(when, milliseconds) for each key."""
+        self.lines: list[str] = []
+        self.ready = threading.Event()
+        self.reader = threading.Thread(target=self.read, daemon=True)
+        self.reader.start()
+        if not self.ready.wait(TIMEOUT):
+            self.stop()
+            raise RuntimeError("the quiet client did not start:\n" + "".join(self.lines))
+
+    def read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.append(line)
+            if line.startswith("ready"):
+                self.ready.set()
+            with contextlib.suppress(ValueError):
+                self.samples.append((time.monotonic(), float(line)))
+
+    def since(self, start: float) -> list[float]:
+        return [ms for when, ms in self.samples if when >= start]
+
+    def stop(self) -> None:
+        self.process.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(10)
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+async def quiet_client(port: int) -> None:
+    """The quiet player's process: print one time (ms) per Tab, until terminated."""
+    conn, sink = await login(port, "quiet", width=100, height=30)
+    await sink.settle()
+    print("ready", flush=True)
+    while not sink.closed.is_set():
+        seconds = await sink.first_byte(TAB)
+        print(f"{seconds * 1000:.2f}", flush=True)
+        await asyncio.sleep(0.05)
+    conn.close()
+
+
+@dataclass
+class Stalls:
+    """A quiet player's times while an attack ran, in milliseconds."""
+
+    values: list[float] = field(default_factory=list)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.values) if self.values else 0.0
+
+    @property
+    def p95(self) -> float:
+        ordered = sorted(self.values)
+        return ordered[int(0.95 * (len(ordered) - 1))] if ordered else 0.0
+
+    @property
+    def worst(self) -> float:
+        return max(self.values, default=0.0)
+
+    def __str__(self) -> str:
+        return (
+            f"median {self.median:.0f} ms, p95 {self.p95:.0f} ms, worst {self.worst:.0f} ms "
+            f"({len(self.values)} keys)"
+        )
+
+
+@dataclass
+class Outcome:
+    """What one attack sent and what did not hold."""
+
+    name: str
+    cases: int = 0
+    failures: list[str] = field(default_factory=list)
+    stalls: Stalls = field(default_factory=Stalls)
+    notes: list[str] = field(default_factory=list)
+
+
+# -- the attacks -----------------------------------------------------------------------------
+
+HUGE = [(2000, 2000), (1000, 1000), (MAX_COLUMNS + 1, MAX_ROWS + 1)]
+"""Sizes asked for (not 65535x65535: should the bound ever be lost, the machine survives)."""
+
+
+async def oversized(port: int, count: int) -> Outcome:
+    """Sessions asking for huge terminals, and windows changed to huge sizes: every frame
+    is drawn within the largest size, the session answers, nothing is refused."""
+    outcome = Outcome("oversized terminals")
+    for number in range(count):
+        width, height = HUGE[number % len(HUGE)]
+        conn, sink = await login(port, "ann", width=width, height=height, keep=True)
+        await sink.settle()
+        outcome.cases += 1
+        drawn = rows_drawn(sink.text())
+        if drawn != MAX_ROWS:
+            outcome.failures.append(f"a {width}x{height} terminal was drawn on {drawn} rows")
+        sink.kept.clear()
+        sink.resize(100, 30)
+        sink.resize(*HUGE[(number + 1) % len(HUGE)])
+        outcome.cases += 1
+        await sink.settle(quiet=layout_wait())
+        drawn = rows_drawn(last_frame(sink.text()))
+        if drawn != MAX_ROWS:
+            outcome.failures.append(f"a window changed to a huge size was drawn on {drawn} rows")
+        if sink.closed.is_set():
+            outcome.failures.append(f"a {width}x{height} session was closed")
+        conn.close()
+    return outcome
+
+
+SHRINKING = [(50, 15), (20, 6), (5, 2), (60, 20), (1, 1), (0, 0), (100, 30)]
+"""Window sizes in turn: 5x2 and 1x1 are drawn as 20x6; 0x0 (no size) changes nothing."""
+
+
+async def shrinking(port: int, count: int) -> Outcome:
+    """A window changed down to 1x1 (and 0x0) and back, `count` times: small sizes are
+    drawn at the smallest size or more, and the app goes on answering."""
+    outcome = Outcome("shrinking terminals")
+    conn, sink = await login(port, "bob", keep=True)
+    await sink.settle()
+    drawn_for = (100, 30)
+    for _ in range(count):
+        for width, height in SHRINKING:
+            sink.kept.clear()
+            sink.resize(width, height)
+            outcome.cases += 1
+            before, drawn_for = drawn_for, clamp_size(width, height) if width else drawn_for
+            # A size drawn as the one before changes nothing on the screen: a short wait.
+            wait = layout_wait(*drawn_for)
+            await sink.settle(quiet=wait, timeout=5 if drawn_for != before else 1)
+            drawn = rows_drawn(last_frame(sink.text()))
+            if width > 0 and height > 0 and drawn > max(height, MIN_ROWS):
+                outcome.failures.append(f"a {width}x{height} window was drawn on {drawn} rows")
+        if await sink.first_byte(TAB) >= 10.0:
+            outcome.failures.append("the app stopped answering after its window shrank")
+    conn.close()
+    return outcome
+
+
+async def resize_storm(port: int, count: int, game: bool = True) -> Outcome:
+    """A hot-seat game (or with `game` False the lobby) at the largest size, then `count`
+    window changes as fast as they go: the app ends drawn for the last size."""
+    outcome = Outcome("resize storm")
+    conn, sink = await login(port, "carl", width=2000, height=2000, keep=True)
+    await sink.settle()
+    if game:
+        sink.send("h")
+        await sink.settle()
+        sink.send(ENTER)  # the game chosen first, at its default size
+        await sink.settle()
+    start = time.monotonic()
+    for number in range(count):
+        sink.resize(MAX_COLUMNS - number % 97, MAX_ROWS - number % 53)
+        outcome.cases += 1
+        if number % 100 == 0:
+            await asyncio.sleep(0)  # let the client send them
+    sink.resize(120, 40)
+    await sink.settle(quiet=layout_wait())  # the layout waiting was spaced for 500x200
+    outcome.notes.append(f"{count} window changes settled in {time.monotonic() - start:.1f} s")
+    drawn = rows_drawn(last_frame(sink.text()))
+    if drawn != 40:
+        outcome.failures.append(f"after the storm the game was drawn on {drawn} rows, not 40")
+    if sink.closed.is_set():
+        outcome.failures.append("the storm's session was closed")
+    conn.close()
+    return outcome
+
+
+class Stalling(asyncssh.SSHClient):
+    """Asks to log in, then never gives the password the server asks for."""
+
+    async def password_auth_requested(self) -> str:
+        await asyncio.sleep(TIMEOUT)
+        return "too late"
+
+
+async def connection_storm(port: int, count: int, source: str = "127.0.0.40") -> Outcome:
+    """`count` connections at once from one address, each asking to log in and then
+    saying nothing more: as many as the limit are let in to log in, and closed when their
+    time is up; the others are refused with the limit's sentence. Then a player from the
+    address gets in."""
+    outcome = Outcome("connection storm")
+
+    async def one() -> str:
+        try:
+            async with asyncssh.connect(
+                "127.0.0.1",
+                port,
+                username="eve",
+                local_addr=(source, 0),
+                client_factory=Stalling,
+                preferred_auth="password",
+                **OPTIONS,
+            ):
+                return "logged in without a password"
+        except asyncssh.DisconnectError as error:
+            for expected in (
+                "logged in or logging in already",
+                "make room",
+                "not logged in",
+                "no login asked for",  # on a loaded machine, keys exchanged too slowly
+            ):
+                if expected in error.reason:
+                    return expected
+            return f"disconnected: {error.reason}"
+        except (OSError, asyncssh.Error) as error:
+            return f"{type(error).__name__}: {error}"
+
+    results = await asyncio.wait_for(asyncio.gather(*(one() for _ in range(count))), TIMEOUT)
+    outcome.cases = count
+    for result in sorted(set(results)):
+        outcome.notes.append(f"{results.count(result)} x {result!r}")
+        if result.startswith(("disconnected", "logged in without")) or ":" in result:
+            outcome.failures.append(f"{results.count(result)} connections: {result}")
+    if not {"logged in or logging in already", "make room"} & set(results):
+        outcome.failures.append("no connection was refused by the limit per address")
+    try:
+        conn, sink = await login(port, "eve", source=source)
+        await sink.settle()
+        conn.close()
+    except (OSError, asyncssh.Error) as error:
+        outcome.failures.append(f"no login from the address after the storm: {error!r}")
+    return outcome
+
+
+async def half_open(
+    port: int, count: int, silent_seconds: float, source: str = "127.0.0.41"
+) -> Outcome:
+    """`count` TCP connections that send nothing, held; a player from the same address
+    gets in; the silent ones are closed by the server within `silent_seconds` (and a
+    margin)."""
+    outcome = Outcome("half-open connections")
+    held = []
+    for _ in range(count):
+        held.append(await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0)))
+        outcome.cases += 1
+    opened = time.monotonic()
+    try:
+        conn, sink = await asyncio.wait_for(login(port, "dan", source=source), TIMEOUT)
+        await sink.settle()
+        conn.close()
+    except (OSError, asyncssh.Error, TimeoutError) as error:
+        outcome.failures.append(f"a player behind {count} silent connections: {error!r}")
+
+    async def closed(reader: asyncio.StreamReader) -> bool:
+        with contextlib.suppress(OSError):
+            while await reader.read(4096):
+                pass
+        return True
+
+    left = opened + silent_seconds + 10 - time.monotonic()
+    ends = await asyncio.gather(
+        *(asyncio.wait_for(closed(reader), max(left, 1)) for reader, _ in held),
+        return_exceptions=True,
+    )
+    still = sum(1 for end in ends if end is not True)
+    if still:
+        outcome.failures.append(f"{still} silent connections still open after {left:.0f} s")
+    outcome.notes.append(f"every silent connection closed within {silent_seconds + 10:g} s")
+    for _, writer in held:
+        writer.close()
+    return outcome
+
+
+class Guesser(asyncssh.SSHClient):
+    """Sends a wrong password each time the server asks for one."""
+
+    def __init__(self, guesses: list[int]) -> None:
+        self.guesses = guesses
+        self.sent = 0
+
+    def password_auth_requested(self) -> str:
+        self.sent += 1
+        self.guesses[0] += 1
+        return f"guess-{self.guesses[0]}"
+
+
+async def timed_login(port: int, source: str) -> float:
+    """Seconds for a player from `source` to log in (the password checked)."""
+    start = time.monotonic()
+    conn = await asyncssh.connect(
+        "127.0.0.1",
+        port,
+        username="quiet",
+        password=PASSWORD,
+        local_addr=(source, 0),
+        preferred_auth="password",
+        **OPTIONS,
+    )
+    elapsed = time.monotonic() - start
+    conn.close()
+    return elapsed
+
+
+async def guesses_on_one_connection(
+    port: int, tries: int, log: Callable[[], str], source: str = "127.0.0.50"
+) -> Outcome:
+    """Wrong passwords on one connection: it is closed after `tries`, with a sentence."""
+    outcome = Outcome("guesses on one connection")
+    guesses = [0]
+    client = Guesser(guesses)
+    try:
+        await asyncssh.connect(
+            "127.0.0.1",
+            port,
+            username="ann",
+            local_addr=(source, 0),
+            client_factory=lambda: client,
+            preferred_auth="password",
+            **OPTIONS,
+        )
+        outcome.failures.append("a wrong password logged in")
+    except asyncssh.DisconnectError as error:
+        if error.reason != f"{tries} wrong passwords: closed":
+            outcome.failures.append(f"closed with {error.reason!r}")
+    except OSError:  # closed as the client sent its next guess: the log says why
+        pass
+    # The client sends its next guess as soon as it is told no: the last is unanswered.
+    outcome.cases = client.sent
+    if client.sent - 1 != tries:
+        outcome.failures.append(f"{client.sent - 1} wrong passwords answered on one connection")
+    said = f"closed a connection from {source}: {tries} wrong passwords"
+    for _ in range(50):  # the server's log is read as it comes
+        if said in log():
+            break
+        await asyncio.sleep(0.1)
+    else:
+        outcome.failures.append("the log does not say why the connection was closed")
+    return outcome
+
+
+async def guess_flood(port: int, count: int, addresses: int = FLOOD_CLIENTS) -> Outcome:
+    """8 clients from `addresses` addresses (127.0.0.2 on) sending wrong passwords
+    (`count` in all, reconnecting whenever closed) while players log in from other
+    addresses: each flooding address soon has its guesses refused unchecked, and a login
+    from elsewhere waits for one check at most."""
+    outcome = Outcome("guess flood")
+    alone = [await timed_login(port, f"127.0.0.{20 + n}") for n in range(3)]
+    guesses = [0]
+    reasons: dict[str, int] = {}
+
+    async def flood(source: str) -> None:
+        while True:
+            client = Guesser(guesses)
+            try:
+                await asyncssh.connect(
+                    "127.0.0.1",
+                    port,
+                    username="ann",
+                    local_addr=(source, 0),
+                    client_factory=lambda: client,  # noqa: B023 (used at once)
+                    preferred_auth="password",
+                    **OPTIONS,
+                )
+                outcome.failures.append("a wrong password logged in")
+            except asyncssh.DisconnectError as error:
+                reason = re.sub(r"\d+ seconds", "N seconds", error.reason)
+                reasons[reason] = reasons.get(reason, 0) + 1
+            except (OSError, asyncssh.Error):
+                pass
+
+    floods = [
+        asyncio.create_task(flood(f"127.0.0.{2 + n % addresses}")) for n in range(FLOOD_CLIENTS)
+    ]
+    while guesses[0] < min(count, 2 * FLOOD_CLIENTS):  # every flooding address has failed
+        await asyncio.sleep(0.1)
+    flooded = [await timed_login(port, f"127.0.0.{30 + n}") for n in range(3)]
+    while guesses[0] < count:
+        await asyncio.sleep(0.1)
+    for task in floods:  # their connections waiting for an answer are dropped
+        task.cancel()
+    await asyncio.gather(*floods, return_exceptions=True)
+    outcome.cases = guesses[0]
+    outcome.notes.append(
+        f"a login alone {statistics.median(alone):.2f} s, during the flood "
+        f"{statistics.median(flooded):.2f} s (medians of 3; the worst during it "
+        f"{max(flooded):.2f} s)"
+    )
+    for reason, times in sorted(reasons.items()):
+        outcome.notes.append(f"{times} x {reason!r}")
+    if not any(reason.startswith("too many wrong passwords") for reason in reasons):
+        outcome.failures.append("no flooding address had its guesses refused")
+    if max(flooded) > statistics.median(alone) + 2.0:
+        outcome.failures.append(
+            f"a login took {max(flooded):.2f} s during the flood, "
+            f"{statistics.median(alone):.2f} s without"
+        )
+    return outcome
+
+
+# -- all of them -------------------------------------------------------------------------
+
+
+async def attacks(
+    server: RunningServer, quiet: Quiet, scale: int, silent_seconds: float
+) -> list[Outcome]:
+    port = server.port
+    outcomes: list[Outcome] = []
+    steps: list[Callable[[], Any]] = [
+        lambda: oversized(port, 4 * scale),
+        lambda: shrinking(port, scale),
+        lambda: resize_storm(port, 1000 * scale),
+        lambda: connection_storm(port, 40 * scale),
+        lambda: half_open(port, 12 * scale, silent_seconds),
+        lambda: guesses_on_one_connection(port, 3, lambda: server.log),
+        lambda: guess_flood(port, 100 * scale),
+    ]
+    for step in steps:
+        start = time.monotonic()
+        outcome = await step()
+        outcome.stalls = Stalls(quiet.since(start))
+        outcomes.append(outcome)
+    return outcomes
+
+
+def attack(scale: int) -> tuple[list[Outcome], list[str], float | None]:
+    """Every attack at `scale` against a fresh server: what each sent and cost, what did
+    not hold, and the server's peak memory in MiB."""
+    with tempfile.TemporaryDirectory() as folder:
+        server = start_server(Path(folder))
+        try:
+            quiet = Quiet(server.port)
+            try:
+                outcomes = asyncio.run(attacks(server, quiet, scale, Limits().silent_seconds))
+            finally:
+                quiet.stop()
+            peak = peak_mib(server.process.pid)
+            alive = server.process.poll() is None
+        finally:
+            server.stop()
+    failures = [f"{o.name}: {failure}" for o in outcomes for failure in o.failures]
+    if not alive:
+        failures.append("the server process ended")
+    if "Traceback" in server.log:
+        failures.append("the server's log has a traceback")
+    return outcomes, failures, peak
+
+
+def run(scale: int) -> dict[str, Any]:
+    """The figures of `attack(scale)` for scripts/hostile.py."""
+    outcomes, failures, peak = attack(scale)
+    return {
+        "area": "ssh",
+        "cases": sum(o.cases for o in outcomes),
+        "failures": failures,
+        "worst_stall_ms": max((o.stalls.worst for o in outcomes), default=None),
+        "peak_mib": peak,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=int, default=10)
+    parser.add_argument("--quiet-client", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.quiet_client:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(quiet_client(args.quiet_client))
+        return
+    outcomes, failures, peak = attack(args.scale)
+    for outcome in outcomes:
+        print(f"{outcome.name}: {outcome.cases} cases; the quiet player: {outcome.stalls}")
+        for note in outcome.notes:
+            print(f"    {note}")
+    every = Stalls([ms for outcome in outcomes for ms in outcome.stalls.values])
+    print(f"cases: {sum(outcome.cases for outcome in outcomes)}")
+    print(f"the quiet player, all along: {every}")
+    print(f"the server's peak memory: {peak or 0:.0f} MiB")
+    print(f"failures: {len(failures)}")
+    for failure in failures:
+        print(f"  - {failure}")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
