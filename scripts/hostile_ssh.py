@@ -416,6 +416,10 @@ async def connection_storm(port: int, count: int, source: str = "127.0.0.40") ->
                 if expected in error.reason:
                     return expected
             return f"disconnected: {error.reason}"
+        except (BrokenPipeError, ConnectionResetError, asyncssh.ConnectionLost):
+            # Closed by the server (to make room, or its time up) while the client was
+            # still writing: the reset came before the sentence could be read.
+            return "closed"
         except (OSError, asyncssh.Error) as error:
             return f"{type(error).__name__}: {error}"
 
