@@ -10,10 +10,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -27,12 +25,12 @@ import pytest
 from abstracts_tui.records import Record
 
 from .proxy import Proxy
+from .server import TIMEOUT, WebServer
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="no Chromium installed (apt-get install chromium)"
 )
-TIMEOUT = 60.0
 # As the machine's notes say: without the background-networking flags Chromium tries
 # hosts this closed network refuses, many at a time.
 CHROMIUM_ARGS = [
@@ -45,63 +43,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-
-
-class WebServer:
-    def __init__(self, data: Path, *args: str) -> None:
-        self.data = data
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "abstracts_tui",
-                "web",
-                "--port",
-                "0",
-                "--data",
-                str(data),
-                *args,
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        self.lines: list[str] = []
-        self.url = ""
-        self.ready = threading.Event()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.append(line)
-            found = re.search(r"listening on (http://\S+/)", line)
-            if found:
-                self.url = found.group(1)
-                self.ready.set()
-
-    def wait_for_line(self, text: str) -> str:
-        deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() < deadline:
-            found = [line for line in self.lines if text in line]
-            if found:
-                return found[0]
-            time.sleep(0.1)
-        raise AssertionError(f"{text!r} not in the server's output:\n" + "".join(self.lines))
-
-    def wait(self) -> WebServer:
-        if not self.ready.wait(TIMEOUT):
-            raise AssertionError("the web server did not start:\n" + "".join(self.lines))
-        return self
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
 
 
 class Visitor:
