@@ -221,12 +221,12 @@ class VisitorServer:
         # Refused pages are accepted, then closed with the reason, which the page shows
         # (a browser's script is told nothing of a refused handshake).
         if self.visitors >= self.max_visitors:
-            log.info("%s: refused, the server is full (%d pages)", who, self.max_visitors)
+            log.info("%s: refused, the server is full (%s open)", who, pages(self.max_visitors))
             return await self.refuse(
                 request, websocket, WSCloseCode.TRY_AGAIN_LATER, full(self.max_visitors)
             )
         if self.pages[who] >= self.per_address:
-            log.info("%s: refused, %d pages open from there already", who, self.per_address)
+            log.info("%s: refused, %s open from there already", who, pages(self.per_address))
             return await self.refuse(
                 request, websocket, WSCloseCode.POLICY_VIOLATION, too_many(self.per_address)
             )

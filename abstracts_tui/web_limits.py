@@ -5,7 +5,8 @@ websocket's address, then in "resize" messages), the keys typed ("stdin"), "ping
 "focus" and "blur", each a JSON array as textual-serve's textual.js writes it. Each is
 checked here before the visitor's app sees it, so that one browser, however written, costs
 no more than the limits below and cannot stall the others. The README's "Play in a web
-browser" lists them; to change one, change its constant.
+browser" lists them; to change one, change its constant (the pages open at once, with
+the web command's --max-visitors and --pages-per-address).
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ DEFAULT_SIZE = (80, 24)
 """The size when the websocket's address gives none that is a number."""
 
 MAX_VISITORS = 20
-"""Pages (each an app, a process of its own) open at once on the whole server."""
+"""Pages (each an app, a process of its own) open at once on the whole server: the default
+of --max-visitors."""
 PAGES_PER_ADDRESS = 4
 """Pages open at once from one address (IPv6: one /64 network), so that one machine cannot
-take every place."""
+take every place: the default of --pages-per-address."""
 
 MAX_MESSAGE = 64 * 1024
 """The longest websocket message, in bytes: a longer one closes the page (aiohttp's
@@ -68,14 +70,10 @@ def size_from_query(query: Mapping[str, str]) -> tuple[int, int]:
 
     def number(name: str, default: int) -> int:
         text = query.get(name, "")
-        # A few digits are enough for any size: longer text is not a size (and int() of a
-        # very long one is slow).
-        if len(text) > 9:
+        if not re.fullmatch(r"-?[0-9]+", text):
             return default
-        try:
-            return int(text)
-        except ValueError:
-            return default
+        # Nine digits are more than any limit: int() of many more is slow.
+        return int(text) if len(text.lstrip("-")) <= 9 else int(text[:10])
 
     return clamp_size(number("width", DEFAULT_SIZE[0]), number("height", DEFAULT_SIZE[1]))
 

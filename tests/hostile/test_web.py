@@ -97,7 +97,8 @@ def test_the_messages_textual_js_sends_are_taken_and_sizes_clamped() -> None:
     assert parse_message('["paste",{"x":1}]') == Unknown("paste")
     # The websocket's address: numbers within the limits, anything else the default.
     assert size_from_query({"width": "1000", "height": "1000"}) == (MAX_COLUMNS, MAX_ROWS)
-    assert size_from_query({"width": "9" * 5000, "height": "1e9"}) == (80, 24)
+    assert size_from_query({"width": "9" * 5000, "height": "1e9"}) == (MAX_COLUMNS, 24)
+    assert size_from_query({"width": "-" + "9" * 5000, "height": "x"}) == (MIN_COLUMNS, 24)
     assert size_from_query({"width": "0", "height": "-3"}) == (MIN_COLUMNS, MIN_ROWS)
     assert size_from_query({}) == (80, 24)
 
@@ -317,7 +318,7 @@ def test_pages_per_address_and_in_all_are_bounded(tmp_path: Path) -> None:
         run(test)
         log = log_of(server)
         assert "127.0.0.1: refused, 4 pages open from there already" in log
-        assert "127.0.0.3: refused, the server is full (6 pages)" in log
+        assert "127.0.0.3: refused, the server is full (6 pages open)" in log
         assert "Traceback" not in log
 
 

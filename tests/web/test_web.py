@@ -358,3 +358,31 @@ def test_web_refuses_a_public_url_that_is_not_one(tmp_path: Path) -> None:
     said = refused_web(tmp_path, "--public-url", "games.example.org")
     assert "--public-url 'games.example.org' is not an address like https://" in said
     assert "it does not start with https:// or http://" in said
+
+
+def test_a_refused_page_says_why_and_restarts_once_there_is_room(
+    browser: Any, tmp_path: Path
+) -> None:
+    server = WebServer(tmp_path / "web", "--max-visitors", "1").wait()
+    try:
+        ann = Visitor(browser, server.url)
+        ann.wait_for("choose a game")
+        # The server takes one page: Bob's is told so, in the page's closed dialog.
+        bob = Visitor(browser, server.url)
+        ended = bob.page.locator("#ended")
+        ended.wait_for(state="visible", timeout=TIMEOUT * 1000)
+        assert ended.text_content() == (
+            "The server is full: it takes 1 page at once. Try again in a while."
+        )
+        server.wait_for_line("127.0.0.1: refused, the server is full (1 page open)")
+        # Once Ann's page is closed (and her app has quit), Restart lets Bob in.
+        ann.page.close()
+        deadline = time.monotonic() + TIMEOUT
+        while "choose a game" not in bob.text():
+            assert time.monotonic() < deadline, "Bob's page never got in"
+            bob.screen.reset()
+            bob.page.locator(".closed-dialog .restart").click()
+            bob.page.wait_for_timeout(2000)
+        assert not ended.is_visible()
+    finally:
+        server.stop()
