@@ -174,7 +174,7 @@ class VisitorApp:
         )
         await self.service.start(width, height)
 
-    async def type(self, text: str) -> None:
+    async def send_input(self, text: str) -> None:
         if self.service is not None:
             await self.service.send_bytes(text.encode("utf-8", "replace"))
 

@@ -174,7 +174,7 @@ class PageSession:
         match message:
             case Stdin(text):
                 if self.keys.take(input_cost(text)):
-                    await self.app.type(text)
+                    await self.app.send_input(text)
                 else:
                     self.once(
                         "keys",

@@ -8,6 +8,7 @@ tests/hostile/test_web.py does, at small counts):
 - asks for terminals of up to 10^12 cells at the websocket's address and in resizes
   (each page's app must draw at 500 x 200 at most), and sends a storm of 1,000 x N
   resizes on one page;
+- keeps 2 x N pages at 500 x 200 that never read what the app draws, resizing them;
 - opens 50 x N websockets at once from one address (all but 4 refused, no app started);
 - fills the server (20 pages from 5 addresses): one more must be told it is full;
 - sends every malformed message of the tests (N times each kind), on pages of their own:
@@ -138,6 +139,24 @@ class Hostile:
             await page.close()
         finally:
             await browser.close()
+
+    async def silent(self) -> None:
+        """Pages that never read what the app draws, at 500 x 200, resized: the server
+        holds no more of it than its buffers (the app waits), then they are cut off."""
+        browsers = [await self.browser().visit() for _ in range(2 * self.scale)]
+        try:
+            url = self.server.url.replace("http://", "ws://") + "ws?width=500&height=200"
+            sockets = [await b.session.ws_connect(url) for b in browsers]
+            for _ in range(20):
+                for socket in sockets:
+                    for size in ({"width": 499, "height": 199}, {"width": 500, "height": 200}):
+                        await socket.send_json(["resize", size])
+                        self.cases += 1
+                await asyncio.sleep(0.25)
+            await asyncio.sleep(2)
+        finally:
+            for browser in browsers:
+                await browser.close()
 
     async def socket_storm(self) -> None:
         browser = await self.browser().visit()
@@ -312,6 +331,7 @@ async def hostile(server: WebServer, scale: int) -> Hostile:
     try:
         for phase in (
             run.sizes,
+            run.silent,
             run.socket_storm,
             run.full,
             run.malformed,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import os
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -38,6 +39,7 @@ from abstracts_tui.web_limits import (
     size_from_query,
 )
 from abstracts_tui.web_session import FLOODED, MALFORMED
+from abstracts_tui.web_visitor import NICENESS
 from tests.web.client import (
     Browser,
     Page,
@@ -268,6 +270,25 @@ def test_a_malformed_message_closes_its_page_alone_and_the_game_is_kept(
         assert "Traceback" not in log
 
 
+def test_pages_closed_as_soon_as_their_app_appears_leave_no_traceback(tmp_path: Path) -> None:
+    async def test() -> None:
+        browsers = [await Browser(server.url, f"127.0.0.{n}").visit() for n in (1, 2)]
+        try:
+            for _ in range(3):
+                pages = [await b.open() for b in browsers for _ in range(2)]
+                await asyncio.gather(*(p.answered() for p in pages))
+                for page in pages:
+                    await page.close()  # the app is told to quit while it builds its screen
+            await wait_gone(server.data)
+        finally:
+            for browser in browsers:
+                await browser.close()
+
+    with web_server(tmp_path) as server:
+        run(test)
+        assert "Traceback" not in log_of(server)
+
+
 def test_pages_per_address_and_in_all_are_bounded(tmp_path: Path) -> None:
     async def test() -> None:
         one = await Browser(server.url, "127.0.0.1").visit()
@@ -413,6 +434,10 @@ def test_a_flood_from_one_page_does_not_stall_another_and_is_closed(tmp_path: Pa
                 await asyncio.sleep(0.1)
             noisy = await loud.open()
             await noisy.wait_for("choose a game")
+            # Each app runs below the server, which relays every page's bytes.
+            server_nice = os.getpriority(os.PRIO_PROCESS, server.process.pid)
+            for pid in visitor_processes(server.data):
+                assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, server_nice + NICENESS)
             noisy.drawing = False  # its screens are not read: no time spent on them here
             flooding = asyncio.create_task(flood(noisy))
             await asyncio.sleep(0.5)
