@@ -25,6 +25,7 @@ import logging
 import re
 import secrets
 import shlex
+import socket
 import sys
 from collections import Counter
 from pathlib import Path
@@ -45,6 +46,8 @@ TITLE = "abstracts-tui"
 HEARTBEAT = 15.0
 """Seconds between the server's pings on a page's websocket: a page that answers none
 within half of it is closed (its browser is gone)."""
+RECEIVE_BUFFER = 16 * 1024
+"""The socket's receive buffer for a page's websocket (the kernel may double it)."""
 CLOSE_SECONDS = 2.0
 """How long closing a page's websocket waits for the browser's answer."""
 QUIT_SECONDS = 10.0
@@ -68,6 +71,17 @@ def too_many(most: int) -> str:
         f"Your address has {pages(most)} open already, the most it may have: "
         "close one, then press Restart."
     )
+
+
+def small_reads(request: web.Request) -> None:
+    """Keep what the server reads of a page at once small (RECEIVE_BUFFER): aiohttp parses
+    all the messages of one read before anything else runs, and a read of a flood's
+    thousands of messages would hold up the other pages."""
+    transport = request.transport
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
 
 
 def new_token() -> str:
@@ -241,6 +255,7 @@ class VisitorServer:
         if handler is not None:
             self.handlers.add(handler)
         try:
+            small_reads(request)
             await websocket.prepare(request)
             await app.start(websocket, *size_from_query(request.query))
             await PageSession(request, websocket, app, who).run()

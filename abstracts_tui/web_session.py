@@ -152,6 +152,9 @@ class PageSession:
         if self.messages.tokens >= MESSAGE_RATE:
             self.slowed_since = None  # a second's worth to spare: not a flood
         if delay == 0:
+            # Queued messages come without a pause of their own: one each turn of the
+            # loop, so that a page's burst does not hold up the others.
+            await asyncio.sleep(0)
             return True
         now = time.monotonic()
         if self.slowed_since is None:

@@ -7,7 +7,8 @@ tests/hostile/test_web.py does, at small counts):
 
 - asks for terminals of up to 10^12 cells at the websocket's address and in resizes
   (each page's app must draw at 500 x 200 at most), and sends a storm of 1,000 x N
-  resizes on one page;
+  resizes on one page (the app then draws the last size, or, past the message rate for
+  5 s, the page is closed as a flood);
 - keeps 2 x N pages at 500 x 200 that never read what the app draws, resizing them;
 - opens 50 x N websockets at once from one address (all but 4 refused, no app started);
 - fills the server (20 pages from 5 addresses): one more must be told it is full;
@@ -46,6 +47,7 @@ import aiohttp  # noqa: E402
 from aiohttp import WSCloseCode  # noqa: E402
 
 from abstracts_tui.web_limits import MAX_COLUMNS, MAX_ROWS  # noqa: E402
+from abstracts_tui.web_session import FLOODED  # noqa: E402
 from tests.hostile.test_web import MALFORMED_MESSAGES  # noqa: E402
 from tests.web.client import Browser, Page, play_a_move, visitor_processes  # noqa: E402
 from tests.web.server import WebServer  # noqa: E402
@@ -126,16 +128,27 @@ class Hostile:
                 await page.close()
             page = await browser.open(width=120, height=40)
             await page.focus()
-            for i in range(1000 * self.scale):
-                await page.send(["resize", {"width": 7**i % 10**12, "height": 3**i % 10**12}])
-                self.cases += 1
-            await page.settle()
-            page.screen.reset()
-            await page.send(["resize", {"width": 100, "height": 30}])
+            # As fast as the client goes: within the message rate (its burst, and 5 s at
+            # its pace), the app then draws the size last asked for; beyond, the page is
+            # closed as a flood.
+            with contextlib.suppress(ConnectionError):
+                for i in range(1000 * self.scale):
+                    size = {"width": 7**i % 10**12, "height": 3**i % 10**12}
+                    await page.send(["resize", size])
+                    self.cases += 1
+                await page.send(["resize", {"width": 100, "height": 30}])
             try:
-                await page.wait_until(lambda: "q Quit" in page.screen.display[29], "", 30)
+                await page.wait_until(
+                    lambda: page.closed is not None or "q Quit" in page.screen.display[29],
+                    "",
+                    60,
+                )
             except AssertionError:
-                self.fail("after a storm of resizes the app did not draw at 100x30 in 30 s")
+                self.fail("after a storm of resizes the app did not draw at 100x30 in 60 s")
+            if page.closed is not None:
+                print(f"  a storm of {1000 * self.scale} resizes: closed {page.closed}")
+                if page.closed != (WSCloseCode.POLICY_VIOLATION, FLOODED):
+                    self.fail(f"a storm of resizes ended as {page.closed}, not as a flood")
             await page.close()
         finally:
             await browser.close()
