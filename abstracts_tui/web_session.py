@@ -29,6 +29,7 @@ from .web_limits import (
     PINGS_PER_SECOND,
     Focus,
     Malformed,
+    Message,
     Ping,
     Resize,
     Stdin,
@@ -173,7 +174,7 @@ class PageSession:
         transport = self.request.transport
         return transport is None or transport.is_closing()
 
-    async def handle(self, message: Stdin | Resize | Ping | Focus | Unknown) -> None:
+    async def handle(self, message: Message) -> None:
         match message:
             case Stdin(text):
                 if self.keys.take(input_cost(text)):
