@@ -9,12 +9,12 @@ tests/hostile/test_web.py does, at small counts):
   (each page's app must draw at 500 x 200 at most), and sends a storm of 1,000 x N
   resizes on one page (the app then draws the last size, or, past the message rate for
   5 s, the page is closed as a flood);
-- keeps 2 x N pages at 500 x 200 that never read what the app draws, resizing them;
+- keeps 2 x N pages (16 at most) at 500 x 200 that never read what the app draws, resizing them;
 - opens 50 x N websockets at once from one address (all but 4 refused, no app started);
 - fills the server (20 pages from 5 addresses): one more must be told it is full;
 - sends every malformed message of the tests (N times each kind), on pages of their own:
   each page closed with its sentence, no traceback in the log;
-- floods from 2 x N pages at once (mixed messages, as fast as the client can): each
+- floods from 2 x N pages at once (16 at most) (mixed messages, as fast as the client can): each
   slowed, then closed after 5 s;
 - asks for a visitor's download with 10 x N other cookies (and none): all 404.
 
@@ -53,6 +53,9 @@ from tests.web.client import Browser, Page, play_a_move, visitor_processes  # no
 from tests.web.server import WebServer  # noqa: E402
 
 MIB = 1024 * 1024
+PAGES = 16
+"""The most pages a phase opens at once: the server takes 20, one is the quiet page's, and
+the apps of pages closed just before may still be quitting."""
 
 
 def peak_kib(pid: int) -> int:
@@ -156,7 +159,7 @@ class Hostile:
     async def silent(self) -> None:
         """Pages that never read what the app draws, at 500 x 200, resized: the server
         holds no more of it than its buffers (the app waits), then they are cut off."""
-        browsers = [await self.browser().visit() for _ in range(2 * self.scale)]
+        browsers = [await self.browser().visit() for _ in range(min(2 * self.scale, PAGES))]
         try:
             url = self.server.url.replace("http://", "ws://") + "ws?width=500&height=200"
             sockets = [await b.session.ws_connect(url) for b in browsers]
@@ -214,13 +217,14 @@ class Hostile:
     async def malformed(self) -> None:
         kinds: list[str | bytes] = [*MALFORMED_MESSAGES, b"\x00binary", "x" * 70_000]
         messages = kinds * self.scale
-        for start in range(0, len(messages), 16):
-            batch = messages[start : start + 16]
+        for start in range(0, len(messages), PAGES):
+            batch = messages[start : start + PAGES]
             await self.drained()
             browsers = [await self.browser().visit() for _ in batch]
             try:
                 pages = [await b.open() for b in browsers]
-                await asyncio.gather(*(p.wait_for("choose a game") for p in pages))
+                # Sent as soon as the app draws: it quits while it builds its screen.
+                await asyncio.gather(*(p.answered() for p in pages))
                 for message, page in zip(batch, pages, strict=True):
                     if isinstance(message, bytes):
                         await page.socket.send_bytes(message)
@@ -256,7 +260,7 @@ class Hostile:
                     await asyncio.sleep(0)
             self.cases += sent
 
-        browsers = [await self.browser().visit() for _ in range(2 * self.scale)]
+        browsers = [await self.browser().visit() for _ in range(min(2 * self.scale, PAGES))]
         try:
             pages = [await b.open() for b in browsers]
             await asyncio.gather(*(p.wait_for("choose a game") for p in pages))
@@ -351,6 +355,7 @@ async def hostile(server: WebServer, scale: int) -> Hostile:
             run.flood,
             run.downloads,
         ):
+            await run.drained()
             start = time.monotonic()
             print(f"{phase.__name__}:", flush=True)
             await phase()
