@@ -11,6 +11,7 @@ from . import __version__
 from .engine.core_status import describe, missing_notice
 from .engine.levels import DEFAULT_LEVEL, LEVELS
 from .extras import missing_extra
+from .web_limits import MAX_VISITORS, PAGES_PER_ADDRESS
 
 if TYPE_CHECKING:
     from .records import RecordNode
@@ -542,8 +543,22 @@ def passwd(name: str, path: str | None, from_stdin: bool) -> None:
 @click.option(
     "--behind-proxy",
     is_flag=True,
-    help="Trust the proxy's Forwarded or X-Forwarded-Proto/-Host/-Prefix headers "
-    "for the address browsers use.",
+    help="Trust the proxy's Forwarded or X-Forwarded-For/-Proto/-Host/-Prefix headers "
+    "for the address browsers use and the browser's own.",
+)
+@click.option(
+    "--max-visitors",
+    type=click.IntRange(min=1),
+    default=MAX_VISITORS,
+    show_default=True,
+    help="Pages (each an app of its own) open at once.",
+)
+@click.option(
+    "--pages-per-address",
+    type=click.IntRange(min=1),
+    default=PAGES_PER_ADDRESS,
+    show_default=True,
+    help="Pages open at once from one address (IPv6: one /64).",
 )
 @log_level_option
 def web(
@@ -553,6 +568,8 @@ def web(
     open_: bool,
     public_url: str | None,
     behind_proxy: bool,
+    max_visitors: int,
+    pages_per_address: int,
     log_level: str,
 ) -> None:
     """Serve the app to web browsers (needs: pip install 'abstracts-tui[web]').
@@ -594,7 +611,17 @@ def web(
         raise click.UsageError(str(error)) from None
     log_to_stderr(log_level)
     try:
-        asyncio.run(web_server.serve(folder, host, port, public=public, behind_proxy=behind_proxy))
+        asyncio.run(
+            web_server.serve(
+                folder,
+                host,
+                port,
+                public=public,
+                behind_proxy=behind_proxy,
+                max_visitors=max_visitors,
+                per_address=pages_per_address,
+            )
+        )
     except Unsupported as error:
         raise click.ClickException(str(error)) from None
     except OSError as error:

@@ -7,6 +7,10 @@ the page opens carries it back, so the handler starts that visitor's app with th
 folder (`data/visitors/TOKEN`). The visitor's app saves records by downloading them and
 loads none from the server's disk (`tui.factory.build_web_app`).
 
+What a browser may ask is bounded where it enters (web_limits, web_session): the
+terminal's size, the pages open at once (on the server, and from one address), each
+message's size, kind and rate; a refused page is told why in a sentence it shows.
+
 The page's links are made from the address the browser used (`web_address`: behind a
 reverse proxy, the one `--public-url` names or the proxy's headers say), and it loads
 nothing from another host. What this takes from textual-serve beyond its documented use
@@ -16,17 +20,22 @@ is in `web_internals`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import secrets
 import shlex
+import socket
 import sys
+from collections import Counter
 from pathlib import Path
 
-from aiohttp import web
+from aiohttp import WSCloseCode, web
 
-from .web_address import Address, has_proxy_headers, plain_host, proxied
-from .web_internals import Page, VisitorApp
+from .web_address import Address, client_key, has_proxy_headers, plain_host, proxied
+from .web_internals import Page, VisitorApp, check_app_service
+from .web_limits import MAX_MESSAGE, MAX_VISITORS, PAGES_PER_ADDRESS, size_from_query
+from .web_session import PageSession
 
 log = logging.getLogger("abstracts_tui.web")
 
@@ -34,6 +43,45 @@ COOKIE = "abstracts_tui_visitor"
 TOKEN = re.compile(r"[0-9a-f]{32}")
 YEAR = 365 * 24 * 3600
 TITLE = "abstracts-tui"
+HEARTBEAT = 15.0
+"""Seconds between the server's pings on a page's websocket: a page that answers none
+within half of it is closed (its browser is gone)."""
+RECEIVE_BUFFER = 16 * 1024
+"""The socket's receive buffer for a page's websocket (the kernel may double it)."""
+CLOSE_SECONDS = 2.0
+"""How long closing a page's websocket waits for the browser's answer."""
+QUIT_SECONDS = 10.0
+"""How long a visitor's app has to quit (and save its game) once its page is closed,
+before it is killed."""
+
+
+def pages(count: int) -> str:
+    return f"{count} page" if count == 1 else f"{count} pages"
+
+
+def full(most: int) -> str:
+    """What a page is told when the server has `most` pages open (at most 123 bytes: a
+    websocket's close reason)."""
+    return f"The server is full: it takes {pages(most)} at once. Try again in a while."
+
+
+def too_many(most: int) -> str:
+    """What a page is told when its address has `most` pages open."""
+    return (
+        f"Your address has {pages(most)} open already, the most it may have: "
+        "close one, then press Restart."
+    )
+
+
+def small_reads(request: web.Request) -> None:
+    """Keep what the server reads of a page at once small (RECEIVE_BUFFER): aiohttp parses
+    all the messages of one read before anything else runs, and a read of a flood's
+    thousands of messages would hold up the other pages."""
+    transport = request.transport
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
 
 
 def new_token() -> str:
@@ -65,7 +113,8 @@ class VisitorServer:
         host: str,
         port: int,
         *,
-        max_visitors: int = 20,
+        max_visitors: int = MAX_VISITORS,
+        per_address: int = PAGES_PER_ADDRESS,
         public: Address | None = None,
         behind_proxy: bool = False,
     ) -> None:
@@ -73,13 +122,17 @@ class VisitorServer:
         self.host = host
         self.port = port
         self.max_visitors = max_visitors
+        self.per_address = per_address
         self.public = public
         """The address browsers use (--public-url), if given."""
         self.behind_proxy = behind_proxy
         """Whether the proxy's headers say the address browsers use."""
         self.page = Page(TITLE)
+        check_app_service()
         self.apps: dict[str, set[VisitorApp]] = {}
         """The apps running now (each a process), by their visitor's token."""
+        self.pages: Counter[str] = Counter()
+        """The pages open now, by the address they come from (`client_key`)."""
         self.handlers: set[asyncio.Task[object]] = set()
         """The open pages' websocket handlers."""
         self.runner: web.AppRunner | None = None
@@ -87,7 +140,7 @@ class VisitorServer:
 
     @property
     def visitors(self) -> int:
-        return sum(len(apps) for apps in self.apps.values())
+        return self.pages.total()
 
     def application(self) -> web.Application:
         app = web.Application()
@@ -160,6 +213,12 @@ class VisitorServer:
             )
         return response
 
+    def client(self, request: web.Request) -> str:
+        """Whom the request comes from, for the limit of pages per address."""
+        return client_key(
+            request.remote, request.headers.items(), request.forwarded, trusted=self.behind_proxy
+        )
+
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
         """The visitor's app, in a process of its own, for as long as the page is open."""
         token = request.cookies.get(COOKIE, "")
@@ -169,22 +228,60 @@ class VisitorServer:
             raise web.HTTPForbidden(
                 text="Open the page first: it names your games' folder."
             ) from None
+        who = self.client(request)
+        websocket = web.WebSocketResponse(
+            heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE, timeout=CLOSE_SECONDS
+        )
+        # Refused pages are accepted, then closed with the reason, which the page shows
+        # (a browser's script is told nothing of a refused handshake).
         if self.visitors >= self.max_visitors:
-            raise web.HTTPServiceUnavailable(text="The server is full; try again later.")
+            log.info("%s: refused, the server is full (%s open)", who, pages(self.max_visitors))
+            return await self.refuse(
+                request, websocket, WSCloseCode.TRY_AGAIN_LATER, full(self.max_visitors)
+            )
+        if self.pages[who] >= self.per_address:
+            log.info("%s: refused, %s open from there already", who, pages(self.per_address))
+            return await self.refuse(
+                request, websocket, WSCloseCode.POLICY_VIOLATION, too_many(self.per_address)
+            )
+        # "exec": the shell that textual-serve starts the command with becomes the app, so
+        # that the app is the process stopped (or killed) with the page.
         command = shlex.join([sys.executable, "-m", "abstracts_tui.web_visitor", str(folder)])
-        app = VisitorApp(command, TITLE)
+        app = VisitorApp(f"exec {command}", TITLE)
         handler = asyncio.current_task()
+        # Counted before the first await, so that pages opened at once cannot all pass.
+        self.pages[who] += 1
         self.apps.setdefault(token, set()).add(app)
         if handler is not None:
             self.handlers.add(handler)
         try:
-            return await app.run(request)
+            small_reads(request)
+            await websocket.prepare(request)
+            await app.start(websocket, *size_from_query(request.query))
+            await PageSession(request, websocket, app, who).run()
         finally:
-            self.apps[token].discard(app)
-            if not self.apps[token]:
-                del self.apps[token]
-            if handler is not None:
-                self.handlers.discard(handler)
+            try:
+                await app.stop(QUIT_SECONDS)
+                if websocket.prepared:
+                    with contextlib.suppress(ConnectionError):
+                        await websocket.close()
+            finally:
+                self.pages[who] -= 1
+                if not self.pages[who]:
+                    del self.pages[who]
+                self.apps[token].discard(app)
+                if not self.apps[token]:
+                    del self.apps[token]
+                if handler is not None:
+                    self.handlers.discard(handler)
+        return websocket
+
+    async def refuse(
+        self, request: web.Request, websocket: web.WebSocketResponse, code: int, reason: str
+    ) -> web.WebSocketResponse:
+        await websocket.prepare(request)
+        await websocket.close(code=code, message=reason.encode())
+        return websocket
 
     async def handle_download(self, request: web.Request) -> web.StreamResponse:
         """A file that one of the visitor's apps delivers (a saved record)."""
@@ -205,11 +302,21 @@ async def serve(
     *,
     public: Address | None = None,
     behind_proxy: bool = False,
+    max_visitors: int = MAX_VISITORS,
+    per_address: int = PAGES_PER_ADDRESS,
 ) -> None:
     """Serve the app until SIGINT or SIGTERM."""
     from .serving import until_stopped
 
-    server = VisitorServer(data, host, port, public=public, behind_proxy=behind_proxy)
+    server = VisitorServer(
+        data,
+        host,
+        port,
+        public=public,
+        behind_proxy=behind_proxy,
+        max_visitors=max_visitors,
+        per_address=per_address,
+    )
     bound = await server.start()
     shown = f"[{host}]" if ":" in host else host
     log.info("listening on http://%s:%d/ ; visitors' games in %s", shown, bound, data / "visitors")

@@ -7,10 +7,15 @@ path the proxy mounts the app under): `--public-url` names it once for all, or
 `--behind-proxy` trusts the proxy's headers (`Forwarded`, or `X-Forwarded-Proto`,
 `X-Forwarded-Host` and `X-Forwarded-Prefix`) to say it with each request. The headers are
 never trusted unasked: anyone who reaches the port directly could send them.
+
+The same holds for the browser's own address, which the limit of pages per address
+counts: the proxy's `Forwarded: for=` or `X-Forwarded-For` with `--behind-proxy`, else the
+address the connection comes from (behind a proxy that is not trusted, the proxy's).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -124,3 +129,45 @@ def proxied(
 def has_proxy_headers(headers: Iterable[tuple[str, str]]) -> bool:
     names = {"forwarded", "x-forwarded-proto", "x-forwarded-host", "x-forwarded-prefix"}
     return any(key.lower() in names for key, _ in headers)
+
+
+def address_key(host: str) -> str | None:
+    """What the limit of pages per address counts for `host` (an IP address, maybe with a
+    port, as a peer or a proxy's header gives it): the address, or for IPv6 its /64
+    network (one machine is commonly given a whole /64, so it could pick a new address for
+    each page); None when `host` is not an address."""
+    host = host.strip().strip('"')
+    if host.startswith("["):  # [IPv6] or [IPv6]:port
+        host = host[1:].partition("]")[0]
+    elif host.count(":") == 1:  # IPv4:port
+        host = host.partition(":")[0]
+    try:
+        address = ipaddress.ip_address(host.split("%")[0])
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+def client_key(
+    peer: str | None,
+    headers: Iterable[tuple[str, str]],
+    forwarded: tuple[Mapping[str, str], ...],
+    *,
+    trusted: bool,
+) -> str:
+    """Whom a request comes from, for the limit of pages per address: with a `trusted`
+    proxy, the address its `Forwarded: for=` (the nearest element) or else the last
+    `X-Forwarded-For` value says (the one that proxy added: a browser may have sent its
+    own before it); else, or when the proxy says no address, the connection's peer."""
+    if trusted:
+        said = (forwarded[-1] if forwarded else {}).get("for") or last_value(
+            headers, "x-forwarded-for"
+        )
+        key = address_key(said) if said else None
+        if key is not None:
+            return key
+    return (address_key(peer) if peer else None) or peer or "unknown"

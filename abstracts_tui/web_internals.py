@@ -12,9 +12,14 @@ host) and takes from textual-serve, here and nowhere else:
   machine's monospace font), in a page of our own (web_page.html) made to what textual.js
   expects of its page: the #terminal element's data attributes, the body's classes, its
   window.onload, the /download/ address it opens;
-- one `Server` for each page, whose public handlers run that visitor's command over the
-  page's websocket (`handle_websocket`) and hand over the files that app delivers
-  (`handle_download`).
+- one `Server` for each page, for its download manager (`Server.download_manager`) and
+  its public `handle_download`, which hands over the files that page's app delivers;
+- textual-serve's `AppService` (app_service.py, not documented), which starts the
+  visitor's command with textual's web driver and passes bytes between the process and
+  the page: abstracts-tui reads the page's websocket itself and hands the app only the
+  messages it has checked (web_limits), instead of `Server.handle_websocket`, which takes
+  every message and the terminal's size as given. Without an AppService as this one,
+  `web` refuses to start (`check_app_service`) rather than fall back to that handler.
 
 textual.js is a bundle that any release may change, hence the upper bound on
 textual-serve's version in pyproject.toml.
@@ -22,7 +27,10 @@ textual-serve's version in pyproject.toml.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import html
+import logging
 import secrets
 from importlib.resources import files
 from pathlib import Path
@@ -32,6 +40,13 @@ from aiohttp import web
 from textual_serve.server import Server
 
 from .web_address import Address
+
+try:
+    from textual_serve.app_service import AppService
+except ImportError:  # checked by check_app_service
+    AppService = None  # type: ignore[assignment,misc]
+
+log = logging.getLogger("abstracts_tui.web")
 
 SUPPORTED = "textual-serve>=1.1.3,<1.2"
 # textual-serve's fonts (static/fonts/), each with its style.
@@ -57,6 +72,21 @@ def static_folder() -> Path:
             f"this textual-serve has no js/textual.js in {folder}: pip install '{SUPPORTED}'"
         )
     return folder
+
+
+SERVICE = ("start", "stop", "send_bytes", "set_terminal_size", "focus", "blur")
+"""What VisitorApp calls on textual-serve's AppService."""
+
+
+def check_app_service() -> None:
+    """Unsupported unless textual-serve has the AppService and the Server that VisitorApp
+    uses."""
+    missing = [name for name in SERVICE if not callable(getattr(AppService, name, None))]
+    if AppService is None or missing or not hasattr(Server(""), "download_manager"):
+        raise Unsupported(
+            "this textual-serve has no app_service.AppService as abstracts-tui uses it: "
+            f"pip install '{SUPPORTED}'"
+        )
 
 
 class Page:
@@ -109,16 +139,72 @@ class Page:
 
 
 class VisitorApp:
-    """The app behind one page: a textual-serve `Server` of its own runs `command` (that
-    visitor's app) for the page's websocket, and hands over the files the app delivers."""
+    """The app behind one page: textual-serve's AppService runs `command` (that visitor's
+    app, a process of its own) and sends what it draws to the page's websocket; the page's
+    messages reach it through the methods below once checked. A textual-serve `Server` of
+    its own hands over the files the app delivers."""
 
     def __init__(self, command: str, title: str) -> None:
         self.server = Server(command, title=title)
+        self.service: AppService | None = None
 
-    async def run(self, request: web.Request) -> web.StreamResponse:
-        """Until the page or the app closes (or the task is cancelled: the app is then
-        told to quit, and waited for)."""
-        return await self.server.handle_websocket(request)
+    async def start(self, websocket: web.WebSocketResponse, width: int, height: int) -> None:
+        """Start the app at `width` x `height`, drawing to `websocket`."""
+
+        # A page gone away must not end the service's reading of the app's output: the
+        # app would be left writing to a pipe nobody reads, and never see its "quit".
+        async def write_bytes(data: bytes) -> None:
+            with contextlib.suppress(ConnectionError):
+                await websocket.send_bytes(data)
+
+        async def write_str(text: str) -> None:
+            with contextlib.suppress(ConnectionError):
+                await websocket.send_str(text)
+
+        async def close() -> None:
+            with contextlib.suppress(ConnectionError):
+                await websocket.close()
+
+        self.service = AppService(
+            self.server.command,
+            write_bytes=write_bytes,
+            write_str=write_str,
+            close=close,
+            download_manager=self.server.download_manager,
+        )
+        await self.service.start(width, height)
+
+    async def send_input(self, text: str) -> None:
+        if self.service is not None:
+            await self.service.send_bytes(text.encode("utf-8", "replace"))
+
+    async def resize(self, width: int, height: int) -> None:
+        if self.service is not None:
+            await self.service.set_terminal_size(width, height)
+
+    async def focus(self, focused: bool) -> None:
+        if self.service is not None:
+            await (self.service.focus() if focused else self.service.blur())
+
+    async def stop(self, seconds: float) -> None:
+        """Tell the app to quit (it saves its game) and wait for it; after `seconds`, or
+        if the wait is cancelled, it is killed."""
+        if self.service is None:
+            return
+        service, self.service = self.service, None
+        stopping = asyncio.ensure_future(service.stop())
+        STOPPING.add(stopping)  # the loop holds tasks weakly; this one may outlive the wait
+        stopping.add_done_callback(forget)
+        try:
+            await asyncio.wait_for(asyncio.shield(stopping), seconds)
+        except TimeoutError:
+            log.warning("a visitor's app did not quit within %g s: killed", seconds)
+            kill(service)
+        except asyncio.CancelledError:
+            kill(service)
+            raise
+        except Exception as error:  # the service's own end (its pipes gone): not the page's
+            log.info("a visitor's app ended: %s", error)
 
     async def download(self, request: web.Request) -> web.StreamResponse | None:
         """The file named by the request's {key}, or None when this app has no such file."""
@@ -126,3 +212,22 @@ class VisitorApp:
             return await self.server.handle_download(request)
         except web.HTTPNotFound:
             return None
+
+
+STOPPING: set[asyncio.Future[None]] = set()
+"""The services being stopped."""
+
+
+def forget(stopping: asyncio.Future[None]) -> None:
+    STOPPING.discard(stopping)
+    if not stopping.cancelled():
+        stopping.exception()  # retrieved: one that nobody awaited is not reported again
+
+
+def kill(service: AppService) -> None:
+    """End the service's process (its private `_process`; without it, nothing to do but
+    leave it: the process ends when its pipes close with the server)."""
+    process = getattr(service, "_process", None)
+    with contextlib.suppress(ProcessLookupError, AttributeError):
+        if process is not None and process.returncode is None:
+            process.kill()

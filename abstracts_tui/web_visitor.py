@@ -3,15 +3,22 @@ textual-serve runs it with its web driver, and the folder keeps the visitor's ga
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
-from .ssh.files import own_folder
-from .ssh.limits import ConfigError
-from .tui.factory import build_web_app
+NICENESS = 5
+"""How much lower than the server's each visitor's app runs: the server relays every
+page's bytes, so that an app busy with its own work (a screen of 500 x 200, the computer
+thinking, a page's flood) leaves it the cores first, and the other pages their answers."""
 
 
 def main() -> None:
+    os.nice(NICENESS)  # first, before the app's modules load
+    from .ssh.files import own_folder
+    from .ssh.limits import ConfigError
+    from .tui.factory import build_web_app
+
     folder = Path(sys.argv[1])
     try:
         own_folder(folder)

@@ -334,7 +334,7 @@ def database_without_its_extra(product: Product, user: dict[str, str], tmp_path:
 
 @check(
     "abstracts-tui web [--host H] [--port P] [--data DIR] [--open] "
-    "[--public-url URL | --behind-proxy]",
+    "[--public-url URL | --behind-proxy] [--max-visitors N] [--pages-per-address N]",
     quick=True,
 )
 def web_without_its_extra(product: Product, user: dict[str, str], tmp_path: Path) -> None:

@@ -10,10 +10,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -27,12 +25,12 @@ import pytest
 from abstracts_tui.records import Record
 
 from .proxy import Proxy
+from .server import TIMEOUT, WebServer
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="no Chromium installed (apt-get install chromium)"
 )
-TIMEOUT = 60.0
 # As the machine's notes say: without the background-networking flags Chromium tries
 # hosts this closed network refuses, many at a time.
 CHROMIUM_ARGS = [
@@ -45,63 +43,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-
-
-class WebServer:
-    def __init__(self, data: Path, *args: str) -> None:
-        self.data = data
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "abstracts_tui",
-                "web",
-                "--port",
-                "0",
-                "--data",
-                str(data),
-                *args,
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        self.lines: list[str] = []
-        self.url = ""
-        self.ready = threading.Event()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.append(line)
-            found = re.search(r"listening on (http://\S+/)", line)
-            if found:
-                self.url = found.group(1)
-                self.ready.set()
-
-    def wait_for_line(self, text: str) -> str:
-        deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() < deadline:
-            found = [line for line in self.lines if text in line]
-            if found:
-                return found[0]
-            time.sleep(0.1)
-        raise AssertionError(f"{text!r} not in the server's output:\n" + "".join(self.lines))
-
-    def wait(self) -> WebServer:
-        if not self.ready.wait(TIMEOUT):
-            raise AssertionError("the web server did not start:\n" + "".join(self.lines))
-        return self
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
 
 
 class Visitor:
@@ -417,3 +358,31 @@ def test_web_refuses_a_public_url_that_is_not_one(tmp_path: Path) -> None:
     said = refused_web(tmp_path, "--public-url", "games.example.org")
     assert "--public-url 'games.example.org' is not an address like https://" in said
     assert "it does not start with https:// or http://" in said
+
+
+def test_a_refused_page_says_why_and_restarts_once_there_is_room(
+    browser: Any, tmp_path: Path
+) -> None:
+    server = WebServer(tmp_path / "web", "--max-visitors", "1").wait()
+    try:
+        ann = Visitor(browser, server.url)
+        ann.wait_for("choose a game")
+        # The server takes one page: Bob's is told so, in the page's closed dialog.
+        bob = Visitor(browser, server.url)
+        ended = bob.page.locator("#ended")
+        ended.wait_for(state="visible", timeout=TIMEOUT * 1000)
+        assert ended.text_content() == (
+            "The server is full: it takes 1 page at once. Try again in a while."
+        )
+        server.wait_for_line("127.0.0.1: refused, the server is full (1 page open)")
+        # Once Ann's page is closed (and her app has quit), Restart lets Bob in.
+        ann.page.close()
+        deadline = time.monotonic() + TIMEOUT
+        while "choose a game" not in bob.text():
+            assert time.monotonic() < deadline, "Bob's page never got in"
+            bob.screen.reset()
+            bob.page.locator(".closed-dialog .restart").click()
+            bob.page.wait_for_timeout(2000)
+        assert not ended.is_visible()
+    finally:
+        server.stop()

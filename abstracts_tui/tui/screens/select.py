@@ -492,6 +492,10 @@ class SelectScreen(Screen[Setup | None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        # An app told to quit as it starts (a browser's page closed at once) prunes this
+        # screen's widgets before its Mount comes: there is nothing left to show.
+        if not self.app.is_running:
+            return
         self.query_one("#games", OptionList).highlighted = self.index
         self._show_game()
 
