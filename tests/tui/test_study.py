@@ -4,6 +4,7 @@ position strings, hints, continuous analysis and the win-rate graph."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -15,12 +16,13 @@ from textual.widgets import Input, Static
 
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.records import Record
-from abstracts_tui.rules import load_position
+from abstracts_tui.rules import PASS, load_position, new_game
 from abstracts_tui.tui.analysis_view import shown_candidates
 from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen, Seat
 from abstracts_tui.tui.screens.setup import SetupScreen
+from abstracts_tui.tui.widgets.move_list import MoveList
 
 from .test_play import type_move
 from .waiting import until
@@ -317,3 +319,49 @@ def test_a_hint_leaves_the_board_when_analysis_lists_its_own_candidates(tmp_path
         assert screen.marks == listed  # placements: a move is its cell
 
     run(PARTITIONS, tmp_path, scenario)
+
+
+def test_the_move_list_keeps_the_position_shown_in_view_at_80x24(tmp_path: Path) -> None:
+    """Stepping from the start, jumping to the end and starting a variation deep in the
+    game: the `>` line is always among the lines the list shows."""
+    game = new_game("egotzi", size=7)
+    rng = random.Random(3)
+    while len(game.moves) < 40 and not game.is_over():
+        game.play(rng.choice([m for m in game.legal_moves() if m != PASS]))
+    path = tmp_path / "long.sgf"
+    path.write_text(Record.from_game(game, players=("Ann", "Bob")).to_sgf())
+    app = build_app(data=tmp_path / "data", load=str(path))
+
+    def in_view() -> bool:
+        moves = app.screen.query_one(MoveList)
+        lines = str(moves.query_one("#moves", Static).content).splitlines()
+        [here] = [i for i, line in enumerate(lines) if line.startswith(">")]
+        top = round(moves.scroll_y)
+        return top <= here < top + moves.scrollable_content_region.height
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("x", "home", *["right_square_bracket"] * 5)
+            await until(pilot, in_view)
+            await pilot.press("end")
+            await until(pilot, in_view)
+            await pilot.press(*["left_square_bracket"] * 9)
+            await type_move(pilot, other_than(app))
+            await until(pilot, in_view)
+            assert "(2/2)" in str(app.screen.query_one("#moves", Static).content)
+
+    asyncio.run(main())
+
+
+def other_than(app: AbstractsApp) -> str:
+    """A legal move of the position shown other than the one played there next."""
+    screen = next(s for s in app.screen_stack if isinstance(s, PlayScreen))
+    session = screen.session
+    played = {child.move for child in session.node.children}
+    game = session.game
+    return next(
+        name
+        for name in map(game.move_name, game.legal_moves())
+        if name not in played and name != game.move_name(PASS)
+    )

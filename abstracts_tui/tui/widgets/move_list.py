@@ -3,7 +3,7 @@
 In play a new move adds one line; the whole list is built again only when another line
 is shown (an undo, a step or a variation in analysis), and even then the moves are
 named from the record, not replayed. Analysis shows the line on past the position shown,
-with `>` at it, `(i/n)` where a move has alternatives and `*` where it has a comment.
+with `>` at it and that line kept in the middle of the list, `(i/n)` where a move has alternatives and `*` where it has a comment.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ class MoveList(VerticalScroll, can_focus=False):
         self.lines: list[str] = []
         """The text of each node's line, without the `>` of the position shown."""
         self.analysing = False
+        self.kept: int | None = None
+        """The line kept in view: the position shown's in analysis, None for the last."""
 
     def compose(self) -> ComposeResult:
         yield Static("No moves yet.", id="moves", markup=False)
@@ -99,7 +101,20 @@ class MoveList(VerticalScroll, can_focus=False):
         else:
             text = "\n".join(" " + line for line in self.lines)
         show_text(self.query_one("#moves", Static), text or "No moves yet.")
-        if self.analysing:
-            self.scroll_to(y=max(0, session.move_number() - 4), animate=False)
-        else:
-            self.scroll_end(animate=False)
+        shown = next((i for i, node in enumerate(self.nodes) if node is here), None)
+        # After the new lines are laid out, or the scroll is held to the old length.
+        self.kept = shown if self.analysing else None
+        self.call_after_refresh(self._keep_in_view)
+
+    def on_resize(self) -> None:
+        # The panels beside grow and shrink as a search reports: the list with them.
+        self._keep_in_view()
+
+    def _keep_in_view(self) -> None:
+        """The line of the position shown in the middle of the list (None: the last)."""
+        line = self.kept
+        if line is None:
+            self.scroll_end(animate=False, immediate=True)
+            return
+        middle = max(0, line - self.scrollable_content_region.height // 2)
+        self.scroll_to(y=middle, animate=False, immediate=True)
