@@ -3,7 +3,8 @@
 In play a new move adds one line; the whole list is built again only when another line
 is shown (an undo, a step or a variation in analysis), and even then the moves are
 named from the record, not replayed. Analysis shows the line on past the position shown,
-with `>` at it and that line kept in the middle of the list, `(i/n)` where a move has alternatives and `*` where it has a comment.
+with `>` at it and that line kept in the middle of the list, `(i/n)` where a move has
+alternatives and `*` where it has a comment.
 """
 
 from __future__ import annotations
