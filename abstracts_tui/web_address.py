@@ -15,11 +15,12 @@ address the connection comes from (behind a proxy that is not trusted, the proxy
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
+
+from .rates import network_of
 
 # A host as a browser writes it: a name or IPv4 address, or an IPv6 one in brackets, and
 # maybe a port. Anything else in a header is ignored (it would end up in the page).
@@ -141,15 +142,7 @@ def address_key(host: str) -> str | None:
         host = host[1:].partition("]")[0]
     elif host.count(":") == 1:  # IPv4:port
         host = host.partition(":")[0]
-    try:
-        address = ipaddress.ip_address(host.split("%")[0])
-    except ValueError:
-        return None
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{address}/64", strict=False))
-    return str(address)
+    return network_of(host)
 
 
 def client_key(

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 MAX_COLUMNS = 500
@@ -89,38 +88,6 @@ def input_cost(text: str) -> int:
     if MOUSE.fullmatch(text):
         return text.count("\x1b")
     return len(text)
-
-
-class TokenBucket:
-    """At most `rate` units a second on average, `burst` at once."""
-
-    def __init__(
-        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.clock = clock
-        self.tokens = burst
-        self.stamp = clock()
-
-    def refill(self) -> None:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-
-    def take(self, amount: float) -> bool:
-        """Take `amount` if there is that much now (else take nothing)."""
-        self.refill()
-        if amount > self.tokens:
-            return False
-        self.tokens -= amount
-        return True
-
-    def due(self, amount: float) -> float:
-        """Take `amount`, on credit if need be: the seconds to wait before using it."""
-        self.refill()
-        self.tokens -= amount
-        return max(0.0, -self.tokens / self.rate)
 
 
 class Malformed(ValueError):

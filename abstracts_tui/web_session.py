@@ -18,6 +18,7 @@ from typing import Generic, TypeVar
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from .rates import TokenBucket
 from .web_internals import VisitorApp
 from .web_limits import (
     CHANGES_PER_SECOND,
@@ -33,7 +34,6 @@ from .web_limits import (
     Ping,
     Resize,
     Stdin,
-    TokenBucket,
     Unknown,
     input_cost,
     parse_message,

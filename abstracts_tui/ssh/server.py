@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 import socket
 import time
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING
 import asyncssh
 
 from ..extras import missing_extra
+from ..rates import TokenBucket, network_of
 from ..serving import until_stopped
 from ..store import STORE_FILE, SqliteStore, Store, StoreError
 from .auth import (
@@ -473,36 +473,8 @@ class Connection(asyncssh.SSHServer):
 
 
 def address_key(host: str) -> str:
-    """What the per-address limit counts: the address, or for IPv6 its /64 network (one
-    machine is commonly given a whole /64, so it could pick a new address per connection)."""
-    try:
-        address = ipaddress.ip_address(host.split("%")[0])
-    except ValueError:
-        return host
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{address}/64", strict=False))
-    return str(address)
-
-
-class TokenBucket:
-    """At most `rate` characters a second on average, `burst` at once."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.stamp = time.monotonic()
-
-    def take(self, amount: int) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if amount > self.tokens:
-            return False
-        self.tokens -= amount
-        return True
+    """What the per-address limit counts (`network_of`; a name that is no address, itself)."""
+    return network_of(host) or host
 
 
 class TerminalSession(asyncssh.SSHServerSession[str]):

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from aiohttp import WSCloseCode
 
+from abstracts_tui.rates import TokenBucket
 from abstracts_tui.records import Record
 from abstracts_tui.web_address import client_key
 from abstracts_tui.web_limits import (
@@ -33,7 +34,6 @@ from abstracts_tui.web_limits import (
     Ping,
     Resize,
     Stdin,
-    TokenBucket,
     Unknown,
     parse_message,
     size_from_query,
