@@ -14,6 +14,7 @@ from .extras import missing_extra
 from .web_limits import MAX_VISITORS, PAGES_PER_ADDRESS
 
 if TYPE_CHECKING:
+    from .clock import TimeControl
     from .records import RecordNode
 
 GAME_NAMES = ["petrify", "pilo", "egotzi", "linage", "partitions"]
@@ -79,6 +80,7 @@ def run_app(
     computer: str | None = None,
     level: str | None = None,
     clock: str | None = None,
+    lines: bool = False,
 ) -> None:
     from .clock import ClockSpecError, TimeControl
     from .rules import OptionError, game_class, shown
@@ -96,6 +98,12 @@ def run_app(
             raise click.UsageError(f"--clock {shown(clock or '')}: {error}") from None
         except OptionError as error:
             raise click.UsageError(str(error)) from None
+    if lines:  # plain lines on standard input and output: no terminal needed
+        sys.exit(
+            run_lines(
+                game, size, variant, komi_value, load, first, second, computer, level, control
+            )
+        )
     if not in_terminal():  # Textual would wait for ever for keys that never come
         click.echo(NO_TERMINAL, err=True)
         sys.exit(2)
@@ -138,6 +146,40 @@ def run_app(
         sys.exit(app.return_code)
 
 
+def run_lines(
+    game: str | None,
+    size: int | None,
+    variant: str | None,
+    komi: float | None,
+    load: str | None,
+    first: str,
+    second: str,
+    computer: str | None,
+    level: str | None,
+    control: TimeControl | None,
+) -> int:
+    """Line mode (`--lines`): the exit status."""
+    from .game_setup import Setup, seat_names
+    from .lines.terminal import run_lines as play_lines
+    from .saved_games import data_dir
+    from .tui.settings import load_settings
+
+    settings = load_settings()
+    for problem in settings.problems:
+        click.echo(problem, err=True)
+    level = level or settings.level
+    setup = None
+    if game is not None:
+        levels = (
+            level if computer in ("first", "both") else None,
+            level if computer in ("second", "both") else None,
+        )
+        names = seat_names((first, second), levels)
+        spec = control.spec if control is not None else None
+        setup = Setup(game, size, variant, komi, *names, *levels, spec)
+    return play_lines(setup, load, data_dir(), level)
+
+
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(
     __version__,
@@ -145,8 +187,13 @@ def run_app(
     message="%(prog)s %(version)s, " + describe(),
 )
 @click.option("--ascii", is_flag=True, help="Draw with ASCII characters only.")
+@click.option(
+    "--lines",
+    is_flag=True,
+    help="Line mode, for screen readers and Braille displays: plain lines, no screen drawn.",
+)
 @click.pass_context
-def main(ctx: click.Context, ascii: bool) -> None:
+def main(ctx: click.Context, ascii: bool, lines: bool) -> None:
     """Play and study Petrify, Pilo, Egotzi, Linage and Partitions.
 
     With no command, opens the game-selection screen (or offers to resume the game in
@@ -156,7 +203,7 @@ def main(ctx: click.Context, ascii: bool) -> None:
     if notice is not None:
         click.echo(notice, err=True)
     if ctx.invoked_subcommand is None:
-        run_app(ascii=ascii)
+        run_app(ascii=ascii, lines=lines)
 
 
 @main.command()
@@ -186,6 +233,9 @@ def main(ctx: click.Context, ascii: bool) -> None:
     "main time + periods), 3d (days per move), none [default: none].",
 )
 @click.option("--ascii", is_flag=True, help="Draw with ASCII characters only.")
+@click.option(
+    "--lines", is_flag=True, help="Line mode, for screen readers: plain lines, no screen drawn."
+)
 def play(
     game: str | None,
     size: int | None,
@@ -198,6 +248,7 @@ def play(
     level: str | None,
     clock: str | None,
     ascii: bool,
+    lines: bool,
 ) -> None:
     """Start a game of GAME directly, or open a record with --load."""
     # `abstracts-tui --ascii play ...` as well as `abstracts-tui play --ascii ...`
@@ -206,7 +257,8 @@ def play(
         raise click.UsageError("name a game (e.g. play petrify) or give --load FILE")
     if clock is not None and game is None:
         raise click.UsageError("--clock starts a new game: a record keeps its own clock")
-    run_app(game, size, variant, komi, load, first, second, ascii, computer, level, clock)
+    lines = lines or bool(click.get_current_context().find_root().params.get("lines"))
+    run_app(game, size, variant, komi, load, first, second, ascii, computer, level, clock, lines)
 
 
 @main.command()
@@ -428,9 +480,9 @@ def serve(
     import asyncio
     from pathlib import Path
 
+    from .saved_games import data_dir
     from .ssh.limits import ConfigError, DatabaseError, Limits, ServerConfig
     from .ssh.server import serve as run_server
-    from .tui.app import data_dir
 
     if database is not None:
         try:
@@ -583,10 +635,10 @@ def web(
     import asyncio
     from pathlib import Path
 
+    from .saved_games import data_dir
     from .ssh.auth import is_loopback
     from .ssh.files import own_folder
     from .ssh.limits import ConfigError
-    from .tui.app import data_dir
 
     if not open_ and not is_loopback(host):
         raise click.UsageError(

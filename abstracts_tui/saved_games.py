@@ -51,6 +51,13 @@ class SavedGame:
         )
 
 
+def data_dir() -> Path:
+    """Where the games in progress are kept: the user's data directory."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("abstracts-tui", appauthor=False))
+
+
 class SavedGames:
     """The autosave files in one data folder (the app's, or an SSH user's)."""
 

@@ -51,13 +51,6 @@ class Policy:
     """Whether saving a record downloads it instead (`App.deliver_text`)."""
 
 
-def data_dir() -> Path:
-    """Where the game in progress is kept: the user's data directory."""
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("abstracts-tui", appauthor=False))
-
-
 class AbstractsApp(App[None]):
     """Hot-seat play of Petrify, Pilo, Egotzi, Linage and Partitions."""
 
@@ -181,6 +174,8 @@ class AbstractsApp(App[None]):
     @property
     def data(self) -> Path:
         """The folder of the games in progress (the user's data directory by default)."""
+        from ..saved_games import data_dir
+
         return self.data_folder or data_dir()
 
     def flush_games(self, timeout: float) -> None:

@@ -1,0 +1,571 @@
+"""A game in line mode: commands read a line at a time, every event said once as a line.
+
+`LineGame` holds the session and answers each line typed; it writes through `say` (one
+call a line, never an escape sequence) and reads through the reader it is given, so that
+the same game runs on a terminal (`lines.terminal`) or on any pair of streams. The
+computer thinks on the reading thread, between lines; the clock's warnings and its flag
+come from a watcher thread, under the same lock as every change of the session.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from ..engine.levels import budget_for
+from ..engine.terms import Budget, Candidate
+from ..files import describe
+from ..records import RecordError
+from ..rules import SWAP, OptionError, RulesError
+from ..session import Phase, Session
+from .words import (
+    board_words,
+    candidate_words,
+    cell_words,
+    cells_words,
+    colour,
+    column_cells,
+    legal_words,
+    move_words,
+    row_cells,
+    row_names,
+    score_words,
+)
+
+Say = Callable[[str], None]
+Read = Callable[[], "str | None"]
+"""The next line typed, without its end; None at the end of input."""
+
+WARNINGS = (60.0, 30.0, 10.0)
+"""Seconds before the side to move's time runs out at which it is told."""
+HINT = Budget(seconds=1.0)
+ANALYSIS = Budget(seconds=3.0)
+ANALYSIS_MOVES = 3
+
+HELP = """\
+Commands (the short form in brackets):
+a move in the game's notation, such as d4, b3-e3, pass or swap: play it.
+board (b): the board row by row, from the top.
+row N (r N): one row; column X (c X): one column; cell d4 (or d4?): a cell and what is around it.
+score (s): the score as it stands, each part.
+moves (m): the last 10 moves; moves all: every move.
+legal (l): the legal moves, or how many and where.
+turn (t): whose turn it is.
+undo (u): take back the last move (and the computer's answer).
+hint (h): the computer's move for you.
+analyze (a): the computer's best moves, with their win rates.
+clock (k): the time each side has left.
+swap, play on: the pie rule's choice, when it is offered.
+save FILE, load FILE: write the game as a record, or open one.
+resign: give up the game.
+help (?): this list. quit (q): leave; the game is kept and offered next time."""
+
+COMMANDS = (
+    "board", "row", "column", "cell", "score", "moves", "legal", "turn", "undo", "hint",
+    "analyze", "clock", "swap", "play on", "save", "load", "resign", "help", "quit",
+)  # fmt: skip
+SHORT = {
+    "b": "board", "r": "row", "c": "column", "s": "score", "m": "moves", "l": "legal",
+    "t": "turn", "u": "undo", "h": "hint", "a": "analyze", "analyse": "analyze",
+    "k": "clock", "?": "help", "q": "quit", "exit": "quit",
+}  # fmt: skip
+
+
+class LineGame:
+    """One game played by lines."""
+
+    def __init__(
+        self,
+        session: Session,
+        say: Say,
+        *,
+        thinker_seed: int | None = None,
+        playouts: int | None = None,
+    ) -> None:
+        from ..engine.decide import Thinker
+
+        self.session = session
+        self.say = say
+        self.lock = threading.RLock()
+        self.thinker = Thinker(thinker_seed)
+        self.playouts = playouts
+        """A fixed playout budget for every search (tests), instead of the levels' time."""
+        self.warned: set[float] = set()
+        self.watching = threading.Event()
+        self.ended_said = False
+        self.pie_said = False
+        self.turn_said: tuple[int, int] | None = None
+        """The session and node whose turn was said last (said again only when it changes)."""
+
+    # -- the loop ---------------------------------------------------------------------
+
+    def run(self, read: Read) -> None:
+        """Answer lines until `quit` or the end of input; the game is kept either way."""
+        session = self.session
+        self.say(f"{self.title()}.")
+        session.resume_clock()
+        watcher = threading.Thread(target=self._watch_clock, name="line-clock", daemon=True)
+        self.watching.set()
+        watcher.start()
+        try:
+            self._next()
+            while True:
+                line = read()
+                if line is None:
+                    self.say("End of input: the game is kept.")
+                    break
+                with self.lock:
+                    if not self.answer(line):
+                        break
+                    self._next()
+        finally:
+            self.watching.clear()
+            with self.lock:
+                session.pause_clock()
+                session.save_autosave()
+                session.flush()
+
+    def title(self) -> str:
+        game = self.session.game
+        info = game.info
+        size = f"side {game.size}" if info.geometry == "hex" else f"{game.size} by {game.size}"
+        people = self.session.people
+        return f"{info.title}, {size}: {people[0]} against {people[1]}"
+
+    def _next(self) -> None:
+        """Say what the game waits for now, letting the computer act first where it is its
+        turn."""
+        session = self.session
+        while True:
+            if session.phase is Phase.KOMI:
+                if self._computer(session.chooser):
+                    self._computer_komi()
+                    continue
+                info = session.game.info
+                self.say(
+                    f"{session.chooser}, set komi: the points {colour(session.game, 1)} gets "
+                    f"for moving second, in steps of {info.komi_step:g}. Type komi and a number."
+                )
+                return
+            if session.phase is Phase.SIDE:
+                if self._computer(session.chooser):
+                    self._computer_side()
+                    continue
+                game = session.game
+                self.say(
+                    f"{session.chooser}, which colour do you take? Type first for "
+                    f"{colour(game, 0)}, who moves first, or second for {colour(game, 1)}."
+                )
+                return
+            if session.over:
+                if not self.ended_said:
+                    self.ended_said = True
+                    self._say_end()
+                return
+            mover = session.person(session.game.turn)
+            if self._computer(mover):
+                self._computer_move()
+                continue
+            here = (id(session), id(session.node))
+            if here == self.turn_said:
+                return  # said already: a question about the position changes no turn
+            self.turn_said = here
+            self.say(f"{session.turn_text()}.")
+            if SWAP in session.game.legal_moves() and not self.pie_said:
+                self.pie_said = True
+                self.say(
+                    f"{mover}, you may swap, taking {colour(session.game, 0)}'s move as "
+                    "yours, or play on: type swap, or play a move."
+                )
+            return
+
+    def _computer(self, name: str) -> bool:
+        return self.session.level(name) is not None
+
+    def _budget(self, name: str) -> Budget:
+        if self.playouts is not None:
+            return Budget(playouts=self.playouts)
+        level = self.session.level(name)
+        assert level is not None
+        return budget_for(level)
+
+    # -- the computer ------------------------------------------------------------------
+
+    def _computer_komi(self) -> None:
+        session = self.session
+        komi = self.thinker.komi(session.game, self._budget(session.chooser))
+        who = session.chooser
+        session.set_komi(komi)
+        self.say(f"{who} sets komi {komi:g}.")
+
+    def _computer_side(self) -> None:
+        session = self.session
+        who = session.chooser
+        side = self.thinker.side(session.game, self._budget(who))
+        session.choose_side(side)
+        self.say(f"{who} takes {colour(session.game, side)}.")
+
+    def _computer_move(self) -> None:
+        session = self.session
+        name = session.person(session.game.turn)
+        self.say(f"{name} is thinking.")
+        move = self.thinker.move(session.game.copy(), self._budget(name))
+        self._play(move)
+
+    # -- answering a line ----------------------------------------------------------------
+
+    def answer(self, line: str) -> bool:
+        """Answer one line; False when it asks to leave."""
+        text = " ".join(line.split())
+        if not text:
+            return True
+        word, _, rest = text.partition(" ")
+        word = word.lower()
+        if text.lower() == "play on":
+            return self._play_on()
+        command = SHORT.get(word, word)
+        if text.endswith("?") and len(text) > 1:
+            command, rest = "cell", text[:-1]
+        handler = getattr(self, f"_{command}", None) if command in COMMANDS else None
+        if handler is not None:
+            result = handler(rest)
+            return result is not False
+        return self._typed(text)
+
+    def _typed(self, text: str) -> bool:
+        session = self.session
+        if session.phase is Phase.KOMI:
+            self._komi(text)
+        elif session.phase is Phase.SIDE:
+            self._side(text)
+        else:
+            self._move(text)
+        return True
+
+    def _komi(self, text: str) -> None:
+        session = self.session
+        number = text.removeprefix("komi").strip()
+        if session.phase is not Phase.KOMI:
+            self.say("Komi is set before the first move only.")
+            return
+        try:
+            komi = session.set_komi(number)
+        except OptionError as error:
+            self.say(f"Not set: {error}.")
+            return
+        self.say(f"Komi {komi:g}.")
+
+    def _side(self, text: str) -> None:
+        session = self.session
+        if session.phase is not Phase.SIDE:
+            self.say("Sides are chosen before the first move only.")
+            return
+        game = session.game
+        choice = text.strip().lower()
+        names = {"first": 0, "1": 0, game.colour_name(0): 0}
+        names.update({"second": 1, "2": 1, game.colour_name(1): 1})
+        if choice not in names:
+            self.say(f"Type first for {colour(game, 0)} or second for {colour(game, 1)}.")
+            return
+        who = session.chooser
+        session.choose_side(names[choice])
+        self.say(f"{who} takes {colour(game, names[choice])}.")
+
+    def _move(self, text: str) -> None:
+        session = self.session
+        if session.over:
+            self.say("The game is over: undo to play on from earlier, or load another game.")
+            return
+        try:
+            move = session.game.parse_move(text)
+        except RulesError as error:
+            self.say(f"Not understood: {error}. Type help for the commands.")
+            return
+        reason = session.game.illegal_reason(move)
+        if reason is not None:
+            self.say(f"Not played: {reason}.")
+            return
+        self._play(move)
+
+    def _play(self, move: int) -> None:
+        session = self.session
+        before = session.game.copy()
+        person = session.person(before.turn)
+        try:
+            session.play(move)
+        except (RulesError, OptionError) as error:
+            self.say(f"Not played: {error}.")
+            return
+        self.warned.clear()
+        self.say(move_words(before, session.game, move, person))
+
+    def _say_end(self) -> None:
+        session = self.session
+        self.say(f"The game is over. {session.turn_text()}.")
+        for line in score_words(session.game):
+            self.say(line)
+
+    # -- the commands --------------------------------------------------------------------
+
+    def _help(self, rest: str) -> None:
+        for line in HELP.splitlines():
+            self.say(line)
+
+    def _quit(self, rest: str) -> bool:
+        if self.session.over or self.session.record.result:
+            self.say("Goodbye.")
+        else:
+            self.say("The game is kept: it is offered again next time.")
+        return False
+
+    def _turn(self, rest: str) -> None:
+        session = self.session
+        if session.phase is not Phase.PLAY:
+            self.say(f"{session.chooser} chooses before the first move.")
+        else:
+            self.say(f"{session.turn_text()}.")
+
+    def _board(self, rest: str) -> None:
+        for line in board_words(self.session.game):
+            self.say(line)
+
+    def _row(self, rest: str) -> None:
+        game = self.session.game
+        cells = row_cells(game, rest)
+        if cells is None:
+            self.say(f"No row {rest or 'given'}: the rows are {row_names(game)}.")
+            return
+        self.say(f"Row {rest.strip().lower()}: {cells_words(game, cells)}.")
+
+    def _column(self, rest: str) -> None:
+        game = self.session.game
+        cells = column_cells(game, rest)
+        if cells is None:
+            if game.info.geometry == "hex":
+                self.say("The hex board has rows only: type row and its letter.")
+            else:
+                last = game.geometry.name(game.geometry.cell_count - 1)[0]
+                self.say(f"No column {rest or 'given'}: the columns are a to {last}.")
+            return
+        self.say(f"Column {rest.strip().lower()}, from the top: {cells_words(game, cells)}.")
+
+    def _cell(self, rest: str) -> None:
+        game = self.session.game
+        try:
+            cell = game.geometry.parse(rest)
+        except RulesError as error:
+            self.say(f"No such cell: {error}.")
+            return
+        self.say(cell_words(game, cell))
+
+    def _score(self, rest: str) -> None:
+        for line in score_words(self.session.game):
+            self.say(line)
+
+    def _moves(self, rest: str) -> None:
+        session = self.session
+        nodes = [node for node in session.node.line() if node.move is not None]
+        if not nodes:
+            self.say("No moves yet.")
+            return
+        shown = nodes if rest.strip().lower() == "all" else nodes[-10:]
+        first = len(nodes) - len(shown) + 1
+        game = session.record.new_game()
+        names: list[str] = []
+        turn = game.turn
+        for node in session.node.line():
+            if node.setup is not None:
+                turn = game.info.colours.index(node.setup.split(" ")[3])
+            if node.move is None:
+                continue
+            names.append(f"{colour(game, turn)} {node.move}")
+            turn = turn if node.move == "swap" else 1 - turn
+        listed = names[first - 1 :]
+        self.say(
+            f"Moves {first} to {len(nodes)}: "
+            + ", ".join(f"{first + i} {name}" for i, name in enumerate(listed))
+            + "."
+        )
+
+    def _legal(self, rest: str) -> None:
+        self.say(legal_words(self.session.game))
+
+    def _undo(self, rest: str) -> None:
+        session = self.session
+        if not session.can_undo:
+            self.say("Nothing to take back.")
+            return
+        taken = 0
+        while session.can_undo:
+            session.undo()
+            taken += 1
+            # Past the computer's answer too, back to a person's turn.
+            if session.over or not self._computer(session.person(session.game.turn)):
+                break
+        self.ended_said = False
+        self.pie_said = False
+        self.say(f"Took back {taken} move{'s' * (taken != 1)}.")
+
+    def _hint(self, rest: str) -> None:
+        session = self.session
+        if session.phase is not Phase.PLAY or session.over:
+            self.say("No hint: there is no move to play now.")
+            return
+        found = self._search(HINT)
+        if not found:
+            self.say("No hint found.")
+            return
+        self.say("Hint: " + candidate_words(session.game, found[0]))
+
+    def _analyze(self, rest: str) -> None:
+        session = self.session
+        if session.phase is not Phase.PLAY or session.over:
+            self.say("Nothing to analyze: there is no move to play now.")
+            return
+        self.say("Analyzing for 3 seconds.")
+        found = self._search(ANALYSIS)
+        for number, candidate in enumerate(found[:ANALYSIS_MOVES], start=1):
+            self.say(f"{number}. " + candidate_words(session.game, candidate))
+
+    def _search(self, budget: Budget) -> list[Candidate]:
+        from ..engine.search import Search
+
+        search = Search(self.session.game.copy(), 1)
+        search.run(Budget(playouts=self.playouts) if self.playouts is not None else budget)
+        return sorted(search.candidates(), key=lambda c: -c.visits)
+
+    def _clock(self, rest: str) -> None:
+        session = self.session
+        clock = session.clock
+        if clock is None:
+            self.say("This game has no clock.")
+            return
+        now = session.now()
+        game = session.game
+        faces = []
+        for c in (0, 1):
+            face = clock.face(c ^ session.swapped, now)
+            faces.append(f"{colour(game, c)} ({session.person(c)}) {clock_words(face)}")
+        self.say("Time left: " + "; ".join(faces) + ".")
+
+    def _swap(self, rest: str) -> None:
+        session = self.session
+        if SWAP not in session.game.legal_moves():
+            self.say("No swap now: it is offered to the second player after the first move.")
+            return
+        self._play(SWAP)
+
+    def _play_on(self) -> bool:
+        session = self.session
+        if SWAP not in session.game.legal_moves():
+            self.say("There is no swap to decline now.")
+        else:
+            self.say(f"{session.person(session.game.turn)} plays on: type a move.")
+        return True
+
+    def _save(self, rest: str) -> None:
+        path = Path(rest.strip()).expanduser() if rest.strip() else None
+        if path is None:
+            self.say("Type save and a file name, such as save game.sgf.")
+            return
+        try:
+            self.session.save(path)
+        except OSError as error:
+            self.say(f"Not saved: {describe(error)}.")
+            return
+        self.say(f"Saved to {path}.")
+
+    def _load(self, rest: str) -> None:
+        from ..saved_games import SavedGames, data_dir
+
+        path = Path(rest.strip()).expanduser() if rest.strip() else None
+        if path is None:
+            self.say("Type load and a file name.")
+            return
+        old = self.session
+        autosave = old.autosave_path
+        folder = autosave.parent.parent if autosave is not None else data_dir()
+        try:
+            new = Session.load(path, SavedGames(folder).new_path(old.record.game))
+        except (OSError, RecordError, RulesError) as error:
+            reason = describe(error) if isinstance(error, OSError) else str(error)
+            self.say(f"Not opened: {reason}.")
+            return
+        old.pause_clock()
+        old.save_autosave()
+        self.session = new
+        self.ended_said = self.pie_said = False
+        new.resume_clock()
+        self.say(f"Opened {path}; the game before is kept in the games in progress.")
+        self.say(f"{self.title()}.")
+
+    def _resign(self, rest: str) -> None:
+        session = self.session
+        if session.phase is not Phase.PLAY or session.over:
+            self.say("There is no game to resign.")
+            return
+        game = session.game
+        loser = game.turn
+        session.pause_clock()
+        session.record.result = f"{game.colour_name(1 - loser)}+resign"
+        session.save_autosave()
+        self.ended_said = True
+        self.say(
+            f"{colour(game, loser)} ({session.person(loser)}) resigns: "
+            f"{colour(game, 1 - loser)} ({session.person(1 - loser)}) wins."
+        )
+
+    # -- the clock's watcher -------------------------------------------------------------
+
+    def _watch_clock(self) -> None:
+        while self.watching.is_set():
+            time.sleep(0.2)
+            with self.lock:
+                if not self.watching.is_set():
+                    return
+                self._clock_tick()
+
+    def _clock_tick(self) -> None:
+        session = self.session
+        clock = session.clock
+        if clock is None or clock.running is None or session.over:
+            return
+        if session.check_flag():
+            self.ended_said = True
+            self.say(f"Time is up. {session.turn_text()}.")
+            return
+        left = clock.seconds_to_flag(session.now())
+        if left is None:
+            return
+        crossed = [mark for mark in WARNINGS if left <= mark and mark not in self.warned]
+        if crossed:
+            self.warned.update(crossed)
+            mover = session.game.turn
+            self.say(
+                f"{colour(session.game, mover)} ({session.person(mover)}): "
+                f"{seconds_words(min(crossed))} left."
+            )
+
+
+def clock_words(face: str) -> str:
+    """A clock face as words: `4:57` is `4 minutes 57 seconds`."""
+    main, _, rest = face.partition(" ")
+    parts = main.split(":")
+    if len(parts) == 2 and all(p.isdigit() for p in parts):
+        minutes, seconds = int(parts[0]), int(parts[1])
+        main = f"{minutes} minute{'s' * (minutes != 1)} {seconds} second{'s' * (seconds != 1)}"
+    elif len(parts) == 3 and all(p.isdigit() for p in parts):
+        hours, minutes = int(parts[0]), int(parts[1])
+        main = f"{hours} hour{'s' * (hours != 1)} {minutes} minute{'s' * (minutes != 1)}"
+    return f"{main} {rest}".strip()
+
+
+def seconds_words(seconds: float) -> str:
+    """`1 minute`, `30 seconds`."""
+    if seconds >= 60 and seconds % 60 == 0:
+        minutes = int(seconds // 60)
+        return f"{minutes} minute{'s' * (minutes != 1)}"
+    whole = int(seconds)
+    return f"{whole} second{'s' * (whole != 1)}"
