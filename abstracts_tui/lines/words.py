@@ -107,7 +107,8 @@ def cell_words(game: Game, cell: int) -> str:
 
 def move_words(before: Game, after: Game, move: Move, person: str) -> str:
     """The move just played, by whom, and what it changed beside its own cells:
-    `Blue (Ann) plays d4, capturing c4.` `Orange (Bob) moves b3 to e3.`"""
+    `Blue (Ann) plays d4, capturing c4.`
+    `Orange (Bob) moves b3 to e3, capturing Blue stack of 2.`"""
     mover = before.turn
     who = f"{colour(before, mover)} ({person})"
     if move == PASS:
@@ -123,7 +124,7 @@ def move_words(before: Game, after: Game, move: Move, person: str) -> str:
         taken = before.piece_at(to)
         text = f"{who} moves {name(frm)} to {name(to)}"
         if taken is not None and taken.colour not in (None, mover):
-            text += f", taking the {piece_words(before, taken)} there"
+            text += f", capturing {piece_words(before, taken)}"
     changes = change_words(before, after, mover, skip={c for c in (frm, to) if c is not None})
     return text + (", " + ", ".join(changes) if changes else "") + "."
 

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from .app import ServerApp
     from .driver import ChannelDriver
     from .holder import Holder
+    from .lines import ChannelLines
     from .rooms import Rooms
     from .shared import SharedRooms
 
@@ -79,6 +80,7 @@ abstracts-tui: this server plays games in a terminal; ask ssh for one with -t:
   ssh -t {address}               the lobby: create a room, join one, watch, or play hot-seat
   ssh -t {address} join CODE     join room CODE, or take your seat in it back
   ssh -t {address} watch CODE    watch room CODE
+  ssh -t {address} lines         line mode, for screen readers: hot-seat or the computer
 
 and, with or without a terminal:
 
@@ -503,6 +505,8 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         """Whether the session answers a command (`games`, `export`, `ratings`)."""
         self.holder: Holder | None = None
         """Who this session is to the rooms (its seats), once it is counted."""
+        self.lines: ChannelLines | None = None
+        """Line mode's channel (`ssh host lines`), while it runs."""
 
     # -- what the client asks for --------------------------------------------------------
 
@@ -559,9 +563,10 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         self.user = self.conn.get_extra_info("username") or ""
         words = (self.command or "").split()
         command = None
+        lines = words == ["lines"]
         if len(words) == 2 and words[0] in ("join", "watch"):
             command = Command(words[0], words[1].lower())
-        elif words and words[0] not in COMMANDS:
+        elif words and words[0] not in COMMANDS and not lines:
             status = 0 if words == ["help"] else 2
             return self.refuse(self.usage(), status)
         if not valid_name(self.user):
@@ -589,7 +594,18 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         self.holder = holder
         self.server.sessions[self.user] += 1
         self.answering = bool(words) and words[0] in COMMANDS
-        work = self.run_command(words) if self.answering else self.run_app(command)
+        if lines:
+            from .lines import ChannelLines
+
+            # Made now: input may come before the task runs, and must reach the game.
+            terminal = chan.get_terminal_type() is not None
+            loop = asyncio.get_running_loop()
+            self.lines = ChannelLines(self.send, loop, terminal=terminal)
+            work = self.run_lines(self.lines)
+        elif self.answering:
+            work = self.run_command(words)
+        else:
+            work = self.run_app(command)
         self.task = asyncio.get_running_loop().create_task(work)
 
     def release(self) -> None:
@@ -654,6 +670,8 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         if not self.closed:
             log.info("%s: %s", self.user or "(no name)", why)
         self.closed = True
+        if self.lines is not None:
+            self.lines.end_input()  # the game is saved after every move: nothing is lost
         if self.app is not None:
             self.app.end()  # the room's game is saved after every move: nothing is lost
 
@@ -705,6 +723,32 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
                 self.send(self.goodbye)
             self.finish(0)
 
+    async def run_lines(self, lines: ChannelLines) -> None:
+        """Line mode (`ssh host lines`): the game on a thread of its own (`ssh/lines.py`)."""
+        from ..engine.levels import DEFAULT_LEVEL
+        from .lines import start_thread
+
+        if self.closed:
+            self.release()
+            return
+        self.server.terminals.add(self)
+        self.schedule_idle_check()
+        kind = "terminal" if lines.terminal else "no terminal"
+        log.info("%s: line mode started (%s)", self.user, kind)
+        try:
+            await start_thread(lines, self.server.user_folder(self.user), DEFAULT_LEVEL)
+        except Exception:
+            log.exception("%s: line mode failed", self.user)
+        finally:
+            self.server.terminals.discard(self)
+            self.release()
+            if self.idle_check is not None:
+                self.idle_check.cancel()
+            log.info("%s: line mode ended", self.user)
+            if self.goodbye:
+                self.send(self.goodbye)
+            self.finish(0)
+
     # -- the channel, both ways ------------------------------------------------------------
 
     def attach(self, driver: ChannelDriver) -> None:
@@ -725,7 +769,9 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         self.last_input = time.monotonic()
         if not self.input.take(len(data)):
             return  # over the input rate: dropped (a paste cut short, or a flood)
-        if self.driver is not None:
+        if self.lines is not None:
+            self.lines.feed(data)
+        elif self.driver is not None:
             self.driver.feed(data)
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
@@ -741,7 +787,9 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         if self.answering:  # a command reads no input: its answer still goes out
             return True
         log.info("%s: the client closed its input", self.user or "(no name)")
-        if self.app is not None:
+        if self.lines is not None:
+            self.lines.end_input()
+        elif self.app is not None:
             self.app.end()
         else:
             self.finish(0)
@@ -775,6 +823,8 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         """End the app, then tell the player `goodbye` (one line, once the terminal is
         back to its own screen) before the connection closes."""
         self.goodbye = goodbye
+        if self.lines is not None:
+            self.lines.end_input()
         if self.app is not None:
             self.app.end()
 

@@ -128,6 +128,26 @@ def ascii_only(product: Product, user: dict[str, str], tmp_path: Path) -> None:
         quit_with_status_0(terminal)
 
 
+@check("abstracts-tui play GAME --lines", quick=True)
+def line_mode(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    done = product.run("play", "pilo", "--size", "6", "--lines", env=user, stdin="c3\nrow 3\n")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "Blue (Player 1) plays c3." in lines
+    assert "Row 3: 2 empty, Blue c3, 3 empty." in lines
+    assert "\x1b" not in done.stdout
+
+
+@check("abstracts-tui --lines")
+def line_mode_from_the_start(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    done = product.run("--lines", env=user, stdin="egotzi\n1\nc3\nquit\n")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "Which game?" in lines and "3. Egotzi" in lines
+    assert "Black (Player 1) plays c3." in lines
+    assert "\x1b" not in done.stdout
+
+
 # -- records and the engine --------------------------------------------------------------
 
 

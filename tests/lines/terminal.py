@@ -20,7 +20,14 @@ TIMEOUT = 60.0
 class LineTerminal:
     """The program on a pseudo-terminal of its own, as in a terminal window."""
 
-    def __init__(self, *args: str, home: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        *args: str,
+        home: Path,
+        env: dict[str, str] | None = None,
+        command: list[str] | None = None,
+    ) -> None:
+        """`abstracts-tui ARGS` (or `command`, such as an SSH client) in its own terminal."""
         master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         environ = {
@@ -31,7 +38,7 @@ class LineTerminal:
             **(env or {}),
         }
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "abstracts_tui", *args],
+            command or [sys.executable, "-m", "abstracts_tui", *args],
             stdin=slave,
             stdout=slave,
             stderr=slave,

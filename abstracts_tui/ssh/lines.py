@@ -1,0 +1,140 @@
+"""Line mode over SSH (`ssh -t host lines`, or `ssh -T host lines`): the game of
+`lines.play` on a session's channel.
+
+The game runs on a thread of its own (it reads a line at a time and thinks for the
+computer between lines), never on the server's loop: its lines go out through the loop
+(`call_soon_threadsafe`), and the channel's input comes in as whole lines. With a terminal
+(`-t`) the client's keys arrive one by one, so the server edits the line itself: it echoes
+what is typed, Backspace and ctrl+u erase, Enter sends, ctrl+c leaves and ctrl+d on an
+empty line ends the input; the keys that send escape sequences (arrows, function keys) are
+ignored, and nothing it writes holds an escape sequence. Without one the client's own
+terminal edits the line and sends it whole.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import re
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from ..lines.terminal import CONTROL, MAX_LINE, start_session
+from ..session import Session
+
+ESCAPE_SEQUENCE = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|O.|.)?", re.DOTALL)
+"""A key that sends an escape sequence (an arrow, a function key) or a lone Escape."""
+
+
+class ChannelLines:
+    """Lines in from an SSH channel's data, lines out to it, for a game on a thread."""
+
+    def __init__(
+        self,
+        send: Callable[[str], None],
+        loop: asyncio.AbstractEventLoop,
+        *,
+        terminal: bool,
+    ) -> None:
+        self.send_on_loop = send
+        self.loop = loop
+        self.terminal = terminal
+        self.newline = "\r\n" if terminal else "\n"
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.typed = ""
+        """The line being typed, with a terminal (the server edits it)."""
+        self.ended = False
+
+    # -- from the loop ----------------------------------------------------------------------
+
+    def feed(self, data: str) -> None:
+        """Data from the client (on the loop)."""
+        if self.ended:
+            return
+        if not self.terminal:
+            self.typed += data
+            *complete, self.typed = self.typed.split("\n")
+            for line in complete:
+                self.lines.put(line.rstrip("\r")[:MAX_LINE])
+            self.typed = self.typed[-MAX_LINE:]
+            return
+        echo = []
+        data = ESCAPE_SEQUENCE.sub("", data)
+        for key in data:
+            if key in "\r\n":
+                echo.append(self.newline)
+                self.lines.put(self.typed)
+                self.typed = ""
+            elif key in "\x7f\x08":
+                if self.typed:
+                    self.typed = self.typed[:-1]
+                    echo.append("\b \b")
+            elif key == "\x15":  # ctrl+u: the whole line
+                echo.append("\b \b" * len(self.typed))
+                self.typed = ""
+            elif key == "\x03":  # ctrl+c: leave, as `quit`
+                echo.append("^C" + self.newline)
+                self.typed = ""
+                self.lines.put("quit")
+            elif key == "\x04":  # ctrl+d: the end of input on an empty line
+                if not self.typed:
+                    self.end_input()
+            elif not CONTROL.match(key) and len(self.typed) < MAX_LINE:
+                self.typed += key
+                echo.append(key)
+        if echo:
+            self.send_on_loop("".join(echo))
+
+    def end_input(self) -> None:
+        """No more lines will come (end of input, the client gone, the server stopping)."""
+        if not self.ended:
+            self.ended = True
+            self.lines.put(None)
+
+    # -- from the game's thread ---------------------------------------------------------------
+
+    def read(self) -> str | None:
+        return self.lines.get()
+
+    def say(self, line: str) -> None:
+        text = CONTROL.sub("?", line) + self.newline
+        self.loop.call_soon_threadsafe(self.send_on_loop, text)
+
+
+def play_lines(channel: ChannelLines, data: Path, level: str) -> None:
+    """The game chosen and played by lines, on the calling thread, until it ends."""
+    from ..lines.play import LineGame
+
+    say, read = channel.say, channel.read
+    say("abstracts-tui in line mode. Type help for the commands, quit to leave.")
+    session: Session | None = start_session(say, read, data, level)
+    if session is None:
+        say("Goodbye.")
+        return
+    LineGame(session, say).run(read)
+
+
+def start_thread(channel: ChannelLines, data: Path, level: str) -> asyncio.Future[None]:
+    """Run `play_lines` on a thread of its own; the future is done when it has ended."""
+    loop = channel.loop
+    done: asyncio.Future[None] = loop.create_future()
+
+    def run() -> None:
+        error: BaseException | None = None
+        try:
+            play_lines(channel, data, level)
+        except BaseException as failure:  # told to the loop, which logs it
+            error = failure
+        loop.call_soon_threadsafe(finish, error)
+
+    def finish(error: BaseException | None) -> None:
+        if done.done():
+            return
+        if error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(error)
+
+    threading.Thread(target=run, name="ssh-lines", daemon=True).start()
+    return done
