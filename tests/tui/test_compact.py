@@ -35,6 +35,15 @@ LEAST = {
     "partitions": (10, 47, 20),
 }
 """Each game's largest board and the least terminal it plays in (the README's table)."""
+FULL = {
+    "petrify": ((66, 14), (38, 15)),
+    "pilo": ((76, 14), (48, 15)),
+    "egotzi": ((61, 14), (33, 14)),
+    "linage": ((75, 23), (47, 24)),
+    "partitions": ((75, 23), (47, 24)),
+}
+"""The least terminals for the full layout and for the compact view with everything (the
+coordinates above and below, the status line and the footer), as the README's table says."""
 
 
 def setup(game: str, size: int, clock: str | None = None) -> Setup:
@@ -105,7 +114,8 @@ def test_the_largest_board_plays_by_keys_in_its_least_terminal(game: str, tmp_pa
         game_now = screen.game
         names = [game_now.move_name(m) for m in game_now.moves]
         assert len(names) == 2 and names[0] != names[1], names
-        assert f"last {names[1]}" in drawn(summary)[0]
+        # No column letters here: the summary names the cursor's cell next to the turn.
+        assert f"cursor {names[1]}" in drawn(summary)[0]
         # One line or column less is too small, and the note names the least size.
         for smaller in ((width - 1, height), (width, height - 1)):
             await pilot.resize_terminal(*smaller)
@@ -122,6 +132,28 @@ def test_the_largest_board_plays_by_keys_in_its_least_terminal(game: str, tmp_pa
         assert board.region.right <= screen.query_one("#panel").region.x
 
     run(setup(game, size), tmp_path, (width, height), script)
+
+
+@pytest.mark.parametrize("game", list(FULL))
+def test_the_sizes_in_the_readme_are_where_the_layout_changes(game: str, tmp_path: Path) -> None:
+    (full_width, full_height), (width, height) = FULL[game]
+
+    async def script(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        async def at(size: tuple[int, int]) -> tuple[bool, frozenset[str], bool]:
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            assert not screen.has_class("-too-small")
+            keys = shown(screen.query_one(KeyBar)) and shown(screen.query_one("#status"))
+            return screen.has_class("-compact"), screen.board.edges, keys
+
+        everything = frozenset({"top", "bottom"})
+        assert await at((full_width, full_height)) == (False, everything, True)
+        assert (await at((full_width - 1, full_height)))[0]
+        assert (await at((full_width, full_height - 1)))[0]
+        assert await at((width, height)) == (True, everything, True)
+        assert await at((width, height - 1)) == (True, frozenset({"bottom"}), True)
+
+    run(setup(game, LEAST[game][0]), tmp_path, FULL[game][0], script)
 
 
 def test_linage_19_at_60x20_switches_to_the_compact_view_and_back(tmp_path: Path) -> None:
@@ -142,7 +174,8 @@ def test_linage_19_at_60x20_switches_to_the_compact_view_and_back(tmp_path: Path
         assert "cursor k9" in drawn(summary)[0]
         await pilot.press("enter")
         await pilot.pause()
-        assert drawn(summary)[0].strip().startswith("Horizontal to move (Ann) · last k9")
+        line = drawn(summary)[0].strip()
+        assert line.startswith("Horizontal to move (Ann) · cursor k9 · last k9")
         # A move typed takes the summary's line while it is typed; the rows stay.
         await pilot.press("colon", *"c3")
         await pilot.pause()

@@ -391,7 +391,14 @@ class PlayScreen(SteadyScreen):
     def show_summary(self) -> None:
         if self.compact:
             summary = self.query_one(SummaryLine)
-            summary.show(self.session, self.board.cursor, analysing=self.analysing)
+            # Without the column letters, the cursor's cell is how a cell is named.
+            lettered = "bottom" in self.kept or "top" in self.kept
+            summary.show(
+                self.session,
+                self.board.cursor,
+                analysing=self.analysing,
+                cursor_first=not lettered,
+            )
 
     def action_toggle_panel(self) -> None:
         if not self.panel_room:

@@ -24,9 +24,12 @@ Part = tuple[str, ...]
 """One thing the line tells, in its long form and shorter ones."""
 
 
-def summary_parts(session: Session, cursor: int, *, analysing: bool) -> list[Part]:
+def summary_parts(
+    session: Session, cursor: int, *, analysing: bool, cursor_first: bool = False
+) -> list[Part]:
     """The line's parts, most wanted first: `Orange to move (Bob)`, `Blue 4:51 Orange
-    3:02`, `last c3`, `Blue 3 Orange 2`, `cursor e5`, each with shorter forms."""
+    3:02`, `last c3`, `Blue 3 Orange 2`, `cursor e5`, each with shorter forms; with
+    `cursor_first` (no column letters on the screen) the cursor's cell comes second."""
     game = session.game
     colours = [c.capitalize() for c in game.info.colours]
     initials = [c[0] for c in colours]  # the two colours of a game differ by their first
@@ -39,6 +42,9 @@ def summary_parts(session: Session, cursor: int, *, analysing: bool) -> list[Par
     if analysing:
         turn = tuple(f"Analysis, move {session.move_number()}: {t}" for t in turn)
     parts = [turn]
+    where: Part = (f"cursor {game.geometry.name(cursor)}",)
+    if cursor_first:
+        parts.append(where)
     clock = session.clock
     if clock is not None:
         now = session.now()
@@ -60,7 +66,8 @@ def summary_parts(session: Session, cursor: int, *, analysing: bool) -> list[Par
             f"{initials[0]} {points[0]} {initials[1]} {points[1]}",
         )
     )
-    parts.append((f"cursor {game.geometry.name(cursor)}",))
+    if not cursor_first:
+        parts.append(where)
     return parts
 
 
@@ -99,13 +106,19 @@ class SummaryLine(Widget):
         self.parts: list[Part] = []
         self.session: Session | None = None
         self.clock_timer: Timer | None = None
+        self.cursor = 0
+        self.analysing = False
+        self.cursor_first = False
 
-    def show(self, session: Session, cursor: int, *, analysing: bool) -> None:
+    def show(
+        self, session: Session, cursor: int, *, analysing: bool, cursor_first: bool = False
+    ) -> None:
         """The game as it stands; with a running clock, kept up to date while shown."""
         self.session = session
         self.cursor = cursor
         self.analysing = analysing
-        parts = summary_parts(session, cursor, analysing=analysing)
+        self.cursor_first = cursor_first
+        parts = summary_parts(session, cursor, analysing=analysing, cursor_first=cursor_first)
         if parts != self.parts:
             self.parts = parts
             self.refresh()
@@ -118,7 +131,9 @@ class SummaryLine(Widget):
 
     def tick(self) -> None:
         if self.session is not None and self.display:
-            self.show(self.session, self.cursor, analysing=self.analysing)
+            self.show(
+                self.session, self.cursor, analysing=self.analysing, cursor_first=self.cursor_first
+            )
 
     def render(self) -> Content:
         return Content(fitted(self.parts, self.content_size.width))
