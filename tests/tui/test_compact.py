@@ -214,14 +214,16 @@ def test_i_shows_the_side_panel_in_the_compact_view_where_it_fits(tmp_path: Path
         await pilot.pause()
         assert not shown(panel)
         # Narrower, there is no room for it: said, and nothing changes.
-        await pilot.resize_terminal(60, 20)
+        await pilot.resize_terminal(60, 24)
         await pilot.pause()
         await pilot.press("i")
         await pilot.pause()
-        assert not shown(panel) and screen.board.region.height == 19
+        assert not shown(panel) and screen.board.region.height == 21
         summary = drawn(screen.query_one(SummaryLine))[0]
         assert screen.has_class("-compact") and "to move" in summary
-        assert "No room for the panel" in str(screen.query_one("#status").render())
+        # The whole sentence on the status line's one line.
+        status = drawn(screen.query_one("#status"))
+        assert status == [" No room for the panel: it needs 75 columns."], status
 
     run(setup("linage", 19), tmp_path, (100, 20), script)
 

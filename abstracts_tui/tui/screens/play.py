@@ -403,7 +403,7 @@ class PlayScreen(SteadyScreen):
     def action_toggle_panel(self) -> None:
         if not self.panel_room:
             width = self.board.size_needed(1, self.board.edges)[0] + PANEL_WIDTH
-            self.refuse(f"No room for the panel beside the board: it needs {width} columns.")
+            self.refuse(f"No room for the panel: it needs {width} columns.")
             return
         self.panel_wanted = not self.panel_wanted
         self.lay_out()
