@@ -577,7 +577,8 @@ class PlayScreen(SteadyScreen):
             if piece.kind == "stack":
                 what += f" of {piece.height}"
         self.query_one(GamePanel).show_cursor(f"Cursor {name}: {what}")
-        self.show_summary()
+        if self.compact:
+            self.query_one(SummaryLine).show_cursor(cell)
 
     def draw_analysis(self) -> None:
         """The analysis panel: in play the computer's thinking or a hint; in analysis

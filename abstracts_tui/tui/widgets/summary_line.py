@@ -107,6 +107,7 @@ class SummaryLine(Widget):
         self.session: Session | None = None
         self.clock_timer: Timer | None = None
         self.cursor = 0
+        """The cell the parts name."""
         self.analysing = False
         self.cursor_first = False
 
@@ -128,6 +129,18 @@ class SummaryLine(Widget):
         elif not running and self.clock_timer is not None:
             self.clock_timer.stop()
             self.clock_timer = None
+
+    def show_cursor(self, cursor: int) -> None:
+        """Only the cursor moved (a key press): its part alone is made again, not the
+        score's."""
+        session = self.session
+        if session is None or cursor == self.cursor:
+            return
+        old = f"cursor {session.game.geometry.name(self.cursor)}"
+        new = f"cursor {session.game.geometry.name(cursor)}"
+        self.parts = [(new,) if part == (old,) else part for part in self.parts]
+        self.cursor = cursor
+        self.refresh()
 
     def tick(self) -> None:
         if self.session is not None and self.display:
