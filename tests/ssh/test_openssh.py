@@ -56,6 +56,39 @@ def test_openssh_joins_by_code_and_follows_a_resize(start_server) -> None:
     asyncio.run(play())
 
 
+def test_openssh_in_a_small_window_plays_in_the_compact_view(start_server) -> None:
+    """A 40x12 window has no room for Petrify 8's side panel: bob's screen shows the board
+    alone and a summary line, he plays by keys there, and a larger window brings the
+    panel back."""
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        ann_conn, ann, code = await create_room(server.port, "ann")
+        ssh = [*SSH, "-tt", "-p", str(server.port), "bob@127.0.0.1", "join", code]
+        window = Tmux(shlex.join(ssh), 100, 30)
+        try:
+            await wait_for(window, "Petrify", "Blue to move (ann)")
+            await ann.wait_for("Blue to move (ann)")
+            ann.send(ENTER)  # d5
+            await wait_for(window, "Pie rule", "bob (Orange) may now")
+            window.keys("p")  # play on
+            await wait_for(window, "Orange to move (bob)", "Score now")
+            window.resize(40, 12)
+            screen = await wait_for(window, "Orange to move · last d5")
+            assert "Score now" not in screen and "too small" not in screen, screen
+            assert " 8 " in screen and " 1 " in screen, screen  # the rows from 8 down to 1
+            window.keys("Right", "Enter")  # e5
+            await wait_for(window, "Blue to move · last e5")
+            await ann.wait_for("bob played e5")
+            window.resize(100, 30)
+            await wait_for(window, "Score now", "bob played e5")
+        finally:
+            window.close()
+            ann_conn.close()
+
+    asyncio.run(play())
+
+
 def test_stopping_the_server_tells_each_player_before_the_connection_closes(
     start_server,
 ) -> None:

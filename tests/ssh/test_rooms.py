@@ -203,11 +203,16 @@ def test_hot_seat_in_one_session_and_resize(start_server) -> None:
         client.send("p")
         await client.wait_gone("Pie rule")
         await client.wait_for("Orange to move (Player 2)")
-        # Too small a window is said; a bigger one brings the game back.
-        client.resize(50, 15)
+        # A small window shows the board alone with a summary line (the compact view);
+        # too small a one is said; a bigger one brings the full layout back.
+        client.resize(40, 12)
+        await client.wait_for("Orange to move · last ")
+        assert "too small" not in client.text() and "Score now" not in client.text()
+        client.resize(30, 8)
         await client.wait_for("too small")
         client.resize(120, 40)
         await client.wait_gone("too small")
+        await client.wait_for("Score now")
         await client.wait_for("Orange to move (Player 2)")
         # The status line now has 120 columns: analysis mode's long note fits whole.
         client.send("x")

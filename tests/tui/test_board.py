@@ -11,6 +11,7 @@ the scale the play screen draws the board in that terminal.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
@@ -21,12 +22,13 @@ from textual.widgets import Static
 
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.rules import Game
+from abstracts_tui.rules.geometry import LETTERS, HexGrid
 from abstracts_tui.tui.dialogs.side import SideDialog
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.screens.select import SelectScreen
 from abstracts_tui.tui.widgets.board import BoardView
-from abstracts_tui.tui.widgets.board_view import MARKS
+from abstracts_tui.tui.widgets.board_view import EDGES, MARKS
 
 from .test_play import type_move
 from .waiting import until
@@ -252,34 +254,69 @@ def test_point_board_draws_the_grid_of_lines_and_stones(tmp_path: Path) -> None:
     run(SETUPS["linage"], tmp_path, script, position=LINAGE, answers=SIDE)
 
 
-def test_hex_board_offsets_rows_letters_them_and_numbers_the_positions(tmp_path: Path) -> None:
+def test_hex_board_letters_rows_names_their_ends_and_numbers_the_positions(tmp_path: Path) -> None:
     async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
         assert lines(board) == diagram(
             """
             1   2   3   4   5
-        i   ○   ○   ●   ●   ●   i
+        i   ○   ○   ●   ●   ●   i5
 
-      h   ·   ·   ·   ·   ·   ·   h
+      h   ·   ·   ·   ·   ·   ·   h6
 
-    g   ·   ·   ·   ·   ·   ·   ·   g
+    g   ·   ·   ·   ·   ·   ·   ·   g7
 
-  f   ·   ·   ·   ·   ·   ·   ·   ·   f
+  f   ·   ·   ·   ·   ·   ·   ·   ·   f8
 
-e   ·   ·   ·   ·  [·]  ·   ·   ·   ·   e
+e   ·   ·   ·   ·  [·]  ·   ·   ·   ·   e9
 
-  d   ·   ·   ·   ·   ·   ·   ·   ·   d
+  d   ·   ·   ·   ·   ·   ·   ·   ·   d8
 
-    c   ·   ·   ·   ·   ·   ·   ·   c
+    c   ·   ·   ·   ·   ·   ·   ·   c7
 
-      b   ·   ·   ·   ·   ·   ·   b
+      b   ·   ·   ·   ·   ·   ·   b6
 
-        a   ·   ·   ·   ·   ○   a
+        a   ·   ·   ·   ·   ○   a5
             1   2   3   4   5
 """
         )
         assert_sides_differ(board)
 
     run(SETUPS["partitions"], tmp_path, script, position=PARTITIONS_FEW)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50), (47, 22), (47, 20)], ids=str)
+def test_every_edge_of_the_largest_hex_board_reads_its_coordinates(
+    size: tuple[int, int], tmp_path: Path
+) -> None:
+    """Side 10 (19 rows) in the full layout (80x24), zoomed (160x50) and in the compact
+    view with (47x22) and without (47x20) the numbers above and below: every row has its
+    letter before its first cell and its last cell's name after it, so that a cell on a
+    right-hand edge (the numbers 11 to 19) is named without counting."""
+
+    async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
+        grid = board.game.geometry
+        assert isinstance(grid, HexGrid)
+        text = [line for line in lines(board) if line.strip()]
+        numbers = [str(n) for n in range(1, 11)]
+        rows = text[("top" in board.edges) : len(text) - ("bottom" in board.edges)]
+        if "top" in board.edges:
+            assert text[0].split() == numbers
+        if "bottom" in board.edges:
+            assert text[-1].split() == numbers
+        expected = {(47, 22): {"bottom"}, (47, 20): set()}.get(size, EDGES)
+        assert board.edges == expected
+        assert len(rows) == 19
+        for line, row in zip(rows, reversed(range(19)), strict=True):
+            words = line.split()
+            letter = LETTERS[row]
+            assert (words[0], words[-1]) == (letter, f"{letter}{grid.row_lengths[row]}")
+            # One cell's width (a marker column and spaces) between a label and its cell.
+            spaces = " " * (1 + board.zoom)
+            assert re.search(f"^ *{letter}{spaces}\\S", line), line
+            assert re.search(f"\\S{spaces}{words[-1]}$", line), line
+
+    setup = Setup("partitions", 10, first="Ann", second="Bob")
+    run(setup, tmp_path, script, size=size)
 
 
 def test_selected_piece_targets_and_last_move_are_marked_without_colour(tmp_path: Path) -> None:
@@ -501,9 +538,9 @@ def test_overlay_partitions_fragment_groups_only(tmp_path: Path) -> None:
     async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
         await show_score(pilot)
         text = lines(board)
-        assert text[9] == "e   ●   ●   ●   ●  [●]  ●   ●   ●   ●   e"  # a dividing group
-        assert text[15] == "      b   ◎   ◎   ◎   ◎   ·   ·   b"  # white fragment pieces:
-        assert text[17] == "        a   ◎   ◎   ◎   ◎   ◎   a"  # ◎, not ○
+        assert text[9] == "e   ●   ●   ●   ●  [●]  ●   ●   ●   ●   e9"  # a dividing group
+        assert text[15] == "      b   ◎   ◎   ◎   ◎   ·   ·   b6"  # white fragment pieces:
+        assert text[17] == "        a   ◎   ◎   ◎   ◎   ◎   a5"  # ◎, not ○
         # The black middle row divides the board; the white group below it does not.
         marks = marks_shown(board)
         fragment = ["a1", "a2", "a3", "a4", "a5", "b1", "b2", "b3", "b4"]

@@ -57,17 +57,23 @@ from ..textual_internals import SteadyInput, SteadyScreen
 from ..turns import Ask, Turns
 from ..widgets.analysis_panel import AnalysisPanel
 from ..widgets.board import BoardView, board_for
+from ..widgets.board_view import EDGES
 from ..widgets.clock_faces import ClockFaces
 from ..widgets.game_panel import GamePanel, score_text
 from ..widgets.key_bar import KeyBar
 from ..widgets.move_list import MoveList
 from ..widgets.steady_text import show_text
+from ..widgets.summary_line import SummaryLine
 from .setup import SetupScreen
 
 PANEL_WIDTH = 30
 """Columns the side panel needs at least (its border included)."""
 CHROME_LINES = 2
 """Lines below the board: the status (or move) line and the footer."""
+COMPACT_DROPS = ("top", "keys", "message", "bottom")
+"""What the compact view leaves out, in this order, while the terminal is too short for
+it: the coordinates above the board, the footer, the status line, the coordinates below
+the board. The board's rows and the summary line stay."""
 EVALUATED_AFTER = 300
 """Playouts after which a live search's win rate is kept as the position's evaluation."""
 TICK = 0.25
@@ -163,6 +169,7 @@ class PlayScreen(SteadyScreen):
         Binding("b", "hint", "Hint", id="play.hint", show=False),
         Binding("t", "toggle_score", "Score", id="play.score", show=False),
         Binding("x", "toggle_analysis", "Analysis", id="play.analysis"),
+        Binding("i", "toggle_panel", "Panel", id="play.panel"),
         Binding("escape", "cancel", "Cancel", id="play.cancel", show=False),
         Binding("n", "new_game", "New", id="play.new"),
         Binding("n", "lobby", "Lobby", id="play.lobby"),  # in a shared game, for `New`
@@ -252,6 +259,13 @@ class PlayScreen(SteadyScreen):
         self.board: BoardView = board_for(session.game, ascii=ascii, id="board")
         self.board.choosing = not self.turns.watching
         self.move_text = MoveText(session)
+        self.compact = False
+        """Whether the terminal is too small for the side panel beside the board: the
+        board alone, with a summary line (see `lay_out`)."""
+        self.kept: frozenset[str] = frozenset(COMPACT_DROPS)
+        """What the compact view has room for, of `COMPACT_DROPS`."""
+        self.panel_wanted = False
+        """Whether the side panel is asked for in the compact view (`i`)."""
 
     @property
     def game(self) -> Game:
@@ -271,6 +285,7 @@ class PlayScreen(SteadyScreen):
                 yield AnalysisPanel(id="analysis-panel", classes="-empty")
                 yield MoveList(id="moves-box")
         yield Static(id="too-small", markup=False)
+        yield SummaryLine(id="summary")
         yield Static(id="status", markup=False)
         # Checked here at each character rather than by the input, whose classes for
         # valid and invalid text change nothing on this line but cost a restyling.
@@ -315,12 +330,93 @@ class PlayScreen(SteadyScreen):
             self.session.saving_listeners.remove(self.saving_changed)
 
     def on_resize(self, event: Resize) -> None:
+        self.lay_out()
+
+    def lay_out(self) -> None:
+        """The full layout (the board and the side panel) where it fits; else the compact
+        view, the board alone with what room is left (see `COMPACT_DROPS`), and the side
+        panel beside it when asked for (`i`) and there is room; else a note."""
+        width, height = self.size
+        board = self.board
+        board_width, board_height = board.size_needed(1, EDGES)
+        full = width >= board_width + PANEL_WIDTH and height >= max(board_height, 12) + CHROME_LINES
+        kept = set(COMPACT_DROPS)
+        if not full:
+            need = board_height + 3  # the summary, the status line and the footer
+            for part in COMPACT_DROPS:
+                if height >= need:
+                    break
+                kept.discard(part)
+                need -= 1
+        self.kept = frozenset(kept)
+        compact = not full
+        if compact != self.compact:
+            self.compact = compact
+            self.set_class(compact, "-compact")
+            self.refresh_bindings()  # `i` is the compact view's
         self.check_size()
-        # The board as large as leaves the panel its least width; the panel takes the rest.
-        self.board.fit(self.size.width - PANEL_WIDTH - 2, self.size.height - CHROME_LINES - 1)
+        edges = frozenset(kept & EDGES)
+        panel = self.panel_shown
+        self.query_one("#panel").display = panel
+        chrome = 1 + ("message" in kept) + ("keys" in kept) if compact else CHROME_LINES + 1
+        room = width - (PANEL_WIDTH if panel else 0) - 2
+        # The board as large as fits; beside the panel, the panel takes the rest.
+        board.fit(room, height - chrome, edges)
+        self.show_lines()
+
+    @property
+    def panel_room(self) -> bool:
+        """Whether the side panel fits beside the board (at its least size)."""
+        return self.size.width >= self.board.size_needed(1, self.board.edges)[0] + PANEL_WIDTH
+
+    @property
+    def panel_shown(self) -> bool:
+        return not self.compact or (self.panel_wanted and self.panel_room)
+
+    def show_lines(self) -> None:
+        """The summary, status and move lines and the footer the layout has room for."""
+        compact = self.compact
+        typing = self.typing
+        message = not compact or "message" in self.kept
+        summary = self.query_one(SummaryLine)
+        # Typing takes the status line's place, or the summary's where it has none.
+        summary.display = compact and (message or not typing)
+        status = self.query_one("#status", Static)
+        status.display = message and not typing
+        status.styles.max_height = 1 if compact else 3
+        self.query_one(KeyBar).display = not compact or "keys" in self.kept
+        if compact:
+            self.show_summary()
+
+    def show_summary(self) -> None:
+        if self.compact:
+            summary = self.query_one(SummaryLine)
+            # Without the column letters, the cursor's cell is how a cell is named.
+            lettered = "bottom" in self.kept or "top" in self.kept
+            summary.show(
+                self.session,
+                self.board.cursor,
+                analysing=self.analysing,
+                cursor_first=not lettered,
+            )
+
+    def action_toggle_panel(self) -> None:
+        if not self.panel_room:
+            width = self.board.size_needed(1, self.board.edges)[0] + PANEL_WIDTH
+            self.refuse(f"No room for the panel: it needs {width} columns.")
+            return
+        self.panel_wanted = not self.panel_wanted
+        self.lay_out()
 
     def needed_size(self) -> tuple[int, int]:
-        width, height = self.board.size_needed()
+        """The least terminal the game can be played in: the compact view's, the board's
+        rows (without the coordinates above and below) and the summary line."""
+        width, height = self.board.size_needed(1, frozenset())
+        return width + 2, height + 1
+
+    def full_size(self) -> tuple[int, int]:
+        """The least terminal for the full layout: the board and the side panel."""
+        width, height = self.board.size_needed(1, EDGES)
         return width + PANEL_WIDTH, max(height, 12) + CHROME_LINES
 
     def check_size(self) -> None:
@@ -328,9 +424,11 @@ class PlayScreen(SteadyScreen):
         small = self.size.width < width or self.size.height < height
         self.set_class(small, "-too-small")
         if small:
+            full_width, full_height = self.full_size()
             self.query_one("#too-small", Static).update(
                 f"The terminal is too small for this board.\n\n"
-                f"It needs {width} x {height} characters; this one is "
+                f"It needs {width} x {height} characters for the board alone "
+                f"({full_width} x {full_height} with the side panel); this one is "
                 f"{self.size.width} x {self.size.height}.\n\n"
                 f"Enlarge the window (or choose a smaller board with n).\n"
                 f"The game is kept: nothing is lost."
@@ -464,6 +562,7 @@ class PlayScreen(SteadyScreen):
         self.query_one(GamePanel).show_game(game, turn, score, legend)
         self.query_one(ClockFaces).show(session)
         self.cursor_moved(self.board.cursor)
+        self.show_summary()
 
     def cursor_moved(self, cell: int) -> None:
         game = self.game
@@ -478,6 +577,8 @@ class PlayScreen(SteadyScreen):
             if piece.kind == "stack":
                 what += f" of {piece.height}"
         self.query_one(GamePanel).show_cursor(f"Cursor {name}: {what}")
+        if self.compact:
+            self.query_one(SummaryLine).show_cursor(cell)
 
     def draw_analysis(self) -> None:
         """The analysis panel: in play the computer's thinking or a hint; in analysis
@@ -636,6 +737,8 @@ class PlayScreen(SteadyScreen):
             return self.turns.can_pass()
         if action in ("new_game", "lobby"):
             return seat.shared == (action == "lobby")
+        if action == "toggle_panel":
+            return self.compact  # the full layout always has the panel
         return True
 
     # -- turns ----------------------------------------------------------------------------
@@ -772,10 +875,10 @@ class PlayScreen(SteadyScreen):
         return self.query_one("#move-line", Input).display
 
     def show_move_line(self, shown: bool) -> None:
-        # The two widgets' own display, not a class on the screen: a screen's class
-        # makes Textual style every widget again, which over SSH costs the loop dearly.
+        # The widgets' own display, not a class on the screen: a screen's class makes
+        # Textual style every widget again, which over SSH costs the loop dearly.
         self.query_one("#move-line", Input).display = shown
-        self.query_one("#status", Static).display = not shown
+        self.show_lines()
 
     def close_move_line(self) -> None:
         self.show_move_line(False)

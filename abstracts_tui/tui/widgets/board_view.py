@@ -52,6 +52,10 @@ MOVE = Binding.Group("Move", compact=True)
 ZOOMS = (1, 2, 3)
 """How large a board may be drawn: 1 is the smallest, which fits 80x24 at every size."""
 
+EDGES = frozenset({"top", "bottom"})
+"""The lines of coordinates above and below a board: all of them by default; the play
+screen's compact view leaves out the top one, then the bottom one, on a short terminal."""
+
 
 @dataclass(frozen=True)
 class BoardLayout:
@@ -79,6 +83,26 @@ class BoardLayout:
     def size(self) -> tuple[int, int]:
         """(width, height) in terminal cells."""
         return self.canvas.width, self.canvas.height
+
+    def cropped(self, edges: frozenset[str]) -> BoardLayout:
+        """The layout without its line of coordinates above (`top` not in `edges`) or
+        below (`bottom` not in it): every layout keeps those two lines for labels only."""
+        top = 0 if "top" in edges else 1
+        bottom = self.canvas.height - (0 if "bottom" in edges else 1)
+        if (top, bottom) == (0, self.canvas.height):
+            return self
+        canvas = Canvas(self.canvas.width, bottom - top)
+        canvas.chars = [row[:] for row in self.canvas.chars[top:bottom]]
+        canvas.keys = [row[:] for row in self.canvas.keys[top:bottom]]
+        return BoardLayout(
+            canvas,
+            tuple((x, y - top) for x, y in self.cells),
+            self.content,
+            self.margins,
+            {(x, y - top): cell for (x, y), cell in self.hits.items() if top <= y < bottom},
+            tuple((x, y - top, w, h) for x, y, w, h in self.tiles),
+            self.shaded,
+        )
 
 
 class BoardView(Widget, can_focus=True):
@@ -203,7 +227,8 @@ class BoardView(Widget, can_focus=True):
         self._check(game)
         self._game = game
         self._zoom = 1
-        self._layout = self._make_layout(game)
+        self._edges = EDGES
+        self._layout = self._layout_for(game, 1)
         self._pieces: list[Piece | None] = []
         self._selected: int | None = None
         self._targets: frozenset[int] = frozenset()
@@ -263,7 +288,7 @@ class BoardView(Widget, can_focus=True):
         old = self._game
         self._game = game
         if (type(old), old.size) != (type(game), game.size):
-            self._layout = self._make_layout(game, self._zoom)
+            self._layout = self._layout_for(game, self._zoom)
             self._set_game_classes(game)
             self.set_reactive(BoardView.cursor, min(self.cursor, game.geometry.cell_count - 1))
             self.refresh(layout=True)
@@ -286,12 +311,25 @@ class BoardView(Widget, can_focus=True):
         if cell is not None:
             self.cursor = cell
 
-    def size_needed(self, zoom: int = 1) -> tuple[int, int]:
+    def size_needed(self, zoom: int = 1, edges: frozenset[str] | None = None) -> tuple[int, int]:
         """(width, height) in terminal cells, coordinates included, at `zoom` (the
-        least size by default)."""
-        if zoom == self._zoom:
+        least size by default) with the lines of coordinates `edges` (those drawn now
+        by default)."""
+        if edges is None:
+            edges = self._edges
+        if (zoom, edges) == (self._zoom, self._edges):
             return self._layout.size
-        return self._make_layout(self._game, zoom).size
+        return self._layout_for(self._game, zoom, edges).size
+
+    @property
+    def edges(self) -> frozenset[str]:
+        """The lines of coordinates drawn above and below the board (see `EDGES`)."""
+        return self._edges
+
+    def _layout_for(
+        self, game: Game, zoom: int, edges: frozenset[str] | None = None
+    ) -> BoardLayout:
+        return self._make_layout(game, zoom).cropped(self._edges if edges is None else edges)
 
     @staticmethod
     def _fits(size: tuple[int, int], width: int, height: int) -> bool:
@@ -301,17 +339,19 @@ class BoardView(Widget, can_focus=True):
     def zoom(self) -> int:
         return self._zoom
 
-    def fit(self, width: int, height: int) -> None:
-        """Draw the board as large as fits in `width` x `height` (never below zoom 1)."""
+    def fit(self, width: int, height: int, edges: frozenset[str] = EDGES) -> None:
+        """Draw the board as large as fits in `width` x `height` (never below zoom 1),
+        with the lines of coordinates `edges`."""
         fitting = [
             z
             for z in ZOOMS
-            if z <= self.max_zoom and self._fits(self.size_needed(z), width, height)
+            if z <= self.max_zoom and self._fits(self.size_needed(z, edges), width, height)
         ]
         zoom = max(fitting, default=1)
-        if zoom != self._zoom:
+        if (zoom, edges) != (self._zoom, self._edges):
             self._zoom = zoom
-            self._layout = self._make_layout(self._game, zoom)
+            self._edges = edges
+            self._layout = self._layout_for(self._game, zoom)
             self._painted = None
             self._canvas = None
             self._lines.clear()

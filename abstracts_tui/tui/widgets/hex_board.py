@@ -1,11 +1,14 @@
-"""Partitions' hex-hex board: rows offset by half a cell, row letters on both sides.
+"""Partitions' hex-hex board: rows offset by half a cell, coordinates on all six edges.
 
 A cell is one character and cells are two columns apart; a row with k cells fewer than
 the middle row is indented by k columns, so each cell sits between its two neighbours
 in the rows above and below. Rows are lettered from `a` at the bottom; a cell is named
-by its row and its position in the row from the left (`e5`). The positions are numbered
-below the bottom row and above the top row: the cells of one number lie on the two
-slanting lines that join those numbers through the middle row's cell of that number.
+by its row and its position in the row from the left (`e5`). Each row's letter stands
+left of its first cell (position 1) on the two left edges, and the name of its last cell
+(`e9`, `h6`) right of it on the two right edges, so that a cell near either end is named
+by counting from the nearer one. The positions are numbered below the bottom row and
+above the top row: the cells of one number lie on the two slanting lines that join those
+numbers through the middle row's cell of that number.
 """
 
 from __future__ import annotations
@@ -70,10 +73,11 @@ class HexBoard(BoardView):
         geometry = game.geometry
         assert isinstance(geometry, HexGrid)
         widest = geometry.row_count
-        gap = 2 + zoom  # from a row's end cell to its letter: a marker column and a space
+        gap = 2 + zoom  # from a row's end cell to its label: a marker column and a space
         left = gap  # the widest row's first cell
         height = zoom * (widest - 1) + 3  # the rows, and a line of numbers above and below
-        canvas = Canvas(left + zoom * (2 * widest - 2) + gap + 1, height)
+        name = 1 + len(str(widest))  # the longest name on the right: the middle row's last
+        canvas = Canvas(left + zoom * (2 * widest - 2) + gap + name, height)
         cells = []
         for cell in range(geometry.cell_count):
             row, pos = geometry.coords(cell)
@@ -82,7 +86,8 @@ class HexBoard(BoardView):
             first = cells[geometry.cell(row, 0)]
             last = cells[geometry.cell(row, geometry.row_lengths[row] - 1)]
             canvas.put(first[0] - gap, first[1], LETTERS[row], LABEL)
-            canvas.put(last[0] + gap, last[1], LETTERS[row], LABEL)
+            ending = f"{LETTERS[row]}{geometry.row_lengths[row]}"
+            canvas.put(last[0] + gap, last[1], ending, LABEL)
         for row, y in ((0, height - 1), (geometry.row_count - 1, 0)):
             for pos in range(geometry.row_lengths[row]):
                 x = cells[geometry.cell(row, pos)][0]
