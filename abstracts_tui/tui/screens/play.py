@@ -49,6 +49,7 @@ from ..dialogs.path import PathDialog
 from ..dialogs.pie import PieDialog
 from ..dialogs.side import SideDialog
 from ..dialogs.text import TextDialog
+from ..keymaps import key_of
 from ..legend import legend_text
 from ..messages import HelpRequested, LoadRequested, NewGameRequested
 from ..overlay import overlay_for
@@ -297,10 +298,40 @@ class PlayScreen(SteadyScreen):
         if self.turns.watching:
             self.say(self.turns.refusal() or "")
         elif not self.game.moves:
-            self.say("Arrow keys move the cursor, Enter plays there; b hints; ? lists every key.")
+            self.say(self.first_tip())
         self.draw()
         self.show_saving()
         self.call_after_refresh(self.next_step)
+
+    def key(self, binding_id: str) -> str:
+        """The key bound now to `binding_id` (the keymap's, if it gives one), as tips name it."""
+        return key_of(self.app, binding_id, type(self), BoardView)
+
+    def offers(self, action: str) -> bool:
+        """Whether the key of `action` works on this screen now (tips name only those)."""
+        return bool(self.check_action(action, ()))
+
+    def first_tip(self) -> str:
+        """How to play, with the keys bound now and only the keys that work here."""
+        arrows = [self.key(f"board.{way}") for way in ("left", "right", "up", "down")]
+        moving = "Arrow keys" if arrows == ["←", "→", "↑", "↓"] else " ".join(arrows)
+        hint = f"; {self.key('play.hint')} hints" if self.offers("hint") else ""
+        return (
+            f"{moving} move the cursor, {self.key('board.activate')} plays there{hint}; "
+            f"{self.key('play.help')} lists every key."
+        )
+
+    def analysis_tip(self) -> str:
+        """The keys of analysis mode, as bound now."""
+        key = self.key
+        setup = f", {key('study.setup')} set up" if self.offers("setup") else ""
+        leave = f"; {key('play.analysis')} leaves" if self.offers("toggle_analysis") else ""
+        return (
+            f"Analysis: {key('study.back')} {key('study.forward')} step, "
+            f"{key('study.jump')} go to, {key('study.next_variation')} variations, "
+            f"{key('study.comment')} comment, {key('study.position')} position{setup}; "
+            f"moves start variations{leave}."
+        )
 
     def on_unmount(self) -> None:
         if self.seat.presence is not None:
@@ -368,6 +399,11 @@ class PlayScreen(SteadyScreen):
         session = self.session
         move = session.node.move or ""
         who = changed.by or "The computer"
+        if self.analysing and changed.mover is not None:
+            # A variation: whoever sits here moves for either side, the computer's too.
+            who = self.game.colour_name(changed.mover).capitalize()
+            if move == "swap":
+                return f"{who} swapped. {session.turn_text()}."
         if move == "swap":
             # The swapper takes over the first colour and its position.
             played = f"{who} swapped: {who} now plays {self.game.colour_name(0).capitalize()}"
@@ -404,7 +440,8 @@ class PlayScreen(SteadyScreen):
             panel.show_saving(f"Not being saved: {problem}\n({self.session.autosave_path})")
             # A room's problem says itself what becomes of moves; a player who may write
             # files is told how to keep a copy meanwhile.
-            after = " Play goes on; ctrl+s saves a copy elsewhere." if self.seat.files else ""
+            save = self.key("play.save")
+            after = f" Play goes on; {save} saves a copy elsewhere." if self.seat.files else ""
             self.say(f"Not being saved: {problem}.{after}")
         else:
             panel.show_saving("")
@@ -655,7 +692,8 @@ class PlayScreen(SteadyScreen):
                 return
             assert request.level is not None
             what = {Phase.KOMI: "komi", Phase.SIDE: "a side"}.get(session.phase, "its move")
-            self.say(f"{request.name} ({request.level}) is choosing {what}... (Esc: decide now)")
+            now = f"({self.key('play.cancel')}: decide now)"
+            self.say(f"{request.name} ({request.level}) is choosing {what}... {now}")
             self.searches.computer_turn(request.level)
         elif request.ask is Ask.KOMI:
             self.ask(KomiDialog(info, session.chooser), self.turns.set_komi)
@@ -732,7 +770,8 @@ class PlayScreen(SteadyScreen):
         if game.info.captures and piece is not None and piece.colour == game.turn:
             self.selected = cell
             if self.targets():
-                self.say(f"{name} selected: choose a marked target (Esc cancels).")
+                cancel = self.key("play.cancel")
+                self.say(f"{name} selected: choose a marked target ({cancel} cancels).")
             else:
                 self.selected = None
                 self.say(f"The {piece.kind} on {name} has no capture now.")
@@ -883,7 +922,11 @@ class PlayScreen(SteadyScreen):
         if not self.seat.shared:  # analysis holds the clock; play lets it run
             if analysing:
                 self.session.pause_clock()
+                self.session.hold_live()
             else:
+                # Back to the game as it stands (as lichess and KaTrain do), not to the
+                # position studied: the variations tried stay in the record.
+                self.session.back_to_live()
                 self.session.resume_clock()
         self.set_class(analysing, "-analysing")
         self.selected = None
@@ -891,10 +934,7 @@ class PlayScreen(SteadyScreen):
         self.searches.cancel("hint")
         if analysing:
             self.searches.cancel("turn")
-            self.say(
-                "Analysis: [ ] step, g go to, v variations, ; comment, y position, "
-                "ctrl+e set up; moves start variations; x leaves."
-            )
+            self.say(self.analysis_tip())
             self.start_analysis()
         else:
             self.searches.cancel("analysis")
@@ -925,8 +965,13 @@ class PlayScreen(SteadyScreen):
         if not found:
             return
         self.hint = found[0]
+        # A move from a cell to a cell (a capture): its piece chosen, the cursor on its
+        # target, so that Enter plays the hint as it plays any chosen piece's move.
+        frm, to = self.game.move_cells(self.hint.move)
+        self.selected = frm if frm is not None and to is not None else None
         self.board.cursor = self.cell_of(self.hint.move)
-        self.say(hint_text(self.game, self.hint).replace("\n", "; "))
+        play = self.key("board.activate")
+        self.say(f"{hint_text(self.game, self.hint).replace(chr(10), '; ')}; {play} plays it.")
         self.draw_board()
         self.draw_analysis()
 
@@ -1019,7 +1064,8 @@ class PlayScreen(SteadyScreen):
         nodes = [session.record.root, *session.line_nodes()]
         job = self.searches.review(nodes)
         total = job.progress[1]
-        self.say(f"Reviewing the {total - 1} moves of this line... (% or Esc stops)")
+        stop = f"{self.key('study.review')} or {self.key('play.cancel')}"
+        self.say(f"Reviewing the {total - 1} moves of this line... ({stop} stops)")
         self.draw_analysis()
 
     def review_done(self, nodes: tuple[Any, ...], review: Review) -> None:
@@ -1050,7 +1096,7 @@ class PlayScreen(SteadyScreen):
     def action_mistake(self, step: int) -> None:
         """The next (or previous) mistake of the review, in the order of the game."""
         if self.review is None:
-            self.say("No review yet: % reviews the line.")
+            self.say(f"No review yet: {self.key('study.review')} reviews the line.")
             return
         node = self.session.node
         here = self.review_nodes.index(node) if node in self.review_nodes else -1
