@@ -78,17 +78,22 @@ def bindings_of(owner: type[DOMNode], *, own: bool = False) -> Iterator[Binding]
                 yield binding
 
 
-def key_of(app: App[object], binding_id: str, *owners: type[DOMNode]) -> str:
-    """The first key bound now to `binding_id` (one of `owners`' bindings), as a tip
-    names it: the keymap's if it gives one."""
+def bound(app: App[object], binding_id: str, *owners: type[DOMNode]) -> tuple[str, Binding | None]:
+    """The first key bound now to `binding_id` (one of `owners`' bindings): the keymap's
+    if it gives one; and the binding it has by default (None if none has that id)."""
     default = next((b for owner in owners for b in bindings_of(owner) if b.id == binding_id), None)
     keymap: Mapping[str, str] = getattr(getattr(app, "settings", None), "keymap", {})
     given = keymap.get(binding_id)
     if given is not None:
-        return spoken(app, keys_of(Binding(given, ""))[0])
-    if default is None:
-        return binding_id
-    return spoken(app, keys_of(default)[0], default)
+        return keys_of(Binding(given, ""))[0], None
+    return (keys_of(default)[0] if default is not None else binding_id), default
+
+
+def key_of(app: App[object], binding_id: str, *owners: type[DOMNode]) -> str:
+    """The first key bound now to `binding_id` (one of `owners`' bindings), as a tip
+    names it: the keymap's if it gives one."""
+    key, default = bound(app, binding_id, *owners)
+    return spoken(app, key, default)
 
 
 # -- checking a keymap --------------------------------------------------------------------

@@ -23,6 +23,7 @@ from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen, Seat
 from abstracts_tui.tui.screens.setup import SetupScreen
 from abstracts_tui.tui.widgets.move_list import MoveList
+from abstracts_tui.tui.widgets.win_rate_graph import WinRateGraph
 
 from .test_play import type_move
 from .waiting import until
@@ -255,8 +256,8 @@ def test_continuous_analysis_shows_candidates_bar_and_graph(tmp_path: Path) -> N
         await pilot.press("percent_sign")  # review the line: every position gets a figure
         nodes = [screen.session.record.root, *screen.session.line_nodes()]
         await until(pilot, lambda: all(node.evaluation is not None for node in nodes))
-        graph = shown(screen, "#graph")
-        assert graph.startswith("Win rate of White:")
+        graph = screen.query_one(WinRateGraph).render().plain
+        assert graph.startswith("Win rate of White, by move:")
         assert "·" not in graph.splitlines()[1] and len(graph.splitlines()[1]) == len(nodes)
 
     run(PARTITIONS, tmp_path, scenario)
@@ -446,3 +447,58 @@ def test_a_move_for_the_computers_side_in_analysis_is_the_colours(tmp_path: Path
         assert status.startswith("Black played b2.") and "Computer played" not in status
 
     run(setup, tmp_path, scenario)
+
+
+def test_the_graph_numbers_its_moves_and_a_click_or_a_key_goes_to_one(tmp_path: Path) -> None:
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        session = screen.session
+        rng = random.Random(5)
+        for _ in range(14):
+            session.play(rng.choice([m for m in session.game.legal_moves() if m != PASS]))
+        await pilot.press("x", "home")
+        graph = screen.query_one(WinRateGraph)
+        _, bars, scale = graph.render().plain.splitlines()
+        assert len(bars) == 15  # the start and fourteen moves: they fit
+        assert scale == "0    5    10 14"  # each under its column, the last one ending there
+        await pilot.click(WinRateGraph, offset=(10, 1))
+        assert session.move_number() == 10
+        assert shown(screen, "#status").startswith("Move 10. ")
+        await pilot.click(WinRateGraph, offset=(20, 1))  # past the last move: nothing
+        assert session.move_number() == 10
+        await pilot.press("pageup")
+        assert session.move_number() == 0
+        await pilot.press("pagedown", "pagedown")
+        assert session.move_number() == 14
+        await pilot.press("pagedown")
+        assert shown(screen, "#status") == "This is the end of the line."
+
+    run(PARTITIONS, tmp_path, scenario)
+
+
+def test_a_long_graph_keeps_the_move_shown_among_its_numbered_columns(tmp_path: Path) -> None:
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        session = screen.session
+        rng = random.Random(6)
+        for _ in range(48):
+            if session.game.is_over():
+                break
+            session.play(rng.choice(session.game.legal_moves()))
+        moves = len(session.game.moves)
+        await pilot.press("x")
+        graph = screen.query_one(WinRateGraph)
+        _, bars, scale = graph.render().plain.splitlines()
+        start = graph.start()
+        assert start + len(bars) == moves + 1 and start > 0  # the end shown, at the right
+        labels = scale.split()
+        if labels[-1] == str(moves):  # the last position's number ends under it
+            assert len(scale) == len(bars)
+            labels.pop()
+        for label in labels:  # every fifth, from its own column on
+            assert scale.index(label) == int(label) - start and int(label) % 5 == 0
+        assert len(labels) >= 3
+        graph.scroll_visible(animate=False)  # below the candidates: the panel scrolls
+        await pilot.pause()
+        await pilot.click(WinRateGraph, offset=(0, 1))
+        assert session.move_number() == start
+
+    run(Setup("partitions", 7, first="Ann", second="Bob"), tmp_path, scenario)

@@ -36,7 +36,6 @@ from ..analysis_view import (
     candidates_text,
     eval_bar,
     first_colour,
-    graph_text,
     hint_text,
     live_rate,
     proven_text,
@@ -49,7 +48,7 @@ from ..dialogs.path import PathDialog
 from ..dialogs.pie import PieDialog
 from ..dialogs.side import SideDialog
 from ..dialogs.text import TextDialog
-from ..keymaps import key_of
+from ..keymaps import bound, key_of
 from ..legend import legend_text
 from ..messages import HelpRequested, LoadRequested, NewGameRequested
 from ..overlay import overlay_for
@@ -63,6 +62,7 @@ from ..widgets.game_panel import GamePanel, score_text
 from ..widgets.key_bar import KeyBar
 from ..widgets.move_list import MoveList
 from ..widgets.steady_text import show_text
+from ..widgets.win_rate_graph import WinRateGraph
 from .setup import SetupScreen
 
 PANEL_WIDTH = 30
@@ -81,6 +81,7 @@ ANALYSIS_ONLY = {
     "back",
     "forward",
     "to_start",
+    "leap",
     "to_end",
     "jump",
     "variation",
@@ -184,6 +185,8 @@ class PlayScreen(SteadyScreen):
             show=False,
         ),
         Binding("home", "to_start", "Start", id="study.start", show=False),
+        Binding("pageup", "leap(-10)", "Ten moves back", id="study.back_ten", show=False),
+        Binding("pagedown", "leap(10)", "Ten moves on", id="study.forward_ten", show=False),
         Binding("end", "to_end", "End", id="study.end", show=False),
         Binding("g", "jump", "Go to", id="study.jump", show=False),
         Binding("v", "variation(1)", "Variation", id="study.next_variation", show=False),
@@ -313,8 +316,10 @@ class PlayScreen(SteadyScreen):
 
     def first_tip(self) -> str:
         """How to play, with the keys bound now and only the keys that work here."""
-        arrows = [self.key(f"board.{way}") for way in ("left", "right", "up", "down")]
-        moving = "Arrow keys" if arrows == ["←", "→", "↑", "↓"] else " ".join(arrows)
+        ways = ("left", "right", "up", "down")
+        firsts = [bound(self.app, f"board.{way}", BoardView)[0] for way in ways]
+        arrows = " ".join(self.key(f"board.{way}") for way in ways)
+        moving = "Arrow keys" if firsts == list(ways) else arrows
         hint = f"; {self.key('play.hint')} hints" if self.offers("hint") else ""
         return (
             f"{moving} move the cursor, {self.key('board.activate')} plays there{hint}; "
@@ -551,13 +556,10 @@ class PlayScreen(SteadyScreen):
             lines.append(f"Comment: {node.comment}")
         values = [self.session.record.root.evaluation]
         values += [n.evaluation for n in self.session.line_nodes()]
-        bars, column = graph_text(values, self.session.move_number(), 26, ascii=self.ascii)
-        graph = Text(f"Win rate of {first_colour(game)}:\n")
-        graph.append(bars)
-        if column >= 0:  # the position shown, in reverse video
-            start = len(graph) - len(bars) + column
-            graph.stylize("reverse", start, start + 1)
-        panel.show("\n".join(lines), graph, self.review_shown())
+        title = f"Win rate of {first_colour(game)}, by move:"
+        current = self.session.move_number()
+        self.query_one(WinRateGraph).show(title, values, current, ascii=self.ascii)
+        panel.show("\n".join(lines), True, self.review_shown())
 
     def review_shown(self) -> Text | str | None:
         """The review's progress while it runs, then its mistakes; None before any."""
@@ -983,11 +985,25 @@ class PlayScreen(SteadyScreen):
         comment = f" Comment: {session.node.comment}" if session.node.comment else ""
         self.say(f"Move {session.move_number()}. {session.turn_text()}.{comment}")
 
+    @on(WinRateGraph.Chosen)
+    def graph_chosen(self, message: WinRateGraph.Chosen) -> None:
+        """A click on the win-rate graph: the position after that move of the line."""
+        if self.analysing:
+            self.step(self.session.jump(message.number), "")
+
     def action_back(self) -> None:
         self.step(self.session.back(), "This is the start.")
 
     def action_forward(self) -> None:
         self.step(self.session.forward(), "This is the end of the line.")
+
+    def action_leap(self, moves: int) -> None:
+        """Ten moves back or on along the line (the graph's points, ten at a time)."""
+        last = len(self.session.line_nodes())
+        here = self.session.move_number()
+        target = max(0, min(last, here + moves))
+        edge = "This is the start." if moves < 0 else "This is the end of the line."
+        self.step(target != here and self.session.jump(target), edge)
 
     def action_to_start(self) -> None:
         self.step(self.session.jump(0), "This is the start.")
