@@ -315,8 +315,8 @@ class Session:
         """Take back one move (in play); False at the start.
 
         The last move of its line leaves the record (the autosave and a saved file no
-        longer hold it) and is kept for `redo`; a move inside a line (play reached it
-        stepping in analysis) stays, and this is a step back.
+        longer hold it) and is kept for `redo`; a move inside a line (a record opened
+        inside its line) stays, and this is a step back.
         """
         if not self.can_undo or not self.game.moves:
             return False
