@@ -456,6 +456,8 @@ def test_the_graph_numbers_its_moves_and_a_click_or_a_key_goes_to_one(tmp_path: 
         for _ in range(14):
             session.play(rng.choice([m for m in session.game.legal_moves() if m != PASS]))
         await pilot.press("x", "home")
+        # The search's figures laid out before a click (the panel above the graph grows).
+        await until(pilot, lambda: not screen.searches.busy("analysis"))
         graph = screen.query_one(WinRateGraph)
         _, bars, scale = graph.render().plain.splitlines()
         assert len(bars) == 15  # the start and fourteen moves: they fit
@@ -485,6 +487,7 @@ def test_a_long_graph_keeps_the_move_shown_among_its_numbered_columns(tmp_path: 
             session.play(rng.choice(session.game.legal_moves()))
         moves = len(session.game.moves)
         await pilot.press("x")
+        await until(pilot, lambda: not screen.searches.busy("analysis"))
         graph = screen.query_one(WinRateGraph)
         _, bars, scale = graph.render().plain.splitlines()
         start = graph.start()
