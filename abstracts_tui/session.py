@@ -24,7 +24,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TypeAlias
 
-from .clock import Clock, TimeControl
+from .clock import Clock, SideTime, TimeControl
 from .clocks import sides_at, time_left_after
 from .files import Autosave, write_atomic
 from .game_setup import Setup
@@ -106,6 +106,9 @@ class Session:
         self.clock: Clock | None = Clock(record.clock) if record.clock is not None else None
         self.clock_paused = True
         """Whether the clock is held (until `resume_clock`: a game left, analysis)."""
+        self.live: tuple[RecordNode, list[SideTime] | None] | None = None
+        """The position of play, kept while analysis shows others (`hold_live`): its node
+        and both sides' times then."""
         self.listeners: list[Callable[[Changed], None]] = []
         """Called after every change of the position or the phase with what changed (the
         screens showing this session redraw that; over SSH several screens show one
@@ -289,6 +292,8 @@ class Session:
             if self.game.is_over():
                 clock.stop(now)
         self._after_change(Changed(Change.MOVE, mover, by), main_line=True)
+        if not branch:
+            self._run_clock()  # a new line from inside a finished game: its clocks go on
         return code
 
     def _step_into(self, node: RecordNode) -> None:
@@ -310,8 +315,8 @@ class Session:
         """Take back one move (in play); False at the start.
 
         The last move of its line leaves the record (the autosave and a saved file no
-        longer hold it) and is kept for `redo`; a move inside a line (play reached it
-        stepping in analysis) stays, and this is a step back.
+        longer hold it) and is kept for `redo`; a move inside a line (a record opened
+        inside its line) stays, and this is a step back.
         """
         if not self.can_undo or not self.game.moves:
             return False
@@ -385,6 +390,33 @@ class Session:
         return iter(self.node.line())
 
     # -- stepping through the tree (analysis) -------------------------------------------
+
+    def hold_live(self) -> None:
+        """Keep the position of play, and both clocks as they stand, to come back to
+        (`back_to_live`) after analysis has shown other positions."""
+        self.live = (self.node, list(self.clock.sides) if self.clock is not None else None)
+
+    def _in_tree(self, node: RecordNode) -> bool:
+        """Whether `node` is still in the record (a deleted variation's nodes are not)."""
+        while node.parent is not None:
+            if not any(child is node for child in node.parent.children):
+                return False
+            node = node.parent
+        return node is self.record.root
+
+    def back_to_live(self) -> None:
+        """Show the position kept by `hold_live` again, the clocks as they were then (the
+        variations tried meanwhile stay in the record); the end of the main line if that
+        position was deleted meanwhile."""
+        if self.live is None:
+            return
+        node, sides = self.live
+        self.live = None
+        if not self._in_tree(node):
+            node, sides = (list(self.record.root.mainline()) or [self.record.root])[-1], None
+        self.go_to(node)
+        if sides is not None and self.clock is not None:
+            self.clock.sides = sides
 
     def go_to(self, node: RecordNode) -> None:
         """Show the position at `node` (any node of the tree)."""
@@ -480,6 +512,8 @@ class Session:
             self.node = self.node.add(setup=text)
             self.game = self.record.game_at(self.node)
         self._reset_clock()
+        if self.live is not None:  # a position set up is where play goes on
+            self.live = (self.node, None)
         self._after_change(Changed(Change.SETUP), main_line=True)
 
     # -- the clock --------------------------------------------------------------------------
@@ -502,6 +536,8 @@ class Session:
     def _run_clock(self) -> None:
         clock = self.clock
         if clock is None or self.clock_paused or self.phase is not Phase.PLAY or self.over:
+            return
+        if self.record.result:  # a finished game's clocks never run again
             return
         if clock.running is None:
             clock.start(self.side_to_move(), self.now())

@@ -138,7 +138,7 @@ def graph_text(
     them around the position shown), and the column of the position shown (-1 if off).
     Unknown values are `·` (`?` in ASCII)."""
     levels = ASCII_LEVELS if ascii else UNICODE_LEVELS
-    start = max(0, min(current - width // 2, len(values) - width))
+    start = graph_start(len(values), current, width)
     shown = values[start : start + width]
     bars = "".join(
         ("?" if ascii else "·")
@@ -148,3 +148,28 @@ def graph_text(
     )
     column = current - start
     return bars, column if 0 <= column < len(bars) else -1
+
+
+def graph_start(count: int, current: int, width: int) -> int:
+    """The position in the graph's first column: `width` columns of `count` positions,
+    around the position `current`."""
+    return max(0, min(current - width // 2, count - width))
+
+
+def scale_text(start: int, count: int) -> str:
+    """The move numbers under `count` columns of the graph from position `start`: every
+    fifth (tenth, ... where the numbers are long) from its column on, and the last one's
+    ending under the last column (where it leaves a space after the one before)."""
+    last = start + count - 1
+    step = next(s for s in (5, 10, 20, 50, 100, 1000) if s > len(str(last)))
+    line = ""
+    for number in range(start + (-start) % step, last + 1, step):
+        column = number - start
+        label = str(number)
+        if column < len(line) + (1 if line else 0) or column + len(label) > count:
+            continue
+        line = line.ljust(column) + label
+    end = str(last)  # the last position's number too, where it fits
+    if not line.endswith(end) and len(line) + 1 + len(end) <= count:
+        line = line.ljust(count - len(end)) + end
+    return line

@@ -318,8 +318,8 @@ class AbstractsApp(App[None]):
                 if key not in shown:
                     shown.append(key)
         keys = [(" ".join(shown), description) for description, shown in grouped.items()]
-        if isinstance(screen, PlayScreen):
-            keys += self.mode_keys(grouped)
+        if isinstance(screen, PlayScreen) and screen.offers("toggle_analysis"):
+            keys += self.mode_keys(grouped)  # not in a shared game, which has no analysis
         self.push_screen(HelpScreen(game, keys))
 
     def mode_keys(self, listed: dict[str, list[str]]) -> list[tuple[str, str]]:

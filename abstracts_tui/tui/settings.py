@@ -100,6 +100,10 @@ def read(data: dict[str, Any], path: Path) -> Settings:
             keymap[str(binding)] = keys
         else:
             wrong(f"keymap.{binding}", 'keys such as "h" or "left,a"')
+    if keymap:  # the ids and keys are checked against the screens' bindings
+        from .keymaps import keymap_problems
+
+        problems += keymap_problems(keymap, path)
     unknown = sorted(set(data) - {"theme", "ascii", "level", "sizes", "keymap"})
     if unknown:
         problems.append(f"In {path}, {', '.join(unknown)} is not a setting; it is ignored.")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from abstracts_tui.clock import TimeControl
 from abstracts_tui.ratings import Rating, after_game
 from abstracts_tui.records import Record, result_text
 from abstracts_tui.rules import PASS, Game, new_game
@@ -292,3 +293,42 @@ def test_the_archive_lists_finished_games_by_page_and_opens_a_copy_to_study(
     after = open_store()
     assert after.room("a009") == before
     after.close()
+
+
+def test_a_finished_game_studied_from_the_archive_runs_no_clock(
+    start_server, tmp_path: Path
+) -> None:
+    """Opened for study, stepped back and left with x: the game is over, both clocks stay."""
+    data = tmp_path / "data"
+    data.mkdir()
+    store = SqliteStore(data / "server.db")
+    game = random_game(4)
+    record = Record.from_game(game, players=("ann", "bob"))
+    record.clock = TimeControl.parse("3m")
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner is not None
+    setup = RoomSetup("egotzi", 5, creator="ann", clock="3m")
+    finish = Finish(result_text(game), ("ann", "bob")[outcome.winner])
+    store.save_room(RoomSave("c001", setup, "bob", record.to_sgf(), finish))
+    store.close()
+    server: RunningServer = start_server()
+
+    async def study() -> None:
+        conn, ann = await connect(server.port, "ann", width=120, height=32)
+        await ann.wait_for("you are ann", "a Archive")
+        ann.send("a")
+        await ann.wait_for("Your finished games", "c001")
+        ann.send(ENTER)
+        screen = await ann.wait_for("Game c001, a copy for you alone", "Analysis, move")
+        assert screen.count("3:00") == 2, screen
+        ann.send("[")
+        await ann.wait_for(f"Analysis, move {len(game.moves) - 1}")
+        ann.send("x")
+        screen = await ann.wait_for("Back to play.")
+        assert "wins" in screen.split("Back to play.")[1], screen  # the game's end again
+        await asyncio.sleep(2.5)
+        screen = ann.text()
+        assert screen.count("3:00") == 2 and "2:5" not in screen, screen
+        conn.close()
+
+    asyncio.run(study())

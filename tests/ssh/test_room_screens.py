@@ -55,3 +55,23 @@ def test_a_room_code_typed_in_one_burst_after_j_joins(start_server) -> None:
             conn.close()
 
     asyncio.run(play())
+
+
+def test_a_room_offers_only_the_keys_that_work_there(start_server) -> None:
+    """A room has no hint, no analysis: its tip and its help do not offer them."""
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        ann_conn, ann, code = await create_room(server.port, "ann")
+        bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
+        for client in (ann, bob):
+            screen = await client.wait_for("Enter plays there; ? lists every key.")
+            assert "hints" not in screen, screen
+        ann.send("b")
+        ann.send("?")
+        screen = await ann.wait_for("Help")
+        assert "Hint" not in screen and "(analysis)" not in screen, screen
+        for conn in (ann_conn, bob_conn):
+            conn.close()
+
+    asyncio.run(play())

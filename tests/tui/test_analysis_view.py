@@ -12,6 +12,7 @@ from abstracts_tui.tui.analysis_view import (
     graph_text,
     hint_text,
     proven_text,
+    scale_text,
     shown_candidates,
 )
 from abstracts_tui.tui.review_view import next_mistake, review_text
@@ -110,3 +111,15 @@ def test_the_review_lists_mistakes_by_person_and_steps_through_them_in_game_orde
     assert [next_mistake(review, here, 1) for here in (-1, 0, 1, 2, 3)] == [2, 2, 3, 4, 2]
     assert [next_mistake(review, here, -1) for here in (-1, 0, 1, 2, 4)] == [4, 4, 4, 2, 4]
     assert next_mistake(Review((0.5, 0.5), (move(1, 0, 0.5, 0.6),), 10), 0, 1) is None
+
+
+def test_the_scale_numbers_moves_under_their_own_columns() -> None:
+    # Every fifth from its column, and the last one ending under the last column.
+    assert scale_text(0, 26) == "0    5    10   15   20  25"
+    assert scale_text(0, 15) == "0    5    10 14"
+    assert scale_text(0, 13) == "0    5    10"  # 12 would touch 10
+    assert scale_text(0, 5) == "0   4"
+    assert scale_text(98, 26) == "  100  105  110  115  120"
+    assert scale_text(3, 4) == "  5"
+    # Four-digit numbers still leave a space between them.
+    assert scale_text(995, 16) == "995  1000 1005"

@@ -85,7 +85,7 @@ def test_help_shows_the_rules_of_the_game_and_the_keys(tmp_path: Path) -> None:
     assert "Keys" in everything
     # the play screen's own keys, as its footer names them, ending the help
     assert "Undo" in everything and "Type" in everything
-    assert "Forward" in pages[-1]
+    assert "(analysis)" in pages[-1] and "Forward" in everything
     assert "A region with no line across belongs to Vertical" in everything
     assert "Two passes in a row end the game" in everything
     assert "Petrify" not in pages[0]  # only this game's rules

@@ -4,15 +4,22 @@ values are named in one sentence and the app starts with the defaults for them."
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from rich.color import Color
+from textual.pilot import Pilot
+from textual.widgets import Static
 
 from abstracts_tui.game_setup import Setup
+from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.screens.select import SelectScreen, Stepper
 from abstracts_tui.tui.settings import Settings, load_settings
+from abstracts_tui.tui.widgets.key_bar import KeyBar
+
+from .waiting import until
 
 SETTINGS = """
 theme = "colour-blind"
@@ -82,3 +89,109 @@ def test_the_app_takes_the_theme_keys_ascii_and_sizes_from_the_settings(tmp_path
             assert screen.session.game.moves == []
 
     asyncio.run(main())
+
+
+def started(settings: Settings, data: Path, scenario: Callable[..., Awaitable[None]]) -> None:
+    """A Partitions game of Ann and Bob in the app the settings make, at 100x30."""
+
+    async def main() -> None:
+        app = build_app(
+            Setup("partitions", 5, first="Ann", second="Bob"), data=data, settings=settings
+        )
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, PlayScreen)
+            await scenario(app, screen, pilot)
+
+    asyncio.run(main())
+
+
+def status(screen: PlayScreen) -> str:
+    return str(screen.query_one("#status", Static).content)
+
+
+def test_a_key_that_reaches_another_binding_is_named_at_start(tmp_path: Path) -> None:
+    """ctrl+h is the byte Backspace sends: beside `u,backspace` for undo it would undo."""
+    path = tmp_path / "settings.toml"
+    path.write_text('[keymap]\n"play.hint" = "ctrl+h"\n"play.undo" = "u,backspace"\n')
+
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        named = [n for n in app.notices if "clashes" in n]
+        assert named == [
+            f"In {path}, keymap 'play.hint' = 'ctrl+h' clashes with play.undo: terminals "
+            "send ctrl+h as Backspace, which play.undo has; choose another key."
+        ]
+
+    started(load_settings(path), tmp_path / "data", scenario)
+    # A key taken by the board (h moves the cursor left) is named too.
+    path.write_text('[keymap]\n"play.hint" = "h"\n')
+    assert load_settings(path).problems == (
+        f"In {path}, keymap 'play.hint' = 'h' clashes with board.left: board.left has h too; "
+        "choose another key.",
+    )
+    # Unless the board is given other keys: nothing is said.
+    path.write_text('[keymap]\n"play.hint" = "h"\n"board.left" = "left,a"\n')
+    assert load_settings(path).problems == ()
+
+
+def test_a_misspelt_binding_id_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "settings.toml"
+    path.write_text('[keymap]\n"play.hintz" = "i"\n')
+
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        assert (
+            f"In {path}, keymap 'play.hintz' is not a binding id (did you mean play.hint?); "
+            "it is ignored." in app.notices
+        )
+
+    started(load_settings(path), tmp_path / "data", scenario)
+
+
+def readme_settings() -> str:
+    """The README's sample settings file."""
+    text = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    return text.split("\n### Settings\n", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_readmes_sample_keymap_works_and_the_tips_name_its_keys(tmp_path: Path) -> None:
+    path = tmp_path / "settings.toml"
+    path.write_text(readme_settings())
+    settings = load_settings(path)
+    assert settings.problems == ()
+    hint = settings.keymap["play.hint"]
+
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        assert f"; {hint} hints;" in status(screen)  # the key bound now, not b
+        await pilot.press("b")  # b no longer hints
+        await pilot.pause(0.3)
+        assert screen.hint is None and not screen.searches.busy("hint")
+        await pilot.press(hint)
+        await until(pilot, lambda: screen.hint is not None)
+        await pilot.press("x")
+        assert status(screen).startswith("Analysis: [ ] step")
+        await pilot.press("x")
+        screen.session.play("a1")
+        await pilot.pause()
+        await pilot.press("backspace")  # the sample's second key for undo
+        await pilot.pause()
+        assert screen.session.game.moves == []
+
+    started(settings, tmp_path / "data", scenario)
+
+
+def test_the_tips_and_the_key_bar_follow_the_keymap(tmp_path: Path) -> None:
+    keymap = {"study.back": "comma", "study.forward": "full_stop", "play.analysis": "o"}
+    keymap |= {"board.left": "a,left", "play.help": "f1"}
+    settings = Settings(keymap=keymap)
+
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        assert status(screen) == (
+            "a → ↑ ↓ move the cursor, Enter plays there; b hints; f1 lists every key."
+        )
+        assert " o Analysis " in str(screen.query_one(KeyBar).render())
+        await pilot.press("o")
+        assert status(screen).startswith("Analysis: , . step, g go to,")
+        assert status(screen).endswith("moves start variations; o leaves.")
+
+    started(settings, tmp_path / "data", scenario)

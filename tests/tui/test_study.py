@@ -23,6 +23,7 @@ from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen, Seat
 from abstracts_tui.tui.screens.setup import SetupScreen
 from abstracts_tui.tui.widgets.move_list import MoveList
+from abstracts_tui.tui.widgets.win_rate_graph import WinRateGraph
 
 from .test_play import type_move
 from .waiting import until
@@ -145,7 +146,7 @@ def test_keys_of_analysis_wait_for_analysis_mode(tmp_path: Path) -> None:
         assert screen.session.move_number() == 0
         await pilot.press("x")
         assert not screen.analysing
-        assert screen.session.move_number() == 0  # play goes on from the position shown
+        assert screen.session.move_number() == 1  # play goes on from the game's position
 
     run(PARTITIONS, tmp_path, scenario)
 
@@ -255,8 +256,8 @@ def test_continuous_analysis_shows_candidates_bar_and_graph(tmp_path: Path) -> N
         await pilot.press("percent_sign")  # review the line: every position gets a figure
         nodes = [screen.session.record.root, *screen.session.line_nodes()]
         await until(pilot, lambda: all(node.evaluation is not None for node in nodes))
-        graph = shown(screen, "#graph")
-        assert graph.startswith("Win rate of White:")
+        graph = screen.query_one(WinRateGraph).render().plain
+        assert graph.startswith("Win rate of White, by move:")
         assert "·" not in graph.splitlines()[1] and len(graph.splitlines()[1]) == len(nodes)
 
     run(PARTITIONS, tmp_path, scenario)
@@ -271,9 +272,13 @@ def test_analysis_pauses_the_computer_and_moves_for_either_side(tmp_path: Path) 
         await type_move(pilot, "b2")  # the computer's side, played by hand
         await pilot.pause(0.3)
         assert len(screen.game.moves) == 2  # the computer waits
-        await pilot.press("x")  # back to play: Ann is to move, the computer still waits
+        await pilot.press("x")  # back to the game's position: Ann is to move
+        assert screen.game.moves == []
         await type_move(pilot, "c3")
-        await until(pilot, lambda: len(screen.game.moves) == 4)
+        await until(pilot, lambda: len(screen.game.moves) == 2)
+        # The variation tried in analysis stays in the record, beside the game's line.
+        first_moves = [node.move for node in screen.session.record.root.children]
+        assert first_moves == ["c3", "a1"]
 
     run(setup, tmp_path, scenario)
 
@@ -365,3 +370,138 @@ def other_than(app: AbstractsApp) -> str:
         for name in map(game.move_name, game.legal_moves())
         if name not in played and name != game.move_name(PASS)
     )
+
+
+PILO_CAPTURES_ONLY = (
+    "pilo size=6 o1xb2b1o1x/b2o1xb2b1x/xo3xo1xx/o1b1b2xxb1/o1xxb2b2b2/o1o1xo1o1b3 "
+    "orange passes=0,last=blue,swap=no"
+)
+"""Orange to move with captures only: a3-b3, b5-b3, e6-e5, e6-d6."""
+
+
+def test_a_hint_for_a_capture_selects_its_piece_and_enter_plays_it(tmp_path: Path) -> None:
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        screen.session.set_up(PILO_CAPTURES_ONLY)
+        await pilot.pause()
+        await pilot.press("b")
+        await until(pilot, lambda: screen.hint is not None)
+        hint = screen.hint
+        assert hint is not None
+        frm, to = screen.game.move_cells(hint.move)
+        assert frm is not None and to is not None
+        assert screen.selected == frm and screen.board.cursor == to
+        assert shown(screen, "#status").endswith("Enter plays it.")
+        name = screen.game.move_name(hint.move)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.session.node.move == name
+        assert shown(screen, "#status").startswith(f"Bob played {name}.")
+
+    run(Setup("pilo", 6, first="Ann", second="Bob"), tmp_path, scenario)
+
+
+def test_leaving_analysis_comes_back_to_the_games_position(tmp_path: Path) -> None:
+    """e6, x, [, x: the board shows e6 again, Orange to move; the variation tried stays."""
+
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        await type_move(pilot, "a1")
+        await pilot.press("x", "left_square_bracket")
+        assert screen.session.move_number() == 0
+        await type_move(pilot, "b2")  # a variation at the start
+        await pilot.press("left_square_bracket", "left_square_bracket")
+        await pilot.press("x")
+        assert not screen.analysing and screen.session.move_number() == 1
+        assert screen.session.node.move == "a1"
+        assert shown(screen, "#status") == "Back to play. Black to move (Bob)."
+        assert [node.move for node in screen.session.record.root.children] == ["a1", "b2"]
+        await type_move(pilot, "c3")  # play goes on from the game's position
+        assert [node.move for node in screen.session.node.line()] == ["a1", "c3"]
+
+    run(PARTITIONS, tmp_path, scenario)
+
+
+def test_leaving_analysis_keeps_the_time_used_before_it(tmp_path: Path) -> None:
+    """Stepping in analysis does not give back the time the side to move had used."""
+    setup = Setup("partitions", 5, first="Ann", second="Bob", clock="5m")
+
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        session = screen.session
+        await type_move(pilot, "a1")
+        await pilot.pause(1.5)  # Bob thinks
+        await pilot.press("x", "left_square_bracket", "right_square_bracket", "x")
+        assert session.clock is not None and session.clock.running == 1
+        assert session.clock.sides[1].main < 300 - 1.0
+
+    run(setup, tmp_path, scenario)
+
+
+def test_a_move_for_the_computers_side_in_analysis_is_the_colours(tmp_path: Path) -> None:
+    setup = Setup("partitions", 5, first="Ann", second="Computer", second_level="easy")
+
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        await pilot.press("x")
+        await type_move(pilot, "a1")
+        assert shown(screen, "#status").startswith("White played a1.")
+        await type_move(pilot, "b2")  # the computer's side, played by hand
+        status = shown(screen, "#status")
+        assert status.startswith("Black played b2.") and "Computer played" not in status
+
+    run(setup, tmp_path, scenario)
+
+
+def test_the_graph_numbers_its_moves_and_a_click_or_a_key_goes_to_one(tmp_path: Path) -> None:
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        session = screen.session
+        rng = random.Random(5)
+        for _ in range(14):
+            session.play(rng.choice([m for m in session.game.legal_moves() if m != PASS]))
+        await pilot.press("x", "home")
+        # The search's figures laid out before a click (the panel above the graph grows).
+        await until(pilot, lambda: not screen.searches.busy("analysis"))
+        graph = screen.query_one(WinRateGraph)
+        _, bars, scale = graph.render().plain.splitlines()
+        assert len(bars) == 15  # the start and fourteen moves: they fit
+        assert scale == "0    5    10 14"  # each under its column, the last one ending there
+        await pilot.click(WinRateGraph, offset=(10, 1))
+        assert session.move_number() == 10
+        assert shown(screen, "#status").startswith("Move 10. ")
+        await pilot.click(WinRateGraph, offset=(20, 1))  # past the last move: nothing
+        assert session.move_number() == 10
+        await pilot.press("pageup")
+        assert session.move_number() == 0
+        await pilot.press("pagedown", "pagedown")
+        assert session.move_number() == 14
+        await pilot.press("pagedown")
+        assert shown(screen, "#status") == "This is the end of the line."
+
+    run(PARTITIONS, tmp_path, scenario)
+
+
+def test_a_long_graph_keeps_the_move_shown_among_its_numbered_columns(tmp_path: Path) -> None:
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        session = screen.session
+        rng = random.Random(6)
+        for _ in range(48):
+            if session.game.is_over():
+                break
+            session.play(rng.choice(session.game.legal_moves()))
+        moves = len(session.game.moves)
+        await pilot.press("x")
+        await until(pilot, lambda: not screen.searches.busy("analysis"))
+        graph = screen.query_one(WinRateGraph)
+        _, bars, scale = graph.render().plain.splitlines()
+        start = graph.start()
+        assert start + len(bars) == moves + 1 and start > 0  # the end shown, at the right
+        labels = scale.split()
+        if labels[-1] == str(moves):  # the last position's number ends under it
+            assert len(scale) == len(bars)
+            labels.pop()
+        for label in labels:  # every fifth, from its own column on
+            assert scale.index(label) == int(label) - start and int(label) % 5 == 0
+        assert len(labels) >= 3
+        graph.scroll_visible(animate=False)  # below the candidates: the panel scrolls
+        await pilot.pause()
+        await pilot.click(WinRateGraph, offset=(0, 1))
+        assert session.move_number() == start
+
+    run(Setup("partitions", 7, first="Ann", second="Bob"), tmp_path, scenario)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from abstracts_tui.game_setup import Setup
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.screens.setup import SetupScreen
+from abstracts_tui.tui.widgets.win_rate_graph import WinRateGraph
 
 from .waiting import until
 
@@ -89,3 +91,33 @@ def test_setting_up_a_pilo_position(snap_compare: SnapCompare, tmp_path: Path) -
         await pilot.pause()
 
     assert snap_compare(build_app(setup, data=tmp_path), run_before=steps, terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
+def test_the_graph_numbers_its_moves(
+    size: tuple[int, int],
+    snap_compare: SnapCompare,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A reviewed line of 30 moves, move 12 shown: the graph's columns and their numbers."""
+    monkeypatch.setenv("ABSTRACTS_TUI_PLAYOUTS", "60")
+    setup = Setup("partitions", 6, first="Ann", second="Bob")
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, PlayScreen)
+        rng = random.Random(11)
+        for _ in range(30):
+            screen.session.play(rng.choice(screen.session.game.legal_moves()))
+        await pilot.press("x")
+        await until(pilot, lambda: not screen.searches.busy("analysis"))
+        await pilot.press("percent_sign")
+        await until(pilot, lambda: not screen.searches.busy("review"))
+        await pilot.press("g", "1", "2", "enter")
+        await until(pilot, lambda: not screen.searches.busy("analysis"))
+        screen.query_one(WinRateGraph).scroll_visible(animate=False)
+        await pilot.pause()
+
+    assert snap_compare(build_app(setup, data=tmp_path), run_before=steps, terminal_size=size)

@@ -36,7 +36,6 @@ from ..analysis_view import (
     candidates_text,
     eval_bar,
     first_colour,
-    graph_text,
     hint_text,
     live_rate,
     proven_text,
@@ -49,6 +48,7 @@ from ..dialogs.path import PathDialog
 from ..dialogs.pie import PieDialog
 from ..dialogs.side import SideDialog
 from ..dialogs.text import TextDialog
+from ..keymaps import bound, key_of
 from ..legend import legend_text
 from ..messages import HelpRequested, LoadRequested, NewGameRequested
 from ..overlay import overlay_for
@@ -64,6 +64,7 @@ from ..widgets.key_bar import KeyBar
 from ..widgets.move_list import MoveList
 from ..widgets.steady_text import show_text
 from ..widgets.summary_line import SummaryLine
+from ..widgets.win_rate_graph import WinRateGraph
 from .setup import SetupScreen
 
 PANEL_WIDTH = 30
@@ -86,6 +87,7 @@ ANALYSIS_ONLY = {
     "back",
     "forward",
     "to_start",
+    "leap",
     "to_end",
     "jump",
     "variation",
@@ -190,6 +192,8 @@ class PlayScreen(SteadyScreen):
             show=False,
         ),
         Binding("home", "to_start", "Start", id="study.start", show=False),
+        Binding("pageup", "leap(-10)", "Ten moves back", id="study.back_ten", show=False),
+        Binding("pagedown", "leap(10)", "Ten moves on", id="study.forward_ten", show=False),
         Binding("end", "to_end", "End", id="study.end", show=False),
         Binding("g", "jump", "Go to", id="study.jump", show=False),
         Binding("v", "variation(1)", "Variation", id="study.next_variation", show=False),
@@ -312,10 +316,42 @@ class PlayScreen(SteadyScreen):
         if self.turns.watching:
             self.say(self.turns.refusal() or "")
         elif not self.game.moves:
-            self.say("Arrow keys move the cursor, Enter plays there; b hints; ? lists every key.")
+            self.say(self.first_tip())
         self.draw()
         self.show_saving()
         self.call_after_refresh(self.next_step)
+
+    def key(self, binding_id: str) -> str:
+        """The key bound now to `binding_id` (the keymap's, if it gives one), as tips name it."""
+        return key_of(self.app, binding_id, type(self), BoardView)
+
+    def offers(self, action: str) -> bool:
+        """Whether the key of `action` works on this screen now (tips name only those)."""
+        return bool(self.check_action(action, ()))
+
+    def first_tip(self) -> str:
+        """How to play, with the keys bound now and only the keys that work here."""
+        ways = ("left", "right", "up", "down")
+        firsts = [bound(self.app, f"board.{way}", BoardView)[0] for way in ways]
+        arrows = " ".join(self.key(f"board.{way}") for way in ways)
+        moving = "Arrow keys" if firsts == list(ways) else arrows
+        hint = f"; {self.key('play.hint')} hints" if self.offers("hint") else ""
+        return (
+            f"{moving} move the cursor, {self.key('board.activate')} plays there{hint}; "
+            f"{self.key('play.help')} lists every key."
+        )
+
+    def analysis_tip(self) -> str:
+        """The keys of analysis mode, as bound now."""
+        key = self.key
+        setup = f", {key('study.setup')} set up" if self.offers("setup") else ""
+        leave = f"; {key('play.analysis')} leaves" if self.offers("toggle_analysis") else ""
+        return (
+            f"Analysis: {key('study.back')} {key('study.forward')} step, "
+            f"{key('study.jump')} go to, {key('study.next_variation')} variations, "
+            f"{key('study.comment')} comment, {key('study.position')} position{setup}; "
+            f"moves start variations{leave}."
+        )
 
     def on_unmount(self) -> None:
         if self.seat.presence is not None:
@@ -466,6 +502,11 @@ class PlayScreen(SteadyScreen):
         session = self.session
         move = session.node.move or ""
         who = changed.by or "The computer"
+        if self.analysing and changed.mover is not None:
+            # A variation: whoever sits here moves for either side, the computer's too.
+            who = self.game.colour_name(changed.mover).capitalize()
+            if move == "swap":
+                return f"{who} swapped. {session.turn_text()}."
         if move == "swap":
             # The swapper takes over the first colour and its position.
             played = f"{who} swapped: {who} now plays {self.game.colour_name(0).capitalize()}"
@@ -502,7 +543,8 @@ class PlayScreen(SteadyScreen):
             panel.show_saving(f"Not being saved: {problem}\n({self.session.autosave_path})")
             # A room's problem says itself what becomes of moves; a player who may write
             # files is told how to keep a copy meanwhile.
-            after = " Play goes on; ctrl+s saves a copy elsewhere." if self.seat.files else ""
+            save = self.key("play.save")
+            after = f" Play goes on; {save} saves a copy elsewhere." if self.seat.files else ""
             self.say(f"Not being saved: {problem}.{after}")
         else:
             panel.show_saving("")
@@ -615,13 +657,10 @@ class PlayScreen(SteadyScreen):
             lines.append(f"Comment: {node.comment}")
         values = [self.session.record.root.evaluation]
         values += [n.evaluation for n in self.session.line_nodes()]
-        bars, column = graph_text(values, self.session.move_number(), 26, ascii=self.ascii)
-        graph = Text(f"Win rate of {first_colour(game)}:\n")
-        graph.append(bars)
-        if column >= 0:  # the position shown, in reverse video
-            start = len(graph) - len(bars) + column
-            graph.stylize("reverse", start, start + 1)
-        panel.show("\n".join(lines), graph, self.review_shown())
+        title = f"Win rate of {first_colour(game)}, by move:"
+        current = self.session.move_number()
+        self.query_one(WinRateGraph).show(title, values, current, ascii=self.ascii)
+        panel.show("\n".join(lines), True, self.review_shown())
 
     def review_shown(self) -> Text | str | None:
         """The review's progress while it runs, then its mistakes; None before any."""
@@ -758,7 +797,8 @@ class PlayScreen(SteadyScreen):
                 return
             assert request.level is not None
             what = {Phase.KOMI: "komi", Phase.SIDE: "a side"}.get(session.phase, "its move")
-            self.say(f"{request.name} ({request.level}) is choosing {what}... (Esc: decide now)")
+            now = f"({self.key('play.cancel')}: decide now)"
+            self.say(f"{request.name} ({request.level}) is choosing {what}... {now}")
             self.searches.computer_turn(request.level)
         elif request.ask is Ask.KOMI:
             self.ask(KomiDialog(info, session.chooser), self.turns.set_komi)
@@ -835,7 +875,8 @@ class PlayScreen(SteadyScreen):
         if game.info.captures and piece is not None and piece.colour == game.turn:
             self.selected = cell
             if self.targets():
-                self.say(f"{name} selected: choose a marked target (Esc cancels).")
+                cancel = self.key("play.cancel")
+                self.say(f"{name} selected: choose a marked target ({cancel} cancels).")
             else:
                 self.selected = None
                 self.say(f"The {piece.kind} on {name} has no capture now.")
@@ -986,7 +1027,11 @@ class PlayScreen(SteadyScreen):
         if not self.seat.shared:  # analysis holds the clock; play lets it run
             if analysing:
                 self.session.pause_clock()
+                self.session.hold_live()
             else:
+                # Back to the game as it stands (as lichess and KaTrain do), not to the
+                # position studied: the variations tried stay in the record.
+                self.session.back_to_live()
                 self.session.resume_clock()
         self.set_class(analysing, "-analysing")
         self.selected = None
@@ -994,10 +1039,7 @@ class PlayScreen(SteadyScreen):
         self.searches.cancel("hint")
         if analysing:
             self.searches.cancel("turn")
-            self.say(
-                "Analysis: [ ] step, g go to, v variations, ; comment, y position, "
-                "ctrl+e set up; moves start variations; x leaves."
-            )
+            self.say(self.analysis_tip())
             self.start_analysis()
         else:
             self.searches.cancel("analysis")
@@ -1028,8 +1070,13 @@ class PlayScreen(SteadyScreen):
         if not found:
             return
         self.hint = found[0]
+        # A move from a cell to a cell (a capture): its piece chosen, the cursor on its
+        # target, so that Enter plays the hint as it plays any chosen piece's move.
+        frm, to = self.game.move_cells(self.hint.move)
+        self.selected = frm if frm is not None and to is not None else None
         self.board.cursor = self.cell_of(self.hint.move)
-        self.say(hint_text(self.game, self.hint).replace("\n", "; "))
+        play = self.key("board.activate")
+        self.say(f"{hint_text(self.game, self.hint).replace(chr(10), '; ')}; {play} plays it.")
         self.draw_board()
         self.draw_analysis()
 
@@ -1041,11 +1088,25 @@ class PlayScreen(SteadyScreen):
         comment = f" Comment: {session.node.comment}" if session.node.comment else ""
         self.say(f"Move {session.move_number()}. {session.turn_text()}.{comment}")
 
+    @on(WinRateGraph.Chosen)
+    def graph_chosen(self, message: WinRateGraph.Chosen) -> None:
+        """A click on the win-rate graph: the position after that move of the line."""
+        if self.analysing:
+            self.step(self.session.jump(message.number), "")
+
     def action_back(self) -> None:
         self.step(self.session.back(), "This is the start.")
 
     def action_forward(self) -> None:
         self.step(self.session.forward(), "This is the end of the line.")
+
+    def action_leap(self, moves: int) -> None:
+        """Ten moves back or on along the line (the graph's points, ten at a time)."""
+        last = len(self.session.line_nodes())
+        here = self.session.move_number()
+        target = max(0, min(last, here + moves))
+        edge = "This is the start." if moves < 0 else "This is the end of the line."
+        self.step(target != here and self.session.jump(target), edge)
 
     def action_to_start(self) -> None:
         self.step(self.session.jump(0), "This is the start.")
@@ -1098,7 +1159,10 @@ class PlayScreen(SteadyScreen):
 
         positions = sum(1 for _ in session.node.walk())
         self.app.push_screen(
-            ConfirmDialog(f"Delete this variation ({positions} positions from here on)?"), chosen
+            ConfirmDialog(
+                f"Delete this variation ({positions} position{'s' * (positions != 1)} from here on)?"
+            ),
+            chosen,
         )
 
     def action_comment(self) -> None:
@@ -1122,7 +1186,8 @@ class PlayScreen(SteadyScreen):
         nodes = [session.record.root, *session.line_nodes()]
         job = self.searches.review(nodes)
         total = job.progress[1]
-        self.say(f"Reviewing the {total - 1} moves of this line... (% or Esc stops)")
+        stop = f"{self.key('study.review')} or {self.key('play.cancel')}"
+        self.say(f"Reviewing the {total - 1} moves of this line... ({stop} stops)")
         self.draw_analysis()
 
     def review_done(self, nodes: tuple[Any, ...], review: Review) -> None:
@@ -1153,7 +1218,7 @@ class PlayScreen(SteadyScreen):
     def action_mistake(self, step: int) -> None:
         """The next (or previous) mistake of the review, in the order of the game."""
         if self.review is None:
-            self.say("No review yet: % reviews the line.")
+            self.say(f"No review yet: {self.key('study.review')} reviews the line.")
             return
         node = self.session.node
         here = self.review_nodes.index(node) if node in self.review_nodes else -1

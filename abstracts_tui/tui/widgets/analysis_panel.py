@@ -10,6 +10,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from .steady_text import show_text
+from .win_rate_graph import WinRateGraph
 
 
 class AnalysisPanel(Vertical):
@@ -28,18 +29,17 @@ class AnalysisPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(id="analysis", markup=False)
-        yield Static(id="graph", markup=False, classes="-hidden")
+        yield WinRateGraph(id="graph", classes="-hidden")
         # A long review scrolls rather than push the move list out of the panel.
         with VerticalScroll(id="review-box", classes="-hidden", can_focus=False):
             yield Static(id="review", markup=False)
 
-    def show(self, text: str, graph: Text | None = None, review: Text | str | None = None) -> None:
+    def show(self, text: str, graph: bool = False, review: Text | str | None = None) -> None:
         """Show `text` (nothing: the panel hides), the review or its progress, and the
-        win-rate graph, if any."""
+        win-rate graph (`graph`: its figures are given to the graph itself)."""
         show_text(self.query_one("#analysis", Static), text)
         self.query_one("#review-box").set_class(review is None, "-hidden")
-        self.query_one("#graph").set_class(graph is None, "-hidden")
-        for name, part in (("#review", review), ("#graph", graph)):
-            if part is not None:
-                show_text(self.query_one(name, Static), part)
-        self.set_class(not text and graph is None and review is None, "-empty")
+        self.query_one("#graph").set_class(not graph, "-hidden")
+        if review is not None:
+            show_text(self.query_one("#review", Static), review)
+        self.set_class(not text and not graph and review is None, "-empty")

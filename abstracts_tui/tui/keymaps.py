@@ -1,0 +1,204 @@
+"""The keymap of the settings file as the app uses it: the key a binding has now (the
+tips name it), and what is wrong in a keymap (ids no screen has, keys that reach another
+binding), each said in one sentence.
+
+The bindings are read from the app's own classes: every screen of `tui.screens` and
+`tui.dialogs` with the widgets its module uses (the board of the play screen) and the
+app's keys, so that a screen or a binding added later is checked without a list here.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import pkgutil
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+from textual.dom import DOMNode
+from textual.screen import Screen
+from textual.widget import Widget
+
+PACKAGE = __name__.rpartition(".")[0]
+"""`abstracts_tui.tui`: whose classes' bindings the keymap may name."""
+
+SAME_BYTE = {
+    "ctrl+h": "backspace",
+    "ctrl+i": "tab",
+    "ctrl+m": "enter",
+    "ctrl+j": "enter",
+    "ctrl+left_square_bracket": "escape",
+    "ctrl+space": "ctrl+at",
+}
+"""Keys that most terminals send as the same byte as another key: the app receives the
+other one (ctrl+h arrives as Backspace)."""
+
+SPOKEN = {
+    "backspace": "Backspace",
+    "enter": "Enter",
+    "escape": "Esc",
+    "space": "Space",
+    "tab": "Tab",
+    "delete": "Delete",
+    "home": "Home",
+    "end": "End",
+    "pageup": "PgUp",
+    "pagedown": "PgDn",
+}
+"""Keys as a sentence names them."""
+
+
+def keys_of(binding: Binding) -> list[str]:
+    """The keys of `binding` (`"u,ctrl+z"`), each as Textual names it (`?` as question_mark)."""
+    return [unrolled.key for unrolled in Binding.make_bindings([binding])]
+
+
+def spoken(app: App[object], key: str, binding: Binding | None = None) -> str:
+    """`key` as a tip names it: `Enter`, `ctrl+s`, `?`, `[` (the binding's own display
+    where it has one and keeps its key)."""
+    if key in SPOKEN:
+        return SPOKEN[key]
+    if key.startswith("ctrl+"):
+        return key
+    if binding is not None and binding.key_display and binding.key.split(",")[0] == key:
+        return app.get_key_display(binding)
+    return app.get_key_display(Binding(key, ""))
+
+
+def bindings_of(owner: type[DOMNode], *, own: bool = False) -> Iterator[Binding]:
+    """The bindings `owner` declares, its bases' included (with `own`, only the app's
+    classes': an input field's keys, for one, reach it only while it is typed in)."""
+    for cls in owner.__mro__:
+        if own and not cls.__module__.startswith(PACKAGE):
+            continue
+        for binding in vars(cls).get("BINDINGS", ()):
+            if isinstance(binding, Binding):
+                yield binding
+
+
+def bound(app: App[object], binding_id: str, *owners: type[DOMNode]) -> tuple[str, Binding | None]:
+    """The first key bound now to `binding_id` (one of `owners`' bindings): the keymap's
+    if it gives one; and the binding it has by default (None if none has that id)."""
+    default = next((b for owner in owners for b in bindings_of(owner) if b.id == binding_id), None)
+    keymap: Mapping[str, str] = getattr(getattr(app, "settings", None), "keymap", {})
+    given = keymap.get(binding_id)
+    if given is not None:
+        return keys_of(Binding(given, ""))[0], None
+    return (keys_of(default)[0] if default is not None else binding_id), default
+
+
+def key_of(app: App[object], binding_id: str, *owners: type[DOMNode]) -> str:
+    """The first key bound now to `binding_id` (one of `owners`' bindings), as a tip
+    names it: the keymap's if it gives one."""
+    key, default = bound(app, binding_id, *owners)
+    return spoken(app, key, default)
+
+
+# -- checking a keymap --------------------------------------------------------------------
+
+
+def app_classes() -> list[type[DOMNode]]:
+    """The app's screens, dialogs and widgets (their modules imported)."""
+    found: list[type[DOMNode]] = []
+    for package in ("screens", "dialogs", "widgets"):
+        module = importlib.import_module(f"{PACKAGE}.{package}")
+        for info in pkgutil.iter_modules(module.__path__):
+            importlib.import_module(f"{module.__name__}.{info.name}")
+    seen: set[type[DOMNode]] = set()
+    todo: list[type[DOMNode]] = [DOMNode]
+    while todo:
+        cls = todo.pop()
+        for sub in cls.__subclasses__():
+            if sub not in seen:
+                seen.add(sub)
+                todo.append(sub)
+                if sub.__module__.startswith(PACKAGE):
+                    found.append(sub)
+    return found
+
+
+def scopes(classes: list[type[DOMNode]]) -> list[list[Binding]]:
+    """The bindings that one key press may reach together: a screen's, those of the
+    app's widgets its module uses (with their subclasses: every board), and the app's."""
+    app_keys = [b for cls in classes if issubclass(cls, App) for b in bindings_of(cls, own=True)]
+    widgets = [cls for cls in classes if issubclass(cls, Widget) and not issubclass(cls, Screen)]
+    found = []
+    for screen in (cls for cls in classes if issubclass(cls, Screen)):
+        module = vars(importlib.import_module(screen.__module__)).values()
+        used = [w for w in widgets if any(isinstance(n, type) and issubclass(w, n) for n in module)]
+        keys = [b for cls in (screen, *used) for b in bindings_of(cls, own=True)]
+        found.append(keys + app_keys)
+    return found
+
+
+def keymap_problems(keymap: Mapping[str, str], path: Path | str) -> list[str]:
+    """What is wrong in `keymap` (binding id to keys), one sentence each: an id no
+    binding has, a key that another binding of the same screen takes (ctrl+h beside
+    Backspace: terminals send ctrl+h as Backspace)."""
+    from .app import AbstractsApp
+
+    classes: list[type[DOMNode]] = [AbstractsApp, *app_classes()]
+    every = scopes(classes)
+    known = {b.id for scope in every for b in scope if b.id}
+    problems = []
+    for binding_id in keymap:
+        if binding_id not in known:
+            close = difflib.get_close_matches(binding_id, sorted(known), n=1)
+            guess = f" (did you mean {close[0]}?)" if close else ""
+            problems.append(
+                f"In {path}, keymap {binding_id!r} is not a binding id{guess}; it is ignored."
+            )
+    said: set[tuple[str, str]] = set()
+    for scope in every:
+        problems += clashes(keymap, scope, path, said)
+    return problems
+
+
+def clashes(
+    keymap: Mapping[str, str], scope: list[Binding], path: Path | str, said: set[tuple[str, str]]
+) -> list[str]:
+    """The keymap's keys in `scope` that reach another binding than the one they are
+    given to (`said`: the pairs named already, by another screen). Keys two bindings
+    share by default are left alone: the screen offers one of them at a time (`n`, New
+    or Lobby)."""
+    reached: dict[str, list[tuple[str, str]]] = {}  # key received -> (binding, key given)
+    defaults: dict[str, set[str]] = {}  # binding -> the keys it receives by default
+    for binding in scope:
+        name = binding.id or binding.action
+        given = keymap.get(binding.id or "")
+        own = {SAME_BYTE.get(key, key) for key in keys_of(binding)}
+        defaults.setdefault(name, set()).update(own)
+        for key in keys_of(Binding(given, "")) if given else keys_of(binding):
+            reached.setdefault(SAME_BYTE.get(key, key), []).append((name, key))
+    problems = []
+    for received, holders in reached.items():
+        # A key the terminal sends as another first: it is the one that cannot work.
+        for name, key in sorted(holders, key=lambda holder: holder[1] == received):
+            others = [
+                n for n, _ in holders if n != name and received not in defaults[n] & defaults[name]
+            ]
+            if name not in keymap:
+                continue
+            if not others and key != received:
+                problems.append(
+                    f"In {path}, keymap {name!r} = {keymap[name]!r} may never arrive: "
+                    f"most terminals send {key} as {SPOKEN.get(received, received)}."
+                )
+            if not others:
+                continue
+            other = others[0]
+            if (name, other) in said or (other, name) in said:
+                continue
+            said.add((name, other))
+            how = (
+                f"terminals send {key} as {SPOKEN.get(received, received)}, which {other} has"
+                if key != received
+                else f"{other} has {key} too"
+            )
+            problems.append(
+                f"In {path}, keymap {name!r} = {keymap[name]!r} clashes with {other}: "
+                f"{how}; choose another key."
+            )
+    return problems
