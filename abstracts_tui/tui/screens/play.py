@@ -1160,7 +1160,8 @@ class PlayScreen(SteadyScreen):
         positions = sum(1 for _ in session.node.walk())
         self.app.push_screen(
             ConfirmDialog(
-                f"Delete this variation ({positions} position{'s' * (positions != 1)} from here on)?"
+                f"Delete this variation ({positions} "
+                f"position{'s' * (positions != 1)} from here on)?"
             ),
             chosen,
         )
