@@ -8,7 +8,7 @@ level = "medium"           # the computer's strength when a seat is set to the c
 [sizes]                    # board size chosen first on the selection screen, by game
 petrify = 10
 [keymap]                   # other keys, by binding id (see the help screen's ids)
-"play.hint" = "e"
+"play.hint" = "f"
 "board.left" = "left,a"
 ```
 
