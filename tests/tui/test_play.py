@@ -145,6 +145,8 @@ def test_linage_komi_then_side_then_passes(tmp_path: Path) -> None:
         game = session.game
         assert game.is_over()
         assert_result_shown(app, game)
+        # Capitalised as every other game's result is (Blue 12, Orange 8).
+        assert "Vertical 0, Horizontal 2.5" in text(app, "#score")
         assert session.flush() and session.autosave_path is not None
         assert session.autosave_path.parent == tmp_path / "games"
         record = Record.load(session.autosave_path)
