@@ -429,8 +429,9 @@ class Linage(Game):
         owner = _owner(region, w)
         if owner is not None:
             missing = "horizontal" if owner == VERTICAL else "vertical"
+            colour = INFO.colours[owner].capitalize()
             return (
-                f"{name} is in {INFO.colours[owner].capitalize()}'s region (it has no {missing} line); "
+                f"{name} is in {colour}'s region (it has no {missing} line); "
                 f"stones go only in free regions"
             )
         rest = region ^ bit
@@ -471,9 +472,8 @@ class Linage(Game):
             else:
                 owned[region.owner] += region.size
                 missing = "horizontal" if region.owner == VERTICAL else "vertical"
-                lines.append(
-                    f"{INFO.colours[region.owner].capitalize()} {region.size}: {where} (no {missing} line)"
-                )
+                colour = INFO.colours[region.owner].capitalize()
+                lines.append(f"{colour} {region.size}: {where} (no {missing} line)")
         komi = self.options.komi
         lines.append(f"Vertical {owned[VERTICAL]}")
         total = owned[HORIZONTAL] + komi

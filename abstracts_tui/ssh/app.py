@@ -348,9 +348,9 @@ class ServerApp(AbstractsApp):
 
     @on(LobbyScreen.Create)
     def create_requested(self) -> None:
-        from .create import RoomScreen
+        from .create import JOINER, RoomScreen
 
-        default = Setup("petrify", first=self.user, second="(joins by code)")
+        default = Setup("petrify", first=self.user, second=JOINER)
         screen = RoomScreen(default, rated=self.rooms.rated)
 
         def chosen(setup: Setup | None) -> None:

@@ -125,7 +125,7 @@ def test_ratings_in_the_lobby_and_old_to_new_at_the_end_of_a_rated_game(
         await carl.wait_for("you are carl")
         carl.send("c")
         await carl.wait_for("choose a game", "Rated", "< no >")
-        carl.send(TAB * 5)  # from the games: size, the two names, the clock, rated
+        carl.send(TAB * 3)  # from the games: size, the clock, rated
         await asyncio.sleep(0.5)
         carl.send(CURSOR_RIGHT)
         await carl.wait_for("< yes >")

@@ -21,7 +21,7 @@ TAB = "\t"
 async def create_clocked_room(port: int, user: str, clock: str):
     """`user` creates a Petrify room with the clock `clock` (connection, screen, code)."""
     conn, client = await connect(port, user)
-    await client.wait_for(f"you are {user}", "Create a room")
+    await client.wait_for(f"you are {user}", "New room")
     # In one burst, as a quick typist's keys arrive: the screen opened by `c` gets the
     # keys typed after it. Tab goes to the size, the two names (a room has no seats to
     # choose), then the clock.
