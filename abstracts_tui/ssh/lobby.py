@@ -192,7 +192,7 @@ class LobbyScreen(Screen[None]):
             mine.border_title = "Your games (Enter: take your seat)"
             yield mine
             others = RoomList(id="others")
-            others.border_title = "Games to watch (Enter: watch)"
+            others.border_title = "Games to watch (Enter: watch, or take a seat still open)"
             yield others
             with Horizontal(id="code-row"):
                 yield Label("Room code:")
@@ -260,8 +260,13 @@ class LobbyScreen(Screen[None]):
     @on(OptionList.OptionSelected)
     def room_chosen(self, event: OptionList.OptionSelected) -> None:
         code = event.option.id
-        if code is not None:
-            self.post_message(self.Open(code, watch=event.option_list.id == "others"))
+        if code is None:
+            return
+        # Somebody else's room still waiting for a player is joined, as its code would
+        # be (watching it would show an empty board and nobody to move).
+        room = self.rooms.rooms.get(code)
+        waiting = room is not None and room.joiner is None
+        self.post_message(self.Open(code, watch=event.option_list.id == "others" and not waiting))
 
     @on(Input.Submitted, "#code")
     def code_typed(self, event: Input.Submitted) -> None:

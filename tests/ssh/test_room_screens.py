@@ -99,23 +99,26 @@ def test_the_lobby_arrows_and_enter_reach_the_games_to_watch(start_server) -> No
     server: RunningServer = start_server()
 
     async def play() -> None:
-        carl_conn, _carl, code = await create_room(server.port, "carl")
+        carl_conn, carl, code = await create_room(server.port, "carl")
         conn, ann = await connect(server.port, "ann")
         screen = await ann.wait_for("you are ann", f"{code}  Petrify")
         assert "tab Next part" in screen.splitlines()[-1]  # the key bar says how to move
         # No games of her own: ↓ goes on to the games to watch, ↓ again to the code field.
         ann.send(CURSOR_DOWN + CURSOR_DOWN + "x")
         await ann.wait_for("Room code: x")
-        ann.send(CURSOR_UP + ENTER)  # back up to the list, Enter watches
-        await ann.wait_for("You are watching")
-        ann.send("n")
-        await ann.wait_for("you are ann")
-        # Enter on her empty list goes on to the games to watch; Enter again watches.
-        ann.send(CURSOR_UP + CURSOR_UP + ENTER)
+        # Back up to the list; Enter on a room still waiting for a player takes the seat.
+        ann.send(CURSOR_UP + ENTER)
+        await ann.wait_for("Blue to move (carl)")
+        await carl.wait_for("Blue to move (carl)")
+
+        dan_conn, dan = await connect(server.port, "dan")
+        await dan.wait_for("you are dan", f"{code}  Petrify 8x8  carl - ann")
+        # Enter on his empty list goes on to the games to watch; Enter again watches.
+        dan.send(ENTER)
         await asyncio.sleep(0.5)
-        ann.send(ENTER)
-        await ann.wait_for("You are watching")
-        for conn_ in (carl_conn, conn):
+        dan.send(ENTER)
+        await dan.wait_for("You are watching: carl and ann make the moves.")
+        for conn_ in (carl_conn, conn, dan_conn):
             conn_.close()
 
     asyncio.run(play())
