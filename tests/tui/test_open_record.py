@@ -12,9 +12,9 @@ from textual.pilot import Pilot
 from textual.widgets import DirectoryTree, Input, OptionList, Static
 
 from abstracts_tui.game_setup import Setup
+from abstracts_tui.recent import RecentRecords
 from abstracts_tui.records import Record
 from abstracts_tui.rules import new_game
-from abstracts_tui.recent import RecentRecords
 from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.dialogs.open_record import OpenRecordDialog
 from abstracts_tui.tui.factory import build_app
