@@ -536,3 +536,15 @@ def test_a_computer_seat_shows_the_computers_name(tmp_path: Path) -> None:
         ("Computer", "Ann"),
     ]
     assert done.started[0].second_level == "easy"
+
+
+def test_the_komi_placeholder_is_whole_at_80_columns(tmp_path: Path) -> None:
+    drawn: list[str] = []
+
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.press("k", "k")  # Linage
+        komi = screen(app).query_one("#komi", Input)
+        drawn.append(komi.render_lines(komi.region.reset_offset)[0].text.strip())
+
+    run(steps, tmp_path)
+    assert drawn == ["blank: set at start"]
