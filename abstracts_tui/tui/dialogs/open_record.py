@@ -105,8 +105,6 @@ class OpenRecordDialog(Dialog[str | None]):
 
     CSS_PATH = ["dialogs.tcss", "open_record.tcss"]
     BINDINGS = [
-        # Enter is the focused part's first (a folder opens, a record or a path is opened).
-        Binding("enter", "accept", "Open", id="open.accept"),
         Binding("tab", "app.focus_next", "Next part", id="open.next_part"),
         Binding("escape", "cancel", "Cancel", id="open.cancel"),
     ]
