@@ -36,6 +36,10 @@ class SavedGame:
     modified: float
     """When it was last written (seconds since the epoch)."""
 
+    def played(self, now: datetime.datetime | None = None) -> str:
+        """When it was last played (`today 14:05`: see `played_text`)."""
+        return played_text(self.modified, now)
+
     def describe(self) -> str:
         """`Petrify 8x8, Ann - Bob, 12 moves, Orange to move (Bob)`."""
         from .session import Session  # the session replays the record: only when listing
@@ -56,6 +60,21 @@ def data_dir() -> Path:
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("abstracts-tui", appauthor=False))
+
+
+def played_text(when: float, now: datetime.datetime | None = None) -> str:
+    """When a game was last played, as a person says it, in local time: `today 14:05`,
+    `yesterday 09:12`, `23 Nov 14:05`, or `23 Nov 2025` from another year."""
+    played = datetime.datetime.fromtimestamp(when)
+    now = now or datetime.datetime.now()
+    days = (now.date() - played.date()).days
+    clock = played.strftime("%H:%M")
+    if days == 0:
+        return f"today {clock}"
+    if days == 1:
+        return f"yesterday {clock}"
+    day = f"{played.day} {played.strftime('%b')}"
+    return f"{day} {clock}" if played.year == now.year else f"{day} {played.year}"
 
 
 class SavedGames:

@@ -120,7 +120,7 @@ async def room_for_two(
 ) -> tuple[Client, Client]:
     """`first` creates a 10x10 Pilo room (with `clock`); `second` joins it by code."""
     one = await connect(port, first)
-    await one.wait_for("Create a room")
+    await one.wait_for("New room")
     one.key("c")
     await one.wait_for("choose a game")
     one.key(DOWN)  # Pilo
@@ -179,7 +179,7 @@ async def partitions_room(
     """`first` creates a Partitions room on the server at `one_port`; `second` joins it
     through the one at `two_port` (the same one, or another process)."""
     one = await connect(one_port, first)
-    await one.wait_for("Create a room")
+    await one.wait_for("New room")
     one.key("c")
     await one.wait_for("choose a game")
     for game in ("Pilo", "Egotzi", "Linage", "Partitions"):

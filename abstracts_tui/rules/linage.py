@@ -429,8 +429,9 @@ class Linage(Game):
         owner = _owner(region, w)
         if owner is not None:
             missing = "horizontal" if owner == VERTICAL else "vertical"
+            colour = INFO.colours[owner].capitalize()
             return (
-                f"{name} is in {INFO.colours[owner]}'s region (it has no {missing} line); "
+                f"{name} is in {colour}'s region (it has no {missing} line); "
                 f"stones go only in free regions"
             )
         rest = region ^ bit
@@ -471,16 +472,15 @@ class Linage(Game):
             else:
                 owned[region.owner] += region.size
                 missing = "horizontal" if region.owner == VERTICAL else "vertical"
-                lines.append(
-                    f"{INFO.colours[region.owner]} {region.size}: {where} (no {missing} line)"
-                )
+                colour = INFO.colours[region.owner].capitalize()
+                lines.append(f"{colour} {region.size}: {where} (no {missing} line)")
         komi = self.options.komi
-        lines.append(f"vertical {owned[VERTICAL]}")
+        lines.append(f"Vertical {owned[VERTICAL]}")
         total = owned[HORIZONTAL] + komi
         lines.append(
-            f"horizontal {owned[HORIZONTAL]} + komi {format_number(komi)} = {format_number(total)}"
+            f"Horizontal {owned[HORIZONTAL]} + komi {format_number(komi)} = {format_number(total)}"
             if komi
-            else f"horizontal {owned[HORIZONTAL]}"
+            else f"Horizontal {owned[HORIZONTAL]}"
         )
         return LinageScore(
             points=(float(owned[VERTICAL]), total + 0.0),
@@ -498,7 +498,7 @@ class Linage(Game):
         if vertical == horizontal:
             return Outcome(None, f"tied {a}-{b}: equal scores are a draw")
         winner = VERTICAL if vertical > horizontal else HORIZONTAL
-        return Outcome(winner, f"vertical {a}, horizontal {b}")
+        return Outcome(winner, f"Vertical {a}, Horizontal {b}")
 
     def playout(self, rng: random.Random) -> None:
         """Play uniformly random legal moves (pass included) until the game is over."""

@@ -79,6 +79,14 @@ class YourMove(Message):
         """Whether to ring the bell (False: news only, e.g. the game ended)."""
 
 
+def rating_change(name: str, before: Rating | None, after: Rating) -> str:
+    """`ann 1500 -> 1512`, or `ann 1662? (first rating)` for somebody who had none: a
+    rating is shown only once its player has one."""
+    if before is None:
+        return f"{name} {after.text()} (first rating)"
+    return f"{name} {before.text()} -> {after.text()}"
+
+
 @dataclass(frozen=True)
 class Command:
     """What the client asked for with `ssh -t host join CODE` or `watch CODE`."""
@@ -315,7 +323,7 @@ class ServerApp(AbstractsApp):
                 before.update(found)
                 return
             changes = [
-                f"{name} {before.get(name, Rating()).text()} -> {found[name].text()}"
+                rating_change(name, before.get(name), found[name])
                 for name in room.players
                 if name in found
             ]
@@ -348,9 +356,9 @@ class ServerApp(AbstractsApp):
 
     @on(LobbyScreen.Create)
     def create_requested(self) -> None:
-        from .create import RoomScreen
+        from .create import JOINER, RoomScreen
 
-        default = Setup("petrify", first=self.user, second="(joins by code)")
+        default = Setup("petrify", first=self.user, second=JOINER)
         screen = RoomScreen(default, rated=self.rooms.rated)
 
         def chosen(setup: Setup | None) -> None:

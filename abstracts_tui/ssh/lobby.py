@@ -70,6 +70,37 @@ def own_ratings(user: str, ratings: Ratings) -> str:
     return ", ".join(found)
 
 
+class RoomList(OptionList):
+    """A list of rooms in the lobby. The arrows go on to the next part of the lobby past
+    its last room (and back past its first), and Enter on a list with no room in it does
+    too: a person with no games of their own reaches the games to watch as they would
+    go down one list."""
+
+    def enabled(self) -> list[int]:
+        return [index for index, option in enumerate(self.options) if not option.disabled]
+
+    def action_cursor_down(self) -> None:
+        here = self.highlighted
+        if here is None or not any(index > here for index in self.enabled()):
+            self.screen.focus_next()
+        else:
+            super().action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        here = self.highlighted
+        if here is None or not any(index < here for index in self.enabled()):
+            if self.screen.focus_chain[:1] != [self]:  # the first part: nothing above it
+                self.screen.focus_previous()
+        else:
+            super().action_cursor_up()
+
+    def action_select(self) -> None:
+        if self.highlighted is None:
+            self.screen.focus_next()
+        else:
+            super().action_select()
+
+
 LOBBY_CSS = """
 LobbyScreen #lobby-title, WaitingScreen #waiting-title {
     width: 100%;
@@ -115,10 +146,13 @@ class LobbyScreen(Screen[None]):
     DEFAULT_CSS = LOBBY_CSS
     AUTO_FOCUS = "#mine"
     BINDINGS = [
-        Binding("c", "create", "Create a room", id="lobby.create"),
+        # The lists, then the code field; ↑/↓ go on from one to the next as well.
+        Binding("tab", "app.focus_next", "Next part", id="lobby.next_part"),
+        Binding("up", "previous_part", "Previous part", show=False, id="lobby.previous_part"),
+        Binding("c", "create", "New room", id="lobby.create"),
         # Priority: the code typed right after j goes to the field, however fast.
-        Binding("j", "code", "Join by code", id="lobby.join", priority=True),
-        Binding("h", "hot_seat", "Hot-seat game", id="lobby.hot_seat"),
+        Binding("j", "code", "Join", id="lobby.join", priority=True),
+        Binding("h", "hot_seat", "Hot-seat", id="lobby.hot_seat"),
         Binding("a", "archive", "Archive", id="lobby.archive"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh"),
         Binding("question_mark,f1", "app.help", "Help", key_display="?", id="lobby.help"),
@@ -154,11 +188,11 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(f"abstracts-tui over SSH: you are {self.user}", id="lobby-title", markup=False)
         with Vertical():
-            mine = OptionList(id="mine")
+            mine = RoomList(id="mine")
             mine.border_title = "Your games (Enter: take your seat)"
             yield mine
-            others = OptionList(id="others")
-            others.border_title = "Games to watch (Enter: watch)"
+            others = RoomList(id="others")
+            others.border_title = "Games to watch (Enter: watch, or take a seat still open)"
             yield others
             with Horizontal(id="code-row"):
                 yield Label("Room code:")
@@ -226,8 +260,13 @@ class LobbyScreen(Screen[None]):
     @on(OptionList.OptionSelected)
     def room_chosen(self, event: OptionList.OptionSelected) -> None:
         code = event.option.id
-        if code is not None:
-            self.post_message(self.Open(code, watch=event.option_list.id == "others"))
+        if code is None:
+            return
+        # Somebody else's room still waiting for a player is joined, as its code would
+        # be (watching it would show an empty board and nobody to move).
+        room = self.rooms.rooms.get(code)
+        waiting = room is not None and room.joiner is None
+        self.post_message(self.Open(code, watch=event.option_list.id == "others" and not waiting))
 
     @on(Input.Submitted, "#code")
     def code_typed(self, event: Input.Submitted) -> None:
@@ -245,6 +284,10 @@ class LobbyScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """j types a j into the code field once it is there."""
         return not (action == "code" and isinstance(self.focused, Input))
+
+    def action_previous_part(self) -> None:
+        """↑ in the code field: back to the lists (which move on by themselves)."""
+        self.focus_previous()
 
     def action_code(self) -> None:
         self.set_focus(self.query_one("#code", Input))  # at once: the code typed next is for it

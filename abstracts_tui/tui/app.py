@@ -259,6 +259,7 @@ class AbstractsApp(App[None]):
         """Open a record file as a new game in progress (the record itself is not written
         to); a bad file is reported in one sentence and nothing else changes."""
         from ..files import describe
+        from ..recent import RecentRecords
         from ..records import Record, RecordError
         from ..session import Session
 
@@ -282,6 +283,7 @@ class AbstractsApp(App[None]):
             return
         session = Session(record, self.saved_games.new_path(record.game))
         session.save_autosave()
+        RecentRecords(self.data).add(path)  # offered first by the next ctrl+o
         self.show_play(session)
         self.notify(f"Loaded {path}", markup=False)
 

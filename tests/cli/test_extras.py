@@ -154,7 +154,7 @@ def test_the_ssh_server_plays_without_any_extra(
         assert games.stdout.startswith("code\tgame\tplayers")
         lobby = " ".join([*SSH, "-t", "-p", str(port), "ann@127.0.0.1"])
         with Tmux(f"{lobby}; echo SSH-EXIT=$?; sleep 30", 80, 24) as terminal:
-            terminal.wait_for("Create a room")
+            terminal.wait_for("New room")
             terminal.keys("C-q")
             assert "SSH-EXIT=0" in terminal.wait_for("SSH-EXIT=")
     finally:

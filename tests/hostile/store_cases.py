@@ -289,7 +289,7 @@ def server(data: Path, *args: str, report: Report) -> Iterator[RunningServer]:
 async def hot_seat(port: int, user: str) -> tuple[asyncssh.SSHClientConnection, ScreenClient]:
     """`user`'s hot-seat game of Petrify, Player 1 to move, the cursor on d5."""
     conn, client = await connect(port, user)
-    await client.wait_for("Hot-seat game")
+    await client.wait_for("h Hot-seat")
     client.send("h")
     await client.wait_for("choose a game")
     client.send(ENTER)
@@ -331,7 +331,7 @@ async def room_of_two(
 ) -> tuple[list[asyncssh.SSHClientConnection], ScreenClient, ScreenClient, str]:
     """Ann makes a Petrify room on port `one`, Bob joins it on `two`: both see it start."""
     ann_conn, ann = await connect(one, "ann")
-    await ann.wait_for("you are ann", "Create a room")
+    await ann.wait_for("you are ann", "New room")
     ann.send("c")
     await ann.wait_for("choose a game")
     ann.send(ENTER)

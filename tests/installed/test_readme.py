@@ -264,7 +264,7 @@ def serve(product: Product, user: dict[str, str], tmp_path: Path) -> None:
         )
         login = f"{server.login('ann')}; echo SSH-EXIT=$?; sleep 60"
         with Tmux(login, 80, 24, env=user) as terminal:
-            terminal.wait_for("Create a room")
+            terminal.wait_for("New room")
             terminal.keys("c")
             terminal.wait_for("Start (Enter)")
             terminal.keys("Enter")
@@ -310,7 +310,7 @@ def passwords(product: Product, user: dict[str, str], tmp_path: Path) -> None:
             with Tmux(f"{server.login('ann', *options)}; sleep 60", 80, 24, env=user) as terminal:
                 terminal.wait_for("password:")
                 terminal.keys("s3cret", "Enter")
-                terminal.wait_for("Create a room")  # in, with the password made above
+                terminal.wait_for("New room")  # in, with the password made above
         assert server.ssh("ann", "games").returncode == 255  # no password: not in
     finally:
         log = server.stop()

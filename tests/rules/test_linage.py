@@ -152,10 +152,10 @@ def test_closing_the_corridor_makes_it_horizontal() -> None:
     assert names(game, row.cells) == {"a1", "b1", "c1", "d1", "e1"}
     assert game.side_to_move() == "horizontal"
     reason = (
-        "a1 is in horizontal's region (it has no vertical line); stones go only in free regions"
+        "a1 is in Horizontal's region (it has no vertical line); stones go only in free regions"
     )
     assert game.illegal_reason(game.parse_move("a1")) == reason
-    with pytest.raises(IllegalMoveError, match="horizontal's region"):
+    with pytest.raises(IllegalMoveError, match="Horizontal's region"):
         game.play("c1")
     assert "c1" not in placements(game)
 
@@ -325,7 +325,7 @@ def test_region_owner_by_shape(diagram: str, point: str, owner: int | None, size
     if owner is not None:
         assert placements(game) == set()
         assert game.legal_moves() == [PASS]
-        colour = "vertical" if owner == VERTICAL else "horizontal"
+        colour = "Vertical" if owner == VERTICAL else "Horizontal"
         assert f"in {colour}'s region" in (game.illegal_reason(game.parse_move(point)) or "")
 
 
@@ -393,12 +393,12 @@ x x x x x
 @pytest.mark.parametrize(
     ("komi", "points", "winner", "reason"),
     [
-        ("0", (9.0, 5.0), VERTICAL, "vertical 9, horizontal 5"),
-        ("6.5", (9.0, 11.5), HORIZONTAL, "vertical 9, horizontal 11.5"),
-        ("4.5", (9.0, 9.5), HORIZONTAL, "vertical 9, horizontal 9.5"),
-        ("3.5", (9.0, 8.5), VERTICAL, "vertical 9, horizontal 8.5"),
-        ("-6", (9.0, -1.0), VERTICAL, "vertical 9, horizontal -1"),
-        ("-0.5", (9.0, 4.5), VERTICAL, "vertical 9, horizontal 4.5"),
+        ("0", (9.0, 5.0), VERTICAL, "Vertical 9, Horizontal 5"),
+        ("6.5", (9.0, 11.5), HORIZONTAL, "Vertical 9, Horizontal 11.5"),
+        ("4.5", (9.0, 9.5), HORIZONTAL, "Vertical 9, Horizontal 9.5"),
+        ("3.5", (9.0, 8.5), VERTICAL, "Vertical 9, Horizontal 8.5"),
+        ("-6", (9.0, -1.0), VERTICAL, "Vertical 9, Horizontal -1"),
+        ("-0.5", (9.0, 4.5), VERTICAL, "Vertical 9, Horizontal 4.5"),
         ("4", (9.0, 9.0), None, "tied 9-9: equal scores are a draw"),
     ],
 )
@@ -426,12 +426,12 @@ def test_score_breakdown() -> None:
     ]
     assert score.komi == 6.5
     assert score.lines == (
-        "horizontal 5: a1 b1 c1 d1 e1 (no vertical line)",
-        "vertical 3: a3 a4 a5 (no horizontal line)",
-        "vertical 3: c3 c4 c5 (no horizontal line)",
-        "vertical 3: e3 e4 e5 (no horizontal line)",
-        "vertical 9",
-        "horizontal 5 + komi 6.5 = 11.5",
+        "Horizontal 5: a1 b1 c1 d1 e1 (no vertical line)",
+        "Vertical 3: a3 a4 a5 (no horizontal line)",
+        "Vertical 3: c3 c4 c5 (no horizontal line)",
+        "Vertical 3: e3 e4 e5 (no horizontal line)",
+        "Vertical 9",
+        "Horizontal 5 + komi 6.5 = 11.5",
     )
 
 
@@ -468,7 +468,7 @@ def test_score_before_the_end_is_a_preview_where_free_regions_count_nothing() ->
     assert score.points == (3.0, 0.5)
     assert score.lines[:2] == (
         "free: 17 points from a1 to e5 (lines both ways)",
-        "vertical 3: a3 a4 a5 (no horizontal line)",
+        "Vertical 3: a3 a4 a5 (no horizontal line)",
     )
     assert game.outcome() is None
 

@@ -117,6 +117,18 @@ def test_ratings_in_the_lobby_and_old_to_new_at_the_end_of_a_rated_game(
     sgf, mover, last, _ = near_end()
     store = SqliteStore(data / "server.db")
     store.save_room(RoomSave("q9xr", RoomSetup("egotzi", 5, creator="ann", rated=True), "bob", sgf))
+    # Bob has a rating from a rated game with Eve; Ann has none yet.
+    won = random_game(1)
+    store.save_room(
+        RoomSave(
+            "e1e1",
+            RoomSetup("egotzi", 5, creator="bob", rated=True),
+            "eve",
+            Record.from_game(won, players=("bob", "eve")).to_sgf(),
+            Finish(result_text(won), "bob"),
+        )
+    )
+    [bob_before] = [r.rating for r in store.ratings("egotzi", ["bob"])]
     store.close()
     server: RunningServer = start_server()  # rooms unrated unless their creator says
 
@@ -126,7 +138,7 @@ def test_ratings_in_the_lobby_and_old_to_new_at_the_end_of_a_rated_game(
         await carl.wait_for("you are carl")
         carl.send("c")
         await carl.wait_for("choose a game", "Rated", "< no >")
-        carl.send(TAB * 5)  # from the games: size, the two names, the clock, rated
+        carl.send(TAB * 3)  # from the games: size, the clock, rated
         await asyncio.sleep(0.5)
         carl.send(CURSOR_RIGHT)
         await carl.wait_for("< yes >")
@@ -147,14 +159,18 @@ def test_ratings_in_the_lobby_and_old_to_new_at_the_end_of_a_rated_game(
         player.send(":")
         await player.wait_for("Enter plays")
         player.send(last + ENTER)
-        screens = [await client.wait_for("Ratings: ann 1500? -> ") for client in (ann, bob)]
+        screens = [await client.wait_for("Ratings: ann ") for client in (ann, bob)]
         result = screens[0]
         winner = "ann" if "(ann) wins" in result else "bob" if "(bob) wins" in result else None
         score = 0.5 if not winner else 1.0 if winner == "ann" else 0.0
-        new = after_game(Rating(), Rating(), score)
+        new = after_game(Rating(), bob_before, score)
         for screen in screens:  # in the status line (and a notice, which may wrap)
             line = screen.splitlines()[-2]
-            assert f"Ratings: ann 1500? -> {new[0].text()}, bob 1500? -> {new[1].text()}" in line
+            # Ann's first rating is not shown as a change from one she never had.
+            assert (
+                f"Ratings: ann {new[0].text()} (first rating), "
+                f"bob {bob_before.text()} -> {new[1].text()}" in line
+            ), line
 
         # The lobby: Ann's rating in her title, the players' in the lists.
         conn, lobby = await connect(server.port, "ann", width=120)

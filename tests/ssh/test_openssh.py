@@ -99,7 +99,7 @@ def test_stopping_the_server_tells_each_player_before_the_connection_closes(
 
     async def stop() -> None:
         for window in windows:
-            await wait_for(window, "Create a room")
+            await wait_for(window, "New room")
         server.stop()
         assert server.process.returncode == 0, server.log
         for window in windows:
@@ -125,7 +125,7 @@ def test_openssh_from_a_terminal_of_2000x2000_gets_the_lobby_drawn_for_500x200(
     window = Tmux(f"stty rows 2000 cols 2000; {ssh}", 100, 30)
     try:
         # The window shows the lobby's last lines (the rows past its 30th scroll it).
-        window.wait_for("c Create a room", TIMEOUT)
+        window.wait_for("c New room", TIMEOUT)
         deadline = time.monotonic() + TIMEOUT
         while "is drawn as" not in server.log and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -159,9 +159,7 @@ def test_openssh_wrong_passwords_close_the_connection_then_make_the_address_wait
             for number, answer in enumerate(answers, start=1):
                 window.wait_for(lambda screen, n=number: screen.count("Password:") >= n)
                 window.keys(answer, "Enter")
-            return window.wait_for(
-                lambda screen: "SSH-EXIT=" in screen or "Create a room" in screen
-            )
+            return window.wait_for(lambda screen: "SSH-EXIT=" in screen or "New room" in screen)
 
     screen = typed("wrong1", "wrong2", "wrong3")
     assert "3 wrong passwords: closed" in screen and "SSH-EXIT=255" in screen
@@ -171,4 +169,4 @@ def test_openssh_wrong_passwords_close_the_connection_then_make_the_address_wait
     )
     assert found, screen
     time.sleep(int(found.group(1)) + 1)
-    assert "Create a room" in typed("s3cret")
+    assert "New room" in typed("s3cret")

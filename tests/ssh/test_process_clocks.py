@@ -21,11 +21,11 @@ TAB = "\t"
 async def create_clocked_room(port: int, user: str, clock: str):
     """`user` creates a Petrify room with the clock `clock` (connection, screen, code)."""
     conn, client = await connect(port, user)
-    await client.wait_for(f"you are {user}", "Create a room")
+    await client.wait_for(f"you are {user}", "New room")
     # In one burst, as a quick typist's keys arrive: the screen opened by `c` gets the
-    # keys typed after it. Tab goes to the size, the two names (a room has no seats to
-    # choose), then the clock.
-    client.send("c" + TAB * 4 + clock)
+    # keys typed after it. Tab goes to the size, then the clock (the two players are
+    # not typed: the creator and whoever joins).
+    client.send("c" + TAB * 2 + clock)
     await client.wait_for("choose a game", f"Clock       {clock}")
     client.send(ENTER)
     screen = await client.wait_for("Waiting for a second player")

@@ -294,7 +294,7 @@ def test_komi_set_on_one_process_and_a_side_chosen_on_the_other(
 
     async def play() -> None:
         ann_conn, ann = await connect(one.port, "ann")
-        await ann.wait_for("Create a room")
+        await ann.wait_for("New room")
         ann.send("c")
         await ann.wait_for("choose a game")
         for game in ("Pilo", "Egotzi", "Linage"):

@@ -144,8 +144,8 @@ def test_the_room_form_refuses_a_clock_past_its_bounds(start_server) -> None:
 
     async def play() -> None:
         conn, ann = await connect(server.port, "ann")
-        await ann.wait_for("you are ann", "Create a room")
-        ann.send("c" + TAB * 4 + "1m+99999999999999999999s")  # 10^20 seconds of increment
+        await ann.wait_for("you are ann", "New room")
+        ann.send("c" + TAB * 2 + "1m+99999999999999999999s")  # 10^20 seconds of increment
         await ann.wait_for("Clock: the increment is at most 1 day (1d)")
         ann.send(ENTER)
         await asyncio.sleep(1)

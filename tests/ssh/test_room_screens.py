@@ -9,6 +9,10 @@ from .client import connect
 from .conftest import RunningServer
 from .test_rooms import CURSOR_RIGHT, ENTER, create_room
 
+TAB = "\t"
+CURSOR_DOWN = "\x1b[B"
+CURSOR_UP = "\x1b[A"
+
 
 def test_every_screen_tells_the_last_move_and_a_dropped_connection(start_server) -> None:
     server: RunningServer = start_server()
@@ -48,7 +52,7 @@ def test_a_room_code_typed_in_one_burst_after_j_joins(start_server) -> None:
     async def play() -> None:
         ann_conn, _ann, code = await create_room(server.port, "ann")
         bob_conn, bob = await connect(server.port, "bob")
-        await bob.wait_for("you are bob", "Join by code")
+        await bob.wait_for("you are bob", "j Join")
         bob.send("j" + code + ENTER)  # pasted, or typed fast: one read on the server
         await bob.wait_for("Blue to move (ann)")
         for conn in (ann_conn, bob_conn):
@@ -73,5 +77,68 @@ def test_a_room_offers_only_the_keys_that_work_there(start_server) -> None:
         assert "Hint" not in screen and "(analysis)" not in screen, screen
         for conn in (ann_conn, bob_conn):
             conn.close()
+
+    asyncio.run(play())
+
+
+def setup_pane(screen: str) -> str:
+    """The text of the creation screen's right-hand pane, its wrapped lines joined."""
+    lines = [line.split("││", 1)[1].rstrip("│ ") for line in screen.splitlines() if "││" in line]
+    return " ".join(" ".join(lines).split())
+
+
+def test_the_room_creation_screen_names_the_creator_and_the_joiner_as_text(
+    start_server,
+) -> None:
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        conn, ann = await connect(server.port, "ann")
+        await ann.wait_for("you are ann", "New room")
+        ann.send("c")
+        screen = await ann.wait_for("choose a game", "Rated")
+        pane = setup_pane(screen)
+        assert "Blue ann Orange (joins by code) Clock" in pane
+        assert (
+            "ann plays Blue and moves first; the player who joins by code plays Orange. "
+            "On Orange's first turn the player who joins by code may swap" in pane
+        )
+        # Neither name is a field: Tab goes from the size to the clock, then Rated.
+        ann.send(TAB + TAB + TAB)
+        await asyncio.sleep(0.5)
+        ann.send(CURSOR_RIGHT)
+        await ann.wait_for("< yes >")
+        ann.send(ENTER)
+        await ann.wait_for("Waiting for a second player")
+        conn.close()
+
+    asyncio.run(play())
+
+
+def test_the_lobby_arrows_and_enter_reach_the_games_to_watch(start_server) -> None:
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        carl_conn, carl, code = await create_room(server.port, "carl")
+        conn, ann = await connect(server.port, "ann")
+        screen = await ann.wait_for("you are ann", f"{code}  Petrify")
+        assert "tab Next part" in screen.splitlines()[-1]  # the key bar says how to move
+        # No games of her own: ↓ goes on to the games to watch, ↓ again to the code field.
+        ann.send(CURSOR_DOWN + CURSOR_DOWN + "x")
+        await ann.wait_for("Room code: x")
+        # Back up to the list; Enter on a room still waiting for a player takes the seat.
+        ann.send(CURSOR_UP + ENTER)
+        await ann.wait_for("Blue to move (carl)")
+        await carl.wait_for("Blue to move (carl)")
+
+        dan_conn, dan = await connect(server.port, "dan")
+        await dan.wait_for("you are dan", f"{code}  Petrify 8x8  carl - ann")
+        # Enter on his empty list goes on to the games to watch; Enter again watches.
+        dan.send(ENTER)
+        await asyncio.sleep(0.5)
+        dan.send(ENTER)
+        await dan.wait_for("You are watching: carl and ann make the moves.")
+        for conn_ in (carl_conn, conn, dan_conn):
+            conn_.close()
 
     asyncio.run(play())

@@ -26,7 +26,7 @@ async def create_room(
 ) -> tuple[asyncssh.SSHClientConnection, ScreenClient, str]:
     """`user` creates a Petrify room (the default game) and waits on the waiting screen."""
     conn, client = await connect(port, user)
-    await client.wait_for(f"you are {user}", "Create a room")
+    await client.wait_for(f"you are {user}", "New room")
     client.send("c")
     await client.wait_for("choose a game")
     client.send(ENTER)
@@ -58,9 +58,9 @@ def test_two_players_and_a_watcher_see_each_move(start_server) -> None:
 
         # Bob joins from the lobby by typing the code; the game starts on both screens.
         bob_conn, bob = await connect(server.port, "bob")
-        await bob.wait_for("you are bob", "Join by code")
+        await bob.wait_for("you are bob", "j Join")
         bob.send("j")
-        await bob.wait_gone("Create a room")  # the footer: the code field has the keys now
+        await bob.wait_gone("New room")  # the footer: the code field has the keys now
         bob.send(code + ENTER)
         await bob.wait_for("Petrify", "Blue to move (ann)")
         await ann.wait_for("Blue to move (ann)")
@@ -193,7 +193,7 @@ def test_hot_seat_in_one_session_and_resize(start_server) -> None:
 
     async def play() -> None:
         conn, client = await connect(server.port, "ann", width=100, height=30)
-        await client.wait_for("Hot-seat game")
+        await client.wait_for("h Hot-seat")
         client.send("h")
         await client.wait_for("choose a game")
         client.send(ENTER)

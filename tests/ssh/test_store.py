@@ -287,7 +287,7 @@ def test_a_hot_seat_game_that_cannot_be_saved_is_told_and_logged(
 
         async def play() -> None:
             conn, client = await connect(server.port, "ann")
-            await client.wait_for("Hot-seat game")
+            await client.wait_for("h Hot-seat")
             client.send("h")
             await client.wait_for("choose a game")
             client.send(ENTER)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -80,9 +81,11 @@ def test_confirm_dialog(
     assert snap_compare(app, run_before=run, terminal_size=(80, 24))
 
 
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)])
 def test_resume_dialog_listing_two_games_in_the_app(
-    snap_compare: SnapCompare, tmp_path: Path
+    snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, int]
 ) -> None:
+    """Each game with when it was last played (a year before any run: `2 Jan 2025`)."""
     for number, moves in enumerate((("c3", "a1"), ("e5",))):
         game = new_game("partitions", 5)
         for move in moves:
@@ -90,5 +93,6 @@ def test_resume_dialog_listing_two_games_in_the_app(
         path = tmp_path / "games" / f"2026-01-0{number + 1}-120000-partitions.sgf"
         path.parent.mkdir(exist_ok=True)
         Record.from_game(game, ("Ann", "Bob"), date="2026-01-01").save(path)
-        os.utime(path, (number, number))
-    assert snap_compare(build_app(data=tmp_path), terminal_size=(80, 24))
+        played = datetime.datetime(2025, 1, 1 + number, 12).timestamp()
+        os.utime(path, (played, played))
+    assert snap_compare(build_app(data=tmp_path), terminal_size=size)

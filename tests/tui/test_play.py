@@ -65,9 +65,11 @@ async def finish_randomly(app: AbstractsApp, pilot: Pilot[None], seed: int) -> G
 
 
 async def enter_path(app: AbstractsApp, pilot: Pilot[None], path: Path) -> None:
-    """Put `path` in the path dialog's field and press Enter (typing in the field is
-    tested in test_dialogs.py)."""
-    field = app.screen.query_one("#text", Input)
+    """Put `path` in the path field of the dialog to save (ctrl+s) or open (ctrl+o) a
+    record and press Enter there (typing in the fields is tested in test_dialogs.py and
+    test_open_record.py)."""
+    field = app.screen.query_one("#text, #path", Input)
+    field.focus()
     field.value = str(path)
     await pilot.pause()
     await pilot.press("enter")
@@ -145,6 +147,8 @@ def test_linage_komi_then_side_then_passes(tmp_path: Path) -> None:
         game = session.game
         assert game.is_over()
         assert_result_shown(app, game)
+        # Capitalised as every other game's result is (Blue 12, Orange 8).
+        assert "Vertical 0, Horizontal 2.5" in text(app, "#score")
         assert session.flush() and session.autosave_path is not None
         assert session.autosave_path.parent == tmp_path / "games"
         record = Record.load(session.autosave_path)
@@ -363,7 +367,7 @@ def test_save_and_load_a_record(tmp_path: Path) -> None:
         await pilot.pause()
         await enter_path(app, pilot, tmp_path / "missing.sgf")
         await pilot.pause()
-        assert type(app.screen).__name__ == "PathDialog"  # no such file: refused
+        assert type(app.screen).__name__ == "OpenRecordDialog"  # no such file: refused
         await enter_path(app, pilot, path)
         await pilot.pause()
         game = play_screen(app).session.game

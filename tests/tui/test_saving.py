@@ -3,11 +3,12 @@ leaving a game never replaces another one in progress (the real app, by keys).""
 
 from __future__ import annotations
 
+import datetime
 import os
 from pathlib import Path
 
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
 
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.records import Record
@@ -146,6 +147,33 @@ def test_starting_a_game_never_replaces_one_in_progress(tmp_path: Path) -> None:
 
     run(build_app(data=tmp_path), scenario)
     assert len(SavedGames(tmp_path).files()) == 1
+
+
+def test_the_games_in_progress_say_when_they_were_last_played(tmp_path: Path) -> None:
+    partitions_game(tmp_path, "c3", "a1")
+    [older] = SavedGames(tmp_path).files()
+    partitions_game(tmp_path, "e5")
+    [newer] = [path for path in SavedGames(tmp_path).files() if path != older]
+    now = datetime.datetime.now()
+    last_year = now.replace(year=now.year - 1, month=3, day=4, hour=10, minute=30)
+    today = now.replace(hour=0, minute=1)
+    for path, when in ((older, last_year), (newer, today)):
+        os.utime(path, (when.timestamp(), when.timestamp()))
+    lines: list[str] = []
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ResumeDialog)
+        options = dialog.query_one(OptionList)
+        lines.extend(str(options.get_option_at_index(i).prompt) for i in range(2))
+
+    run(build_app(data=tmp_path), scenario)
+    year = datetime.date.today().year - 1
+    assert lines == [
+        "today 00:01  Partitions side 5, Ann - Bob, 1 move, Black to move (Bob)",
+        f"4 Mar {year}  Partitions side 5, Ann - Bob, 2 moves, White to move (Ann)",
+    ]
 
 
 def test_new_game_from_the_command_line_keeps_the_unfinished_one(tmp_path: Path) -> None:

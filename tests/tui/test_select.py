@@ -464,3 +464,87 @@ def test_a_clock_past_its_bounds_is_refused_with_the_bound(tmp_path: Path) -> No
     done = run(steps, tmp_path)
     assert notes == ["Clock: the increment is at most 1 day (1d)"]
     assert [game.clock for game in done.started] == ["1m+3s"]
+
+
+def size_note(app: AbstractsApp) -> str:
+    note = screen(app).query_one("#size-note", Static)
+    return str(note.content) if shown(app, "#size-note") else ""
+
+
+def test_the_board_size_can_be_typed(tmp_path: Path) -> None:
+    notes: list[str] = []
+
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.press("k", "k", "tab")  # Linage (5 to 19), its size
+        await pilot.press("1")  # 1 begins 10 to 19: it waits for the next digit
+        notes.append(size_note(app))
+        await pilot.press("3")
+        notes.append(size_note(app))
+        await pilot.press("enter")
+
+    done = run(steps, tmp_path)
+    assert notes == ["Typed 1: one more digit.", ""]
+    assert done.started == [Setup("linage", size=13)]
+
+
+def test_a_typed_size_the_game_has_not_is_refused_in_one_sentence(tmp_path: Path) -> None:
+    notes: list[str] = []
+
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.press("tab", "1", "3")  # Petrify: 6 to 10
+        notes.append(size_note(app))
+        assert screen(app).query_one("#size-note").has_class("-error")
+        await pilot.press("5")
+        notes.append(size_note(app))
+        await pilot.press("7")  # the next number goes in
+        notes.append(size_note(app))
+        await pilot.press("enter")
+
+    done = run(steps, tmp_path)
+    assert notes == [
+        "Petrify is played on sizes 6 to 10, not 13.",
+        "Petrify is played on sizes 6 to 10, not 5.",
+        "",
+    ]
+    assert done.started == [Setup("petrify", size=7)]
+
+
+def test_a_computer_seat_shows_the_computers_name(tmp_path: Path) -> None:
+    names: list[tuple[str, str]] = []
+
+    def fields(app: AbstractsApp) -> tuple[str, str]:
+        first, second = (screen(app).query_one(f"#{seat}", Input) for seat in ("first", "second"))
+        return first.value, second.value
+
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.press("tab", "tab", "tab", "right")  # the first seat: the computer
+        names.append(fields(app))
+        assert "Computer plays Blue" in str(screen(app).query_one("#explanation", Static).content)
+        await pilot.press("tab", "tab", "right")  # and the second
+        names.append(fields(app))
+        await pilot.press("left")  # the second back to a person
+        names.append(fields(app))
+        await pilot.press("shift+tab", *"Ann", "tab", "right")  # a name typed (over the old) stays
+        names.append(fields(app))
+        await pilot.press("enter")
+
+    done = run(steps, tmp_path)
+    assert names == [
+        ("Computer", "Player 2"),
+        ("Computer", "Computer 2"),
+        ("Computer", "Player 2"),
+        ("Computer", "Ann"),
+    ]
+    assert done.started[0].second_level == "easy"
+
+
+def test_the_komi_placeholder_is_whole_at_80_columns(tmp_path: Path) -> None:
+    drawn: list[str] = []
+
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.press("k", "k")  # Linage
+        komi = screen(app).query_one("#komi", Input)
+        drawn.append(komi.render_lines(komi.region.reset_offset)[0].text.strip())
+
+    run(steps, tmp_path)
+    assert drawn == ["blank: set at start"]

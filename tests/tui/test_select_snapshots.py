@@ -8,11 +8,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
 from abstracts_tui.tui.factory import build_app
-from abstracts_tui.tui.screens.select import SelectScreen
+from abstracts_tui.tui.screens.select import PLAYERS, SelectScreen
 
 SnapCompare = Callable[..., bool]
 
@@ -35,6 +36,19 @@ def test_select_screen_egotzi_squared_bad_komi(snap_compare: SnapCompare, tmp_pa
     assert snap_compare(build_app(data=tmp_path), press=keys, run_before=steady_cursor)
 
 
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)])
+def test_select_screen_computer_at_strongest_and_a_size_refused(
+    snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """The first seat given to the computer at its strongest: the name it will have, the
+    level between both arrows; and a size typed that the game has not, refused."""
+    keys = ["tab", "tab", "tab", "left", "right", "right", "right", "right"]
+    keys += ["shift+tab", "shift+tab", "4"]
+    assert snap_compare(
+        build_app(data=tmp_path), press=keys, run_before=steady_cursor, terminal_size=size
+    )
+
+
 def test_the_home_screen_has_its_title_bar_and_field_labels_styled(tmp_path: Path) -> None:
     async def main() -> None:
         app = build_app(data=tmp_path)
@@ -53,7 +67,13 @@ def test_the_home_screen_has_its_title_bar_and_field_labels_styled(tmp_path: Pat
             label = screen.query_one("#first-label")
             assert label.region.width == 11
             name, player = screen.query_one("#first"), screen.query_one("#first-player")
-            assert name.region.width >= 10 and player.region.width == 13
+            assert name.region.width >= 10 and player.region.width == 14
             assert name.region.x >= label.region.right
+            # The longest level keeps both its arrows at 80 columns.
+            player.focus()
+            await pilot.press("left", *["right"] * len(PLAYERS))
+            await pilot.pause()
+            drawn = player.render_lines(player.region.reset_offset)[0].text
+            assert drawn.strip() == "< strongest >"
 
     asyncio.run(main())

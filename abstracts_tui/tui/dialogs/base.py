@@ -7,6 +7,7 @@ from typing import ClassVar, TypeVar
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
+from textual.types import CSSPathType
 from textual.widgets import Button
 
 from ..widgets.key_bar import KeyBar
@@ -25,7 +26,7 @@ class KeyButton(Button, can_focus=False):
 class Dialog(ModalScreen[ResultT]):
     """A modal box with a border title, a body from `compose_body()` and the footer."""
 
-    CSS_PATH: ClassVar[str] = "dialogs.tcss"
+    CSS_PATH: ClassVar[CSSPathType] = "dialogs.tcss"
 
     def __init__(self, title: str) -> None:
         super().__init__()

@@ -19,6 +19,16 @@ if TYPE_CHECKING:
     from ...saved_games import SavedGame
 
 
+def sentence(game: SavedGame) -> str:
+    """`Petrify 8x8, Ann - Bob, 12 moves, Orange to move (Bob), played today 14:05`."""
+    return f"{game.describe()}, played {game.played()}"
+
+
+def line(game: SavedGame) -> Content:
+    """The game's line in the list, when it was played first: `today 14:05  Petrify ...`."""
+    return Content.assemble((game.played(), "bold"), "  ", game.describe())
+
+
 class ResumeDialog(Dialog["SavedGame | None"]):
     """Every unfinished game, newest first: Enter (or `y`) resumes the highlighted one,
     `d` deletes it (after asking), `n` or Escape starts a new game and keeps them all.
@@ -54,11 +64,11 @@ class ResumeDialog(Dialog["SavedGame | None"]):
 
     def question(self) -> str:
         if self.single:
-            return f"Resume the game in progress?\n{self.games[0].describe()}."
+            return f"Resume the game in progress?\n{sentence(self.games[0])}."
         return f"{len(self.games)} games are in progress. Resume one?"
 
     def options(self) -> list[Option]:
-        return [Option(Content(game.describe())) for game in self.games]
+        return [Option(line(game)) for game in self.games]
 
     def on_mount(self) -> None:
         self.query_one(OptionList).highlighted = 0
@@ -82,7 +92,7 @@ class ResumeDialog(Dialog["SavedGame | None"]):
             if yes:
                 self.delete(game)
 
-        question = f"Delete this game? It cannot be brought back.\n{game.describe()}."
+        question = f"Delete this game? It cannot be brought back.\n{sentence(game)}."
         self.app.push_screen(ConfirmDialog(question), answered)
 
     def delete(self, game: SavedGame) -> None:

@@ -1000,11 +1000,17 @@ class PlayScreen(SteadyScreen):
         self.app.push_screen(PathDialog("Save the game as", default, must_exist=False), chosen)
 
     def action_load(self) -> None:
+        from ...recent import RecentRecords
+        from ..dialogs.open_record import OpenRecordDialog
+
         def chosen(path: str | None) -> None:
             if path is not None:
                 self.post_message(LoadRequested(path))
 
-        self.app.push_screen(PathDialog("Load a game record", "", must_exist=True), chosen)
+        data = getattr(self.app, "data", None)
+        recent = RecentRecords(data).read() if isinstance(data, Path) else []
+        dialog = OpenRecordDialog(recent, Path.cwd(), ascii=self.ascii)
+        self.app.push_screen(dialog, chosen)
 
     def on_screen_resume(self, event: ScreenResume) -> None:
         """Back to the game (from the selection screen, or a dialog closed): its clock

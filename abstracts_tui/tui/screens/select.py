@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 
 from ...clock import ClockSpecError, TimeControl
 from ...engine.levels import LEVELS
-from ...game_setup import DEFAULT_NAMES, Setup, seat_names
+from ...game_setup import COMPUTER_NAME, DEFAULT_NAMES, Setup, seat_names
 from ...rules.catalogue import CATALOGUE, GameInfo, format_number
 from ..dialogs.komi import KomiValidator, komi_error, komi_rule
 from ..messages import ResumeRequested
@@ -30,6 +30,8 @@ from ..widgets.key_bar import KeyBar
 PLAYERS = ["person", *LEVELS]
 """Who plays a seat: a person, or the computer at one of its levels."""
 CLOCK_HINT = "as 5m+3s, 10m+3x30s, 3d"
+STAND_IN_NAMES = ("", *DEFAULT_NAMES, COMPUTER_NAME, f"{COMPUTER_NAME} 2")
+"""The names a seat gets when nobody typed one: replaced as the seat's player changes."""
 SUMMARY_WIDTH = 35  # the list is 40 wide: border, scrollbar gutter and padding take 5
 """Width the game summaries are wrapped to (the game list is 40 columns wide)."""
 
@@ -177,6 +179,80 @@ class ChoiceRow(Stepper, inherit_css=False):
         start, end = self._value_span()
         if start <= event.x < end:
             self.action_step(-1 if event.x < (start + end) // 2 else 1)
+
+
+class SizeRow(ChoiceRow):
+    """The board size: stepped as any `ChoiceRow`, or typed (`1`, `3`: 13). Digits
+    gather while they may still begin a size; a number that is no size is refused with
+    `Note(error=True)`, and the size stays."""
+
+    @dataclass
+    class Note(Message):
+        """What to say under the row ("" when nothing is)."""
+
+        text: str
+        error: bool = False
+
+    def __init__(self, *, id: str) -> None:
+        super().__init__("Board size", [], id=id)
+        self.sizes: list[int] = []
+        self.title = ""
+        self.typed = ""
+        """The digits typed so far of a size not complete yet."""
+
+    def set_sizes(self, title: str, sizes: list[int], labels: list[str], size: int) -> None:
+        """Offer `sizes` of the game `title`, `size` chosen."""
+        self.title = title
+        self.sizes = sizes
+        self.typed = ""
+        self.set_choices(labels, sizes.index(size))
+        self.set_hint(f"{sizes[0]} to {sizes[-1]}")
+
+    def on_key(self, event: events.Key) -> None:
+        if event.character is None or not event.character.isdigit():
+            return
+        event.stop()
+        event.prevent_default()
+        self.type_digit(event.character)
+
+    def type_digit(self, digit: str) -> None:
+        text = self.typed + digit
+        self.typed = ""
+        if not self.begins_a_size(text):
+            self.app.bell()
+            last = self.sizes[-1]
+            self.post_message(
+                self.Note(
+                    f"{self.title} is played on sizes {self.sizes[0]} to {last}, not {text}.",
+                    error=True,
+                )
+            )
+            return
+        if int(text) in self.sizes:
+            self.choose(self.sizes.index(int(text)))
+        if any(str(size).startswith(text) and str(size) != text for size in self.sizes):
+            self.typed = text  # 1 of 13: the next digit goes on from it
+            self.post_message(self.Note(f"Typed {text}: one more digit."))
+        else:
+            self.post_message(self.Note(""))
+
+    def begins_a_size(self, text: str) -> bool:
+        return any(str(size).startswith(text) for size in self.sizes)
+
+    def choose(self, index: int) -> None:
+        if index != self.index:
+            self.index = index
+            self.post_message(self.Changed(self, index))
+
+    def action_step(self, delta: int) -> None:
+        self.typed = ""
+        self.post_message(self.Note(""))
+        super().action_step(delta)
+
+    def on_blur(self) -> None:
+        if self.typed:
+            self.typed = ""
+            self.post_message(self.Note(""))
 
 
 class Field(Input, inherit_css=False):
@@ -456,12 +532,13 @@ class SelectScreen(Screen[Setup | None]):
             games.border_title = "Games"
             yield games
             with VerticalScroll(id="setup", can_focus=False):
-                yield ChoiceRow("Board size", [], id="size")
+                yield SizeRow(id="size")
+                yield Static("", id="size-note", markup=False)
                 yield ChoiceRow("Variant", [], id="variant")
                 with Horizontal(classes="field", id="komi-row"):
                     yield Label("Komi", classes="field-label")
                     yield Field(
-                        placeholder="blank: set it at the start",
+                        placeholder="blank: set at start",  # 80 columns leave it 23
                         validators=[KomiValidator(0.5)],
                         valid_empty=True,
                         max_length=12,
@@ -506,9 +583,10 @@ class SelectScreen(Screen[Setup | None]):
         choice = self.choices[info.name]
         self.query_one("#setup", VerticalScroll).border_title = info.title
         sizes = list(info.sizes)
-        size = self.query_one("#size", ChoiceRow)
-        size.set_choices([size_label(info, size) for size in sizes], sizes.index(choice.size))
-        size.set_hint(f"{sizes[0]} to {sizes[-1]}")
+        self.query_one("#size", SizeRow).set_sizes(
+            info.title, sizes, [size_label(info, size) for size in sizes], choice.size
+        )
+        self._size_note(SizeRow.Note(""))
         self.query_one("#variant").display = bool(info.variants)
         if info.variants:
             self.query_one("#variant", Stepper).set_choices(
@@ -536,7 +614,7 @@ class SelectScreen(Screen[Setup | None]):
     def _show_texts(self) -> None:
         """The labels, the komi note and the explanation, which name the players."""
         info = self.info
-        first, second = self.player_names()
+        first, second = self.described_names()
         one, two = (colour.capitalize() for colour in info.colours)
         choice = self.choices[info.name]
         if info.takes_komi(choice.variant):
@@ -565,7 +643,7 @@ class SelectScreen(Screen[Setup | None]):
             if info.has_pie_rule(choice.variant):
                 explanation += (
                     f" On {two}'s first turn {second} may swap instead of moving "
-                    f"(the pie rule): {second} takes over {one}'s position."
+                    f"(the pie rule) and take over {one}'s position."
                 )
         self.query_one("#first-label", Label).update(labels[0])
         self.query_one("#second-label", Label).update(labels[1])
@@ -577,6 +655,10 @@ class SelectScreen(Screen[Setup | None]):
         """The names typed, or the defaults for blank ones ("Computer" for a computer)."""
         typed = (self.query_one("#first", Input).value, self.query_one("#second", Input).value)
         return seat_names(typed, self.player_levels())
+
+    def described_names(self) -> tuple[str, str]:
+        """The players as the explanation names them."""
+        return self.player_names()
 
     def player_levels(self) -> tuple[str | None, str | None]:
         """The computer's level for each seat, None where a person plays."""
@@ -632,6 +714,13 @@ class SelectScreen(Screen[Setup | None]):
     def _size_changed(self, event: Stepper.Changed) -> None:
         self.choices[self.info.name].size = list(self.info.sizes)[event.index]
 
+    @on(SizeRow.Note)
+    def _size_note(self, event: SizeRow.Note) -> None:
+        note = self.query_one("#size-note", Static)
+        note.update(event.text)
+        note.set_class(event.error, "-error")
+        note.display = bool(event.text)
+
     @on(Stepper.Changed, "#variant")
     def _variant_changed(self, event: Stepper.Changed) -> None:
         self.choices[self.info.name].variant = self.info.variants[event.index]
@@ -651,8 +740,21 @@ class SelectScreen(Screen[Setup | None]):
         note.update(error or CLOCK_HINT)
 
     @on(Input.Changed, "#first, #second")
-    @on(Stepper.Changed, "#first-player, #second-player")
     def _name_changed(self) -> None:
+        self._show_texts()
+
+    @on(Stepper.Changed, "#first-player, #second-player")
+    def _player_changed(self) -> None:
+        """A seat given to the computer (or back to a person) shows the name it will
+        have, unless a name of the person's own was typed there."""
+        fields = [self.query_one(f"#{seat}", Input) for seat in ("first", "second")]
+        typed = tuple("" if f.value.strip() in STAND_IN_NAMES else f.value for f in fields)
+        names = seat_names((typed[0], typed[1]), self.player_levels())
+        for field, mine, name in zip(fields, typed, names, strict=True):
+            if not mine and field.value != name:
+                with self.prevent(Input.Changed):
+                    field.value = name
+                field.cursor_position = 0  # the name's start in view: the field is short
         self._show_texts()
 
     @on(Button.Pressed, "#start")
