@@ -44,7 +44,7 @@ async def random_moves(app: AbstractsApp, pilot: Pilot[None], count: int, seed: 
             return
         await type_move(pilot, game.move_name(rng.choice(game.legal_moves())))
         await pilot.pause()
-        if not isinstance(app.screen, PlayScreen):  # the pie dialog: play on
+        if not isinstance(app.screen, PlayScreen):  # a dialog: the first answer
             await pilot.press("p")
 
 

@@ -37,12 +37,6 @@ def steady(*keys: str, dialog: str = "") -> Callable[[Pilot[Any]], Any]:
     return steps
 
 
-def test_pie_dialog(snap_compare: SnapCompare, tmp_path: Path) -> None:
-    app = build_app(Setup("petrify", 8, first="Ann", second="Bob"), data=tmp_path)
-    run = steady("colon", "d", "4", "enter", dialog="")
-    assert snap_compare(app, run_before=run, terminal_size=(80, 24))
-
-
 def test_komi_dialog_refusing_an_odd_komi(snap_compare: SnapCompare, tmp_path: Path) -> None:
     setup = Setup("egotzi", 7, variant="squared", first="Ann", second="Bob")
     run = steady("ctrl+u", "3", dialog="KomiDialog")

@@ -46,7 +46,6 @@ from ..computer import HINT_BUDGET, SearchDone, Searches, SearchStarted, analysi
 from ..dialogs.confirm import ConfirmDialog
 from ..dialogs.komi import KomiDialog
 from ..dialogs.path import PathDialog
-from ..dialogs.pie import PieDialog
 from ..dialogs.side import SideDialog
 from ..dialogs.text import TextDialog
 from ..legend import legend_text
@@ -61,6 +60,7 @@ from ..widgets.clock_faces import ClockFaces
 from ..widgets.game_panel import GamePanel, score_text
 from ..widgets.key_bar import KeyBar
 from ..widgets.move_list import MoveList
+from ..widgets.pie_question import PieQuestion
 from ..widgets.steady_text import show_text
 from .setup import SetupScreen
 
@@ -238,7 +238,7 @@ class PlayScreen(SteadyScreen):
         self.turns = Turns(session, local_people=self.seat.local_people, shared=self.seat.shared)
         self.searches = Searches(self, session)
         self.asking = False
-        """Whether a komi, side or pie dialog of this screen is open."""
+        """Whether a komi or side dialog of this screen is open."""
         self.hint: Candidate | None = None
         self.review: Review | None = None
         """The last game review, of `review_nodes` (positions of the line it reviewed)."""
@@ -267,6 +267,7 @@ class PlayScreen(SteadyScreen):
         with Horizontal(id="main"):
             yield self.board
             with Vertical(id="panel"):
+                yield PieQuestion(id="pie")
                 yield GamePanel(id="game-panel")
                 yield AnalysisPanel(id="analysis-panel", classes="-empty")
                 yield MoveList(id="moves-box")
@@ -646,6 +647,8 @@ class PlayScreen(SteadyScreen):
         if self.asking or not self.is_attached:
             return
         request = self.turns.request()
+        if request is None or request.ask is not Ask.PIE:
+            self.withdraw_pie()
         if request is None:
             return
         session = self.session
@@ -663,9 +666,8 @@ class PlayScreen(SteadyScreen):
             dialog = SideDialog(info, session.chooser, self.game.options.komi)
             self.ask(dialog, self.turns.choose_side)
         elif request.ask is Ask.PIE:
-            colours = tuple(c.capitalize() for c in info.colours)
-            pie = PieDialog((colours[0], colours[1]), session.person(0), session.person(1))
-            self.ask(pie, self.swap_chosen)
+            one, two = (c.capitalize() for c in info.colours)
+            self.query_one(PieQuestion).ask((one, two), session.person(0), session.person(1))
 
     def ask(self, dialog: Screen[Any], answer: Callable[[Any], Any]) -> None:
         def answered(value: Any) -> None:
@@ -676,8 +678,18 @@ class PlayScreen(SteadyScreen):
         self.asking = True
         self.app.push_screen(dialog, answered)
 
-    def swap_chosen(self, swap: bool) -> None:
-        if swap:
+    def withdraw_pie(self) -> None:
+        """Hide the pie rule's question (no longer open), the keys back to the board."""
+        question = self.query_one(PieQuestion)
+        if question.asked:
+            question.withdraw()
+            if self.focused is question:
+                self.board.focus()
+
+    @on(PieQuestion.Answered)
+    def swap_chosen(self, message: PieQuestion.Answered) -> None:
+        self.withdraw_pie()
+        if message.swap:
             self.refuse(self.turns.swap())
 
     @on(SearchDone)
