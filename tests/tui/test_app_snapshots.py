@@ -89,6 +89,15 @@ def test_the_pie_rule_is_asked_beside_the_board(
     assert snap_compare(app, run_before=steps, terminal_size=size)
 
 
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
+def test_the_count_in_full_of_a_finished_game(
+    size: tuple[int, int], snap_compare: SnapCompare, tmp_path: Path
+) -> None:
+    """`f` at the end of a Pilo game: every patch in a box that scrolls."""
+    app = build_app(Setup("pilo", 10, first="Ann", second="Bob"), data=tmp_path)
+    assert snap_compare(app, run_before=midgame(400, seed=0), press=["f"], terminal_size=size)
+
+
 def test_egotzi_too_small_a_terminal(snap_compare: SnapCompare, tmp_path: Path) -> None:
     setup = Setup("egotzi", 9, first="Ann", second="Bob")
     assert snap_compare(build_app(setup, data=tmp_path), terminal_size=(50, 14))

@@ -46,6 +46,7 @@ from ..computer import HINT_BUDGET, SearchDone, Searches, SearchStarted, analysi
 from ..dialogs.confirm import ConfirmDialog
 from ..dialogs.komi import KomiDialog
 from ..dialogs.path import PathDialog
+from ..dialogs.reading import ReadingDialog
 from ..dialogs.side import SideDialog
 from ..dialogs.text import TextDialog
 from ..legend import legend_text
@@ -57,7 +58,7 @@ from ..turns import Ask, Turns
 from ..widgets.analysis_panel import AnalysisPanel
 from ..widgets.board import BoardView, board_for
 from ..widgets.clock_faces import ClockFaces
-from ..widgets.game_panel import GamePanel, score_text
+from ..widgets.game_panel import COUNT_KEY, GamePanel, count_text, score_text
 from ..widgets.key_bar import KeyBar
 from ..widgets.move_list import MoveList
 from ..widgets.pie_question import PieQuestion
@@ -162,6 +163,7 @@ class PlayScreen(SteadyScreen):
         Binding("r,ctrl+y", "redo", "Redo", id="play.redo", show=False),
         Binding("b", "hint", "Hint", id="play.hint", show=False),
         Binding("t", "toggle_score", "Score", id="play.score", show=False),
+        Binding(COUNT_KEY, "count", "The count in full", id="play.count", show=False),
         Binding("x", "toggle_analysis", "Analysis", id="play.analysis"),
         Binding("escape", "cancel", "Cancel", id="play.cancel", show=False),
         Binding("n", "new_game", "New", id="play.new"),
@@ -831,6 +833,12 @@ class PlayScreen(SteadyScreen):
         self.show_score = not self.show_score
         self.draw_board()
         self.draw_panel()
+
+    def action_count(self) -> None:
+        """The whole count in a box that scrolls: every patch, region or group, which
+        the panel of a small terminal has not the room for."""
+        title = "How the game was counted" if self.game.is_over() else "The count as it stands"
+        self.app.push_screen(ReadingDialog(title, count_text(self.game)))
 
     def action_new_game(self) -> None:
         """Back to the selection screen; an unfinished game stays in progress (ctrl+r
