@@ -46,6 +46,7 @@ from ..computer import HINT_BUDGET, SearchDone, Searches, SearchStarted, analysi
 from ..dialogs.confirm import ConfirmDialog
 from ..dialogs.komi import KomiDialog
 from ..dialogs.path import PathDialog
+from ..dialogs.position import PositionDialog
 from ..dialogs.reading import ReadingDialog
 from ..dialogs.side import SideDialog
 from ..dialogs.text import TextDialog
@@ -1132,18 +1133,11 @@ class PlayScreen(SteadyScreen):
             return None
 
         def chosen(value: str | None) -> None:
-            if value is None or value.strip() == text:
+            if value is None or value.strip() in ("", text):
                 return
             if self.seat.shared:
                 self.refuse("Setting up a position is not possible in a shared game.")
                 return
             self.set_up(value.strip(), "Position set up from the string: play goes on from it.")
 
-        dialog = TextDialog(
-            "Position string",
-            "Copied to the clipboard (where the terminal allows): select it to copy by "
-            "hand, or paste another position here and press Enter to set it up.",
-            text,
-            check,
-        )
-        self.app.push_screen(dialog, chosen)
+        self.app.push_screen(PositionDialog(text, check), chosen)
