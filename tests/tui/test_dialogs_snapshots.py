@@ -86,3 +86,22 @@ def test_resume_dialog_listing_two_games_in_the_app(
         Record.from_game(game, ("Ann", "Bob"), date="2026-01-01").save(path)
         os.utime(path, (number, number))
     assert snap_compare(build_app(data=tmp_path), terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
+def test_position_string_shown_whole(
+    size: tuple[int, int], snap_compare: SnapCompare, tmp_path: Path
+) -> None:
+    """Linage 19x19's string, the longest, wrapped in the box at both sizes."""
+    app = build_app(Setup("linage", 19, komi=0.5, first="Ann", second="Bob"), data=tmp_path)
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        await pilot.press("2")
+        screen = next(s for s in pilot.app.screen_stack if isinstance(s, PlayScreen))
+        for move in ("a1", "s19", "j10"):
+            screen.session.play(move)
+        await pilot.pause()
+        await steady("y", dialog="")(pilot)
+
+    assert snap_compare(app, run_before=steps, terminal_size=size)

@@ -19,9 +19,8 @@ class PositionDialog(TextDialog):
     def __init__(self, position: str, check: Callable[[str], str | None]) -> None:
         super().__init__(
             "Position string",
-            "Copied to the clipboard (where the terminal allows; in tmux, see the README): "
-            "select it to copy by hand, or paste another position below and press Enter "
-            "to set it up.",
+            "Copied to the clipboard where the terminal allows (tmux: see the README). "
+            "Select it to copy by hand, or paste another below and press Enter.",
             "",
             lambda text: check(text) if text.strip() else None,
             placeholder="another position (blank: keep this one)",
