@@ -16,7 +16,7 @@ from textual.notifications import SeverityLevel
 
 from .messages import HelpRequested, LoadRequested, NewGameRequested, ResumeRequested
 from .screens.select import SelectScreen
-from .settings import Settings
+from .settings import Settings, problems_report
 from .textual_internals import keep_tasks_lazy
 from .themes import BOARD_COLOURS, THEMES
 from .type_ahead import TypeAhead
@@ -168,8 +168,6 @@ class AbstractsApp(App[None]):
         return display
 
     def on_mount(self) -> None:
-        for problem in self.settings.problems:
-            self.notify(problem, severity="warning", timeout=15, markup=False)
         if self.load_path is not None:
             self.load_game(self.load_path)
         elif self.setup is not None:
@@ -177,6 +175,16 @@ class AbstractsApp(App[None]):
         else:
             # An unfinished game is offered over the selection screen right after it shows.
             self.call_after_refresh(self.offer_resume)
+        if self.settings.problems:  # over the first screen and its offer, once they are up
+            self.call_after_refresh(self.report_settings)
+
+    def report_settings(self) -> None:
+        """What was wrong in the settings file, every setting in one box that stays until
+        it is closed (Esc or Enter), rather than notices that come and go."""
+        from .dialogs.reading import ReadingDialog
+
+        report = ReadingDialog("Settings not used", problems_report(self.settings))
+        self.push_screen(report)
 
     @property
     def data(self) -> Path:

@@ -50,7 +50,28 @@ class Settings:
     sizes: dict[str, int] = field(default_factory=dict)
     keymap: dict[str, str] = field(default_factory=dict)
     problems: tuple[str, ...] = ()
-    """What was wrong in the file, one sentence each (the defaults were used instead)."""
+    """What was wrong in the file, one sentence each naming the setting (the defaults
+    were used instead)."""
+    path: Path | None = None
+    """The file the settings were read from (None: the defaults, no file read)."""
+
+
+def shown_value(value: object) -> str:
+    """A value as it is written in TOML: `"pink"`, `true`, `3`."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return str(value)
+
+
+def problems_report(settings: Settings) -> str:
+    """Every problem of the settings file in one text: the file, then one line a setting."""
+    where = f"the settings file {settings.path}" if settings.path else "the settings file"
+    lines = [f"The app started with the defaults for what is wrong in {where}:", ""]
+    lines += [f"- {problem}" for problem in settings.problems]
+    lines += ["", "Mend the file and start the app again to use your settings."]
+    return "\n".join(lines)
 
 
 def load_settings(path: Path | None = None) -> Settings:
@@ -61,9 +82,9 @@ def load_settings(path: Path | None = None) -> Settings:
     except FileNotFoundError:
         return Settings()
     except (OSError, UnicodeDecodeError) as error:
-        return Settings(problems=(f"The settings file {path} could not be read: {error}.",))
+        return Settings(problems=(f"The file could not be read: {error}.",), path=path)
     except tomllib.TOMLDecodeError as error:
-        return Settings(problems=(f"The settings file {path} is not TOML: {error}.",))
+        return Settings(problems=(f"The file is not TOML: {error}.",), path=path)
     return read(data, path)
 
 
@@ -72,7 +93,11 @@ def read(data: dict[str, Any], path: Path) -> Settings:
     problems: list[str] = []
 
     def wrong(key: str, allowed: str) -> None:
-        problems.append(f"In {path}, {key} must be {allowed}; the default is used.")
+        table, _, name = key.partition(".")
+        value = data.get(table)
+        if name:
+            value = value.get(name) if isinstance(value, dict) else None
+        problems.append(f"{key} = {shown_value(value)}: must be {allowed}; the default is used.")
 
     theme = data.get("theme", Settings.theme)
     if theme not in theme_names():
@@ -101,6 +126,6 @@ def read(data: dict[str, Any], path: Path) -> Settings:
         else:
             wrong(f"keymap.{binding}", 'keys such as "h" or "left,a"')
     unknown = sorted(set(data) - {"theme", "ascii", "level", "sizes", "keymap"})
-    if unknown:
-        problems.append(f"In {path}, {', '.join(unknown)} is not a setting; it is ignored.")
-    return Settings(theme, ascii, level, sizes, keymap, tuple(problems))
+    for key in unknown:
+        problems.append(f"{key}: not a setting (theme, ascii, level, sizes, keymap); ignored.")
+    return Settings(theme, ascii, level, sizes, keymap, tuple(problems), path)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from abstracts_tui.records import Record
 from abstracts_tui.rules import new_game
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
+from abstracts_tui.tui.settings import load_settings
 
 from .waiting import until
 
@@ -105,3 +107,15 @@ def test_position_string_shown_whole(
         await steady("y", dialog="")(pilot)
 
     assert snap_compare(app, run_before=steps, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
+def test_wrong_settings_reported_in_one_box(
+    size: tuple[int, int], snap_compare: SnapCompare, tmp_path: Path
+) -> None:
+    path = tmp_path / "settings.toml"
+    path.write_text('theme = "pink"\nlevel = 3\nsizes = { pilo = 99 }\ncolour = 1\n')
+    settings = load_settings(path)
+    settings = replace(settings, path=Path("/home/ann/.config/abstracts-tui/settings.toml"))
+    app = build_app(data=tmp_path / "data", settings=settings)
+    assert snap_compare(app, run_before=steady(dialog="ReadingDialog"), terminal_size=size)
