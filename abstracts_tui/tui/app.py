@@ -5,14 +5,16 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import events, on
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
+from textual.screen import Screen
 
 from .messages import HelpRequested, LoadRequested, NewGameRequested, ResumeRequested
 from .screens.select import SelectScreen
@@ -62,7 +64,9 @@ class AbstractsApp(App[None]):
     """Hot-seat play of Petrify, Pilo, Egotzi, Linage and Partitions."""
 
     TITLE = "abstracts-tui"
-    ENABLE_COMMAND_PALETTE = False  # every action has its key; the footer needs the room
+    # ctrl+p: themes, the colour-blind palette, ASCII and the keymap (`palette.py`); the
+    # help names it, the footer leaves it out for the game's keys.
+    ENABLE_COMMAND_PALETTE = True
     # The home screen's styles are read with the app's, in one parse: a screen's own
     # CSS_PATH read later makes Textual parse every style sheet again.
     CSS_PATH = ["app.tcss", "screens/select.tcss"]
@@ -150,6 +154,13 @@ class AbstractsApp(App[None]):
             size=size,
             auto_pilot=auto_pilot,
         )
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """The command palette's commands (Textual's own theme picker would not keep a
+        choice in the settings file)."""
+        from .palette import commands
+
+        return commands(self, screen)
 
     def get_default_screen(self) -> SelectScreen:
         # The app's default screen, whose own CSS_PATH Textual does not read (its styles

@@ -19,6 +19,7 @@ the defaults for what is wrong, and says why in one sentence.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -129,3 +130,26 @@ def read(data: dict[str, Any], path: Path) -> Settings:
     for key in unknown:
         problems.append(f"{key}: not a setting (theme, ascii, level, sizes, keymap); ignored.")
     return Settings(theme, ascii, level, sizes, keymap, tuple(problems), path)
+
+
+def save_setting(path: Path, key: str, value: str | bool) -> None:
+    """Write `key = value` at the top level of the settings file at `path`, keeping the
+    rest of it (comments, tables) as it is; the file and its folder are made if missing.
+    The file is replaced whole, never left half written. Raises OSError."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    lines = text.splitlines()
+    line = f"{key} = {shown_value(value)}"
+    tables = next((i for i, old in enumerate(lines) if old.lstrip().startswith("[")), len(lines))
+    pattern = re.compile(rf"\s*{re.escape(key)}\s*=")
+    found = next((i for i in range(tables) if pattern.match(lines[i])), None)
+    if found is None:
+        lines.insert(tables, line)
+    else:
+        lines[found] = line
+    path.parent.mkdir(parents=True, exist_ok=True)
+    written = path.with_name(path.name + ".new")
+    written.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.replace(written, path)
