@@ -128,7 +128,7 @@ SHOTS: dict[str, tuple[Setup | None, Steps]] = {
         chain(keys("2"), midgame(25, 8)),
     ),
     "partitions": (Setup("partitions", 6, first="Ann", second="Bob"), midgame(40, 5)),
-    "pie-dialog": (Setup("petrify", 8, first="Ann", second="Bob"), pie),
+    "pie-rule": (Setup("petrify", 8, first="Ann", second="Bob"), pie),
     "komi-dialog": (Setup("linage", 11, first="Ann", second="Bob"), keys()),
     "side-dialog": (Setup("egotzi", 7, "squared", first="Ann", second="Bob"), keys("enter")),
     "score-overlay": (Setup("pilo", 8, first="Ann", second="Bob"), midgame(60, 6, ("t",))),
