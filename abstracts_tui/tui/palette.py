@@ -103,8 +103,9 @@ def keymap_text(app: AbstractsApp, screen: Screen[object]) -> str:
         if key not in keys:
             keys.append(key)
     width = max((len(name) for name in found), default=0)
+    keys_width = max((len(",".join(keys)) for keys, _ in found.values()), default=0)
     lines = [
-        f"{name:<{width}}  {','.join(keys):<16} {what}"
+        f"{name:<{width}}  {','.join(keys):<{keys_width}}  {what}"
         + ("  (settings file)" if name in app.settings.keymap else "")
         for name, (keys, what) in sorted(found.items())
     ]

@@ -17,7 +17,7 @@ from abstracts_tui.records import Record
 from abstracts_tui.rules import new_game
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
-from abstracts_tui.tui.settings import load_settings
+from abstracts_tui.tui.settings import Settings, load_settings
 
 from .waiting import until
 
@@ -119,3 +119,22 @@ def test_wrong_settings_reported_in_one_box(
     settings = replace(settings, path=Path("/home/ann/.config/abstracts-tui/settings.toml"))
     app = build_app(data=tmp_path / "data", settings=settings)
     assert snap_compare(app, run_before=steady(dialog="ReadingDialog"), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
+def test_the_keys_in_force_from_the_command_palette(
+    size: tuple[int, int], snap_compare: SnapCompare, tmp_path: Path
+) -> None:
+    settings = Settings(keymap={"play.undo": "backspace"}, path=tmp_path / "settings.toml")
+    app = build_app(Setup("pilo", 6, first="Ann", second="Bob"), data=tmp_path, settings=settings)
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: type(pilot.app.screen).__name__ == "CommandPalette")
+        await pilot.press(*"keys in force")
+        await pilot.pause(0.5)
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: type(pilot.app.screen).__name__ == "ReadingDialog")
+
+    assert snap_compare(app, run_before=steps, terminal_size=size)
