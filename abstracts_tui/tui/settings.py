@@ -71,7 +71,11 @@ def problems_report(settings: Settings) -> str:
     where = f"the settings file {settings.path}" if settings.path else "the settings file"
     lines = [f"The app started with the defaults for what is wrong in {where}:", ""]
     lines += [f"- {problem}" for problem in settings.problems]
-    lines += ["", "Mend the file and start the app again to use your settings."]
+    lines += [
+        "",
+        "Mend the file and start the app again to use your settings; ctrl+p chooses a "
+        "theme or ASCII drawing now, and keeps the choice in the file.",
+    ]
     return "\n".join(lines)
 
 
