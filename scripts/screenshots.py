@@ -44,7 +44,7 @@ async def random_moves(app: AbstractsApp, pilot: Pilot[None], count: int, seed: 
             return
         await type_move(pilot, game.move_name(rng.choice(game.legal_moves())))
         await pilot.pause()
-        if not isinstance(app.screen, PlayScreen):  # the pie dialog: play on
+        if not isinstance(app.screen, PlayScreen):  # a dialog: the first answer
             await pilot.press("p")
 
 
@@ -128,7 +128,7 @@ SHOTS: dict[str, tuple[Setup | None, Steps]] = {
         chain(keys("2"), midgame(25, 8)),
     ),
     "partitions": (Setup("partitions", 6, first="Ann", second="Bob"), midgame(40, 5)),
-    "pie-dialog": (Setup("petrify", 8, first="Ann", second="Bob"), pie),
+    "pie-rule": (Setup("petrify", 8, first="Ann", second="Bob"), pie),
     "komi-dialog": (Setup("linage", 11, first="Ann", second="Bob"), keys()),
     "side-dialog": (Setup("egotzi", 7, "squared", first="Ann", second="Bob"), keys("enter")),
     "score-overlay": (Setup("pilo", 8, first="Ann", second="Bob"), midgame(60, 6, ("t",))),

@@ -5,18 +5,20 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import events, on
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
+from textual.screen import Screen
 
 from .messages import HelpRequested, LoadRequested, NewGameRequested, ResumeRequested
 from .screens.select import SelectScreen
-from .settings import Settings
+from .settings import Settings, problems_report
 from .textual_internals import keep_tasks_lazy
 from .themes import BOARD_COLOURS, THEMES
 from .type_ahead import TypeAhead
@@ -55,7 +57,9 @@ class AbstractsApp(App[None]):
     """Hot-seat play of Petrify, Pilo, Egotzi, Linage and Partitions."""
 
     TITLE = "abstracts-tui"
-    ENABLE_COMMAND_PALETTE = False  # every action has its key; the footer needs the room
+    # ctrl+p: themes, the colour-blind palette, ASCII and the keymap (`palette.py`); the
+    # help names it, the footer leaves it out for the game's keys.
+    ENABLE_COMMAND_PALETTE = True
     # The home screen's styles are read with the app's, in one parse: a screen's own
     # CSS_PATH read later makes Textual parse every style sheet again.
     CSS_PATH = ["app.tcss", "screens/select.tcss"]
@@ -144,6 +148,13 @@ class AbstractsApp(App[None]):
             auto_pilot=auto_pilot,
         )
 
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """The command palette's commands (Textual's own theme picker would not keep a
+        choice in the settings file)."""
+        from .palette import commands
+
+        return commands(self, screen)
+
     def get_default_screen(self) -> SelectScreen:
         # The app's default screen, whose own CSS_PATH Textual does not read (its styles
         # are in the app's): a mode's screen would have every style sheet parsed again.
@@ -161,8 +172,6 @@ class AbstractsApp(App[None]):
         return display
 
     def on_mount(self) -> None:
-        for problem in self.settings.problems:
-            self.notify(problem, severity="warning", timeout=15, markup=False)
         if self.load_path is not None:
             self.load_game(self.load_path)
         elif self.setup is not None:
@@ -170,6 +179,16 @@ class AbstractsApp(App[None]):
         else:
             # An unfinished game is offered over the selection screen right after it shows.
             self.call_after_refresh(self.offer_resume)
+        if self.settings.problems:  # over the first screen and its offer, once they are up
+            self.call_after_refresh(self.report_settings)
+
+    def report_settings(self) -> None:
+        """What was wrong in the settings file, every setting in one box that stays until
+        it is closed (Esc or Enter), rather than notices that come and go."""
+        from .dialogs.reading import ReadingDialog
+
+        report = ReadingDialog("Settings not used", problems_report(self.settings))
+        self.push_screen(report)
 
     @property
     def data(self) -> Path:

@@ -147,9 +147,7 @@ def keymap_problems(keymap: Mapping[str, str], path: Path | str) -> list[str]:
         if binding_id not in known:
             close = difflib.get_close_matches(binding_id, sorted(known), n=1)
             guess = f" (did you mean {close[0]}?)" if close else ""
-            problems.append(
-                f"In {path}, keymap {binding_id!r} is not a binding id{guess}; it is ignored."
-            )
+            problems.append(f"keymap {binding_id!r} is not a binding id{guess}; it is ignored.")
     said: set[tuple[str, str]] = set()
     for scope in every:
         problems += clashes(keymap, scope, path, said)
@@ -183,7 +181,7 @@ def clashes(
                 continue
             if not others and key != received:
                 problems.append(
-                    f"In {path}, keymap {name!r} = {keymap[name]!r} may never arrive: "
+                    f"keymap {name!r} = {keymap[name]!r} may never arrive: "
                     f"most terminals send {key} as {SPOKEN.get(received, received)}."
                 )
             if not others:
@@ -198,7 +196,7 @@ def clashes(
                 else f"{other} has {key} too"
             )
             problems.append(
-                f"In {path}, keymap {name!r} = {keymap[name]!r} clashes with {other}: "
+                f"keymap {name!r} = {keymap[name]!r} clashes with {other}: "
                 f"{how}; choose another key."
             )
     return problems

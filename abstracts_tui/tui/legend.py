@@ -6,27 +6,49 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..rules import Game, Piece
+from .overlay import OWN
 from .widgets.glyphs import Glyphs
 
 
 def legend_text(game: Game, glyphs: Glyphs, overlay: Mapping[int, str]) -> str:
-    """`▪ ▫ Blue's, Orange's area` and the like, one line per kind of mark shown."""
-    marks = set(overlay.values())
+    """`▪ ▫  Blue's, Orange's area` and the like, one line per kind of mark the board
+    draws now: a mark is named only with the glyphs and colours that are on the board."""
     colours = game.info.colours
-    one, two = (c.capitalize() for c in colours)
+    names = [c.capitalize() for c in colours]
+    drawn: dict[str, set[int]] = {}
+    """Mark -> the colours it is drawn for (an owner, or a piece's colour)."""
+    for cell, mark in overlay.items():
+        piece = game.piece_at(cell)
+        if mark in OWN:
+            # An empty cell shows the owner's glyph; an occupied one only its ground.
+            kind = "area" if piece is None else "ground"
+            drawn.setdefault(kind, set()).add(OWN.index(mark))
+        elif mark in ("cancelled", "fragment") and piece is not None and piece.colour is not None:
+            drawn.setdefault(mark, set()).add(piece.colour)  # drawn on the piece itself
+        elif mark == "free":
+            drawn.setdefault(mark, set())
+
+    def whose(sides: set[int]) -> str:
+        return ", ".join(f"{names[side]}'s" for side in sorted(sides))
+
     lines = []
-    if marks & {"own0", "own1"}:
+    if "area" in drawn:
         lines_kind = game.info.geometry == "points"
-        first = glyphs.territory(0, colours, lines=lines_kind)
-        second = glyphs.territory(1, colours, lines=lines_kind)
-        lines.append(f"{first} {second}  {one}'s, {two}'s area")
-    if "free" in marks:
+        shown = sorted(drawn["area"])
+        marks = " ".join(glyphs.territory(side, colours, lines=lines_kind) for side in shown)
+        lines.append(f"{marks}  {whose(drawn['area'])} area")
+    ground = drawn.get("ground", set()) - drawn.get("area", set())
+    if ground:
+        lines.append(f"coloured ground  {whose(ground)} area")
+    if "free" in drawn:
         lines.append("shaded  a region both may play in")
-    if "cancelled" in marks:
+    if "cancelled" in drawn:
         left, right = glyphs.cancelled
-        lines.append(f"{left}{glyphs.pieces[0]}{right}  a group cancelled by an equal one")
-    if "fragment" in marks:
-        pieces = (glyphs.piece(Piece("disk", c), colours, scoring=True) for c in (0, 1))
-        first, second = pieces
-        lines.append(f"{first} {second}  {one}'s, {two}'s fragments (score for the other side)")
+        side = min(drawn["cancelled"])
+        glyph = glyphs.piece(Piece("disk", side), colours)
+        lines.append(f"{left}{glyph}{right}  a group cancelled by an equal one")
+    if "fragment" in drawn:
+        sides = sorted(drawn["fragment"])
+        marks = " ".join(glyphs.piece(Piece("disk", c), colours, scoring=True) for c in sides)
+        lines.append(f"{marks}  {whose(set(sides))} fragments (score for the other side)")
     return ("Marks:\n" + "\n".join(lines)) if lines else ""

@@ -8,7 +8,7 @@ level = "medium"           # the computer's strength when a seat is set to the c
 [sizes]                    # board size chosen first on the selection screen, by game
 petrify = 10
 [keymap]                   # other keys, by binding id (see the help screen's ids)
-"play.hint" = "f"
+"play.hint" = "o"
 "board.left" = "left,a"
 ```
 
@@ -19,6 +19,7 @@ the defaults for what is wrong, and says why in one sentence.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,7 +51,32 @@ class Settings:
     sizes: dict[str, int] = field(default_factory=dict)
     keymap: dict[str, str] = field(default_factory=dict)
     problems: tuple[str, ...] = ()
-    """What was wrong in the file, one sentence each (the defaults were used instead)."""
+    """What was wrong in the file, one sentence each naming the setting (the defaults
+    were used instead)."""
+    path: Path | None = None
+    """The file the settings were read from (None: the defaults, no file read)."""
+
+
+def shown_value(value: object) -> str:
+    """A value as it is written in TOML: `"pink"`, `true`, `3`."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return str(value)
+
+
+def problems_report(settings: Settings) -> str:
+    """Every problem of the settings file in one text: the file, then one line a setting."""
+    where = f"the settings file {settings.path}" if settings.path else "the settings file"
+    lines = [f"The app started with the defaults for what is wrong in {where}:", ""]
+    lines += [f"- {problem}" for problem in settings.problems]
+    lines += [
+        "",
+        "Mend the file and start the app again to use your settings; ctrl+p chooses a "
+        "theme or ASCII drawing now, and keeps the choice in the file.",
+    ]
+    return "\n".join(lines)
 
 
 def load_settings(path: Path | None = None) -> Settings:
@@ -61,9 +87,9 @@ def load_settings(path: Path | None = None) -> Settings:
     except FileNotFoundError:
         return Settings()
     except (OSError, UnicodeDecodeError) as error:
-        return Settings(problems=(f"The settings file {path} could not be read: {error}.",))
+        return Settings(problems=(f"The file could not be read: {error}.",), path=path)
     except tomllib.TOMLDecodeError as error:
-        return Settings(problems=(f"The settings file {path} is not TOML: {error}.",))
+        return Settings(problems=(f"The file is not TOML: {error}.",), path=path)
     return read(data, path)
 
 
@@ -72,7 +98,11 @@ def read(data: dict[str, Any], path: Path) -> Settings:
     problems: list[str] = []
 
     def wrong(key: str, allowed: str) -> None:
-        problems.append(f"In {path}, {key} must be {allowed}; the default is used.")
+        table, _, name = key.partition(".")
+        value = data.get(table)
+        if name:
+            value = value.get(name) if isinstance(value, dict) else None
+        problems.append(f"{key} = {shown_value(value)}: must be {allowed}; the default is used.")
 
     theme = data.get("theme", Settings.theme)
     if theme not in theme_names():
@@ -105,6 +135,29 @@ def read(data: dict[str, Any], path: Path) -> Settings:
 
         problems += keymap_problems(keymap, path)
     unknown = sorted(set(data) - {"theme", "ascii", "level", "sizes", "keymap"})
-    if unknown:
-        problems.append(f"In {path}, {', '.join(unknown)} is not a setting; it is ignored.")
-    return Settings(theme, ascii, level, sizes, keymap, tuple(problems))
+    for key in unknown:
+        problems.append(f"{key}: not a setting (theme, ascii, level, sizes, keymap); ignored.")
+    return Settings(theme, ascii, level, sizes, keymap, tuple(problems), path)
+
+
+def save_setting(path: Path, key: str, value: str | bool) -> None:
+    """Write `key = value` at the top level of the settings file at `path`, keeping the
+    rest of it (comments, tables) as it is; the file and its folder are made if missing.
+    The file is replaced whole, never left half written. Raises OSError."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    lines = text.splitlines()
+    line = f"{key} = {shown_value(value)}"
+    tables = next((i for i, old in enumerate(lines) if old.lstrip().startswith("[")), len(lines))
+    pattern = re.compile(rf"\s*{re.escape(key)}\s*=")
+    found = next((i for i in range(tables) if pattern.match(lines[i])), None)
+    if found is None:
+        lines.insert(tables, line)
+    else:
+        lines[found] = line
+    path.parent.mkdir(parents=True, exist_ok=True)
+    written = path.with_name(path.name + ".new")
+    written.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.replace(written, path)

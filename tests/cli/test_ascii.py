@@ -11,7 +11,7 @@ from ..tmux import Tmux, needs_tmux
 pytestmark = needs_tmux
 
 
-def test_ascii_before_play_draws_the_board_and_the_pie_dialog_in_ascii(tmp_path: Path) -> None:
+def test_ascii_before_play_draws_the_board_and_the_pie_question_in_ascii(tmp_path: Path) -> None:
     command = (
         f"XDG_DATA_HOME={tmp_path} {shlex.quote(sys.executable)} -m abstracts_tui "
         "--ascii play petrify --size 6 --first Ann --second Bob; sleep 30"

@@ -26,9 +26,9 @@ async def wait_for(window: Tmux, *texts: str) -> str:
     )
 
 
-def dialog_column(screen: str) -> int:
-    """Where the pie-rule dialog's title is, from the left."""
-    return next((line.find("Pie rule") for line in screen.splitlines() if "Pie rule" in line), -1)
+def question_end(screen: str) -> int:
+    """Where the pie rule's question box ends, from the left (it spans the side panel)."""
+    return next((len(line.rstrip()) for line in screen.splitlines() if "Pie rule" in line), -1)
 
 
 def test_openssh_joins_by_code_and_follows_a_resize(start_server) -> None:
@@ -42,12 +42,13 @@ def test_openssh_joins_by_code_and_follows_a_resize(start_server) -> None:
             await wait_for(window, "Petrify", "Blue to move (ann)")
             await ann.wait_for("Blue to move (ann)")
             ann.send(ENTER)  # d5
-            await wait_for(window, "Pie rule", "bob (Orange) may now")
-            before = dialog_column(window.screen())
+            await wait_for(window, "Pie rule", "(Orange) may now")
+            before = question_end(window.screen())
             window.resize(130, 40)
-            # Laid out again for the wider window: the dialog is centred 15 columns further right.
+            # Laid out again for the wider window: the panel beside the board, and the
+            # question in it, reach further right.
             await asyncio.to_thread(
-                window.wait_for, lambda screen: dialog_column(screen) == before + 15, TIMEOUT
+                window.wait_for, lambda screen: question_end(screen) > before, TIMEOUT
             )
         finally:
             window.close()

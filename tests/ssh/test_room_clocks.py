@@ -112,8 +112,9 @@ def test_a_screen_drawn_a_piece_at_a_time_is_the_screen_drawn_whole(start_server
 
 
 def test_a_dialog_over_a_running_clock_costs_few_bytes(start_server) -> None:
-    """Under the pie rule's dialog the game's screen is drawn whole for any change of it:
-    the faces wait ten seconds between redraws there, and are up to date once it closes."""
+    """Under a dialog (the help, over Bob's turn) the game's screen is drawn whole for any
+    change of it: the faces wait ten seconds between redraws there, and are up to date
+    once it closes. The pie rule, asked in the panel, lets them run in sight."""
     server: RunningServer = start_server()
 
     async def play() -> None:
@@ -122,16 +123,22 @@ def test_a_dialog_over_a_running_clock_costs_few_bytes(start_server) -> None:
         await ann.wait_for("> Blue ann")
         ann.send(ENTER)
         await bob.wait_for("Pie rule")
+        await asyncio.sleep(1.5)
+        assert face(bob.text(), "> Orange bob") in ("59:59", "59:58", "59:57"), bob.text()
+        bob.send("p")
+        await bob.wait_gone("Pie rule")
+        bob.send("?")
+        await bob.wait_for("Help: Petrify")
         await asyncio.sleep(1)
         before = bob.received
         await asyncio.sleep(5)
         # A whole screen is about 8 KB: one redraw at most in 5 seconds (one a second before).
         assert bob.received - before < 12_000, bob.received - before
-        bob.send("p")
-        await bob.wait_gone("Pie rule")
+        bob.send("\x1b")
+        await bob.wait_gone("Help: Petrify")
         await asyncio.sleep(1.5)
         shown = face(bob.text(), "> Orange bob")
-        assert shown in ("59:53", "59:52", "59:51", "59:50", "59:49"), bob.text()
+        assert shown in ("59:52", "59:51", "59:50", "59:49", "59:48", "59:47"), bob.text()
         for conn in (ann_conn, bob_conn):
             conn.close()
 

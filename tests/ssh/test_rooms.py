@@ -82,8 +82,8 @@ def test_two_players_and_a_watcher_see_each_move(start_server) -> None:
         ann.send(ENTER)
         for client in (ann, carl):
             await client.wait_for("1. Blue", "e5", "Orange to move (bob)")
-        # Only Bob, whose turn it is, is asked about the pie rule (over his board).
-        await bob.wait_for("Pie rule", "bob (Orange) may now")
+        # Only Bob, whose turn it is, is asked about the pie rule (beside his board).
+        await bob.wait_for("Pie rule", "(Orange) may now")
         bob.send("p")  # play on
         await bob.wait_gone("Pie rule")
         bob.send(CURSOR_RIGHT + CURSOR_RIGHT)  # each screen has its own cursor: d5 to f5

@@ -18,7 +18,7 @@ from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen, Seat
 
 from ..test_game_clocks import FakeTime
-from .waiting import until
+from .waiting import pie_asked, until
 
 SnapCompare = Callable[..., bool]
 
@@ -74,6 +74,30 @@ def test_partitions_finished_game_shows_the_result_and_the_legend(
     assert snap_compare(app, run_before=midgame(200, seed=3), terminal_size=(100, 30))
 
 
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
+def test_the_pie_rule_is_asked_beside_the_board(
+    size: tuple[int, int], snap_compare: SnapCompare, tmp_path: Path
+) -> None:
+    """Bob decides whether to swap with Ann's first move in sight."""
+    app = build_app(Setup("pilo", 6, first="Ann", second="Bob"), data=tmp_path)
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        await pilot.press("colon", "b", "4", "enter")
+        await until(pilot, lambda: pie_asked(pilot.app))
+
+    assert snap_compare(app, run_before=steps, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
+def test_the_count_in_full_of_a_finished_game(
+    size: tuple[int, int], snap_compare: SnapCompare, tmp_path: Path
+) -> None:
+    """`f` at the end of a Pilo game: every patch in a box that scrolls."""
+    app = build_app(Setup("pilo", 10, first="Ann", second="Bob"), data=tmp_path)
+    assert snap_compare(app, run_before=midgame(400, seed=0), press=["f"], terminal_size=size)
+
+
 def test_egotzi_too_small_a_terminal(snap_compare: SnapCompare, tmp_path: Path) -> None:
     """Too narrow even for the board alone (the compact view needs 33 x 10)."""
     setup = Setup("egotzi", 9, first="Ann", second="Bob")
@@ -126,7 +150,7 @@ def test_clock_faces_in_the_panel(state: str, snap_compare: SnapCompare, tmp_pat
         screen.session.use_time(time)
         time.wait(12.4)
         screen.session.play("d5")
-        await until(pilot, lambda: type(pilot.app.screen).__name__ == "PieDialog")
+        await until(pilot, lambda: pie_asked(pilot.app))
         await pilot.press("p")  # Bob plays on
         time.wait({"byo-yomi": 95, "low": 52.7, "flagged": 61}[state])
         await pilot.pause(0.6)  # the screen's timer notices a flag

@@ -31,7 +31,7 @@ from abstracts_tui.tui.widgets.board import BoardView
 from abstracts_tui.tui.widgets.board_view import EDGES, MARKS
 
 from .test_play import type_move
-from .waiting import until
+from .waiting import pie_asked, until
 
 EGOTZI = "egotzi size=5,variant=standard bb.ww/...../..b../w..../..... black swap=no"
 PETRIFY = (
@@ -676,9 +676,9 @@ def test_hex_up_and_down_alternate_to_go_straight_up_the_screen(tmp_path: Path) 
 def test_enter_and_space_play_on_the_cell_under_the_cursor(tmp_path: Path) -> None:
     async def script(screen: PlayScreen, board: BoardView, pilot: Pilot[None]) -> None:
         await pilot.press("enter")
-        await until(pilot, lambda: type(screen.app.screen).__name__ == "PieDialog")
+        await until(pilot, lambda: pie_asked(screen.app))
         await pilot.press("p")  # Bob plays on
-        await until(pilot, lambda: screen.app.screen is screen)
+        await until(pilot, lambda: not pie_asked(screen.app))
         await pilot.press("left", "space")
         await pilot.pause()
         game = screen.game

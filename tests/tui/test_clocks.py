@@ -23,7 +23,7 @@ from abstracts_tui.tui.widgets.clock_faces import ClockFaces
 
 from ..test_game_clocks import FakeTime
 from .test_play import play_screen, text, type_move
-from .waiting import until
+from .waiting import pie_asked, until
 
 Scenario = Callable[[AbstractsApp, Pilot[None], FakeTime], Awaitable[None]]
 
@@ -47,7 +47,7 @@ def faces(app: AbstractsApp) -> list[str]:
 
 
 async def pie_dialog(pilot: Pilot[None]) -> None:
-    await until(pilot, lambda: type(pilot.app.screen).__name__ == "PieDialog")
+    await until(pilot, lambda: pie_asked(pilot.app))
 
 
 async def tick(pilot: Pilot[None]) -> None:

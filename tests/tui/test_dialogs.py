@@ -19,7 +19,6 @@ from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.dialogs.confirm import ConfirmDialog
 from abstracts_tui.tui.dialogs.komi import KomiDialog
 from abstracts_tui.tui.dialogs.path import PathDialog
-from abstracts_tui.tui.dialogs.pie import PieDialog
 from abstracts_tui.tui.dialogs.resume import ResumeDialog
 from abstracts_tui.tui.dialogs.side import SideDialog
 from abstracts_tui.tui.factory import build_app
@@ -194,34 +193,6 @@ def test_deleting_the_last_game_closes_the_offer() -> None:
 
 def test_confirm_ignores_other_keys() -> None:
     assert answers(ConfirmDialog("Abandon this game?"), keys("x", "s", "space")) == []
-
-
-# -- PieDialog ----------------------------------------------------------------------------
-
-
-def pie() -> PieDialog:
-    return PieDialog(("blue", "orange"), "Ann", "Bob")
-
-
-def test_pie_keys() -> None:
-    cases = [(pie(), keys(key)) for key in ("s", "p", "enter")]
-    assert answers_each(*cases) == [[True], [False], [False]]
-
-
-def test_pie_buttons() -> None:
-    assert answers_each((pie(), click("#swap")), (pie(), click("#play-on"))) == [[True], [False]]
-
-
-def test_pie_explains_the_choice_with_names_and_colours() -> None:
-    seen: list[str] = []
-
-    async def look(host: Shown, pilot: Pilot[None]) -> None:
-        seen.append(text(host, ".dialog-text"))
-
-    answers(pie(), look)
-    assert "Ann (Blue) has made the first move" in seen[0]
-    assert "Bob takes over Blue" in seen[0]
-    assert "Ann plays Orange and moves next" in seen[0]
 
 
 # -- KomiDialog ---------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import os
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from abstracts_tui.records import Record
 from abstracts_tui.rules import new_game
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
+from abstracts_tui.tui.settings import Settings, load_settings
 
 from .waiting import until
 
@@ -36,12 +38,6 @@ def steady(*keys: str, dialog: str = "") -> Callable[[Pilot[Any]], Any]:
             field.cursor_blink = False
 
     return steps
-
-
-def test_pie_dialog(snap_compare: SnapCompare, tmp_path: Path) -> None:
-    app = build_app(Setup("petrify", 8, first="Ann", second="Bob"), data=tmp_path)
-    run = steady("colon", "d", "4", "enter", dialog="")
-    assert snap_compare(app, run_before=run, terminal_size=(80, 24))
 
 
 def test_komi_dialog_refusing_an_odd_komi(snap_compare: SnapCompare, tmp_path: Path) -> None:
@@ -96,3 +92,53 @@ def test_resume_dialog_listing_two_games_in_the_app(
         played = datetime.datetime(2025, 1, 1 + number, 12).timestamp()
         os.utime(path, (played, played))
     assert snap_compare(build_app(data=tmp_path), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
+def test_position_string_shown_whole(
+    size: tuple[int, int], snap_compare: SnapCompare, tmp_path: Path
+) -> None:
+    """Linage 19x19's string, the longest, wrapped in the box at both sizes."""
+    app = build_app(Setup("linage", 19, komi=0.5, first="Ann", second="Bob"), data=tmp_path)
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        await pilot.press("2")
+        screen = next(s for s in pilot.app.screen_stack if isinstance(s, PlayScreen))
+        for move in ("a1", "s19", "j10"):
+            screen.session.play(move)
+        await pilot.pause()
+        await steady("y", dialog="")(pilot)
+
+    assert snap_compare(app, run_before=steps, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
+def test_wrong_settings_reported_in_one_box(
+    size: tuple[int, int], snap_compare: SnapCompare, tmp_path: Path
+) -> None:
+    path = tmp_path / "settings.toml"
+    path.write_text('theme = "pink"\nlevel = 3\nsizes = { pilo = 99 }\ncolour = 1\n')
+    settings = load_settings(path)
+    settings = replace(settings, path=Path("/home/ann/.config/abstracts-tui/settings.toml"))
+    app = build_app(data=tmp_path / "data", settings=settings)
+    assert snap_compare(app, run_before=steady(dialog="ReadingDialog"), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
+def test_the_keys_in_force_from_the_command_palette(
+    size: tuple[int, int], snap_compare: SnapCompare, tmp_path: Path
+) -> None:
+    settings = Settings(keymap={"play.undo": "backspace"}, path=tmp_path / "settings.toml")
+    app = build_app(Setup("pilo", 6, first="Ann", second="Bob"), data=tmp_path, settings=settings)
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: type(pilot.app.screen).__name__ == "CommandPalette")
+        await pilot.press(*"keys in force")
+        await pilot.pause(0.5)
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: type(pilot.app.screen).__name__ == "ReadingDialog")
+
+    assert snap_compare(app, run_before=steps, terminal_size=size)

@@ -20,6 +20,8 @@ from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 
+from .waiting import pie_asked
+
 Scenario = Callable[[AbstractsApp, Pilot[None]], Awaitable[None]]
 
 
@@ -94,7 +96,7 @@ def test_petrify_with_a_swap_played_to_the_end(tmp_path: Path) -> None:
         assert text(app, "#turn") == "Blue to move (Ann)"
         await type_move(pilot, "c3")
         await pilot.pause()
-        assert type(app.screen).__name__ == "PieDialog"
+        assert pie_asked(app)
         await pilot.press("s")
         await pilot.pause()
         session = play_screen(app).session
@@ -231,7 +233,7 @@ def test_brackets_in_names_and_comments_are_shown_as_typed(
         assert "Blue to move (Ann [x])" in drawn(app.screen.query_one("#turn"))
         await type_move(pilot, "c3")
         await pilot.pause()
-        assert "[b]Bob[/b] (Orange)" in drawn(app.screen.query_one(".dialog-text"))
+        assert "the first move. [b]Bob[/b]" in drawn(app.screen.query_one("#pie"))
         await pilot.press("p")
         await pilot.pause()
         assert "Ann [x] played c3" in drawn(app.screen.query_one("#status"))

@@ -19,6 +19,7 @@ from abstracts_tui.tui.screens.setup import SetupScreen
 
 from .test_play import enter_path, run, type_move
 from .test_saving import moves_of, play_screen, saved, shown
+from .waiting import pie_asked
 
 PARTITIONS = Setup("partitions", 5, first="Ann", second="Bob")
 
@@ -71,7 +72,7 @@ def test_a_move_taken_back_is_not_resumed(tmp_path: Path) -> None:
             "Egotzi 5x5, Ann - Bob, 1 move, White to move (Bob)"
         )
         assert moves_of(app) == ["c3"]
-        assert type(app.screen).__name__ == "PieDialog"  # Bob decides the pie rule again
+        assert pie_asked(app)  # Bob decides the pie rule again
 
     run(build_app(data=tmp_path), scenario)
 

@@ -8,17 +8,20 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from rich.color import Color
+from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widgets import Static
 
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.tui.app import AbstractsApp
+from abstracts_tui.tui.dialogs.reading import ReadingDialog
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.screens.select import SelectScreen, Stepper
 from abstracts_tui.tui.settings import Settings, load_settings
 from abstracts_tui.tui.widgets.key_bar import KeyBar
 
+from .test_layout import drawn
 from .waiting import until
 
 SETTINGS = """
@@ -42,6 +45,7 @@ def test_a_settings_file_is_read(tmp_path: Path) -> None:
         level="easy",
         sizes={"petrify": 10},
         keymap={"play.undo": "backspace"},
+        path=path,
     )
 
 
@@ -50,12 +54,12 @@ def test_wrong_values_are_named_and_the_defaults_used(tmp_path: Path) -> None:
     path.write_text('theme = "pink"\nlevel = 3\nsizes = { pilo = 99 }\ncolour = 1\n')
     settings = load_settings(path)
     assert (settings.theme, settings.level, settings.sizes) == ("textual-dark", "hard", {})
-    assert len(settings.problems) == 4
-    assert "theme must be one of" in settings.problems[0]
-    assert "sizes.pilo must be 6 to 10" in settings.problems[2]
-    assert "colour is not a setting" in settings.problems[3]
+    assert len(settings.problems) == 4 and settings.path == path
+    assert settings.problems[0].startswith('theme = "pink": must be one of')
+    assert settings.problems[2].startswith("sizes.pilo = 99: must be 6 to 10")
+    assert settings.problems[3].startswith("colour: not a setting")
     path.write_text("theme = ")
-    assert load_settings(path).problems[0].startswith(f"The settings file {path} is not TOML")
+    assert load_settings(path).problems[0].startswith("The file is not TOML")
     assert load_settings(tmp_path / "none.toml") == Settings()
 
 
@@ -115,19 +119,16 @@ def test_a_key_that_reaches_another_binding_is_named_at_start(tmp_path: Path) ->
     """ctrl+h is the byte Backspace sends: beside `u,backspace` for undo it would undo."""
     path = tmp_path / "settings.toml"
     path.write_text('[keymap]\n"play.hint" = "ctrl+h"\n"play.undo" = "u,backspace"\n')
-
-    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
-        named = [n for n in app.notices if "clashes" in n]
-        assert named == [
-            f"In {path}, keymap 'play.hint' = 'ctrl+h' clashes with play.undo: terminals "
-            "send ctrl+h as Backspace, which play.undo has; choose another key."
-        ]
-
-    started(load_settings(path), tmp_path / "data", scenario)
+    clash = (
+        "keymap 'play.hint' = 'ctrl+h' clashes with play.undo: terminals send ctrl+h as "
+        "Backspace, which play.undo has; choose another key."
+    )
+    assert load_settings(path).problems == (clash,)
+    assert clash in reported_at_start(load_settings(path), tmp_path / "data")
     # A key taken by the board (h moves the cursor left) is named too.
     path.write_text('[keymap]\n"play.hint" = "h"\n')
     assert load_settings(path).problems == (
-        f"In {path}, keymap 'play.hint' = 'h' clashes with board.left: board.left has h too; "
+        "keymap 'play.hint' = 'h' clashes with board.left: board.left has h too; "
         "choose another key.",
     )
     # Unless the board is given other keys: nothing is said.
@@ -138,14 +139,22 @@ def test_a_key_that_reaches_another_binding_is_named_at_start(tmp_path: Path) ->
 def test_a_misspelt_binding_id_is_named(tmp_path: Path) -> None:
     path = tmp_path / "settings.toml"
     path.write_text('[keymap]\n"play.hintz" = "i"\n')
+    said = "keymap 'play.hintz' is not a binding id (did you mean play.hint?); it is ignored."
+    assert said in reported_at_start(load_settings(path), tmp_path / "data")
 
-    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
-        assert (
-            f"In {path}, keymap 'play.hintz' is not a binding id (did you mean play.hint?); "
-            "it is ignored." in app.notices
-        )
 
-    started(load_settings(path), tmp_path / "data", scenario)
+def reported_at_start(settings: Settings, data: Path) -> str:
+    """The text of the box that reports the settings' problems as the app starts."""
+    app = build_app(data=data, settings=settings)
+    shown: list[str] = []
+
+    async def main() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ReadingDialog))
+            shown.append(" ".join(drawn(app.screen.query_one("#reading-text")).split()))
+
+    asyncio.run(main())
+    return shown[0]
 
 
 def readme_settings() -> str:
@@ -195,3 +204,33 @@ def test_the_tips_and_the_key_bar_follow_the_keymap(tmp_path: Path) -> None:
         assert status(screen).endswith("moves start variations; o leaves.")
 
     started(settings, tmp_path / "data", scenario)
+
+
+def test_wrong_settings_are_reported_in_one_box_that_stays_until_closed(tmp_path: Path) -> None:
+    """At 80x24: every wrong setting named with the file in one box read by keys (no
+    stack of notices cut at the top), and the home screen free once it is closed."""
+    path = tmp_path / "settings.toml"
+    path.write_text(
+        'theme = "pink"\nascii = "yes"\nlevel = 3\nsizes = { pilo = 99, chess = 8 }\n'
+        'colour = 1\n[keymap]\n"play.hint" = ""\n'
+    )
+    settings = load_settings(path)
+    assert len(settings.problems) == 7
+    app = build_app(data=tmp_path / "data", settings=settings)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ReadingDialog))
+            box = app.screen.query_one("#reading-scroll", VerticalScroll)
+            assert box.region.y >= 1 and box.region.bottom <= 23  # nothing cut at the top
+            seen = [drawn(app.screen.query_one("#reading-text"))]
+            read = " ".join(" ".join(seen).split())
+            assert str(path) in "".join(read.split())  # the file (wrapped at its width)
+            for key in ("theme", "ascii", "level", "sizes.pilo", "sizes.chess", "colour"):
+                assert f"- {key}" in read, (key, read)
+            assert '- keymap.play.hint = "": must be keys' in read
+            assert not app.screen.query("Toast") and not app.notices  # no notices at all
+            await pilot.press("pagedown", "pagedown", "escape")
+            await until(pilot, lambda: isinstance(app.screen, SelectScreen))
+
+    asyncio.run(main())

@@ -11,7 +11,7 @@ from textual import events
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 
-from .waiting import until
+from .waiting import pie_asked, until
 
 CHARACTERS = {"enter": "\r", "colon": ":"}
 
@@ -31,6 +31,6 @@ def test_a_move_typed_right_after_enter_starts_the_game_is_played(tmp_path: Path
             await until(pilot, lambda: len(screen.session.game.moves) == 1, seconds=10)
             assert screen.session.game.move_name(screen.session.game.moves[0]) == "d4"
             # and the pie rule is offered to the second player, as after any first move
-            await until(pilot, lambda: type(app.screen).__name__ == "PieDialog")
+            await until(pilot, lambda: pie_asked(app))
 
     asyncio.run(main())

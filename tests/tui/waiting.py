@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from textual.app import App
 from textual.pilot import Pilot
 
 
@@ -17,3 +18,11 @@ async def until(pilot: Pilot[None], condition: Callable[[], bool], seconds: floa
             raise AssertionError(f"not reached within {seconds} s: {condition.__doc__ or ''}")
         await pilot.pause(0.05)
     await pilot.pause()  # and let the screen handle what the change posted (its redraw)
+
+
+def pie_asked(app: App[None]) -> bool:
+    """Whether the play screen on top asks the pie rule's question (in its panel)."""
+    from abstracts_tui.tui.widgets.pie_question import PieQuestion
+
+    found = app.screen.query(PieQuestion)
+    return bool(found) and found.first().asked

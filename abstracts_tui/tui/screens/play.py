@@ -45,7 +45,8 @@ from ..computer import HINT_BUDGET, SearchDone, Searches, SearchStarted, analysi
 from ..dialogs.confirm import ConfirmDialog
 from ..dialogs.komi import KomiDialog
 from ..dialogs.path import PathDialog
-from ..dialogs.pie import PieDialog
+from ..dialogs.position import PositionDialog
+from ..dialogs.reading import ReadingDialog
 from ..dialogs.side import SideDialog
 from ..dialogs.text import TextDialog
 from ..keymaps import bound, key_of
@@ -59,9 +60,10 @@ from ..widgets.analysis_panel import AnalysisPanel
 from ..widgets.board import BoardView, board_for
 from ..widgets.board_view import EDGES
 from ..widgets.clock_faces import ClockFaces
-from ..widgets.game_panel import GamePanel, score_text
+from ..widgets.game_panel import COUNT_KEY, GamePanel, count_text, score_text
 from ..widgets.key_bar import KeyBar
 from ..widgets.move_list import MoveList
+from ..widgets.pie_question import PieQuestion
 from ..widgets.steady_text import show_text
 from ..widgets.summary_line import SummaryLine
 from ..widgets.win_rate_graph import WinRateGraph
@@ -170,6 +172,7 @@ class PlayScreen(SteadyScreen):
         Binding("r,ctrl+y", "redo", "Redo", id="play.redo", show=False),
         Binding("b", "hint", "Hint", id="play.hint", show=False),
         Binding("t", "toggle_score", "Score", id="play.score", show=False),
+        Binding(COUNT_KEY, "count", "The count in full", id="play.count", show=False),
         Binding("x", "toggle_analysis", "Analysis", id="play.analysis"),
         Binding("i", "toggle_panel", "Panel", id="play.panel"),
         Binding("escape", "cancel", "Cancel", id="play.cancel", show=False),
@@ -249,7 +252,7 @@ class PlayScreen(SteadyScreen):
         self.turns = Turns(session, local_people=self.seat.local_people, shared=self.seat.shared)
         self.searches = Searches(self, session)
         self.asking = False
-        """Whether a komi, side or pie dialog of this screen is open."""
+        """Whether a komi or side dialog of this screen is open."""
         self.hint: Candidate | None = None
         self.review: Review | None = None
         """The last game review, of `review_nodes` (positions of the line it reviewed)."""
@@ -285,6 +288,7 @@ class PlayScreen(SteadyScreen):
         with Horizontal(id="main"):
             yield self.board
             with Vertical(id="panel"):
+                yield PieQuestion(id="pie")
                 yield GamePanel(id="game-panel")
                 yield AnalysisPanel(id="analysis-panel", classes="-empty")
                 yield MoveList(id="moves-box")
@@ -788,6 +792,8 @@ class PlayScreen(SteadyScreen):
         if self.asking or not self.is_attached:
             return
         request = self.turns.request()
+        if request is None or request.ask is not Ask.PIE:
+            self.withdraw_pie()
         if request is None:
             return
         session = self.session
@@ -806,9 +812,8 @@ class PlayScreen(SteadyScreen):
             dialog = SideDialog(info, session.chooser, self.game.options.komi)
             self.ask(dialog, self.turns.choose_side)
         elif request.ask is Ask.PIE:
-            colours = tuple(c.capitalize() for c in info.colours)
-            pie = PieDialog((colours[0], colours[1]), session.person(0), session.person(1))
-            self.ask(pie, self.swap_chosen)
+            one, two = (c.capitalize() for c in info.colours)
+            self.query_one(PieQuestion).ask((one, two), session.person(0), session.person(1))
 
     def ask(self, dialog: Screen[Any], answer: Callable[[Any], Any]) -> None:
         def answered(value: Any) -> None:
@@ -819,8 +824,18 @@ class PlayScreen(SteadyScreen):
         self.asking = True
         self.app.push_screen(dialog, answered)
 
-    def swap_chosen(self, swap: bool) -> None:
-        if swap:
+    def withdraw_pie(self) -> None:
+        """Hide the pie rule's question (no longer open), the keys back to the board."""
+        question = self.query_one(PieQuestion)
+        if question.asked:
+            question.withdraw()
+            if self.focused is question:
+                self.board.focus()
+
+    @on(PieQuestion.Answered)
+    def swap_chosen(self, message: PieQuestion.Answered) -> None:
+        self.withdraw_pie()
+        if message.swap:
             self.refuse(self.turns.swap())
 
     @on(SearchDone)
@@ -963,6 +978,12 @@ class PlayScreen(SteadyScreen):
         self.show_score = not self.show_score
         self.draw_board()
         self.draw_panel()
+
+    def action_count(self) -> None:
+        """The whole count in a box that scrolls: every patch, region or group, which
+        the panel of a small terminal has not the room for."""
+        title = "How the game was counted" if self.game.is_over() else "The count as it stands"
+        self.app.push_screen(ReadingDialog(title, count_text(self.game)))
 
     def action_new_game(self) -> None:
         """Back to the selection screen; an unfinished game stays in progress (ctrl+r
@@ -1287,18 +1308,11 @@ class PlayScreen(SteadyScreen):
             return None
 
         def chosen(value: str | None) -> None:
-            if value is None or value.strip() == text:
+            if value is None or value.strip() in ("", text):
                 return
             if self.seat.shared:
                 self.refuse("Setting up a position is not possible in a shared game.")
                 return
             self.set_up(value.strip(), "Position set up from the string: play goes on from it.")
 
-        dialog = TextDialog(
-            "Position string",
-            "Copied to the clipboard (where the terminal allows): select it to copy by "
-            "hand, or paste another position here and press Enter to set it up.",
-            text,
-            check,
-        )
-        self.app.push_screen(dialog, chosen)
+        self.app.push_screen(PositionDialog(text, check), chosen)

@@ -302,6 +302,17 @@ class BoardView(Widget, can_focus=True):
             self._pieces = list(pieces)
         self._refresh_changed(shown)
 
+    def set_ascii(self, ascii: bool) -> None:
+        """Draw with ASCII characters only (or not) from now on."""
+        if ascii == self.ascii:
+            return
+        self.ascii = ascii
+        self.glyphs = ASCII if ascii else UNICODE
+        self._layout = self._make_layout(self._game, self._zoom)
+        self._painted = self._canvas = None
+        self._lines.clear()
+        self.refresh(layout=True)
+
     def move_cursor(self, direction: str) -> None:
         """Move the cursor one cell: "left", "right", "up", "down" and, on hex boards,
         "up_left", "up_right", "down_left", "down_right". It stops at the edge."""

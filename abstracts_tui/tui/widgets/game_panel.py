@@ -30,6 +30,27 @@ def title_text(game: Game) -> str:
     return title
 
 
+COUNT_KEY = "f"
+"""The play screen's key for the whole count in a box (`count_text`)."""
+
+
+def count_text(game: Game) -> str:
+    """The whole count: the score, why it ends so, and every patch, region or group."""
+    score = game.score()
+    outcome = game.outcome()
+    one, two = (
+        f"{c.capitalize()} {format_number(p)}"
+        for c, p in zip(game.info.colours, score.points, strict=True)
+    )
+    lines = [f"{'Final score' if outcome else 'Score now'}: {one}, {two}"]
+    if outcome is not None and outcome.reason != f"{one}, {two}":
+        lines.append(outcome.reason)
+    if score.lines:
+        lines.append("")
+        lines += [f"- {line}" for line in score.lines]
+    return "\n".join(lines)
+
+
 def score_text(game: Game, *, shown: bool, short: bool) -> str:
     """The score as it stands (the final score and why at the end); with `shown`, the
     breakdown the board shows; `short` fits one line (analysis needs the room)."""
@@ -42,7 +63,10 @@ def score_text(game: Game, *, shown: bool, short: bool) -> str:
             for c, p in zip(colours, score.points, strict=True)
         )
         return f"Score now: {one}, {two}"
-    lines = ["Final score:" if outcome else "Score now:"]
+    head = "Final score" if outcome else "Score now"
+    if shown and score.lines:  # in the head: a small panel shows only the first lines
+        head += f" ({COUNT_KEY}: in full)"
+    lines = [f"{head}:"]
     lines += [f"  {colours[i].capitalize():<11}{format_number(score.points[i]):>5}" for i in (0, 1)]
     if outcome is not None:
         lines.append(outcome.reason)

@@ -1,0 +1,123 @@
+"""The command palette's commands (ctrl+p): the themes, the colour-blind palette, ASCII
+drawing and the keymap in force. A choice applies at once, and is kept in the settings
+file where the app has one of its own (not over SSH or in a browser: the server's file is
+not the player's)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.app import SystemCommand
+from textual.screen import Screen
+
+from .settings import save_setting, settings_path
+from .themes import theme_names
+
+if TYPE_CHECKING:
+    from .app import AbstractsApp
+
+COLOUR_BLIND = "colour-blind"
+
+
+def commands(app: AbstractsApp, screen: Screen[object]) -> Iterator[SystemCommand]:
+    """The palette's commands for `app`, opened over `screen`."""
+    for name in theme_names():
+        if name == COLOUR_BLIND:
+            title = "Theme: colour-blind palette (Okabe-Ito colours)"
+            help = "Colours that stay apart for the common kinds of colour blindness"
+        else:
+            title, help = f"Theme: {name}", "Colours of the screens and the board"
+        if name == app.theme:
+            help += " (in use)"
+        yield SystemCommand(title, help, partial(choose_theme, app, name))
+    ascii = "off" if app.ascii else "on"
+    yield SystemCommand(
+        f"ASCII drawing {ascii}",
+        "Boards and keys drawn with ASCII characters only" + (" (in use)" if app.ascii else ""),
+        partial(set_ascii, app, not app.ascii),
+    )
+    yield SystemCommand(
+        "Keymap: the keys in force",
+        "Every key of this screen by binding id, as the settings file's [keymap] names them",
+        partial(show_keymap, app, screen),
+    )
+
+
+def choose_theme(app: AbstractsApp, name: str) -> None:
+    app.theme = name
+    app.settings = replace(app.settings, theme=name)
+    keep(app, "theme", name, f"Theme {name}")
+
+
+def set_ascii(app: AbstractsApp, on: bool) -> None:
+    """Draw every board and the footers' keys in ASCII (or not), at once."""
+    from .widgets.board_view import BoardView
+
+    app.ascii = on
+    app.set_class(on, "-ascii")
+    app.settings = replace(app.settings, ascii=on)
+    for screen in app.screen_stack:
+        board = getattr(screen, "board", None)
+        if isinstance(board, BoardView):
+            board.set_ascii(on)
+        if hasattr(screen, "ascii"):
+            screen.ascii = on
+        draw = getattr(screen, "draw", None)
+        if callable(draw):
+            draw()  # the analysis panel's bar and graph
+        screen.refresh_bindings()  # the footer's key names
+    keep(app, "ascii", on, f"ASCII drawing {'on' if on else 'off'}")
+
+
+def keep(app: AbstractsApp, key: str, value: str | bool, done: str) -> None:
+    """Save `key = value` in the settings file and say so, or say why not."""
+    if not app.policy.files:
+        app.notify(f"{done} for this session (the server keeps no settings of yours).")
+        return
+    path = app.settings.path or settings_path()
+    try:
+        save_setting(path, key, value)
+    except OSError as error:
+        from ..files import describe
+
+        app.notify(
+            f"{done} for this session; not kept in {path}: {describe(error)}.",
+            severity="warning",
+            markup=False,
+        )
+        return
+    app.notify(f"{done}; kept in {path}.", markup=False)
+
+
+def keymap_text(app: AbstractsApp, screen: Screen[object]) -> str:
+    """The keys in force on `screen` now, one line a binding id: its keys and what it does."""
+    found: dict[str, tuple[list[str], str]] = {}
+    for key, active in screen.active_bindings.items():
+        binding = active.binding
+        if not binding.id:
+            continue
+        keys, _ = found.setdefault(binding.id, ([], binding.description or binding.action))
+        if key not in keys:
+            keys.append(key)
+    width = max((len(name) for name in found), default=0)
+    keys_width = max((len(",".join(keys)) for keys, _ in found.values()), default=0)
+    lines = [
+        f"{name:<{width}}  {','.join(keys):<{keys_width}}  {what}"
+        + ("  (settings file)" if name in app.settings.keymap else "")
+        for name, (keys, what) in sorted(found.items())
+    ]
+    lines += [
+        "",
+        "Other keys go in the settings file's [keymap] table by these ids, e.g.",
+        '"play.hint" = "h"  (see the README, Settings).',
+    ]
+    return "\n".join(lines)
+
+
+def show_keymap(app: AbstractsApp, screen: Screen[object]) -> None:
+    from .dialogs.reading import ReadingDialog
+
+    app.push_screen(ReadingDialog("Keys in force", keymap_text(app, screen)))
