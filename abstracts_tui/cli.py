@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 import click
 
@@ -15,7 +15,9 @@ from .web_limits import MAX_VISITORS, PAGES_PER_ADDRESS
 
 if TYPE_CHECKING:
     from .clock import TimeControl
+    from .game_setup import Setup
     from .records import RecordNode
+    from .tui.settings import Settings
 
 GAME_NAMES = ["petrify", "pilo", "egotzi", "linage", "partitions"]
 LOG_LEVELS = ["debug", "info", "warning", "error"]
@@ -51,7 +53,8 @@ log_level_option = click.option(
 
 NO_TERMINAL = (
     "abstracts-tui needs a terminal to show its screen (standard input or error is not one "
-    "here): run it in a terminal, or use `abstracts-tui engine` to play from a program and "
+    "here): run it in a terminal, or use `--lines` to play by lines of text, "
+    "`abstracts-tui engine` to play from a program and "
     "`abstracts-tui check FILE` or `abstracts-tui review FILE` to read a record."
 )
 
@@ -80,8 +83,9 @@ def run_app(
     computer: str | None = None,
     level: str | None = None,
     clock: str | None = None,
-    lines: bool = False,
+    lines: bool | None = None,
 ) -> None:
+    """The app, or line mode with `lines` (None: as the settings say)."""
     from .clock import ClockSpecError, TimeControl
     from .rules import OptionError, game_class, shown
     from .rules.catalogue import parse_komi
@@ -98,15 +102,18 @@ def run_app(
             raise click.UsageError(f"--clock {shown(clock or '')}: {error}") from None
         except OptionError as error:
             raise click.UsageError(str(error)) from None
+    options = (game, size, variant, komi_value, first, second, computer, level, control)
     if lines:  # plain lines on standard input and output: no terminal needed
-        sys.exit(
-            run_lines(
-                game, size, variant, komi_value, load, first, second, computer, level, control
-            )
-        )
+        sys.exit(run_lines(options, load))
     if not in_terminal():  # Textual would wait for ever for keys that never come
         click.echo(NO_TERMINAL, err=True)
         sys.exit(2)
+
+    from .tui.settings import load_settings
+
+    settings = load_settings()
+    if lines is None and settings.lines:  # the settings ask for line mode at every start
+        sys.exit(run_lines(options, load, settings))
 
     # A closed terminal or a kill from here on ends the app as ctrl+q does (tui/hangup.py);
     # before the slow imports, so that one during the start is handled too.
@@ -115,68 +122,58 @@ def run_app(
     hangup = Hangup()
     hangup.install()
 
-    from .game_setup import Setup, seat_names
     from .tui.factory import build_app
-    from .tui.settings import load_settings
 
-    settings = load_settings()
-    level = level or settings.level
-
-    setup = None
-    if game is not None:
-        levels = (
-            level if computer in ("first", "both") else None,
-            level if computer in ("second", "both") else None,
-        )
-        names = seat_names((first, second), levels)
-        setup = Setup(
-            game,
-            size,
-            variant,
-            komi_value,
-            names[0],
-            names[1],
-            levels[0],
-            levels[1],
-            control.spec if control is not None else None,
-        )
+    setup = make_setup(*options[:-2], level or settings.level, control)
     app = build_app(setup, load=load, ascii=ascii, settings=settings, hangup=hangup)
     app.run()
     if app.return_code:  # the app failed (Textual has printed why): say so to the shell
         sys.exit(app.return_code)
 
 
-def run_lines(
+SetupOptions: TypeAlias = tuple[
+    str | None, int | None, str | None, float | None, str, str, str | None, str | None,
+    "TimeControl | None",
+]  # fmt: skip
+"""`make_setup`'s arguments, as the command line gives them."""
+
+
+def make_setup(
     game: str | None,
     size: int | None,
     variant: str | None,
     komi: float | None,
-    load: str | None,
     first: str,
     second: str,
     computer: str | None,
-    level: str | None,
+    level: str,
     control: TimeControl | None,
-) -> int:
-    """Line mode (`--lines`): the exit status."""
+) -> Setup | None:
+    """The game the command line asks for (None: none named)."""
     from .game_setup import Setup, seat_names
+
+    if game is None:
+        return None
+    levels = (
+        level if computer in ("first", "both") else None,
+        level if computer in ("second", "both") else None,
+    )
+    names = seat_names((first, second), levels)
+    spec = control.spec if control is not None else None
+    return Setup(game, size, variant, komi, *names, *levels, spec)
+
+
+def run_lines(options: SetupOptions, load: str | None, settings: Settings | None = None) -> int:
+    """Line mode (`--lines`, or the settings' `lines`): the exit status."""
     from .lines.terminal import run_lines as play_lines
     from .saved_games import data_dir
     from .tui.settings import load_settings
 
-    settings = load_settings()
+    settings = settings or load_settings()
     for problem in settings.problems:
-        click.echo(problem, err=True)
-    level = level or settings.level
-    setup = None
-    if game is not None:
-        levels = (
-            level if computer in ("first", "both") else None,
-            level if computer in ("second", "both") else None,
-        )
-        names = seat_names((first, second), levels)
-        spec = control.spec if control is not None else None
-        setup = Setup(game, size, variant, komi, *names, *levels, spec)
+        click.echo(f"Settings: {problem}", err=True)
+    level = options[7] or settings.level
+    setup = make_setup(*options[:7], level, options[8])
     return play_lines(setup, load, data_dir(), level)
 
 
@@ -188,12 +185,13 @@ def run_lines(
 )
 @click.option("--ascii", is_flag=True, help="Draw with ASCII characters only.")
 @click.option(
-    "--lines",
-    is_flag=True,
-    help="Line mode, for screen readers and Braille displays: plain lines, no screen drawn.",
+    "--lines/--no-lines",
+    default=None,
+    help="Line mode, for screen readers and Braille displays: plain lines, no screen drawn "
+    "[default: the settings' `lines`, else no].",
 )
 @click.pass_context
-def main(ctx: click.Context, ascii: bool, lines: bool) -> None:
+def main(ctx: click.Context, ascii: bool, lines: bool | None) -> None:
     """Play and study Petrify, Pilo, Egotzi, Linage and Partitions.
 
     With no command, opens the game-selection screen (or offers to resume the game in
@@ -234,7 +232,9 @@ def main(ctx: click.Context, ascii: bool, lines: bool) -> None:
 )
 @click.option("--ascii", is_flag=True, help="Draw with ASCII characters only.")
 @click.option(
-    "--lines", is_flag=True, help="Line mode, for screen readers: plain lines, no screen drawn."
+    "--lines/--no-lines",
+    default=None,
+    help="Line mode, for screen readers: plain lines, no screen drawn.",
 )
 def play(
     game: str | None,
@@ -248,7 +248,7 @@ def play(
     level: str | None,
     clock: str | None,
     ascii: bool,
-    lines: bool,
+    lines: bool | None,
 ) -> None:
     """Start a game of GAME directly, or open a record with --load."""
     # `abstracts-tui --ascii play ...` as well as `abstracts-tui play --ascii ...`
@@ -257,7 +257,8 @@ def play(
         raise click.UsageError("name a game (e.g. play petrify) or give --load FILE")
     if clock is not None and game is None:
         raise click.UsageError("--clock starts a new game: a record keeps its own clock")
-    lines = lines or bool(click.get_current_context().find_root().params.get("lines"))
+    if lines is None:
+        lines = click.get_current_context().find_root().params.get("lines")
     run_app(game, size, variant, komi, load, first, second, ascii, computer, level, clock, lines)
 
 

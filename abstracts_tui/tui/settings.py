@@ -4,6 +4,7 @@
 # ~/.config/abstracts-tui/settings.toml on Linux
 theme = "colour-blind"     # any Textual theme, or colour-blind
 ascii = false              # draw with ASCII characters only
+lines = false              # line mode for a screen reader, as --lines
 level = "medium"           # the computer's strength when a seat is set to the computer
 [sizes]                    # board size chosen first on the selection screen, by game
 petrify = 10
@@ -55,6 +56,8 @@ class Settings:
     were used instead)."""
     path: Path | None = None
     """The file the settings were read from (None: the defaults, no file read)."""
+    lines: bool = False
+    """Line mode for every start (`--lines`): plain lines for a screen reader."""
 
 
 def shown_value(value: object) -> str:
@@ -112,6 +115,10 @@ def read(data: dict[str, Any], path: Path) -> Settings:
     if not isinstance(ascii, bool):
         wrong("ascii", "true or false")
         ascii = False
+    lines = data.get("lines", False)
+    if not isinstance(lines, bool):
+        wrong("lines", "true or false")
+        lines = False
     level = data.get("level", DEFAULT_LEVEL)
     if level not in LEVELS:
         wrong("level", "one of " + ", ".join(LEVELS))
@@ -134,10 +141,10 @@ def read(data: dict[str, Any], path: Path) -> Settings:
         from .keymaps import keymap_problems
 
         problems += keymap_problems(keymap, path)
-    unknown = sorted(set(data) - {"theme", "ascii", "level", "sizes", "keymap"})
-    for key in unknown:
-        problems.append(f"{key}: not a setting (theme, ascii, level, sizes, keymap); ignored.")
-    return Settings(theme, ascii, level, sizes, keymap, tuple(problems), path)
+    known = ("theme", "ascii", "lines", "level", "sizes", "keymap")
+    for key in sorted(set(data) - set(known)):
+        problems.append(f"{key}: not a setting ({', '.join(known)}); ignored.")
+    return Settings(theme, ascii, level, sizes, keymap, tuple(problems), path, lines)
 
 
 def save_setting(path: Path, key: str, value: str | bool) -> None:

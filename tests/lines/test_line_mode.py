@@ -4,10 +4,12 @@ not one escape sequence in everything written."""
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -242,3 +244,22 @@ def test_lines_are_spoken_by_espeak_ng(tmp_path: Path) -> None:
     )
     assert spoken.returncode == 0, spoken.stderr
     assert wav.stat().st_size > 20_000  # seconds of speech, not an empty file
+
+
+def test_the_setting_lines_starts_line_mode_and_no_lines_the_screen(tmp_path: Path) -> None:
+    (tmp_path / "settings.toml").write_text("lines = true\n")
+    term = LineTerminal(home=tmp_path)  # `abstracts-tui`, nothing more
+    term.wait_for("abstracts-tui in line mode.")
+    term.wait_for("Which game?")
+    term.send("quit")
+    term.wait_for("Goodbye.")
+    assert term.close() == 0
+    assert "\x1b" not in term.text()
+    # --no-lines: the full-screen app, whatever the settings say.
+    screen = LineTerminal("--no-lines", home=tmp_path)
+    deadline = time.monotonic() + 60
+    while "\x1b[?1049h" not in screen.text() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "\x1b[?1049h" in screen.text()  # the alternate screen of the app
+    os.write(screen.master, b"\x11")  # ctrl+q
+    assert screen.close() == 0
