@@ -120,8 +120,20 @@ class GamePanel(Vertical):
         with VerticalScroll(id="score-box", can_focus=False):
             yield Static(id="score", markup=False)
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.waiting: dict[str, tuple[str, bool]] = {}
+        """Texts given before this panel's parts were mounted, by selector."""
+        self.cursor_text = ""
+
     def _set(self, selector: str, text: str, *, hide_empty: bool = False) -> None:
-        widget = self.query_one(selector, Static)
+        # The screen may show its game before this panel's own parts are mounted (keys
+        # typed in one burst as the game starts): each part takes its text when it is.
+        found = self.query(selector).results(Static)
+        widget = next(found, None)
+        if widget is None:
+            self.waiting[selector] = (text, hide_empty)
+            return
         show_text(widget, text)
         if hide_empty:
             widget.set_class(not text, "-hidden")
@@ -133,7 +145,15 @@ class GamePanel(Vertical):
         self._set("#legend", legend, hide_empty=True)
 
     def show_cursor(self, text: str) -> None:
-        self.query_one(CursorLine).text = text
+        self.cursor_text = text
+        for line in self.query(CursorLine):  # none before the parts are mounted
+            line.text = text
+
+    def on_mount(self) -> None:
+        self.query_one(CursorLine).text = self.cursor_text
+        waiting, self.waiting = self.waiting, {}
+        for selector, (text, hide_empty) in waiting.items():
+            self._set(selector, text, hide_empty=hide_empty)
 
     def show_saving(self, text: str) -> None:
         self._set("#saving", text, hide_empty=True)
