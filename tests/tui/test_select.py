@@ -22,6 +22,8 @@ from abstracts_tui.tui.screens.select import SelectScreen
 from abstracts_tui.tui.settings import Settings
 from abstracts_tui.tui.widgets.key_bar import KeyBar
 
+from .waiting import until
+
 Steps = Callable[[AbstractsApp, Pilot[None]], Awaitable[None]]
 
 
@@ -389,12 +391,12 @@ def test_keys_typed_in_one_burst_after_tab_reach_the_next_field(tmp_path: Path) 
         await pilot.pause()
         # Tab to the first seat's player, Tab to the second name, and its new text.
         burst(app, "tab", "tab", *"Zoe")
-        await pilot.pause(0.2)
-        await pilot.pause()
-        assert screen(app).focused is screen(app).query_one("#second", Input)
+        second = screen(app).query_one("#second", Input)
+        await until(pilot, lambda: second.value == "Zoe")
+        assert screen(app).focused is second
         # And back: shift+Tab twice to the first name, typed at once.
         burst(app, "shift+tab", "shift+tab", *"Ida", "enter")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: bool(started(app)))  # a loaded machine takes its time
 
     done = run(steps, tmp_path)
     assert done.started == [Setup("petrify", size=8, first="Ida", second="Zoe")]
@@ -409,8 +411,8 @@ def test_game_keys_typed_in_one_burst_each_move_the_list(tmp_path: Path) -> None
             await pilot.pause()
             for key in ("j", "j"):  # at once, as a fast typist or SSH sends them
                 app.post_message(events.Key(key, key))
-            await pilot.pause(0.2)
-            assert app.screen.query_one("#games", OptionList).highlighted == 2
+            games = app.screen.query_one("#games", OptionList)
+            await until(pilot, lambda: games.highlighted == 2)  # both keys, not one
             assert app.screen.query_one("#setup").border_title == "Egotzi"
 
     asyncio.run(main())
