@@ -216,7 +216,10 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
            child's own proof ends the walk and is counted there). */
         int proven = atomic_load_explicit(&e->proven, memory_order_acquire);
         int child = atomic_load_explicit(&e->child, memory_order_acquire);
-        if (child >= 0) {
+        /* The first visit of a move ends at the move (a playout from there), even when
+           a thread that came later has made its node meanwhile: one visit, and one
+           only, comes before the node. */
+        if (child >= 0 && seen) {
             node = child;
             continue;
         }
