@@ -10,17 +10,22 @@
  * search's root) and Searcher (a search of one tree by several threads).
  */
 
+/* The stable ABI of Python 3.11 and later (setup.py builds an abi3 extension): one
+   build serves every Python from 3.11, so the types are made from specs, and only the
+   functions of the limited API are used. */
+#ifndef Py_LIMITED_API
+#define Py_LIMITED_API 0x030B0000
+#endif
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include <math.h>
-#include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "platform.h"
 
 #define G_PETRIFY 0
 #define G_PILO 1
@@ -86,12 +91,6 @@ static inline uint32_t rng_below(Rng *r, uint32_t n)
     return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32);
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* -- the tree ---------------------------------------------------------------------------- */
 
@@ -202,7 +201,6 @@ static int tree_amaf(Tree *t)
     return (int)old;
 }
 
-static void thread_yield(void) { sched_yield(); }
 
 /* -- one instance of bitboards, rules, playouts and search per word count --------------- */
 
@@ -285,7 +283,7 @@ typedef struct {
     void *state;
 } Position;
 
-static PyTypeObject PositionType;
+static PyTypeObject *PositionType; /* made from its spec at import */
 
 static int read_board(PyObject *bytes, void *dst, int nw)
 {
@@ -314,8 +312,8 @@ static int Position_init(Position *self, PyObject *args, PyObject *kw)
                           &PyTuple_Type, &levels, &turn, &passes, &last, &swap))
         return -1;
     if (game < 0 || game > 4 || size < 2 || game_bits(game, size) > MAXBITS ||
-        (game == G_EGOTZI && size > 9) || PyTuple_GET_SIZE(boards) > 4 ||
-        PyTuple_GET_SIZE(levels) > MAXLEVELS) {
+        (game == G_EGOTZI && size > 9) || PyTuple_Size(boards) > 4 ||
+        PyTuple_Size(levels) > MAXLEVELS) {
         PyErr_SetString(PyExc_ValueError, "no such game or board size in the compiled core");
         return -1;
     }
@@ -330,14 +328,23 @@ static int Position_init(Position *self, PyObject *args, PyObject *kw)
     DISPATCH(nw, ctx_init, ((void *)self->ctx, game, size, pie, komi));
     uint64_t words[4][6];
     memset(words, 0, sizeof words);
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(boards); i++)
-        if (read_board(PyTuple_GET_ITEM(boards, i), words[i], nw) < 0) return -1;
+    for (Py_ssize_t i = 0; i < PyTuple_Size(boards); i++)
+        if (read_board(PyTuple_GetItem(boards, i), words[i], nw) < 0) return -1;
     uint64_t lv[MAXLEVELS][6];
     memset(lv, 0, sizeof lv);
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(levels); i++)
-        if (read_board(PyTuple_GET_ITEM(levels, i), lv[i], nw) < 0) return -1;
+    for (Py_ssize_t i = 0; i < PyTuple_Size(levels); i++)
+        if (read_board(PyTuple_GetItem(levels, i), lv[i], nw) < 0) return -1;
     DISPATCH(nw, state_load, ((void *)self->ctx, (void *)self->state, words, lv, turn, passes, last, swap));
     return 0;
+}
+
+/* A type made from a spec is an object of its own: its instances hold a reference. */
+static void free_instance(PyObject *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    freefunc release = (freefunc)PyType_GetSlot(type, Py_tp_free);
+    release(self);
+    Py_DECREF(type);
 }
 
 static void Position_dealloc(Position *self)
@@ -347,7 +354,7 @@ static void Position_dealloc(Position *self)
     else
         free(self->ctx);
     free(self->state);
-    Py_TYPE(self)->tp_free((PyObject *)self);
+    free_instance((PyObject *)self);
 }
 
 static PyObject *Position_legal_moves(Position *self, PyObject *unused)
@@ -356,7 +363,7 @@ static PyObject *Position_legal_moves(Position *self, PyObject *unused)
     int count = DISPATCH(self->nw, legal_moves, ((void *)self->ctx, (void *)self->state, moves));
     PyObject *list = PyList_New(count);
     if (!list) return NULL;
-    for (int i = 0; i < count; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(moves[i]));
+    for (int i = 0; i < count; i++) PyList_SetItem(list, i, PyLong_FromLong(moves[i]));
     return list;
 }
 
@@ -413,14 +420,14 @@ static PyObject *Position_playout(Position *self, PyObject *arg)
     int *moves = keys + MAXPLIES * 2;
     int n = DISPATCH(self->nw, playout, ((void *)self->ctx, (void *)self->state, &rng, keys, moves));
     PyObject *list = PyList_New(n);
-    for (int i = 0; list && i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(moves[i]));
+    for (int i = 0; list && i < n; i++) PyList_SetItem(list, i, PyLong_FromLong(moves[i]));
     free(keys);
     return list;
 }
 
 static PyObject *Position_copy(Position *self, PyObject *unused)
 {
-    Position *other = PyObject_New(Position, &PositionType);
+    Position *other = PyObject_New(Position, PositionType);
     if (!other) return NULL;
     other->nw = self->nw;
     other->ctx = self->ctx;
@@ -447,15 +454,20 @@ static PyMethodDef Position_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static PyTypeObject PositionType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "abstracts_tui.engine._core.Position",
-    .tp_basicsize = sizeof(Position),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "A game position in the compiled rules.",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Position_init,
-    .tp_dealloc = (destructor)Position_dealloc,
-    .tp_methods = Position_methods,
+static PyType_Slot Position_slots[] = {
+    {Py_tp_doc, (void *)"A game position in the compiled rules."},
+    {Py_tp_new, (void *)PyType_GenericNew},
+    {Py_tp_init, (void *)Position_init},
+    {Py_tp_dealloc, (void *)Position_dealloc},
+    {Py_tp_methods, Position_methods},
+    {0, NULL},
+};
+
+static PyType_Spec Position_spec = {
+    .name = "abstracts_tui.engine._core.Position",
+    .basicsize = sizeof(Position),
+    .flags = Py_TPFLAGS_DEFAULT,
+    .slots = Position_slots,
 };
 
 /* ======================================================================================= */
@@ -502,7 +514,7 @@ static void Searcher_dealloc(Searcher *self)
 {
     Searcher_free_tree(self);
     Py_XDECREF(self->position);
-    Py_TYPE(self)->tp_free((PyObject *)self);
+    free_instance((PyObject *)self);
 }
 
 /* Searcher(position, seed, threads, grave, ref, bias, exploration, amaf_from, max_bytes,
@@ -515,7 +527,7 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kw)
     double bias, exploration;
     long long max_bytes;
     int solver = 1, exact = 1;
-    if (!PyArg_ParseTuple(args, "O!KiiiddiL|ii", &PositionType, &pos, &seed, &threads, &grave,
+    if (!PyArg_ParseTuple(args, "O!KiiiddiL|ii", PositionType, &pos, &seed, &threads, &grave,
                           &ref, &bias, &exploration, &amaf_from, &max_bytes, &solver, &exact))
         return -1;
     if (threads < 1 || threads > MAXTHREADS) {
@@ -583,12 +595,12 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kw)
     return 0;
 }
 
-static void *worker(void *arg)
+static THREAD_RESULT worker(void *arg)
 {
     Job *job = arg;
     Searcher *s = job->s;
     DISPATCH(s->nw, run_tree, ((void *)s->ctx, &s->params, &s->tree, &s->workers[job->index], &s->shared));
-    return NULL;
+    return THREAD_DONE;
 }
 
 static int Searcher_ready(Searcher *self)
@@ -620,20 +632,20 @@ static PyObject *Searcher_run(Searcher *self, PyObject *args)
     double start = now_seconds();
     self->run_start = start;
     self->shared.deadline = seconds > 0.0 ? start + seconds : 0.0;
-    pthread_t threads[MAXTHREADS];
+    thread_t threads[MAXTHREADS];
     Job jobs[MAXTHREADS];
     int started = 0;
     Py_BEGIN_ALLOW_THREADS;
     for (int i = 1; i < self->nworkers; i++) {
         jobs[i].s = self;
         jobs[i].index = i;
-        if (pthread_create(&threads[i], NULL, worker, &jobs[i]) != 0) break;
+        if (thread_start(&threads[i], worker, &jobs[i]) != 0) break;
         started = i;
     }
     jobs[0].s = self;
     jobs[0].index = 0;
     worker(&jobs[0]);
-    for (int i = 1; i <= started; i++) pthread_join(threads[i], NULL);
+    for (int i = 1; i <= started; i++) thread_join(threads[i]);
     Py_END_ALLOW_THREADS;
     self->seconds += now_seconds() - start;
     atomic_store(&self->shared.stop, 0);
@@ -653,9 +665,12 @@ static PyObject *Searcher_advance(Searcher *self, PyObject *arg)
         PyErr_SetString(PyExc_RuntimeError, "this search was not made");
         return NULL;
     }
-    PyObject *seq = PySequence_Fast(arg, "advance takes a list of moves");
-    if (!seq) return NULL;
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    PyObject *seq = PySequence_Check(arg) ? PySequence_List(arg) : NULL;
+    if (!seq) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "advance takes a list of moves");
+        return NULL;
+    }
+    Py_ssize_t count = PyList_Size(seq);
     if (count > MAXPLIES) {
         Py_DECREF(seq);
         PyErr_SetString(PyExc_ValueError, "too many moves");
@@ -663,7 +678,7 @@ static PyObject *Searcher_advance(Searcher *self, PyObject *arg)
     }
     int moves[MAXPLIES];
     for (Py_ssize_t i = 0; i < count; i++) {
-        moves[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        moves[i] = (int)PyLong_AsLong(PyList_GetItem(seq, i));
         if (moves[i] == -1 && PyErr_Occurred()) {
             Py_DECREF(seq);
             return NULL;
@@ -730,7 +745,7 @@ static PyObject *Searcher_stats(Searcher *self, PyObject *unused)
             Py_DECREF(list);
             return NULL;
         }
-        PyList_SET_ITEM(list, i, item);
+        PyList_SetItem(list, i, item);
     }
     return list;
 }
@@ -765,7 +780,7 @@ static PyObject *Searcher_dump(Searcher *self, PyObject *unused)
                 Py_DECREF(list);
                 return NULL;
             }
-            PyList_SET_ITEM(edges, j, item);
+            PyList_SetItem(edges, j, item);
         }
         PyObject *row = Py_BuildValue("(IIiiN)", load_u32(&nd->total), load_u32(&nd->ended),
                                       (int)atomic_load(&nd->solved), (int)nd->turn, edges);
@@ -773,7 +788,7 @@ static PyObject *Searcher_dump(Searcher *self, PyObject *unused)
             Py_DECREF(list);
             return NULL;
         }
-        PyList_SET_ITEM(list, (Py_ssize_t)i, row);
+        PyList_SetItem(list, (Py_ssize_t)i, row);
     }
     return list;
 }
@@ -834,16 +849,21 @@ static PyGetSetDef Searcher_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-static PyTypeObject SearcherType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "abstracts_tui.engine._core.Searcher",
-    .tp_basicsize = sizeof(Searcher),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Monte Carlo tree search in C, one tree searched by every thread.",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Searcher_init,
-    .tp_dealloc = (destructor)Searcher_dealloc,
-    .tp_methods = Searcher_methods,
-    .tp_getset = Searcher_getset,
+static PyType_Slot Searcher_slots[] = {
+    {Py_tp_doc, (void *)"Monte Carlo tree search in C, one tree searched by every thread."},
+    {Py_tp_new, (void *)PyType_GenericNew},
+    {Py_tp_init, (void *)Searcher_init},
+    {Py_tp_dealloc, (void *)Searcher_dealloc},
+    {Py_tp_methods, Searcher_methods},
+    {Py_tp_getset, Searcher_getset},
+    {0, NULL},
+};
+
+static PyType_Spec Searcher_spec = {
+    .name = "abstracts_tui.engine._core.Searcher",
+    .basicsize = sizeof(Searcher),
+    .flags = Py_TPFLAGS_DEFAULT,
+    .slots = Searcher_slots,
 };
 
 static struct PyModuleDef module = {
@@ -855,14 +875,21 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__core(void)
 {
-    if (PyType_Ready(&PositionType) < 0 || PyType_Ready(&SearcherType) < 0) return NULL;
     for (int i = 0; i < INV_SQRT_SIZE; i++) inv_sqrt_table[i] = 1.0 / sqrt((double)i + 1.0);
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
-    Py_INCREF(&PositionType);
-    Py_INCREF(&SearcherType);
-    if (PyModule_AddObject(m, "Position", (PyObject *)&PositionType) < 0 ||
-        PyModule_AddObject(m, "Searcher", (PyObject *)&SearcherType) < 0) {
+    PyObject *position = PyType_FromSpec(&Position_spec);
+    PyObject *searcher = position ? PyType_FromSpec(&Searcher_spec) : NULL;
+    /* The module keeps a reference to each type; PositionType borrows it. */
+    if (!searcher || PyModule_AddObject(m, "Position", position) < 0) {
+        Py_XDECREF(position);
+        Py_XDECREF(searcher);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PositionType = (PyTypeObject *)position;
+    if (PyModule_AddObject(m, "Searcher", searcher) < 0) {
+        Py_DECREF(searcher);
         Py_DECREF(m);
         return NULL;
     }
