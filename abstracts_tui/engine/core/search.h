@@ -1,5 +1,6 @@
-/* Monte Carlo tree search with GRAVE (or UCT) and an MCTS-solver, on one tree, for
- * NW-word boards; included once per word count. The statistics mirror the Python
+/* Monte Carlo tree search with GRAVE (or UCT) and an MCTS-solver, on one tree that every
+ * thread searches at once (see core.c: the tree), for NW-word boards; included once per
+ * word count. The statistics mirror the Python
  * search (abstracts_tui/engine/search.py): a move gets a node on its second visit, a
  * node keeps AMAF statistics from its amaf_from-th playout (the root from the first),
  * and selection borrows those of the closest ancestor with at least `ref` playouts.
