@@ -1,14 +1,37 @@
 """The compiled core is optional: without a working C compiler the install still
-succeeds and the pure-Python engine plays (the program says how to get the fast one)."""
+succeeds and the pure-Python engine plays (the program says how to get the fast one).
+
+It is built on Python's limited API (the stable ABI of 3.11 and later), so one wheel per
+platform, tagged cp311-abi3, serves every Python from 3.11."""
 
 import platform
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 CORE = "abstracts_tui/engine/core"
-# Bit counts are the rules' commonest step: the instruction, not a library call, on x86-64
-# (every x86-64 processor since 2008 has it).
-POPCNT = ["-mpopcnt"] if platform.machine().lower() in ("x86_64", "amd64") else []
+LIMITED_API = "0x030B0000"  # Python 3.11
+
+
+class BuildExt(build_ext):
+    """Each compiler its own options: GCC and Clang with POSIX threads, MSVC with its
+    C11 atomics (still called experimental by MSVC) and Windows threads."""
+
+    def build_extensions(self) -> None:
+        msvc = self.compiler.compiler_type == "msvc"
+        for extension in self.extensions:
+            if msvc:
+                extension.extra_compile_args = ["/O2", "/std:c11", "/experimental:c11atomics"]
+                extension.extra_link_args = []
+            else:
+                # Bit counts are the rules' commonest step: the instruction, not a library
+                # call, on x86-64 (every x86-64 processor since 2008 has it).
+                x86 = platform.machine().lower() in ("x86_64", "amd64")
+                popcnt = ["-mpopcnt"] if x86 and platform.system() != "Darwin" else []
+                extension.extra_compile_args = ["-O2", "-pthread", *popcnt]
+                extension.extra_link_args = ["-pthread"]
+        super().build_extensions()
+
 
 setup(
     ext_modules=[
@@ -17,11 +40,20 @@ setup(
             sources=[f"{CORE}/core.c"],
             depends=[
                 f"{CORE}/{name}"
-                for name in ("bitboard.h", "rules.h", "playout.h", "search.h", "instance.h")
+                for name in (
+                    "bitboard.h",
+                    "rules.h",
+                    "playout.h",
+                    "search.h",
+                    "instance.h",
+                    "platform.h",
+                )
             ],
-            extra_compile_args=["-O2", "-pthread", *POPCNT],
-            extra_link_args=["-pthread"],
+            define_macros=[("Py_LIMITED_API", LIMITED_API)],
+            py_limited_api=True,
             optional=True,
         )
-    ]
+    ],
+    cmdclass={"build_ext": BuildExt},
+    options={"bdist_wheel": {"py_limited_api": "cp311"}},
 )

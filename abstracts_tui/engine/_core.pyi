@@ -30,6 +30,7 @@ class Searcher:
     playouts: int
     seconds: float
     nodes: int
+    threads: int
     bytes: int
     solved: int
     def __init__(
@@ -51,3 +52,6 @@ class Searcher:
     def stop(self) -> None: ...
     def advance(self, moves: list[int], /) -> int: ...
     def stats(self) -> list[tuple[int, int, float, int, list[int]]]: ...
+    def dump(
+        self,
+    ) -> list[tuple[int, int, int, int, list[tuple[int, int, float, int, int]]]]: ...

@@ -1,16 +1,17 @@
-"""The search in the compiled core: the same `Search` interface, one tree per thread.
+"""The search in the compiled core: the same `Search` interface, one tree for every thread.
 
 The whole iteration (GRAVE or UCT selection, expansion, playout, outcome, update, and
-the MCTS-solver's proofs) runs in C with the interpreter lock released. Each thread
-grows a tree of its own from the same root (root parallelisation) with its own seed and
-an equal share of a playout budget, and `candidates()` merges the roots' statistics: a
-playout budget with a seed gives the same result on every run with the same number of
-threads.
+the MCTS-solver's proofs) runs in C with the interpreter lock released. Every thread
+searches the same tree (tree parallelisation): statistics are atomic counters, a move
+being explored counts as a lost visit until its playout ends (virtual loss) so that the
+other threads look elsewhere meanwhile, and a playout budget is shared among them. So
+more threads reach deeper, not only wider. One thread with a seed and a playout budget
+gives the same result on every run; several threads do not (their interleaving
+changes), so `ABSTRACTS_TUI_SEED` (reproducible runs) makes one thread the default.
 
-Memory: the trees of one search never take more than `max_bytes` together (256 MiB by
-default), AMAF tables included: a tenth for nodes, half for edges (a node's moves and
-their statistics), two-fifths for AMAF tables. When a tree is full it stops growing and
-its playouts go on.
+Memory: the tree never takes more than `max_bytes` (256 MiB by default), AMAF tables
+included: a tenth for nodes, half for edges (a node's moves and their statistics),
+two-fifths for AMAF tables. When it is full it stops growing and the playouts go on.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..rules import Game, Move
 from .compiled import module, position_of
+from .settings import SEED_VARIABLE
 
 if TYPE_CHECKING:
     from ._core import Searcher
@@ -52,12 +54,19 @@ def without(feature: str) -> bool:
     return feature in names
 
 
+MAX_THREADS = 64
+"""The most threads the compiled core runs for one search."""
+
+
 def default_threads() -> int:
-    """One tree per core (at most 8), or `ABSTRACTS_TUI_THREADS`."""
+    """`ABSTRACTS_TUI_THREADS` when set; else one thread when `ABSTRACTS_TUI_SEED` asks
+    for reproducible searches, and one per core otherwise."""
     text = os.environ.get(THREADS_VARIABLE, "").strip()
-    if text.isdigit() and 1 <= int(text) <= 64:
+    if text.isdigit() and 1 <= int(text) <= MAX_THREADS:
         return int(text)
-    return max(1, min(8, os.cpu_count() or 1))
+    if os.environ.get(SEED_VARIABLE, "").strip():
+        return 1
+    return max(1, min(MAX_THREADS, os.cpu_count() or 1))
 
 
 _PROOFS = {0: None, 1: 0, 2: 1, 3: None}
@@ -109,8 +118,8 @@ class CompiledSearch:
 
     def follow(self, game: Game) -> bool:
         """Move the root to `game`'s position when `game` continues the line searched
-        (same start, the root's moves then more), keeping each tree's subtree below the
-        moves played; False (and nothing changes) when it does not continue it."""
+        (same start, the root's moves then more), keeping the subtree below the moves
+        played; False (and nothing changes) when it does not continue it."""
         moves = tuple(game.moves)
         line = self.line
         if moves[: len(line)] != line or game.start_position != self.start:
@@ -142,7 +151,7 @@ class CompiledSearch:
 
     @property
     def tree_bytes(self) -> int:
-        """The memory the trees hold now (nodes, edges, AMAF tables)."""
+        """The memory the tree holds now (nodes, edges, AMAF tables)."""
         return self._searcher.bytes
 
     @property

@@ -154,14 +154,15 @@ def test_a_finished_game_has_no_move() -> None:
 
 @pytest.mark.parametrize("name", ["petrify", "partitions"])
 def test_same_seed_and_playouts_same_result(name: str) -> None:
+    # One thread: several threads share one tree, and their interleaving changes it.
     game = new_game(name)
     runs = []
     for _ in range(2):
-        search = Search(game, seed=42)
+        search = Search(game, seed=42, threads=1)
         search.run(Budget(playouts=120))
         runs.append(search.candidates())
     assert runs[0] == runs[1]
-    other = Search(game, seed=43)
+    other = Search(game, seed=43, threads=1)
     other.run(Budget(playouts=120))
     assert other.candidates() != runs[0]
 
@@ -330,12 +331,13 @@ def test_proven_losses_rank_last(core: str) -> None:
 
 
 @pytest.mark.parametrize("core", [CORES[1]], indirect=True)
-def test_the_trees_stay_within_their_memory_bound(core: str) -> None:
+@pytest.mark.parametrize("threads", [1, 2, 12])
+def test_the_tree_stays_within_its_memory_bound(core: str, threads: int) -> None:
     from abstracts_tui.engine.compiled_search import CompiledSearch
 
     game = new_game("partitions", size=10)
     bound = 3 * 1024 * 1024
-    search = CompiledSearch(game, seed=1, threads=2, max_bytes=bound)
+    search = CompiledSearch(game, seed=1, threads=threads, max_bytes=bound)
     search.run(Budget(playouts=6000))
     used = search.tree_bytes
     assert used <= bound

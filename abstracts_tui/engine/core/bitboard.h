@@ -60,7 +60,7 @@ static inline int F(bb_eq)(BB a, BB b)
 static inline int F(bb_count)(BB a)
 {
     int c = 0;
-    for (int i = 0; i < NW; i++) c += __builtin_popcountll(a.w[i]);
+    for (int i = 0; i < NW; i++) c += popcount64(a.w[i]);
     return c;
 }
 
@@ -90,7 +90,7 @@ static inline BB F(bb_bit)(int i)
 static inline int F(bb_low)(BB a)
 {
     for (int i = 0; i < NW; i++)
-        if (a.w[i]) return i * 64 + __builtin_ctzll(a.w[i]);
+        if (a.w[i]) return i * 64 + ctz64(a.w[i]);
     return -1;
 }
 
@@ -98,7 +98,7 @@ static inline int F(bb_low)(BB a)
 static inline int F(bb_high)(BB a)
 {
     for (int i = NW - 1; i >= 0; i--)
-        if (a.w[i]) return i * 64 + 63 - __builtin_clzll(a.w[i]);
+        if (a.w[i]) return i * 64 + 63 - clz64(a.w[i]);
     return -1;
 }
 
@@ -154,11 +154,11 @@ static inline BB F(bb_shift)(BB a, int k)
 static inline int F(bb_nth)(BB a, int k)
 {
     for (int i = 0; i < NW; i++) {
-        int c = __builtin_popcountll(a.w[i]);
+        int c = popcount64(a.w[i]);
         if (k < c) {
             uint64_t x = a.w[i];
             while (k--) x &= x - 1;
-            return i * 64 + __builtin_ctzll(x);
+            return i * 64 + ctz64(x);
         }
         k -= c;
     }
@@ -178,10 +178,10 @@ static inline BB F(bb_range)(int lo, int hi)
 #define FOR_BITS(var, mask)                                                      \
     for (int _wi = 0; _wi < NW; _wi++)                                           \
         for (uint64_t _x = (mask).w[_wi]; _x; _x &= _x - 1)                      \
-            for (int var = _wi * 64 + __builtin_ctzll(_x), _once = 1; _once; _once = 0)
+            for (int var = _wi * 64 + ctz64(_x), _once = 1; _once; _once = 0)
 
 /* The same, for a loop inside a FOR_BITS body. */
 #define FOR_BITS_INNER(var, mask)                                                \
     for (int _wj = 0; _wj < NW; _wj++)                                           \
         for (uint64_t _y = (mask).w[_wj]; _y; _y &= _y - 1)                      \
-            for (int var = _wj * 64 + __builtin_ctzll(_y), _once2 = 1; _once2; _once2 = 0)
+            for (int var = _wj * 64 + ctz64(_y), _once2 = 1; _once2; _once2 = 0)

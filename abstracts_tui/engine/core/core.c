@@ -3,23 +3,29 @@
  * Python keeps the readable reference rules (abstracts_tui/rules/); this module mirrors
  * them on fixed-size multi-word bitboards (bitboard.h, rules.h, playout.h) and runs the
  * whole search iteration (selection, expansion, playout, outcome, update) without the
- * interpreter (search.h), on one tree per thread with the GIL released.
+ * interpreter (search.h), on one tree shared by every thread, with the GIL released.
  *
  * Python sees two types: Position (a game state built from the Python game's own state:
  * legal moves, play, scores, winner; for the differential test and for building a
- * search's root) and Searcher (root-parallel search over one tree per thread).
+ * search's root) and Searcher (a search of one tree by several threads).
  */
 
+/* The stable ABI of Python 3.11 and later (setup.py builds an abi3 extension): one
+   build serves every Python from 3.11, so the types are made from specs, and only the
+   functions of the limited API are used. */
+#ifndef Py_LIMITED_API
+#define Py_LIMITED_API 0x030B0000
+#endif
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "platform.h"
 
 #define G_PETRIFY 0
 #define G_PILO 1
@@ -85,35 +91,40 @@ static inline uint32_t rng_below(Rng *r, uint32_t n)
     return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32);
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* -- the tree ---------------------------------------------------------------------------- */
 
+/* One tree, searched by every thread at once (tree parallelisation, as in Fuego, MoHex,
+   Leela Zero and KataGo): statistics are atomic counters changed without locks; a node
+   is made by the one thread that claims its edge (MAKING) and published whole by a
+   release store; the others wait the moment it takes and walk on into it. */
+
+#define NO_CHILD (-1)
+#define MAKING (-2) /* an edge's child, or a node's AMAF table, being made by some thread */
+#define NO_AMAF (-1)
+
 typedef struct {
     int32_t move;
-    uint32_t visits;
-    float wins; /* for the colour to move at the parent */
-    int32_t child;
-    uint8_t proven; /* 0 unknown, 1 + winner colour, 3 a draw */
+    atomic_uint visits; /* counted on the way down, so a walk under way is a loss meanwhile */
+    atomic_uint wins2;  /* results in half points for the colour to move at the parent */
+    atomic_int child;   /* its node, NO_CHILD or MAKING */
+    atomic_uchar proven; /* 0 unknown, 1 + winner colour, 3 a draw */
 } Edge;
 
 typedef struct {
     int32_t edges; /* the first of its edges */
-    int32_t amaf;  /* its AMAF table, -1 before amaf_from playouts */
-    uint32_t total;
+    atomic_int amaf;    /* its AMAF table, NO_AMAF before amaf_from playouts, or MAKING */
+    atomic_uint total;  /* walks that went on through one of its edges */
+    atomic_uint ended;  /* walks that ended here: the node proven, or the game over */
     uint16_t nedges;
     int8_t turn;
-    uint8_t solved; /* as Edge.proven */
+    atomic_uchar solved; /* as Edge.proven */
 } Node;
 
-typedef struct {
-    float w, n; /* wins for the key's colour, playouts */
-} Amaf;
+/* An AMAF entry: playouts in the high 32 bits, wins in half points for the key's colour
+   in the low 32, so that one atomic addition updates both. */
+typedef atomic_ullong Amaf;
+#define AMAF_PLAYOUT ((uint64_t)1 << 32)
 
 typedef struct {
     int grave, ref, amaf_from, solver;
@@ -122,27 +133,54 @@ typedef struct {
 
 typedef struct {
     Node *nodes;
-    int64_t nnodes, cap_nodes;
+    atomic_llong nnodes;
+    int64_t cap_nodes;
     Edge *edges;
-    int64_t nedges, cap_edges;
+    atomic_llong nedges;
+    int64_t cap_edges;
     Amaf *amaf;
-    int64_t namaf, cap_amaf, table; /* tables in use, their most, entries per table */
-    uint32_t *stamp;
-    uint32_t iter;
-    int played_ply[MAXPLIES * 2], played_key[MAXPLIES * 2];
-    int keys[MAXPLIES * 2];
-    Rng rng;
-    uint64_t playouts, target;
-    int root_solved;
-    int exact; /* whether new nodes with few moves are solved exactly */
+    atomic_llong namaf;
+    int64_t cap_amaf, table; /* tables in use, their most, entries per table */
+    atomic_int full;        /* a node did not fit: no more are made this run */
+    atomic_int root_solved;
+    atomic_ullong claimed; /* iterations claimed by the threads, over every run */
+    uint64_t target;       /* claimed stops here (0: no playout budget) */
+    int exact;  /* whether new nodes with few moves are solved exactly */
+    int single; /* searched by one thread: the AMAF tables take plain additions */
     void *root; /* the root State */
 } Tree;
+
+/* What each thread has of its own: its random numbers and the scratch of one playout. */
+typedef struct {
+    Rng rng;
+    uint32_t *stamp;
+    uint32_t iter;
+    uint64_t playouts;
+    int played_ply[MAXPLIES * 2], played_key[MAXPLIES * 2];
+    int keys[MAXPLIES * 2];
+} Worker;
 
 typedef struct {
     atomic_int stop;
     atomic_ullong playouts;
     double deadline;
 } Shared;
+
+static inline long long load_ll(atomic_llong *a) { return atomic_load_explicit(a, memory_order_relaxed); }
+static inline void store_ll(atomic_llong *a, long long v) { atomic_store_explicit(a, v, memory_order_relaxed); }
+static inline unsigned load_u32(const atomic_uint *a)
+{
+    return atomic_load_explicit((atomic_uint *)a, memory_order_relaxed);
+}
+static inline void store_u32(atomic_uint *a, unsigned v) { atomic_store_explicit(a, v, memory_order_relaxed); }
+
+static inline void amaf_add(Amaf *a, uint64_t x, int single)
+{
+    if (single)
+        atomic_store_explicit(a, atomic_load_explicit(a, memory_order_relaxed) + x, memory_order_relaxed);
+    else
+        atomic_fetch_add_explicit(a, x, memory_order_relaxed);
+}
 
 /* 1 / sqrt(n + 1) for the visit counts selection meets most: a look-up instead of a
    square root and a division per move per step. */
@@ -156,9 +194,13 @@ static inline double inv_sqrt1(uint32_t n)
 
 static int tree_amaf(Tree *t)
 {
-    if (t->namaf >= t->cap_amaf) return -1;
-    return (int)t->namaf++;
+    long long old = load_ll(&t->namaf);
+    do {
+        if (old >= t->cap_amaf) return -1;
+    } while (!atomic_compare_exchange_weak(&t->namaf, &old, old + 1));
+    return (int)old;
 }
+
 
 /* -- one instance of bitboards, rules, playouts and search per word count --------------- */
 
@@ -241,7 +283,7 @@ typedef struct {
     void *state;
 } Position;
 
-static PyTypeObject PositionType;
+static PyTypeObject *PositionType; /* made from its spec at import */
 
 static int read_board(PyObject *bytes, void *dst, int nw)
 {
@@ -270,8 +312,8 @@ static int Position_init(Position *self, PyObject *args, PyObject *kw)
                           &PyTuple_Type, &levels, &turn, &passes, &last, &swap))
         return -1;
     if (game < 0 || game > 4 || size < 2 || game_bits(game, size) > MAXBITS ||
-        (game == G_EGOTZI && size > 9) || PyTuple_GET_SIZE(boards) > 4 ||
-        PyTuple_GET_SIZE(levels) > MAXLEVELS) {
+        (game == G_EGOTZI && size > 9) || PyTuple_Size(boards) > 4 ||
+        PyTuple_Size(levels) > MAXLEVELS) {
         PyErr_SetString(PyExc_ValueError, "no such game or board size in the compiled core");
         return -1;
     }
@@ -286,14 +328,23 @@ static int Position_init(Position *self, PyObject *args, PyObject *kw)
     DISPATCH(nw, ctx_init, ((void *)self->ctx, game, size, pie, komi));
     uint64_t words[4][6];
     memset(words, 0, sizeof words);
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(boards); i++)
-        if (read_board(PyTuple_GET_ITEM(boards, i), words[i], nw) < 0) return -1;
+    for (Py_ssize_t i = 0; i < PyTuple_Size(boards); i++)
+        if (read_board(PyTuple_GetItem(boards, i), words[i], nw) < 0) return -1;
     uint64_t lv[MAXLEVELS][6];
     memset(lv, 0, sizeof lv);
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(levels); i++)
-        if (read_board(PyTuple_GET_ITEM(levels, i), lv[i], nw) < 0) return -1;
+    for (Py_ssize_t i = 0; i < PyTuple_Size(levels); i++)
+        if (read_board(PyTuple_GetItem(levels, i), lv[i], nw) < 0) return -1;
     DISPATCH(nw, state_load, ((void *)self->ctx, (void *)self->state, words, lv, turn, passes, last, swap));
     return 0;
+}
+
+/* A type made from a spec is an object of its own: its instances hold a reference. */
+static void free_instance(PyObject *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    freefunc release = (freefunc)PyType_GetSlot(type, Py_tp_free);
+    release(self);
+    Py_DECREF(type);
 }
 
 static void Position_dealloc(Position *self)
@@ -303,7 +354,7 @@ static void Position_dealloc(Position *self)
     else
         free(self->ctx);
     free(self->state);
-    Py_TYPE(self)->tp_free((PyObject *)self);
+    free_instance((PyObject *)self);
 }
 
 static PyObject *Position_legal_moves(Position *self, PyObject *unused)
@@ -312,7 +363,7 @@ static PyObject *Position_legal_moves(Position *self, PyObject *unused)
     int count = DISPATCH(self->nw, legal_moves, ((void *)self->ctx, (void *)self->state, moves));
     PyObject *list = PyList_New(count);
     if (!list) return NULL;
-    for (int i = 0; i < count; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(moves[i]));
+    for (int i = 0; i < count; i++) PyList_SetItem(list, i, PyLong_FromLong(moves[i]));
     return list;
 }
 
@@ -369,14 +420,14 @@ static PyObject *Position_playout(Position *self, PyObject *arg)
     int *moves = keys + MAXPLIES * 2;
     int n = DISPATCH(self->nw, playout, ((void *)self->ctx, (void *)self->state, &rng, keys, moves));
     PyObject *list = PyList_New(n);
-    for (int i = 0; list && i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(moves[i]));
+    for (int i = 0; list && i < n; i++) PyList_SetItem(list, i, PyLong_FromLong(moves[i]));
     free(keys);
     return list;
 }
 
 static PyObject *Position_copy(Position *self, PyObject *unused)
 {
-    Position *other = PyObject_New(Position, &PositionType);
+    Position *other = PyObject_New(Position, PositionType);
     if (!other) return NULL;
     other->nw = self->nw;
     other->ctx = self->ctx;
@@ -403,15 +454,20 @@ static PyMethodDef Position_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static PyTypeObject PositionType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "abstracts_tui.engine._core.Position",
-    .tp_basicsize = sizeof(Position),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "A game position in the compiled rules.",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Position_init,
-    .tp_dealloc = (destructor)Position_dealloc,
-    .tp_methods = Position_methods,
+static PyType_Slot Position_slots[] = {
+    {Py_tp_doc, (void *)"A game position in the compiled rules."},
+    {Py_tp_new, (void *)PyType_GenericNew},
+    {Py_tp_init, (void *)Position_init},
+    {Py_tp_dealloc, (void *)Position_dealloc},
+    {Py_tp_methods, Position_methods},
+    {0, NULL},
+};
+
+static PyType_Spec Position_spec = {
+    .name = "abstracts_tui.engine._core.Position",
+    .basicsize = sizeof(Position),
+    .flags = Py_TPFLAGS_DEFAULT,
+    .slots = Position_slots,
 };
 
 /* ======================================================================================= */
@@ -422,8 +478,9 @@ typedef struct {
     PyObject *position; /* keeps the ctx alive */
     void *ctx;
     Params params;
-    int ntrees;
-    Tree *trees;
+    Tree tree;
+    int nworkers;
+    Worker *workers;
     Shared shared;
     int running;
     double seconds;
@@ -436,23 +493,28 @@ typedef struct {
     int index;
 } Job;
 
-static void tree_free(Tree *t)
+static void Searcher_free_tree(Searcher *self)
 {
-    free(t->nodes);
-    free(t->edges);
-    free(t->amaf);
-    free(t->stamp);
-    free(t->root);
+    free(self->tree.nodes);
+    free(self->tree.edges);
+    free(self->tree.amaf);
+    free(self->tree.root);
+    self->tree.nodes = NULL;
+    self->tree.edges = NULL;
+    self->tree.amaf = NULL;
+    self->tree.root = NULL;
+    if (self->workers) {
+        for (int i = 0; i < self->nworkers; i++) free(self->workers[i].stamp);
+        free(self->workers);
+        self->workers = NULL;
+    }
 }
 
 static void Searcher_dealloc(Searcher *self)
 {
-    if (self->trees) {
-        for (int i = 0; i < self->ntrees; i++) tree_free(&self->trees[i]);
-        free(self->trees);
-    }
+    Searcher_free_tree(self);
     Py_XDECREF(self->position);
-    Py_TYPE(self)->tp_free((PyObject *)self);
+    free_instance((PyObject *)self);
 }
 
 /* Searcher(position, seed, threads, grave, ref, bias, exploration, amaf_from, max_bytes,
@@ -465,12 +527,16 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kw)
     double bias, exploration;
     long long max_bytes;
     int solver = 1, exact = 1;
-    if (!PyArg_ParseTuple(args, "O!KiiiddiL|ii", &PositionType, &pos, &seed, &threads, &grave,
+    if (!PyArg_ParseTuple(args, "O!KiiiddiL|ii", PositionType, &pos, &seed, &threads, &grave,
                           &ref, &bias, &exploration, &amaf_from, &max_bytes, &solver, &exact))
         return -1;
     if (threads < 1 || threads > MAXTHREADS) {
         PyErr_SetString(PyExc_ValueError, "threads must be between 1 and 64");
         return -1;
+    }
+    if (self->position) { /* __init__ called again: start afresh */
+        Searcher_free_tree(self);
+        Py_CLEAR(self->position);
     }
     Position *p = (Position *)pos;
     Py_INCREF(pos);
@@ -484,52 +550,62 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kw)
     self->params.amaf_from = amaf_from;
     self->params.solver = solver;
     self->max_bytes = max_bytes;
-    self->ntrees = threads;
+    self->nworkers = threads;
     atomic_store(&self->shared.stop, 0);
     atomic_store(&self->shared.playouts, 0);
-    self->trees = calloc((size_t)threads, sizeof(Tree));
-    if (!self->trees) {
+    self->workers = calloc((size_t)threads, sizeof(Worker));
+    if (!self->workers) {
         PyErr_NoMemory();
         return -1;
     }
     int slots = DISPATCH(self->nw, ctx_slots, ((void *)self->ctx));
-    int64_t per_tree = max_bytes / threads;
     int64_t table_bytes = (int64_t)slots * 2 * (int64_t)sizeof(Amaf);
+    Tree *t = &self->tree;
+    memset(t, 0, sizeof *t);
+    /* The memory bound: nodes a tenth, edges half, AMAF tables the rest (two-fifths). */
+    t->cap_nodes = max_bytes / 10 / (int64_t)sizeof(Node);
+    t->cap_edges = max_bytes / 2 / (int64_t)sizeof(Edge);
+    t->cap_amaf = max_bytes * 2 / 5 / table_bytes;
+    if (t->cap_nodes < 1) t->cap_nodes = 1;
+    if (t->cap_edges < MAXMOVES) t->cap_edges = MAXMOVES;
+    if (t->cap_amaf < 1) t->cap_amaf = 1;
+    /* calloc: the pages are only taken from the system as the tree grows into them */
+    t->nodes = calloc((size_t)t->cap_nodes, sizeof(Node));
+    t->edges = calloc((size_t)t->cap_edges, sizeof(Edge));
+    t->amaf = calloc((size_t)(t->cap_amaf * table_bytes / (int64_t)sizeof(Amaf)), sizeof(Amaf));
+    if (!t->nodes || !t->edges || !t->amaf) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    t->exact = exact && solver;
+    t->single = threads == 1;
     for (int i = 0; i < threads; i++) {
-        Tree *t = &self->trees[i];
-        /* The memory bound: nodes a tenth, edges half, AMAF tables the rest (two-fifths). */
-        t->cap_nodes = per_tree / 10 / (int64_t)sizeof(Node);
-        t->cap_edges = per_tree / 2 / (int64_t)sizeof(Edge);
-        t->cap_amaf = per_tree * 2 / 5 / table_bytes;
-        if (t->cap_nodes < 1) t->cap_nodes = 1;
-        if (t->cap_edges < MAXMOVES) t->cap_edges = MAXMOVES;
-        if (t->cap_amaf < 1) t->cap_amaf = 1;
-        /* calloc: the pages are only taken from the system as the tree grows into them */
-        t->nodes = calloc((size_t)t->cap_nodes, sizeof(Node));
-        t->edges = calloc((size_t)t->cap_edges, sizeof(Edge));
-        t->amaf = calloc((size_t)(t->cap_amaf * table_bytes / (int64_t)sizeof(Amaf)), sizeof(Amaf));
-        t->stamp = calloc((size_t)slots * 2, sizeof(uint32_t));
-        if (!t->nodes || !t->edges || !t->amaf || !t->stamp) {
+        Worker *w = &self->workers[i];
+        w->stamp = calloc((size_t)slots * 2, sizeof(uint32_t));
+        if (!w->stamp) {
             PyErr_NoMemory();
             return -1;
         }
-        rng_seed(&t->rng, seed + 0x9e3779b97f4a7c15ULL * (uint64_t)i);
-        t->exact = exact && solver;
-        if (DISPATCH(self->nw, tree_init, ((void *)self->ctx, t, p->state)) < 0) {
-            PyErr_NoMemory();
-            return -1;
-        }
+        rng_seed(&w->rng, seed + 0x9e3779b97f4a7c15ULL * (uint64_t)i);
+    }
+    if (DISPATCH(self->nw, tree_init, ((void *)self->ctx, t, &self->workers[0], p->state)) < 0) {
+        PyErr_NoMemory();
+        return -1;
     }
     return 0;
 }
 
-static void *worker(void *arg)
+static THREAD_RESULT worker(void *arg)
 {
     Job *job = arg;
     Searcher *s = job->s;
-    Tree *t = &s->trees[job->index];
-    DISPATCH(s->nw, run_tree, ((void *)s->ctx, &s->params, t, &s->shared));
-    return NULL;
+    DISPATCH(s->nw, run_tree, ((void *)s->ctx, &s->params, &s->tree, &s->workers[job->index], &s->shared));
+    return THREAD_DONE;
+}
+
+static int Searcher_ready(Searcher *self)
+{
+    return self->tree.nodes && load_ll(&self->tree.nnodes) > 0;
 }
 
 /* run(playouts, seconds): search until the playouts (0: no limit) or the seconds (0: no
@@ -543,33 +619,33 @@ static PyObject *Searcher_run(Searcher *self, PyObject *args)
         PyErr_SetString(PyExc_RuntimeError, "this search is already running");
         return NULL;
     }
-    for (int i = 0; i < self->ntrees; i++)
-        if (!self->trees[i].nodes || !self->trees[i].nnodes) return PyErr_NoMemory();
-    self->running = 1;
-    for (int i = 0; i < self->ntrees; i++) {
-        Tree *t = &self->trees[i];
-        uint64_t share = playouts / (uint64_t)self->ntrees + ((uint64_t)i < playouts % (uint64_t)self->ntrees);
-        t->target = playouts ? t->playouts + share : 0;
+    if (!self->workers) {
+        PyErr_SetString(PyExc_RuntimeError, "this search was not made");
+        return NULL;
     }
+    if (!Searcher_ready(self)) return PyErr_NoMemory();
+    self->running = 1;
+    Tree *t = &self->tree;
+    uint64_t done = atomic_load(&self->shared.playouts);
+    atomic_store(&t->claimed, done);
+    t->target = playouts ? done + playouts : 0;
     double start = now_seconds();
     self->run_start = start;
     self->shared.deadline = seconds > 0.0 ? start + seconds : 0.0;
-    pthread_t threads[MAXTHREADS];
+    thread_t threads[MAXTHREADS];
     Job jobs[MAXTHREADS];
     int started = 0;
     Py_BEGIN_ALLOW_THREADS;
-    for (int i = 1; i < self->ntrees; i++) {
+    for (int i = 1; i < self->nworkers; i++) {
         jobs[i].s = self;
         jobs[i].index = i;
-        if (pthread_create(&threads[i], NULL, worker, &jobs[i]) != 0) break;
+        if (thread_start(&threads[i], worker, &jobs[i]) != 0) break;
         started = i;
     }
     jobs[0].s = self;
     jobs[0].index = 0;
     worker(&jobs[0]);
-    for (int i = 1; i <= started; i++) pthread_join(threads[i], NULL);
-    /* A tree whose thread could not start runs here, after the others. */
-    for (int i = started + 1; i < self->ntrees; i++) worker(&jobs[i]);
+    for (int i = 1; i <= started; i++) thread_join(threads[i]);
     Py_END_ALLOW_THREADS;
     self->seconds += now_seconds() - start;
     atomic_store(&self->shared.stop, 0);
@@ -577,17 +653,24 @@ static PyObject *Searcher_run(Searcher *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* advance(moves): the moves were played from the root; each tree keeps what it had
-   found below them. Returns the root visits kept over all trees. */
+/* advance(moves): the moves were played from the root; the tree keeps what it had found
+   below them. Returns the root visits kept. */
 static PyObject *Searcher_advance(Searcher *self, PyObject *arg)
 {
     if (self->running) {
         PyErr_SetString(PyExc_RuntimeError, "this search is running");
         return NULL;
     }
-    PyObject *seq = PySequence_Fast(arg, "advance takes a list of moves");
-    if (!seq) return NULL;
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    if (!self->workers) {
+        PyErr_SetString(PyExc_RuntimeError, "this search was not made");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Check(arg) ? PySequence_List(arg) : NULL;
+    if (!seq) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "advance takes a list of moves");
+        return NULL;
+    }
+    Py_ssize_t count = PyList_Size(seq);
     if (count > MAXPLIES) {
         Py_DECREF(seq);
         PyErr_SetString(PyExc_ValueError, "too many moves");
@@ -595,21 +678,18 @@ static PyObject *Searcher_advance(Searcher *self, PyObject *arg)
     }
     int moves[MAXPLIES];
     for (Py_ssize_t i = 0; i < count; i++) {
-        moves[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        moves[i] = (int)PyLong_AsLong(PyList_GetItem(seq, i));
         if (moves[i] == -1 && PyErr_Occurred()) {
             Py_DECREF(seq);
             return NULL;
         }
     }
     Py_DECREF(seq);
-    unsigned long long kept = 0;
-    for (int i = 0; i < self->ntrees; i++) {
-        Tree *t = &self->trees[i];
-        if (DISPATCH(self->nw, tree_advance, ((void *)self->ctx, t, moves, (int)count)) < 0)
-            return PyErr_NoMemory();
-        kept += t->nodes[0].total;
-    }
-    return PyLong_FromUnsignedLongLong(kept);
+    if (!Searcher_ready(self)) return PyErr_NoMemory();
+    Tree *t = &self->tree;
+    if (DISPATCH(self->nw, tree_advance, ((void *)self->ctx, t, &self->workers[0], moves, (int)count)) < 0)
+        return PyErr_NoMemory();
+    return PyLong_FromUnsignedLong(load_u32(&t->nodes[0].total));
 }
 
 static PyObject *Searcher_stop(Searcher *self, PyObject *unused)
@@ -618,59 +698,35 @@ static PyObject *Searcher_stop(Searcher *self, PyObject *unused)
     Py_RETURN_NONE;
 }
 
-/* The root's moves merged over the trees: [(move, visits, wins, proven, pv), ...].
-   pv comes from the tree that visited the move most. */
+/* The root's moves: [(move, visits, wins, proven, pv), ...]. */
 static PyObject *Searcher_stats(Searcher *self, PyObject *unused)
 {
-    for (int k = 0; k < self->ntrees; k++)
-        if (!self->trees[k].nodes || !self->trees[k].nnodes) return PyList_New(0); /* out of memory */
-    Tree *t0 = &self->trees[0];
-    Node *root = &t0->nodes[0];
+    if (!Searcher_ready(self)) return PyList_New(0); /* out of memory */
+    Tree *t = &self->tree;
+    Node *root = &t->nodes[0];
     int count = root->nedges;
     PyObject *list = PyList_New(count);
     if (!list) return NULL;
     for (int i = 0; i < count; i++) {
-        int move = t0->edges[root->edges + i].move;
-        uint64_t visits = 0;
-        double wins = 0.0;
-        int proven = 0, best_tree = 0;
-        uint32_t best_visits = 0;
-        for (int k = 0; k < self->ntrees; k++) {
-            Tree *t = &self->trees[k];
-            Node *r = &t->nodes[0];
-            for (int j = 0; j < r->nedges; j++) {
-                Edge *e = &t->edges[r->edges + j];
-                if (e->move != move) continue;
-                visits += e->visits;
-                wins += e->wins;
-                if (e->proven) proven = e->proven;
-                if (e->visits > best_visits) {
-                    best_visits = e->visits;
-                    best_tree = k;
-                }
-                break;
-            }
-        }
+        Edge *re = &t->edges[root->edges + i];
         PyObject *pv = PyList_New(0);
         if (!pv) {
             Py_DECREF(list);
             return NULL;
         }
-        Tree *t = &self->trees[best_tree];
-        Node *r = &t->nodes[0];
-        int node = -1;
-        for (int j = 0; j < r->nedges; j++)
-            if (t->edges[r->edges + j].move == move) node = t->edges[r->edges + j].child;
+        int node = atomic_load(&re->child);
         for (int depth = 0; node >= 0 && depth < 30; depth++) {
             Node *nd = &t->nodes[node];
             if (!nd->nedges) break;
             int best = -1;
             uint32_t most = 0;
-            for (int j = 0; j < nd->nedges; j++)
-                if (t->edges[nd->edges + j].visits > most) {
-                    most = t->edges[nd->edges + j].visits;
+            for (int j = 0; j < nd->nedges; j++) {
+                uint32_t v = load_u32(&t->edges[nd->edges + j].visits);
+                if (v > most) {
+                    most = v;
                     best = j;
                 }
+            }
             if (best < 0 || most < 2) break;
             Edge *e = &t->edges[nd->edges + best];
             PyObject *m = PyLong_FromLong(e->move);
@@ -681,14 +737,58 @@ static PyObject *Searcher_stats(Searcher *self, PyObject *unused)
                 return NULL;
             }
             Py_DECREF(m);
-            node = e->child;
+            node = atomic_load(&e->child);
         }
-        PyObject *item = Py_BuildValue("(iKdiN)", move, (unsigned long long)visits, wins, proven, pv);
+        PyObject *item = Py_BuildValue("(iKdiN)", re->move, (unsigned long long)load_u32(&re->visits),
+                                       load_u32(&re->wins2) * 0.5, (int)atomic_load(&re->proven), pv);
         if (!item) {
             Py_DECREF(list);
             return NULL;
         }
-        PyList_SET_ITEM(list, i, item);
+        PyList_SetItem(list, i, item);
+    }
+    return list;
+}
+
+/* The whole tree, for the tests of its invariants: one (total, ended, solved, turn,
+   [(move, visits, wins, proven, child), ...]) per node, the root first. */
+static PyObject *Searcher_dump(Searcher *self, PyObject *unused)
+{
+    if (self->running) {
+        PyErr_SetString(PyExc_RuntimeError, "this search is running");
+        return NULL;
+    }
+    if (!Searcher_ready(self)) return PyList_New(0);
+    Tree *t = &self->tree;
+    long long count = load_ll(&t->nnodes);
+    PyObject *list = PyList_New((Py_ssize_t)count);
+    if (!list) return NULL;
+    for (long long i = 0; i < count; i++) {
+        Node *nd = &t->nodes[i];
+        PyObject *edges = PyList_New(nd->nedges);
+        if (!edges) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        for (int j = 0; j < nd->nedges; j++) {
+            Edge *e = &t->edges[nd->edges + j];
+            PyObject *item = Py_BuildValue("(iIdii)", e->move, load_u32(&e->visits),
+                                           load_u32(&e->wins2) * 0.5, (int)atomic_load(&e->proven),
+                                           atomic_load(&e->child));
+            if (!item) {
+                Py_DECREF(edges);
+                Py_DECREF(list);
+                return NULL;
+            }
+            PyList_SetItem(edges, j, item);
+        }
+        PyObject *row = Py_BuildValue("(IIiiN)", load_u32(&nd->total), load_u32(&nd->ended),
+                                      (int)atomic_load(&nd->solved), (int)nd->turn, edges);
+        if (!row) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SetItem(list, (Py_ssize_t)i, row);
     }
     return list;
 }
@@ -706,30 +806,28 @@ static PyObject *Searcher_get_seconds(Searcher *self, void *closure)
 
 static PyObject *Searcher_get_nodes(Searcher *self, void *closure)
 {
-    long long nodes = 0;
-    for (int i = 0; i < self->ntrees; i++) nodes += self->trees[i].nnodes;
-    return PyLong_FromLongLong(nodes);
+    return PyLong_FromLongLong(load_ll(&self->tree.nnodes));
 }
 
-/* The memory the trees hold now: nodes, edges and AMAF tables in use. */
+static PyObject *Searcher_get_threads(Searcher *self, void *closure)
+{
+    return PyLong_FromLong(self->nworkers);
+}
+
+/* The memory the tree holds now: nodes, edges and AMAF tables in use. */
 static PyObject *Searcher_get_bytes(Searcher *self, void *closure)
 {
-    long long bytes = 0;
-    for (int i = 0; i < self->ntrees; i++) {
-        Tree *t = &self->trees[i];
-        bytes += t->nnodes * (int64_t)sizeof(Node) + t->nedges * (int64_t)sizeof(Edge) +
-                 t->namaf * t->table * (int64_t)sizeof(Amaf);
-    }
+    Tree *t = &self->tree;
+    long long bytes = load_ll(&t->nnodes) * (int64_t)sizeof(Node) +
+                      load_ll(&t->nedges) * (int64_t)sizeof(Edge) +
+                      load_ll(&t->namaf) * t->table * (int64_t)sizeof(Amaf);
     return PyLong_FromLongLong(bytes);
 }
 
 /* The root's proof: 0 unknown, 1 + winner, 3 a draw. */
 static PyObject *Searcher_get_solved(Searcher *self, void *closure)
 {
-    int solved = 0;
-    for (int i = 0; i < self->ntrees; i++)
-        if (self->trees[i].root_solved) solved = self->trees[i].root_solved;
-    return PyLong_FromLong(solved);
+    return PyLong_FromLong(atomic_load(&self->tree.root_solved));
 }
 
 static PyMethodDef Searcher_methods[] = {
@@ -737,28 +835,35 @@ static PyMethodDef Searcher_methods[] = {
     {"stop", (PyCFunction)Searcher_stop, METH_NOARGS, "Ask a running search to return (thread-safe)."},
     {"advance", (PyCFunction)Searcher_advance, METH_O, "advance(moves): keep the subtree below them."},
     {"stats", (PyCFunction)Searcher_stats, METH_NOARGS, "The root's moves: (move, visits, wins, proven, pv)."},
+    {"dump", (PyCFunction)Searcher_dump, METH_NOARGS, "Every node: (total, ended, solved, turn, edges)."},
     {NULL, NULL, 0, NULL},
 };
 
 static PyGetSetDef Searcher_getset[] = {
     {"playouts", (getter)Searcher_get_playouts, NULL, "Playouts so far, over every run.", NULL},
     {"seconds", (getter)Searcher_get_seconds, NULL, "Wall time spent in run so far, the run under way included.", NULL},
-    {"nodes", (getter)Searcher_get_nodes, NULL, "Nodes in the trees.", NULL},
-    {"bytes", (getter)Searcher_get_bytes, NULL, "Memory the trees use now.", NULL},
+    {"nodes", (getter)Searcher_get_nodes, NULL, "Nodes in the tree.", NULL},
+    {"threads", (getter)Searcher_get_threads, NULL, "Threads that search the tree.", NULL},
+    {"bytes", (getter)Searcher_get_bytes, NULL, "Memory the tree uses now.", NULL},
     {"solved", (getter)Searcher_get_solved, NULL, "The root's proof (0 unknown).", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-static PyTypeObject SearcherType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "abstracts_tui.engine._core.Searcher",
-    .tp_basicsize = sizeof(Searcher),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Monte Carlo tree search in C, one tree per thread.",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Searcher_init,
-    .tp_dealloc = (destructor)Searcher_dealloc,
-    .tp_methods = Searcher_methods,
-    .tp_getset = Searcher_getset,
+static PyType_Slot Searcher_slots[] = {
+    {Py_tp_doc, (void *)"Monte Carlo tree search in C, one tree searched by every thread."},
+    {Py_tp_new, (void *)PyType_GenericNew},
+    {Py_tp_init, (void *)Searcher_init},
+    {Py_tp_dealloc, (void *)Searcher_dealloc},
+    {Py_tp_methods, Searcher_methods},
+    {Py_tp_getset, Searcher_getset},
+    {0, NULL},
+};
+
+static PyType_Spec Searcher_spec = {
+    .name = "abstracts_tui.engine._core.Searcher",
+    .basicsize = sizeof(Searcher),
+    .flags = Py_TPFLAGS_DEFAULT,
+    .slots = Searcher_slots,
 };
 
 static struct PyModuleDef module = {
@@ -770,14 +875,21 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__core(void)
 {
-    if (PyType_Ready(&PositionType) < 0 || PyType_Ready(&SearcherType) < 0) return NULL;
     for (int i = 0; i < INV_SQRT_SIZE; i++) inv_sqrt_table[i] = 1.0 / sqrt((double)i + 1.0);
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
-    Py_INCREF(&PositionType);
-    Py_INCREF(&SearcherType);
-    if (PyModule_AddObject(m, "Position", (PyObject *)&PositionType) < 0 ||
-        PyModule_AddObject(m, "Searcher", (PyObject *)&SearcherType) < 0) {
+    PyObject *position = PyType_FromSpec(&Position_spec);
+    PyObject *searcher = position ? PyType_FromSpec(&Searcher_spec) : NULL;
+    /* The module keeps a reference to each type; PositionType borrows it. */
+    if (!searcher || PyModule_AddObject(m, "Position", position) < 0) {
+        Py_XDECREF(position);
+        Py_XDECREF(searcher);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PositionType = (PyTypeObject *)position;
+    if (PyModule_AddObject(m, "Searcher", searcher) < 0) {
+        Py_DECREF(searcher);
         Py_DECREF(m);
         return NULL;
     }

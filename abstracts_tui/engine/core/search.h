@@ -1,5 +1,6 @@
-/* Monte Carlo tree search with GRAVE (or UCT) and an MCTS-solver, on one tree, for
- * NW-word boards; included once per word count. The statistics mirror the Python
+/* Monte Carlo tree search with GRAVE (or UCT) and an MCTS-solver, on one tree that every
+ * thread searches at once (see core.c: the tree), for NW-word boards; included once per
+ * word count. The statistics mirror the Python
  * search (abstracts_tui/engine/search.py): a move gets a node on its second visit, a
  * node keeps AMAF statistics from its amaf_from-th playout (the root from the first),
  * and selection borrows those of the closest ancestor with at least `ref` playouts.
@@ -35,39 +36,60 @@ static int F(exact)(const Ctx *c, const State *s, int *budget)
     return best;
 }
 
-static int F(new_node)(const Ctx *c, Tree *t, const State *s)
+/* Take n consecutive items of a pool of cap: the first, or -1 when they do not fit (and
+   then nothing is taken). Threads take from the same pools, so it is a compare-and-swap. */
+static int64_t F(take)(atomic_llong *used, int64_t cap, int64_t n)
 {
-    int moves[MAXMOVES];
-    int count = F(legal_moves)(c, s, moves);
-    if (t->nnodes >= t->cap_nodes || t->nedges + count > t->cap_edges) return -1;
-    int id = (int)t->nnodes++;
-    Node *nd = &t->nodes[id];
-    nd->edges = (int32_t)t->nedges;
-    nd->nedges = (uint16_t)count;
-    nd->turn = (int8_t)F(turn_of)(c, s);
-    nd->solved = 0;
-    nd->total = 0;
-    nd->amaf = -1;
-    /* Ties before any statistics go to a random move rather than the lowest cell; a
-       rotation serves as well as a shuffle. */
-    int shift = count > 1 ? (int)rng_below(&t->rng, (uint32_t)count) : 0;
-    for (int i = 0; i < count; i++) {
-        Edge *e = &t->edges[t->nedges + i];
-        e->move = moves[(i + shift) % count];
-        e->visits = 0;
-        e->wins = 0.0f;
-        e->child = -1;
-        e->proven = 0;
-    }
-    t->nedges += count;
-    if (t->exact && count <= EXACT_MOVES) {
-        int budget = EXACT_BUDGET;
-        nd->solved = (uint8_t)F(exact)(c, s, &budget);
-    }
-    return id;
+    long long old = atomic_load_explicit(used, memory_order_relaxed);
+    do {
+        if (old + n > cap) return -1;
+    } while (!atomic_compare_exchange_weak_explicit(used, &old, old + n, memory_order_relaxed,
+                                                    memory_order_relaxed));
+    return old;
 }
 
-static int F(tree_init)(const Ctx *c, Tree *t, const State *root)
+/* A new node for position s, not yet reachable from the tree: the caller publishes it
+   (a release store of the edge's child) once it is whole. -1 when the tree is full; from
+   then on the tree is full for every thread, so that an edge never gets a child after a
+   failed expansion (the stress test's counts rely on it). */
+static int F(new_node)(const Ctx *c, Tree *t, Worker *w, const State *s)
+{
+    int moves[MAXMOVES];
+    if (atomic_load_explicit(&t->full, memory_order_relaxed)) return -1;
+    int count = F(legal_moves)(c, s, moves);
+    int64_t first = F(take)(&t->nedges, t->cap_edges, count);
+    int64_t id = first < 0 ? -1 : F(take)(&t->nnodes, t->cap_nodes, 1);
+    if (id < 0) {
+        atomic_store_explicit(&t->full, 1, memory_order_relaxed);
+        return -1;
+    }
+    Node *nd = &t->nodes[id];
+    nd->edges = (int32_t)first;
+    nd->nedges = (uint16_t)count;
+    nd->turn = (int8_t)F(turn_of)(c, s);
+    atomic_store_explicit(&nd->solved, 0, memory_order_relaxed);
+    atomic_store_explicit(&nd->total, 0, memory_order_relaxed);
+    atomic_store_explicit(&nd->ended, 0, memory_order_relaxed);
+    atomic_store_explicit(&nd->amaf, NO_AMAF, memory_order_relaxed);
+    /* Ties before any statistics go to a random move rather than the lowest cell; a
+       rotation serves as well as a shuffle. */
+    int shift = count > 1 ? (int)rng_below(&w->rng, (uint32_t)count) : 0;
+    for (int i = 0; i < count; i++) {
+        Edge *e = &t->edges[first + i];
+        e->move = moves[(i + shift) % count];
+        atomic_store_explicit(&e->visits, 0, memory_order_relaxed);
+        atomic_store_explicit(&e->wins2, 0, memory_order_relaxed);
+        atomic_store_explicit(&e->child, NO_CHILD, memory_order_relaxed);
+        atomic_store_explicit(&e->proven, 0, memory_order_relaxed);
+    }
+    if (t->exact && count <= EXACT_MOVES) {
+        int budget = EXACT_BUDGET;
+        atomic_store_explicit(&nd->solved, (unsigned char)F(exact)(c, s, &budget), memory_order_relaxed);
+    }
+    return (int)id;
+}
+
+static int F(tree_init)(const Ctx *c, Tree *t, Worker *w, const State *root)
 {
     t->root = malloc(sizeof(State));
     if (!t->root) return -1;
@@ -77,33 +99,40 @@ static int F(tree_init)(const Ctx *c, Tree *t, const State *root)
        so that the winning move is known, not only that there is one. */
     int exact = t->exact;
     t->exact = 0;
-    int made = F(new_node)(c, t, root);
+    int made = F(new_node)(c, t, w, root);
     t->exact = exact;
     if (made < 0) return -1;
-    t->nodes[0].amaf = tree_amaf(t);
+    atomic_store(&t->nodes[0].amaf, tree_amaf(t));
     return 0;
 }
 
-static inline int F(select_grave)(const Ctx *c, const Params *pr, Tree *t, Node *nd, int ref)
+/* Statistics are read without locks while other threads update them: a value may be a
+   playout behind, never torn. A move some thread is exploring counts as a visit without
+   its win until that thread's playout ends (the virtual loss), which steers the other
+   threads elsewhere meanwhile. */
+static inline int F(select_grave)(const Ctx *c, const Params *pr, Tree *t, Node *nd, int ref,
+                                  uint32_t total)
 {
     const Amaf *table = ref >= 0 ? &t->amaf[(int64_t)ref * t->table] : NULL;
-    double scale = pr->exploration * sqrt(log((double)nd->total + 1.0));
+    double scale = pr->exploration * sqrt(log((double)total + 1.0));
     double best = -1.0, bias = pr->bias;
     int pick = -1, turn = nd->turn, loss = (1 - turn) + 1;
     Edge *edges = &t->edges[nd->edges];
     for (int i = 0; i < nd->nedges; i++) {
         Edge *e = &edges[i];
-        if (e->proven == loss) continue;
+        if (atomic_load_explicit(&e->proven, memory_order_relaxed) == loss) continue;
         double an = 0.0, aw = 0.0;
         if (table) {
-            const Amaf *a = &table[F(amaf_slot)(c, e->move) * 2 + turn];
-            an = a->n;
-            aw = a->w;
+            uint64_t a = atomic_load_explicit(&table[F(amaf_slot)(c, e->move) * 2 + turn],
+                                              memory_order_relaxed);
+            an = (double)(a >> 32);
+            aw = (double)(a & 0xffffffffu) * 0.5;
         }
-        double n = e->visits, w = e->wins;
+        uint32_t visits = atomic_load_explicit(&e->visits, memory_order_relaxed);
+        double n = visits, w = atomic_load_explicit(&e->wins2, memory_order_relaxed) * 0.5;
         double weight = an + n + bias * an * n;
         double value = weight > 0.0 ? (w + aw + bias * an * w) / weight : 1.0;
-        if (scale > 0.0) value += scale * inv_sqrt1(e->visits);
+        if (scale > 0.0) value += scale * inv_sqrt1(visits);
         if (value > best) {
             best = value;
             pick = i;
@@ -112,16 +141,18 @@ static inline int F(select_grave)(const Ctx *c, const Params *pr, Tree *t, Node 
     return pick < 0 ? 0 : pick;
 }
 
-static inline int F(select_uct)(const Params *pr, Tree *t, Node *nd)
+static inline int F(select_uct)(const Params *pr, Tree *t, Node *nd, uint32_t total)
 {
-    double log_total = log((double)nd->total + 1.0), best = -1.0;
+    double log_total = log((double)total + 1.0), best = -1.0;
     int pick = -1, loss = (1 - nd->turn) + 1;
     Edge *edges = &t->edges[nd->edges];
     for (int i = 0; i < nd->nedges; i++) {
         Edge *e = &edges[i];
-        if (e->proven == loss) continue;
-        if (!e->visits) return i;
-        double value = e->wins / e->visits + pr->exploration * sqrt(log_total / e->visits);
+        if (atomic_load_explicit(&e->proven, memory_order_relaxed) == loss) continue;
+        uint32_t visits = atomic_load_explicit(&e->visits, memory_order_relaxed);
+        if (!visits) return i;
+        double wins = atomic_load_explicit(&e->wins2, memory_order_relaxed) * 0.5;
+        double value = wins / visits + pr->exploration * sqrt(log_total / visits);
         if (value > best) {
             best = value;
             pick = i;
@@ -136,7 +167,7 @@ static inline int F(node_proof)(Tree *t, Node *nd)
     int win = nd->turn + 1, all = 1, draw = 0;
     Edge *edges = &t->edges[nd->edges];
     for (int i = 0; i < nd->nedges; i++) {
-        int p = edges[i].proven;
+        int p = atomic_load_explicit(&edges[i].proven, memory_order_acquire);
         if (p == win) return win;
         if (!p) all = 0;
         if (p == PROVEN_DRAW) draw = 1;
@@ -145,164 +176,217 @@ static inline int F(node_proof)(Tree *t, Node *nd)
     return draw ? PROVEN_DRAW : (1 - nd->turn) + 1;
 }
 
-static void F(iterate)(const Ctx *c, const Params *pr, Tree *t)
+/* One iteration: down the tree to a leaf, a playout, and its result back up. Every
+   counter a thread shares is changed by one atomic step (one thread alone uses plain
+   loads and stores for the AMAF tables, the bulk of the work). What the stress test
+   checks follows from the order of the steps: a node's total is the sum of its edges'
+   visits; an edge's visits are its child's total and ended, plus the one playout from
+   the leaf that came before the child (a move gets a node on its second visit). */
+static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
 {
     State st;
     memcpy(&st, t->root, sizeof st);
     int path_node[MAXPATH], path_edge[MAXPATH], depth = 0, nk = 0;
-    int *keys = t->keys;
-    int node = 0, ref = t->nodes[0].amaf, result = -1, proven_at = -1;
+    int *keys = w->keys;
+    int node = 0, ref = atomic_load_explicit(&t->nodes[0].amaf, memory_order_acquire);
+    int result = -1, proven_at = -1;
     for (;;) {
         Node *nd = &t->nodes[node];
         /* Below the root a proven node gives its result at once; the root goes on
            choosing among its edges, so that a playout budget is spent as asked. */
-        if (nd->solved && depth > 0) {
-            result = nd->solved - 1;
+        int solved = depth > 0 ? atomic_load_explicit(&nd->solved, memory_order_acquire) : 0;
+        if (solved || !nd->nedges) {
+            atomic_fetch_add_explicit(&nd->ended, 1, memory_order_relaxed);
+            result = solved ? solved - 1 : F(winner)(c, &st);
             break;
         }
-        if (!nd->nedges) {
-            result = F(winner)(c, &st);
-            break;
-        }
-        if (nd->total >= (uint32_t)pr->ref && nd->amaf >= 0) ref = nd->amaf;
-        int pick = pr->grave ? F(select_grave)(c, pr, t, nd, ref) : F(select_uct)(pr, t, nd);
+        uint32_t total = atomic_fetch_add_explicit(&nd->total, 1, memory_order_relaxed);
+        int amaf = atomic_load_explicit(&nd->amaf, memory_order_acquire);
+        if (total >= (uint32_t)pr->ref && amaf >= 0) ref = amaf;
+        int pick = pr->grave ? F(select_grave)(c, pr, t, nd, ref, total)
+                             : F(select_uct)(pr, t, nd, total);
         int ei = nd->edges + pick;
         Edge *e = &t->edges[ei];
+        uint32_t seen = atomic_fetch_add_explicit(&e->visits, 1, memory_order_relaxed);
         keys[nk++] = F(amaf_slot)(c, e->move) * 2 + nd->turn;
         F(apply)(c, &st, e->move);
         path_node[depth] = node;
         path_edge[depth++] = ei;
-        if (e->proven) {
-            result = e->proven - 1;
+        /* The proof is read before the child: a proof is written after its child is
+           published, so a proven edge with a child always leads into it (where the
+           child's own proof ends the walk and is counted there). */
+        int proven = atomic_load_explicit(&e->proven, memory_order_acquire);
+        int child = atomic_load_explicit(&e->child, memory_order_acquire);
+        /* The first visit of a move ends at the move (a playout from there), even when
+           a thread that came later has made its node meanwhile: one visit, and one
+           only, comes before the node. */
+        if (child >= 0 && seen) {
+            node = child;
+            continue;
+        }
+        if (proven) {
+            result = proven - 1;
             break;
         }
         if (F(is_over)(c, &st)) {
             result = F(winner)(c, &st);
             if (pr->solver) {
-                e->proven = (uint8_t)(result + 1);
+                atomic_store_explicit(&e->proven, (unsigned char)(result + 1), memory_order_release);
                 proven_at = depth - 1;
             }
             break;
         }
-        if (e->child >= 0) {
-            node = e->child;
-            continue;
+        if (!seen || depth >= MAXPATH) break;
+        if (child == NO_CHILD) {
+            int expected = NO_CHILD;
+            if (atomic_compare_exchange_strong(&e->child, &expected, MAKING)) {
+                int made = F(new_node)(c, t, w, &st);
+                if (made < 0) {
+                    atomic_store_explicit(&e->child, NO_CHILD, memory_order_release);
+                    break;
+                }
+                int made_solved = atomic_load_explicit(&t->nodes[made].solved, memory_order_relaxed);
+                atomic_store_explicit(&e->child, made, memory_order_release);
+                if (made_solved) { /* the exact solver settled it at once */
+                    atomic_store_explicit(&e->proven, (unsigned char)made_solved, memory_order_release);
+                    proven_at = depth - 1;
+                }
+                node = made;
+                continue;
+            }
+            child = expected;
         }
-        if (!e->visits || depth >= MAXPATH) break;
-        int child = F(new_node)(c, t, &st);
-        if (child < 0) break;
-        t->edges[ei].child = child;
-        if (t->nodes[child].solved) { /* the exact solver settled it at once */
-            result = t->nodes[child].solved - 1;
-            if (result == PROVEN_DRAW - 1) result = DRAW;
-            t->edges[ei].proven = t->nodes[child].solved;
-            proven_at = depth - 1;
-            break;
+        /* Another thread is making this node: it takes a moment (the exact solver's at
+           most), and the walk goes on into it, so that no visit is counted twice. */
+        while (child == MAKING) {
+            thread_yield();
+            child = atomic_load_explicit(&e->child, memory_order_acquire);
         }
+        if (child < 0) break; /* the tree filled up meanwhile */
         node = child;
     }
     if (result < 0) {
-        nk += F(playout)(c, &st, &t->rng, keys + nk, NULL);
+        nk += F(playout)(c, &st, &w->rng, keys + nk, NULL);
         result = F(winner)(c, &st);
     }
-    float rewards[2];
+    /* Results in half points: a win 2, a draw 1. */
+    uint32_t reward2[2];
     if (result == DRAW) {
-        rewards[0] = rewards[1] = 0.5f;
+        reward2[0] = reward2[1] = 1;
     } else {
-        rewards[result] = 1.0f;
-        rewards[1 - result] = 0.0f;
+        reward2[result] = 2;
+        reward2[1 - result] = 0;
     }
     /* Each (move, colour) once, at its last ply: it was played at or after ply d
        exactly when that ply is >= d. */
-    uint32_t stamp = ++t->iter;
+    uint32_t stamp = ++w->iter;
     int np = 0;
-    int *played_ply = t->played_ply, *played_key = t->played_key;
+    int *played_ply = w->played_ply, *played_key = w->played_key;
     for (int ply = nk - 1; ply >= 0; ply--) {
         int key = keys[ply];
-        if (t->stamp[key] != stamp) {
-            t->stamp[key] = stamp;
+        if (w->stamp[key] != stamp) {
+            w->stamp[key] = stamp;
             played_ply[np] = ply;
             played_key[np++] = key;
         }
     }
+    int single = t->single;
     for (int d = 0; d < depth; d++) {
         Node *nd = &t->nodes[path_node[d]];
         Edge *e = &t->edges[path_edge[d]];
-        nd->total++;
-        e->visits++;
-        e->wins += rewards[nd->turn];
-        if (nd->amaf < 0) {
-            if (nd->total < (uint32_t)pr->amaf_from) continue;
-            nd->amaf = tree_amaf(t);
-            if (nd->amaf < 0) continue;
+        atomic_fetch_add_explicit(&e->wins2, reward2[nd->turn], memory_order_relaxed);
+        int amaf = atomic_load_explicit(&nd->amaf, memory_order_acquire);
+        if (amaf < 0) {
+            if (amaf == MAKING ||
+                atomic_load_explicit(&nd->total, memory_order_relaxed) < (uint32_t)pr->amaf_from)
+                continue;
+            int expected = NO_AMAF;
+            if (!atomic_compare_exchange_strong(&nd->amaf, &expected, MAKING)) continue;
+            amaf = tree_amaf(t);
+            atomic_store_explicit(&nd->amaf, amaf, memory_order_release);
+            if (amaf < 0) continue;
         }
-        Amaf *table = &t->amaf[(int64_t)nd->amaf * t->table];
+        Amaf *table = &t->amaf[(int64_t)amaf * t->table];
         for (int j = 0; j < np; j++) {
             if (played_ply[j] < d) break;
-            Amaf *a = &table[played_key[j]];
-            a->w += rewards[played_key[j] & 1];
-            a->n += 1.0f;
+            amaf_add(&table[played_key[j]], AMAF_PLAYOUT | reward2[played_key[j] & 1], single);
         }
     }
     for (int d = proven_at; d >= 0; d--) {
         Node *nd = &t->nodes[path_node[d]];
         int proof = F(node_proof)(t, nd);
         if (!proof) break;
-        nd->solved = (uint8_t)proof;
+        atomic_store_explicit(&nd->solved, (unsigned char)proof, memory_order_release);
         if (d > 0)
-            t->edges[path_edge[d - 1]].proven = (uint8_t)proof;
+            atomic_store_explicit(&t->edges[path_edge[d - 1]].proven, (unsigned char)proof,
+                                  memory_order_release);
         else
-            t->root_solved = proof;
+            atomic_store(&t->root_solved, proof);
     }
 }
 
-static void F(run_tree)(const Ctx *c, const Params *pr, Tree *t, Shared *sh)
+/* One thread's share of a run: iterations until the shared budget is claimed, the
+   deadline passes, or stop() is called. */
+static void F(run_tree)(const Ctx *c, const Params *pr, Tree *t, Worker *w, Shared *sh)
 {
     while (!atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
-        if (t->target && t->playouts >= t->target) break;
         /* A root proven through its edges (which say the move) ends a timed search. */
-        if (t->root_solved && !t->target && F(node_proof)(t, &t->nodes[0])) {
+        if (!t->target && atomic_load(&t->root_solved) && F(node_proof)(t, &t->nodes[0])) {
             /* Proven: a timed search has nothing left to find (a playout budget is
                still spent, for searches that must be reproducible). */
             atomic_store(&sh->stop, 1);
             break;
         }
-        if (sh->deadline > 0.0 && (t->playouts & 15) == 0 && now_seconds() >= sh->deadline) break;
-        F(iterate)(c, pr, t);
+        if (sh->deadline > 0.0 && (w->playouts & 15) == 0 && now_seconds() >= sh->deadline) break;
+        /* The budget is shared: each iteration is claimed first (failed claims are
+           given back when the run ends). */
+        if (t->target && atomic_fetch_add(&t->claimed, 1) >= t->target) break;
+        F(iterate)(c, pr, t, w);
         atomic_fetch_add_explicit(&sh->playouts, 1, memory_order_relaxed);
-        t->playouts++;
+        w->playouts++;
     }
 }
 
 /* Tree reuse: the subtree below the moves just played becomes the whole tree, copied
    into fresh arrays (so the memory of the rest comes back); a tree that never tried
-   those moves starts again from the new position. */
+   those moves starts again from the new position. No thread searches meanwhile. */
 static int32_t F(copy_node)(Tree *t, const Node *old_nodes, const Edge *old_edges,
                             const Amaf *old_amaf, int32_t id)
 {
     const Node *o = &old_nodes[id];
-    int32_t nid = (int32_t)t->nnodes++;
+    int32_t nid = (int32_t)load_ll(&t->nnodes);
+    store_ll(&t->nnodes, nid + 1);
     Node *n = &t->nodes[nid];
-    *n = *o;
-    n->edges = (int32_t)t->nedges;
-    t->nedges += o->nedges;
+    n->edges = (int32_t)load_ll(&t->nedges);
+    n->nedges = o->nedges;
+    n->turn = o->turn;
+    store_u32(&n->total, load_u32(&o->total));
+    store_u32(&n->ended, load_u32(&o->ended));
+    atomic_store_explicit(&n->solved, atomic_load_explicit(&o->solved, memory_order_relaxed),
+                          memory_order_relaxed);
+    store_ll(&t->nedges, n->edges + o->nedges);
     memcpy(&t->edges[n->edges], &old_edges[o->edges], sizeof(Edge) * o->nedges);
-    if (o->amaf >= 0) {
-        n->amaf = (int32_t)t->namaf++;
-        memcpy(&t->amaf[(int64_t)n->amaf * t->table], &old_amaf[(int64_t)o->amaf * t->table],
+    int amaf = atomic_load_explicit(&o->amaf, memory_order_relaxed);
+    if (amaf >= 0) {
+        int made = (int)load_ll(&t->namaf);
+        store_ll(&t->namaf, made + 1);
+        memcpy(&t->amaf[(int64_t)made * t->table], &old_amaf[(int64_t)amaf * t->table],
                sizeof(Amaf) * (size_t)t->table);
+        amaf = made;
     }
+    atomic_store_explicit(&n->amaf, amaf, memory_order_relaxed);
     for (int i = 0; i < o->nedges; i++) {
-        int32_t child = old_edges[o->edges + i].child;
+        int32_t child = atomic_load_explicit(&old_edges[o->edges + i].child, memory_order_relaxed);
         if (child >= 0) {
             int32_t copied = F(copy_node)(t, old_nodes, old_edges, old_amaf, child);
-            t->edges[t->nodes[nid].edges + i].child = copied;
+            atomic_store_explicit(&t->edges[t->nodes[nid].edges + i].child, copied,
+                                  memory_order_relaxed);
         }
     }
     return nid;
 }
 
-static int F(tree_advance)(const Ctx *c, Tree *t, const int *moves, int count)
+static int F(tree_advance)(const Ctx *c, Tree *t, Worker *w, const int *moves, int count)
 {
     State st;
     memcpy(&st, t->root, sizeof st);
@@ -312,15 +396,16 @@ static int F(tree_advance)(const Ctx *c, Tree *t, const int *moves, int count)
         if (node >= 0) {
             Node *nd = &t->nodes[node];
             for (int i = 0; i < nd->nedges; i++)
-                if (t->edges[nd->edges + i].move == moves[k]) next = t->edges[nd->edges + i].child;
+                if (t->edges[nd->edges + i].move == moves[k])
+                    next = atomic_load_explicit(&t->edges[nd->edges + i].child, memory_order_relaxed);
         }
         F(apply)(c, &st, moves[k]);
         node = next;
     }
     /* The copy is made beside the old tree, so it is made only from a tree that uses
        at most half of each of its arrays: old and new together stay within the bound. */
-    int keep = node > 0 && !F(is_over)(c, &st) && t->nnodes * 2 <= t->cap_nodes &&
-               t->nedges * 2 <= t->cap_edges && t->namaf * 2 <= t->cap_amaf;
+    int keep = node > 0 && !F(is_over)(c, &st) && load_ll(&t->nnodes) * 2 <= t->cap_nodes &&
+               load_ll(&t->nedges) * 2 <= t->cap_edges && load_ll(&t->namaf) * 2 <= t->cap_amaf;
     Node *old_nodes = t->nodes;
     Edge *old_edges = t->edges;
     Amaf *old_amaf = t->amaf;
@@ -335,6 +420,11 @@ static int F(tree_advance)(const Ctx *c, Tree *t, const int *moves, int count)
     t->nodes = calloc((size_t)t->cap_nodes, sizeof(Node));
     t->edges = calloc((size_t)t->cap_edges, sizeof(Edge));
     t->amaf = calloc((size_t)(t->cap_amaf * t->table), sizeof(Amaf));
+    store_ll(&t->nnodes, 0);
+    store_ll(&t->nedges, 0);
+    store_ll(&t->namaf, 0);
+    atomic_store(&t->full, 0);
+    atomic_store(&t->root_solved, 0);
     if (!t->nodes || !t->edges || !t->amaf) {
         free(t->nodes);
         free(t->edges);
@@ -345,24 +435,21 @@ static int F(tree_advance)(const Ctx *c, Tree *t, const int *moves, int count)
         t->nodes = NULL;
         t->edges = NULL;
         t->amaf = NULL;
-        t->nnodes = t->nedges = t->namaf = 0;
         return -1;
     }
-    t->nnodes = t->nedges = t->namaf = 0;
-    t->root_solved = 0;
     memcpy(t->root, &st, sizeof st);
     if (keep) {
         F(copy_node)(t, old_nodes, old_edges, old_amaf, node);
-        if (t->nodes[0].amaf < 0) t->nodes[0].amaf = tree_amaf(t);
-        t->root_solved = t->nodes[0].solved;
+        if (atomic_load(&t->nodes[0].amaf) < 0) atomic_store(&t->nodes[0].amaf, tree_amaf(t));
+        atomic_store(&t->root_solved, atomic_load(&t->nodes[0].solved));
     } else {
         int exact = t->exact;
         t->exact = 0;
-        if (F(new_node)(c, t, &st) >= 0) t->nodes[0].amaf = tree_amaf(t);
+        if (F(new_node)(c, t, w, &st) >= 0) atomic_store(&t->nodes[0].amaf, tree_amaf(t));
         t->exact = exact;
     }
     free(old_nodes);
     free(old_edges);
     free(old_amaf);
-    return t->nnodes ? 0 : -1;
+    return load_ll(&t->nnodes) ? 0 : -1;
 }

@@ -1,0 +1,137 @@
+"""The compiled search's one tree shared by every thread, under stress: more threads than
+the machine has cores, the solver proving positions while they search, and the memory
+bound filling the tree. Whatever the interleaving, the tree's counts must add up:
+
+- every walk passes the root: the root's moves' visits add up to the playouts;
+- at every node, its total is the sum of its moves' visits (each walk that goes on
+  through a node takes one of its moves), and the walks that ended there (a proven node,
+  or the game over) are counted apart;
+- every move with a node below it has one visit more than the walks that reached that
+  node: the playout from the move before its node was made (a move gets a node on its
+  second visit). A visit is counted on the way down (the virtual loss) and its result
+  on the way up, so once the search has stopped nothing is missing;
+- a move's wins are at most its visits, and every proof agrees with the proofs of the
+  moves below it.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from abstracts_tui.engine.search import Budget
+from abstracts_tui.rules import Game, load_position, new_game
+
+from .compiled_support import needs_core
+from .test_search import FORCED_WINS
+
+pytestmark = needs_core
+
+Row = tuple[int, int, int, int, list[tuple[int, int, float, int, int]]]
+
+
+def proof_of(turn: int, proofs: list[int]) -> int:
+    """A node's proof from its moves' proofs (0 unknown, 1 + winner, 3 a draw)."""
+    if turn + 1 in proofs:
+        return turn + 1
+    if not proofs or 0 in proofs:
+        return 0
+    return 3 if 3 in proofs else (1 - turn) + 1
+
+
+def check_tree(tree: list[Row], playouts: int) -> None:
+    root_total = tree[0][0]
+    assert root_total == playouts
+    assert sum(edge[1] for edge in tree[0][4]) == playouts
+    reached = [0] * len(tree)
+    for total, _ended, solved, turn, edges in tree:
+        assert total == sum(visits for _move, visits, _wins, _proven, _child in edges)
+        for _move, visits, wins, proven, child in edges:
+            assert 0 <= wins <= visits
+            assert child >= -1  # no node left half made
+            if child >= 0:
+                below = tree[child]
+                reached[child] += 1
+                assert visits == below[0] + below[1] + 1
+                if proven:
+                    assert below[2] == proven  # an edge proven through its node
+        if solved:
+            known = [edge[3] for edge in edges]
+            derived = proof_of(turn, known)
+            # Proven by its moves, or by the exact solver when it was made.
+            assert derived in (0, solved)
+    # A tree: every node but the root hangs from exactly one move.
+    assert reached[0] == 0
+    assert all(count == 1 for count in reached[1:])
+
+
+def searched(game: Game, threads: int, playouts: int, max_bytes: int) -> list[Row]:
+    from abstracts_tui.engine.compiled_search import CompiledSearch
+
+    search = CompiledSearch(game, seed=7, threads=threads, max_bytes=max_bytes)
+    search.run(Budget(playouts=playouts))
+    assert search.playouts == playouts
+    assert search.tree_bytes <= max_bytes
+    return search._searcher.dump()
+
+
+THREADS = 4 * (os.cpu_count() or 1) + 3
+"""More threads than cores, so that threads are interrupted mid-walk."""
+
+
+@pytest.mark.parametrize(
+    "name, size, max_bytes",
+    [
+        ("egotzi", 5, 64 * 1024 * 1024),  # the solver at work
+        ("linage", 7, 512 * 1024),  # the memory bound reached under way
+        ("petrify", 6, 2 * 1024 * 1024),
+        ("pilo", 6, 2 * 1024 * 1024),
+        ("partitions", 5, 2 * 1024 * 1024),
+    ],
+)
+def test_the_counts_add_up_with_more_threads_than_cores(
+    name: str, size: int, max_bytes: int
+) -> None:
+    tree = searched(new_game(name, size=size), THREADS, 6000, max_bytes)
+    check_tree(tree, 6000)
+
+
+def test_a_full_tree_keeps_its_counts() -> None:
+    max_bytes = 256 * 1024
+    tree = searched(new_game("linage", size=7), THREADS, 8000, max_bytes)
+    check_tree(tree, 8000)
+    assert len(tree) > 10  # it grew, then filled
+    assert sum(1 for row in tree for edge in row[4] if edge[4] < 0 and edge[1] > 1) > 0
+
+
+@pytest.mark.parametrize(("position", "winner"), FORCED_WINS)
+def test_proofs_under_many_threads_agree_with_one(position: str, winner: str) -> None:
+    from abstracts_tui.engine.compiled_search import CompiledSearch
+
+    game = load_position(position)
+    for threads in (1, THREADS):
+        search = CompiledSearch(game, seed=3, threads=threads)
+        search.run(Budget(playouts=20000))
+        check_tree(search._searcher.dump(), search.playouts)
+        assert search.proven == "win"
+        best = search.candidates()[0]
+        assert (game.move_name(best.move), best.proven) == (winner, "win")
+
+
+def test_runs_and_tree_reuse_keep_the_counts() -> None:
+    from abstracts_tui.engine.compiled_search import CompiledSearch
+
+    game = new_game("egotzi", size=5)
+    search = CompiledSearch(game, seed=11, threads=THREADS)
+    search.run(Budget(playouts=3000))
+    search.run(Budget(playouts=2000))
+    check_tree(search._searcher.dump(), 5000)
+    line = search.candidates(1)[0].pv
+    later = game.copy()
+    for move in line[:2]:
+        later.push(move)
+    assert search.follow(later)
+    kept = search._searcher.dump()[0][0]
+    search.run(Budget(playouts=1000))
+    check_tree(search._searcher.dump(), kept + 1000)
