@@ -71,7 +71,7 @@ def test_openssh_in_a_small_window_plays_in_the_compact_view(start_server) -> No
             await wait_for(window, "Petrify", "Blue to move (ann)")
             await ann.wait_for("Blue to move (ann)")
             ann.send(ENTER)  # d5
-            await wait_for(window, "Pie rule", "bob (Orange) may now")
+            await wait_for(window, "Pie rule: swap?", "may now swap")
             window.keys("p")  # play on
             await wait_for(window, "Orange to move (bob)", "Score now")
             window.resize(40, 12)

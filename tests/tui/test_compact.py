@@ -13,17 +13,17 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 from textual.widget import Widget
+from textual.widgets import Static
 
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.rules import GAMES
 from abstracts_tui.tui.app import AbstractsApp
-from abstracts_tui.tui.dialogs.pie import PieDialog
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.widgets.key_bar import KeyBar
 from abstracts_tui.tui.widgets.summary_line import SummaryLine
 
-from .waiting import until
+from .waiting import pie_asked, until
 
 Script = Callable[[AbstractsApp, PlayScreen, Pilot[None]], Awaitable[None]]
 
@@ -84,9 +84,9 @@ async def play_by_keys(app: AbstractsApp, pilot: Pilot[None], keys: list[str]) -
     """Press the cursor keys, then Enter; play on past the pie rule's question."""
     await pilot.press(*keys, "enter")
     await pilot.pause()
-    if isinstance(app.screen, PieDialog):
+    if pie_asked(app):
         await pilot.press("p")
-        await until(pilot, lambda: isinstance(app.screen, PlayScreen))
+        await until(pilot, lambda: not pie_asked(app))
 
 
 @pytest.mark.parametrize("game", list(LEAST))
@@ -240,7 +240,7 @@ def test_the_summary_line_runs_the_clock(tmp_path: Path) -> None:
         assert "Blue to move" in drawn(summary)[0] and orange(summary) == 300
         await pilot.press("enter")  # Blue's move starts Orange's clock
         await pilot.pause()
-        if isinstance(app.screen, PieDialog):
+        if pie_asked(app):
             await pilot.press("p")
         await until(pilot, lambda: "Orange to move" in drawn(summary)[0])
         first = orange(summary)
@@ -248,3 +248,28 @@ def test_the_summary_line_runs_the_clock(tmp_path: Path) -> None:
         await until(pilot, lambda: orange(summary) <= first - 2, seconds=20)
 
     run(setup("pilo", 10, clock="5m+3s"), tmp_path, (50, 14), script)
+
+
+@pytest.mark.parametrize("answer", ["s", "p"])
+def test_the_pie_rule_is_asked_and_answered_in_the_compact_view(
+    answer: str, tmp_path: Path
+) -> None:
+    """Its box is in the side panel, hidden here: the status line asks, and s or p
+    answer it (p plays on: it does not pass, and the board keeps its own keys after)."""
+
+    async def script(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        assert screen.compact and not screen.panel_shown
+        await pilot.press("enter")  # Ann's first move
+        await until(pilot, lambda: pie_asked(app))
+        status = str(screen.query_one("#status", Static).content)
+        assert status == "Bob: s swaps, p plays on (the pie rule)."
+        await pilot.press(answer)
+        await until(pilot, lambda: not pie_asked(app))
+        session = screen.session
+        assert session.swapped == (answer == "s")
+        assert len(session.game.moves) == 1 + (answer == "s")  # no pass played
+        cursor = screen.board.cursor
+        await pilot.press("s")  # the board's key again: the cursor goes down
+        await until(pilot, lambda: screen.board.cursor != cursor)
+
+    run(setup("pilo", 10), tmp_path, (50, 14), script)

@@ -16,7 +16,7 @@ from abstracts_tui.tui.screens.play import PlayScreen
 
 from ..test_game_clocks import FakeTime
 from .test_app_snapshots import midgame
-from .waiting import until
+from .waiting import pie_asked, until
 
 SnapCompare = Callable[..., bool]
 
@@ -73,8 +73,9 @@ def test_petrify_10_compact_with_a_clock(snap_compare: SnapCompare, tmp_path: Pa
         screen.session.use_time(time)
         time.wait(12.4)
         screen.session.play("e5")
-        await until(pilot, lambda: type(pilot.app.screen).__name__ == "PieDialog")
+        await until(pilot, lambda: pie_asked(pilot.app))
         await pilot.press("p")  # Bob plays on
+        await until(pilot, lambda: not pie_asked(pilot.app))
         time.wait(7.2)
         screen.draw_panel()  # the line as it stands now (its timer is in real time)
         await pilot.pause()

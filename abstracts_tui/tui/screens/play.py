@@ -167,6 +167,12 @@ class PlayScreen(SteadyScreen):
         # Priority: the app runs it before it hands on the next key, so that keys typed
         # in one burst after ':' (pasted, or fast over SSH) reach the move line.
         Binding("colon", "move_line", "Type", id="play.move_line", key_display=":", priority=True),
+        # The pie rule's answers where its question is not in sight (the compact view
+        # without its panel, which the question lives in): ahead of the board's keys.
+        Binding("s", "pie(True)", "Swap", id="play.pie_swap", show=False, priority=True),
+        Binding(
+            "p,enter", "pie(False)", "Play on", id="play.pie_play_on", show=False, priority=True
+        ),
         Binding("p", "pass_turn", "Pass", id="play.pass"),
         Binding("u,ctrl+z", "undo", "Undo", id="play.undo"),
         Binding("r,ctrl+y", "redo", "Redo", id="play.redo", show=False),
@@ -398,6 +404,13 @@ class PlayScreen(SteadyScreen):
         edges = frozenset(kept & EDGES)
         panel = self.panel_shown
         self.query_one("#panel").display = panel
+        question = self.query_one(PieQuestion)
+        if question.asked:  # its keys go with it, or to the screen where it is hidden
+            if panel:
+                question.focus()
+            else:
+                self.board.focus()
+                self.say_pie()
         chrome = 1 + ("message" in kept) + ("keys" in kept) if compact else CHROME_LINES + 1
         room = width - (PANEL_WIDTH if panel else 0) - 2
         # The board as large as fits; beside the panel, the panel takes the rest.
@@ -782,7 +795,17 @@ class PlayScreen(SteadyScreen):
             return seat.shared == (action == "lobby")
         if action == "toggle_panel":
             return self.compact  # the full layout always has the panel
+        if action == "pie":
+            return self.pie_out_of_sight and not self.typing
         return True
+
+    @property
+    def pie_out_of_sight(self) -> bool:
+        """Whether the pie rule is asked while the panel that holds its question is hidden."""
+        return self.query_one(PieQuestion).asked and not self.panel_shown
+
+    def action_pie(self, swap: bool) -> None:
+        self.query_one(PieQuestion).action_answer(swap)
 
     # -- turns ----------------------------------------------------------------------------
 
@@ -814,6 +837,13 @@ class PlayScreen(SteadyScreen):
         elif request.ask is Ask.PIE:
             one, two = (c.capitalize() for c in info.colours)
             self.query_one(PieQuestion).ask((one, two), session.person(0), session.person(1))
+            self.say_pie()
+
+    def say_pie(self) -> None:
+        """The pie rule's question in the status line, where its box is out of sight."""
+        if self.pie_out_of_sight:
+            second = self.session.person(1)
+            self.say(f"{second}: s swaps, p plays on (the pie rule).")
 
     def ask(self, dialog: Screen[Any], answer: Callable[[Any], Any]) -> None:
         def answered(value: Any) -> None:
