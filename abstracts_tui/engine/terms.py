@@ -5,9 +5,10 @@ is the compiled one)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..rules import Move
+from ..rules import Game, Move
 
 DEFAULT_REF = 50
 """GRAVE: a node's own AMAF statistics are used once it has this many playouts."""
@@ -76,3 +77,16 @@ def rank_candidates(found: list[Candidate], limit: int | None = None) -> list[Ca
 
     ranked = sorted(found, key=rank)
     return ranked if limit is None else ranked[:limit]
+
+
+def line_names(game: Game, moves: Sequence[Move], limit: int) -> list[str]:
+    """The first `limit` of `moves` in notation from `game`'s position, up to the first
+    that is not legal there (a line found for another position)."""
+    replay = game.copy()
+    names = []
+    for move in moves[:limit]:
+        if replay.illegal_reason(move) is not None:
+            break
+        names.append(replay.move_name(move))
+        replay.push(move)
+    return names

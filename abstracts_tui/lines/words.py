@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..engine.terms import Candidate
+from ..engine.terms import Candidate, line_names
 from ..rules import PASS, SWAP, Game, Move, Piece, format_number
 from ..rules.geometry import LETTERS, HexGrid, SquareGrid
 
@@ -195,20 +195,9 @@ def candidate_words(game: Game, candidate: Candidate, line_limit: int = 5) -> st
     side = colour(game, game.turn)
     rate = candidate.winrate
     proven = {"win": " (a proven win)", "loss": " (a proven loss)", "draw": " (a proven draw)"}
-    line = line_words(game, candidate.pv, line_limit)
+    line = " ".join(line_names(game, candidate.pv, line_limit))
     return (
         f"{game.move_name(candidate.move)}: {side} wins {rate:.0%}"
         f"{proven.get(candidate.proven or '', '')}, {candidate.visits:,} playouts; "
         f"the line {line}."
     )
-
-
-def line_words(game: Game, moves: Sequence[Move], limit: int) -> str:
-    replay = game.copy()
-    names = []
-    for move in moves[:limit]:
-        if replay.illegal_reason(move) is not None:
-            break
-        names.append(replay.move_name(move))
-        replay.push(move)
-    return " ".join(names)

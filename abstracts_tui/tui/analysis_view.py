@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..engine.search import Candidate, Search
+from ..engine.terms import line_names
 from ..rules import Game
 
 BAR_WIDTH = 26
@@ -119,16 +120,8 @@ def hint_text(game: Game, hint: Candidate) -> str:
 
 def line_text(game: Game, moves: Sequence[int], limit: int = 8) -> str:
     """Moves in notation from `game`'s position, e.g. `c3 d4 e5 ...`."""
-    replay = game.copy()
-    names = []
-    for move in moves[:limit]:
-        if replay.illegal_reason(move) is not None:
-            break
-        names.append(replay.move_name(move))
-        replay.push(move)
-    if len(moves) > limit:
-        names.append("...")
-    return " ".join(names)
+    names = line_names(game, moves, limit)
+    return " ".join([*names, "..."] if len(moves) > limit else names)
 
 
 def graph_text(
