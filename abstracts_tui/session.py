@@ -431,6 +431,22 @@ class Session:
         """The current line: from the first move through this node to its last first child."""
         return self.node.line() + list(self.node.mainline())
 
+    def movers(self, nodes: list[RecordNode]) -> list[int | None]:
+        """The colour that made each move of the line `nodes` (from the root's first
+        child on); None for a node without a move (a position set up)."""
+        game = self.record.new_game()
+        colours = game.info.colours
+        turn = game.turn
+        found: list[int | None] = []
+        for node in nodes:
+            if node.setup is not None:
+                turn = colours.index(node.setup.split(" ")[3])
+            found.append(turn if node.move is not None else None)
+            if node.move is not None:
+                # After the pie rule's swap the colour that swapped moves again.
+                turn = turn if node.move == "swap" else 1 - turn
+        return found
+
     def move_number(self) -> int:
         """How many nodes from the root the current one is (0 at the start)."""
         return len(self.node.line())

@@ -366,25 +366,19 @@ class LineGame:
 
     def _moves(self, rest: str) -> None:
         session = self.session
-        nodes = [node for node in session.node.line() if node.move is not None]
-        if not nodes:
+        line = session.node.line()
+        names = [
+            f"{colour(session.game, mover)} {node.move}"
+            for node, mover in zip(line, session.movers(line), strict=True)
+            if mover is not None
+        ]
+        if not names:
             self.say("No moves yet.")
             return
-        shown = nodes if rest.strip().lower() == "all" else nodes[-10:]
-        first = len(nodes) - len(shown) + 1
-        game = session.record.new_game()
-        names: list[str] = []
-        turn = game.turn
-        for node in session.node.line():
-            if node.setup is not None:
-                turn = game.info.colours.index(node.setup.split(" ")[3])
-            if node.move is None:
-                continue
-            names.append(f"{colour(game, turn)} {node.move}")
-            turn = turn if node.move == "swap" else 1 - turn
-        listed = names[first - 1 :]
+        listed = names if rest.strip().lower() == "all" else names[-10:]
+        first = len(names) - len(listed) + 1
         self.say(
-            f"Moves {first} to {len(nodes)}: "
+            f"Moves {first} to {len(names)}: "
             + ", ".join(f"{first + i} {name}" for i, name in enumerate(listed))
             + "."
         )

@@ -62,18 +62,12 @@ class MoveList(VerticalScroll, can_focus=False):
     def _build(self, session: Session) -> None:
         nodes = session.line_nodes() if self.analysing else session.node.line()
         self.nodes = nodes
-        game = session.record.new_game()
-        colours = game.info.colours
-        self.lines = []
-        turn = game.turn
-        for number, node in enumerate(nodes, start=1):
-            if node.setup is not None:
-                turn = colours.index(node.setup.split(" ")[3])
-            mover = turn if node.move is not None else None
-            self.lines.append(self._line(session, node, number, mover))
-            if node.move is not None:
-                # After the pie rule's swap the colour that swapped moves again.
-                turn = turn if node.move == "swap" else 1 - turn
+        self.lines = [
+            self._line(session, node, number, mover)
+            for number, (node, mover) in enumerate(
+                zip(nodes, session.movers(nodes), strict=True), start=1
+            )
+        ]
 
     @staticmethod
     def _line(session: Session, node: RecordNode, number: int, mover: int | None) -> str:
