@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, NamedTuple
 
 import click
 
@@ -102,7 +102,7 @@ def run_app(
             raise click.UsageError(f"--clock {shown(clock or '')}: {error}") from None
         except OptionError as error:
             raise click.UsageError(str(error)) from None
-    options = (game, size, variant, komi_value, first, second, computer, level, control)
+    options = SetupOptions(game, size, variant, komi_value, first, second, computer, level, control)
     if lines:  # plain lines on standard input and output: no terminal needed
         sys.exit(run_lines(options, load))
     if not in_terminal():  # Textual would wait for ever for keys that never come
@@ -124,43 +124,41 @@ def run_app(
 
     from .tui.factory import build_app
 
-    setup = make_setup(*options[:-2], level or settings.level, control)
+    setup = options.setup(level or settings.level)
     app = build_app(setup, load=load, ascii=ascii, settings=settings, hangup=hangup)
     app.run()
     if app.return_code:  # the app failed (Textual has printed why): say so to the shell
         sys.exit(app.return_code)
 
 
-SetupOptions: TypeAlias = tuple[
-    str | None, int | None, str | None, float | None, str, str, str | None, str | None,
-    "TimeControl | None",
-]  # fmt: skip
-"""`make_setup`'s arguments, as the command line gives them."""
+class SetupOptions(NamedTuple):
+    """The game the command line asks for, as it gives it."""
 
+    game: str | None
+    size: int | None
+    variant: str | None
+    komi: float | None
+    first: str
+    second: str
+    computer: str | None
+    level: str | None
+    """None: the settings' level."""
+    control: TimeControl | None
 
-def make_setup(
-    game: str | None,
-    size: int | None,
-    variant: str | None,
-    komi: float | None,
-    first: str,
-    second: str,
-    computer: str | None,
-    level: str,
-    control: TimeControl | None,
-) -> Setup | None:
-    """The game the command line asks for (None: none named)."""
-    from .game_setup import Setup, seat_names
+    def setup(self, level: str) -> Setup | None:
+        """The game to start, the computer's seats at `level` (None: no game named)."""
+        from .game_setup import Setup, seat_names
 
-    if game is None:
-        return None
-    levels = (
-        level if computer in ("first", "both") else None,
-        level if computer in ("second", "both") else None,
-    )
-    names = seat_names((first, second), levels)
-    spec = control.spec if control is not None else None
-    return Setup(game, size, variant, komi, *names, *levels, spec)
+        if self.game is None:
+            return None
+        computer = self.computer
+        levels = (
+            level if computer in ("first", "both") else None,
+            level if computer in ("second", "both") else None,
+        )
+        names = seat_names((self.first, self.second), levels)
+        spec = self.control.spec if self.control is not None else None
+        return Setup(self.game, self.size, self.variant, self.komi, *names, *levels, spec)
 
 
 def run_lines(options: SetupOptions, load: str | None, settings: Settings | None = None) -> int:
@@ -172,9 +170,8 @@ def run_lines(options: SetupOptions, load: str | None, settings: Settings | None
     settings = settings or load_settings()
     for problem in settings.problems:
         click.echo(f"Settings: {problem}", err=True)
-    level = options[7] or settings.level
-    setup = make_setup(*options[:7], level, options[8])
-    return play_lines(setup, load, data_dir(), level)
+    level = options.level or settings.level
+    return play_lines(options.setup(level), load, data_dir(), level)
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
