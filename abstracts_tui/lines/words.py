@@ -132,7 +132,8 @@ def move_words(before: Game, after: Game, move: Move, person: str) -> str:
 def change_words(before: Game, after: Game, mover: int, skip: set[int]) -> list[str]:
     """What a move did to the cells besides its own: captures, stones turned, blocks made."""
     captured: list[str] = []
-    others: list[str] = []
+    removed: list[str] = []
+    changed: list[str] = []
     for cell in range(before.geometry.cell_count):
         if cell in skip:
             continue
@@ -141,17 +142,15 @@ def change_words(before: Game, after: Game, mover: int, skip: set[int]) -> list[
             continue
         name = before.geometry.name(cell)
         if new is None and old is not None:
-            (captured if old.colour not in (None, mover) else others).append(name)
+            (captured if old.colour not in (None, mover) else removed).append(name)
         elif new is not None:
-            others.append(f"{name} now {piece_words(after, new)}")
+            changed.append(f"{name} now {piece_words(after, new)}")
     words = []
     if captured:
         words.append("capturing " + ", ".join(captured))
-    removed = [w for w in others if " now " not in w]
     if removed:
         words.append("removing " + ", ".join(removed))
-    words += [w for w in others if " now " in w]
-    return words
+    return words + changed
 
 
 def score_words(game: Game) -> list[str]:
