@@ -1,0 +1,158 @@
+"""What a person (or the clock) may do to a shared game, as typed values.
+
+A room's game changes only by commands: each is checked against a copy of the room,
+committed to the store as one change (`kind`, `value`, who made it, when), and only then
+applied to the game every screen shows. A change read back from a store is decoded to
+the same command, so a process that made a change and one that reads it apply one thing.
+No user-interface code and no store here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeAlias
+
+CHAT_LIMIT = 300
+"""The longest chat line, in characters."""
+
+
+class CommandError(ValueError):
+    """A stored change that is not a command of this version (the message says why)."""
+
+
+@dataclass(frozen=True)
+class Join:
+    """The person making it takes the open seat."""
+
+
+@dataclass(frozen=True)
+class SetKomi:
+    """The first person's komi (the KOMI phase)."""
+
+    komi: float
+
+
+@dataclass(frozen=True)
+class ChooseSide:
+    """The second person's colour (0 moves first; the SIDE phase)."""
+
+    colour: int
+
+
+@dataclass(frozen=True)
+class Play:
+    """A move, by its name in the game's notation (`e5`, `pass`, `swap`)."""
+
+    move: str
+
+
+@dataclass(frozen=True)
+class Flag:
+    """The side to move's time ran out (nobody's command: the clock's)."""
+
+
+@dataclass(frozen=True)
+class Resign:
+    """The person making it gives up the game."""
+
+
+@dataclass(frozen=True)
+class Abort:
+    """The game is called off, unrated, before each side has made a move."""
+
+
+@dataclass(frozen=True)
+class Takeback:
+    """A take-back: `offer` (the last move of the person making it, and the reply to it
+    if there is one), `accept` or `decline` (by the other player)."""
+
+    answer: str
+
+    OFFER = "offer"
+    ACCEPT = "accept"
+    DECLINE = "decline"
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """`offer` a rematch with colours reversed, or `accept` one (then `room` names the
+    new room, made by the accepting command)."""
+
+    answer: str
+    room: str = ""
+
+    OFFER = "offer"
+    ACCEPT = "accept"
+
+
+@dataclass(frozen=True)
+class Say:
+    """A line of chat in the room, by a player or a watcher."""
+
+    text: str
+
+
+Command: TypeAlias = (
+    Join | SetKomi | ChooseSide | Play | Flag | Resign | Abort | Takeback | Rematch | Say
+)
+
+
+def encode(command: Command) -> tuple[str, str]:
+    """The command as a stored change's `kind` and `value`."""
+    match command:
+        case Join():
+            return "join", ""
+        case SetKomi(komi):
+            return "komi", repr(komi)
+        case ChooseSide(colour):
+            return "side", str(colour)
+        case Play(move):
+            return "move", move
+        case Flag():
+            return "flag", ""
+        case Resign():
+            return "resign", ""
+        case Abort():
+            return "abort", ""
+        case Takeback(answer):
+            return "takeback", answer
+        case Rematch(answer, room):
+            return "rematch", f"{answer} {room}".strip()
+        case Say(text):
+            return "chat", text
+
+
+def decode(kind: str, value: str) -> Command:
+    """The command of a stored change; raises CommandError if it is none."""
+    try:
+        match kind:
+            case "join":
+                return Join()
+            case "komi":
+                return SetKomi(float(value))
+            case "side":
+                if value not in ("0", "1"):
+                    raise CommandError(f"side {value!r} is not 0 or 1")
+                return ChooseSide(int(value))
+            case "move":
+                return Play(value)
+            case "flag":
+                return Flag()
+            case "resign":
+                return Resign()
+            case "abort":
+                return Abort()
+            case "takeback":
+                if value not in (Takeback.OFFER, Takeback.ACCEPT, Takeback.DECLINE):
+                    raise CommandError(f"take-back {value!r} is not an offer or an answer")
+                return Takeback(value)
+            case "rematch":
+                answer, _, room = value.partition(" ")
+                if answer not in (Rematch.OFFER, Rematch.ACCEPT):
+                    raise CommandError(f"rematch {value!r} is not an offer or an answer")
+                return Rematch(answer, room)
+            case "chat":
+                return Say(value[:CHAT_LIMIT])
+    except ValueError as error:
+        raise CommandError(f"{kind} {value!r}: {error}") from None
+    raise CommandError(f"{kind!r} is not a kind of change")
