@@ -29,7 +29,8 @@ from .clocks import sides_at, time_left_after
 from .files import Autosave, write_atomic
 from .game_setup import Setup
 from .records import Record, RecordNode, result_text
-from .records.timing import ON_TIME, time_winner
+from .records.results import VOID, Decided, How, decided, resigned
+from .records.timing import ON_TIME
 from .rules import SWAP, Game, Move, OptionError, Options, game_class
 from .rules.catalogue import parse_komi
 
@@ -65,6 +66,20 @@ class Change(Enum):
     """Komi was set, a side chosen, or the people named."""
     FLAG = "flag"
     """The side to move ran out of time: the game is lost on time."""
+    END = "end"
+    """The game was resigned or called off (aborted)."""
+    OFFER = "offer"
+    """An offer was made, answered or withdrawn (see `Session.offers`)."""
+
+
+@dataclass(frozen=True)
+class Offer:
+    """An offer made in a shared game (a take-back, a rematch), waiting for the other
+    player's answer: who made it, and how many moves the game had then (any move made
+    since makes it void, so no offer outlives the position it was made in)."""
+
+    by: str
+    moves: int
 
 
 @dataclass(frozen=True)
@@ -109,6 +124,11 @@ class Session:
         self.live: tuple[RecordNode, list[SideTime] | None] | None = None
         """The position of play, kept while analysis shows others (`hold_live`): its node
         and both sides' times then."""
+        self.offers: dict[str, Offer] = {}
+        """Offers of a shared game waiting for an answer, by kind (`takeback`,
+        `rematch`): see `rooms.play`."""
+        self.rematch: str | None = None
+        """The room of this game's rematch, once both players agreed to one."""
         self.listeners: list[Callable[[Changed], None]] = []
         """Called after every change of the position or the phase with what changed (the
         screens showing this session redraw that; over SSH several screens show one
@@ -216,25 +236,36 @@ class Session:
 
     @property
     def over(self) -> bool:
-        """Whether the game is over here: by the rules, or lost on time."""
-        return self.game.is_over() or self.time_winner() is not None
+        """Whether the game is over here: by the rules, on time, by a resignation, or
+        called off."""
+        return self.game.is_over() or self.ended() is not None
+
+    def ended(self) -> Decided | None:
+        """How the game was decided off the board (on time, by a resignation, called
+        off), at the end of the main line of such a game; None elsewhere."""
+        found = decided(self.record.result, self.game.info.colours)
+        if found is None or not self.node_is_last() or not self.on_main_line():
+            return None
+        return found
 
     def time_winner(self) -> int | None:
         """The colour that won on time, at the end of the main line of a game lost on
         time; None elsewhere."""
-        winner = time_winner(self.record.result, self.game.info.colours)
-        if winner is None or not self.node_is_last() or not self.on_main_line():
-            return None
-        return winner
+        found = self.ended()
+        return found.winner if found is not None and found.how is How.TIME else None
 
     def turn_text(self) -> str:
         """`Blue to move (Ann)`, or the result once the game is over."""
         game = self.game
-        winner = self.time_winner()
-        if winner is not None:
-            loser = 1 - winner
+        found = self.ended()
+        if found is not None and found.winner is None:
+            return "Aborted: no result"
+        if found is not None:
+            assert found.winner is not None
+            winner, loser = found.winner, 1 - found.winner
+            lost = "lost on time" if found.how is How.TIME else "resigned"
             return (
-                f"{game.colour_name(loser).capitalize()} ({self.person(loser)}) lost on time: "
+                f"{game.colour_name(loser).capitalize()} ({self.person(loser)}) {lost}: "
                 f"{game.colour_name(winner).capitalize()} ({self.person(winner)}) wins"
             )
         if game.is_over():
@@ -263,10 +294,8 @@ class Session:
                 "set komi first" if self.phase is Phase.KOMI else "choose sides first"
             )
         now = self.now()
-        if self.check_flag(now) or (self.time_winner() is not None and not branch):
-            winner = self.time_winner()
-            assert winner is not None
-            raise OptionError(f"the game is over: {self.person(1 - winner)} lost on time")
+        if self.check_flag(now) or (self.ended() is not None and not branch):
+            raise OptionError(f"the game is over: {self.ended_text()}")
         mover = self.game.turn
         by = self.person(mover)
         side = mover ^ self.swapped
@@ -320,8 +349,8 @@ class Session:
         """
         if not self.can_undo or not self.game.moves:
             return False
-        if self.time_winner() is not None:
-            return False  # a game lost on time is over for good
+        if self.ended() is not None:
+            return False  # a game lost on time, resigned or called off is over for good
         node = self.node
         parent = node.parent
         assert parent is not None
@@ -594,12 +623,77 @@ class Session:
         self.notify(Changed(Change.FLAG))
         return True
 
+    # -- ends off the board, and take-backs agreed (shared games) ------------------------------
+
+    def ended_text(self) -> str:
+        """`ann lost on time`, `ann resigned`, `it was aborted` for a game decided off the
+        board; the empty text for any other."""
+        found = self.ended()
+        if found is None:
+            return ""
+        if found.winner is None:
+            return "it was aborted"
+        loser = self.person(1 - found.winner)
+        return f"{loser} lost on time" if found.how is How.TIME else f"{loser} resigned"
+
+    def resign(self, colour: int, at: float | None = None) -> None:
+        """The person holding `colour` gives up: the other colour wins (`orange+R`), the
+        clock stops (at `at`, by `now` if None) and the game is over on every screen.
+        Raises OptionError, changing nothing, when there is no game in progress here."""
+        if self.phase is not Phase.PLAY or self.over:
+            raise OptionError("there is no game in progress to resign")
+        self._end(resigned(self.game.colour_name(1 - colour)), at)
+
+    def abort(self, at: float | None = None) -> None:
+        """Call the game off: no result (`Void`), no winner, unrated; komi and sides, if
+        they were being chosen, are chosen no more. Raises OptionError, changing
+        nothing, once it is over. (Whether it may be called off is the caller's rule:
+        a shared game only before each side has moved, see `rooms.play`.)"""
+        if self.over:
+            raise OptionError("the game is over already")
+        self.phase = Phase.PLAY
+        self._end(VOID, at)
+
+    def _end(self, result: str, at: float | None) -> None:
+        if not (self.node_is_last() and self.on_main_line()):
+            raise OptionError("the game is decided at the end of its main line only")
+        if self.clock is not None:
+            self.clock.stop(self.now() if at is None else at)
+        self.record.result = result
+        self.offers.clear()
+        self.save_autosave()
+        self.notify(Changed(Change.END))
+
+    def take_back(self, count: int, at: float | None = None) -> None:
+        """Take the last `count` moves of the game out of its record for good (a
+        take-back both players agreed to): unlike `undo` they are not kept to be played
+        again. The clocks go back to as they were before those moves (the record's
+        times), the side to move's running from `at` (by `now` if None). Raises
+        OptionError, changing nothing, when the game is over or has not that many moves
+        of play at the end of its main line."""
+        nodes = self.node.line()
+        if self.over or not self.node_is_last() or not self.on_main_line():
+            raise OptionError("only a game in progress can be taken back, at its end")
+        if not 0 < count <= len(nodes) or any(n.setup is not None for n in nodes[-count:]):
+            raise OptionError(f"there are not {count} moves to take back")
+        for node in reversed(nodes[-count:]):
+            assert node.parent is not None
+            node.parent.children.remove(node)
+            self.game.undo()
+            self.node = node.parent
+        self.offers.clear()
+        self._reset_clock()
+        clock = self.clock
+        if at is not None and clock is not None and clock.running is not None:
+            clock.start(clock.running, at)
+        self._after_change(Changed(Change.STEP), main_line=True)
+
     # -- files ----------------------------------------------------------------------------
 
     def _after_change(self, changed: Changed, main_line: bool = False) -> None:
         """Save and tell the listeners; with `main_line` (a move, a promotion, a setup:
         the main line may have changed) the record's result is found again first."""
-        if main_line and time_winner(self.record.result, self.game.info.colours) is None:
+        if main_line and decided(self.record.result, self.game.info.colours) is None:
             on_its_end = self.node_is_last() and self.on_main_line()
             self.record.result = result_text(self.game if on_its_end else self.record.main_game())
         self.save_autosave()

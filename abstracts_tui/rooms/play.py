@@ -1,0 +1,212 @@
+"""What the commands of online play do to a shared game: resign, abort, take-back, rematch.
+
+Plain functions over a `Session`, with no store and no screen: the room's gateway checks
+a command against a copy of the room's session with `check` (a sentence when it is not
+allowed now), and applies it with `apply`, to the copy, to the live session after the
+commit, and to a change read back from another process alike. As lichess players know
+them:
+
+- resign: a player, once each side has moved (before that the game is aborted instead);
+  the other colour wins (`orange+R`), the clock stops, the game is rated as any other;
+- abort: a player, before each side has made a move; no result (`Void`), unrated, and
+  the archive says the game was aborted;
+- take-back: a player offers it after a move of theirs; the other player accepts (their
+  reply to it, if there is one, is taken back with it) or declines; any move, or the
+  answer, clears the offer, and a game over cannot be taken back;
+- rematch: once the game is over, a player offers it and the other accepts; the new room
+  has the same game with the colours reversed (`rematch_setup`), made by the caller,
+  which names it in the accepting command.
+
+Chat (`Say`) changes no game: see `rooms.chat`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..commands import Abort, Command, Rematch, Resign, Takeback
+from ..game_setup import Setup
+from ..session import Change, Changed, Offer, Phase, Session
+
+TAKEBACK = "takeback"
+"""The kind of a take-back offer in `Session.offers`."""
+REMATCH = "rematch"
+"""The kind of a rematch offer in `Session.offers`."""
+
+PLAY_COMMANDS = (Resign, Abort, Takeback, Rematch)
+"""The commands this module checks and applies."""
+
+
+class NotAllowed(ValueError):
+    """A command that may not be given now; the message is one sentence saying why."""
+
+
+def move_makers(session: Session) -> list[str]:
+    """Who made each move of the game's line so far (the pie rule's swap followed: the
+    person who swapped holds the first colour from then on)."""
+    nodes = session.node.line()
+    makers = []
+    swapped = False
+    for node, colour in zip(nodes, session.movers(nodes), strict=True):
+        if colour is None:
+            continue
+        makers.append(session.people[colour ^ swapped])
+        swapped = swapped or node.move == "swap"  # the name SGF keeps
+    return makers
+
+
+def both_moved(session: Session) -> bool:
+    """Whether each side has made a move (from then on a game is resigned, not aborted)."""
+    return set(session.people) <= set(move_makers(session))
+
+
+def opponent(session: Session, name: str) -> str:
+    """The other player of `name`, a player."""
+    first, second = session.people
+    return second if name == first else first
+
+
+def offer(session: Session, kind: str) -> Offer | None:
+    """The offer of `kind` waiting for an answer, if one is (an offer made before the
+    last move is void)."""
+    found = session.offers.get(kind)
+    if found is None or found.moves != session.move_number():
+        return None
+    return found
+
+
+def check(session: Session, command: Command, by: str) -> str | None:
+    """Why `by` may not give `command` now, in one sentence; None when they may."""
+    if by not in session.people:
+        return "Only the players can do that; watchers can chat."
+    match command:
+        case Resign():
+            return _why_not_resign(session)
+        case Abort():
+            return _why_not_abort(session)
+        case Takeback(answer):
+            return _why_not_takeback(session, answer, by)
+        case Rematch(answer):
+            return _why_not_rematch(session, answer, by)
+    return f"{type(command).__name__} is not a command of play."
+
+
+def _in_play(session: Session) -> str | None:
+    if session.over:
+        return f"The game is over: {session.turn_text()}."
+    if session.phase is not Phase.PLAY:
+        return "Komi and sides are being chosen: the game can only be aborted now."
+    return None
+
+
+def _why_not_resign(session: Session) -> str | None:
+    problem = _in_play(session)
+    if problem is None and not both_moved(session):
+        return "Each side has not moved yet: abort the game instead (no result, unrated)."
+    return problem
+
+
+def _why_not_abort(session: Session) -> str | None:
+    if session.over:
+        return f"The game is over: {session.turn_text()}."
+    if both_moved(session):
+        return "Each side has moved: the game can be resigned, no longer aborted."
+    return None
+
+
+def _why_not_takeback(session: Session, answer: str, by: str) -> str | None:
+    problem = _in_play(session)
+    if problem is not None:
+        return problem
+    waiting = offer(session, TAKEBACK)
+    if answer == Takeback.OFFER:
+        if waiting is not None and waiting.by == by:
+            return "You have asked to take back already; waiting for the answer."
+        if waiting is not None:
+            return f"{waiting.by} asks to take back: answer that first."
+        if by not in move_makers(session):
+            return "You have made no move to take back."
+        return None
+    if waiting is None:
+        return "Nobody asks to take back now."
+    if waiting.by == by:
+        return "The other player answers your own request."
+    return None
+
+
+def _why_not_rematch(session: Session, answer: str, by: str) -> str | None:
+    if not session.over:
+        return "A rematch is offered once the game is over."
+    waiting = offer(session, REMATCH)
+    if answer == Rematch.OFFER:
+        if session.rematch is not None:
+            return f"The rematch is agreed already: room {session.rematch}."
+        if waiting is not None and waiting.by == by:
+            return "You have offered a rematch already; waiting for the answer."
+        return None
+    if session.rematch is not None:
+        return f"The rematch is agreed already: room {session.rematch}."
+    if waiting is None or waiting.by == by:
+        return "Nobody offers you a rematch now."
+    return None
+
+
+def apply(session: Session, command: Command, by: str, at: float | None = None) -> None:
+    """Give `command` as `by` at `at` (the store's time; `now` if None): raises
+    NotAllowed, changing nothing, when `check` refuses it. Every screen showing the
+    session is told (an offer or its answer as `Change.OFFER`)."""
+    problem = check(session, command, by)
+    if problem is not None:
+        raise NotAllowed(problem)
+    match command:
+        case Resign():
+            colours = [c for c in (0, 1) if session.person(c) == by]
+            session.resign(colours[0], at)
+        case Abort():
+            session.abort(at)
+        case Takeback(Takeback.OFFER):
+            _offer(session, TAKEBACK, by)
+        case Takeback(Takeback.ACCEPT):
+            makers = move_makers(session)
+            waiting = offer(session, TAKEBACK)
+            assert waiting is not None
+            # The offerer's last move, and the reply to it if there is one.
+            count = next(i for i, name in enumerate(reversed(makers), 1) if name == waiting.by)
+            session.take_back(count, at)
+            session.notify(Changed(Change.OFFER, by=by))
+        case Takeback(Takeback.DECLINE):
+            session.offers.pop(TAKEBACK, None)
+            session.notify(Changed(Change.OFFER, by=by))
+        case Rematch(Rematch.OFFER):
+            _offer(session, REMATCH, by)
+        case Rematch(Rematch.ACCEPT, room):
+            session.offers.pop(REMATCH, None)
+            session.rematch = room or None
+            session.notify(Changed(Change.OFFER, by=by))
+
+
+def _offer(session: Session, kind: str, by: str) -> None:
+    session.offers[kind] = Offer(by, session.move_number())
+    session.notify(Changed(Change.OFFER, by=by))
+
+
+def offer_text(session: Session, name: str) -> str | None:
+    """What `name` (a player or a watcher) is told of the offers waiting: `bob asks to
+    take back.`; None when none waits."""
+    lines = []
+    for kind, mine, theirs in (
+        (TAKEBACK, "You ask to take back.", "asks to take back."),
+        (REMATCH, "You offer a rematch.", "offers a rematch."),
+    ):
+        waiting = offer(session, kind)
+        if waiting is not None:
+            lines.append(mine if waiting.by == name else f"{waiting.by} {theirs}")
+    return " ".join(lines) or None
+
+
+def rematch_setup(setup: Setup, joiner: str) -> Setup:
+    """The setup of the rematch of a room made with `setup` (its creator first) and
+    joined by `joiner`: the same game, options and clock, the colours reversed. The
+    joiner makes the new room: moves first, or with komi to choose, sets it (and the
+    old room's creator chooses the side)."""
+    return replace(setup, first=joiner, second=setup.first, first_level=None, second_level=None)
