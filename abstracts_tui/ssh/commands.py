@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..game_setup import Setup
+from ..records.results import How, decided
 from ..rules import GAMES, game_class
 from ..session import Session
 from ..store import PlayerRating, Store, StoredRoom
@@ -64,10 +65,15 @@ def game_line(room: StoredRoom) -> str:
     size = setup.size if setup.size is not None else info.default_size
     board = f"side {size}" if info.geometry == "hex" else f"{size}x{size}"
     players = f"{setup.creator} - {room.joiner or 'waiting for a player'}"
+    ended = decided(room.result or "", info.colours)
     if room.finished is None:
         result = "unfinished"
+    elif ended is not None and ended.how is How.VOID:
+        result = "aborted (no result)"
     elif room.winner is None:
         result = "draw"
+    elif ended is not None and ended.how is How.RESIGNATION:
+        result = f"{room.winner} won by resignation ({room.result})"
     else:
         result = f"{room.winner} won ({room.result})"
     date = (room.finished or room.updated).strftime("%Y-%m-%d %H:%M")

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ..game_setup import Setup
 from ..records import Record, result_text
-from ..records.timing import time_winner
+from ..records.results import decided
 from ..rules import SWAP
 from ..session import Change, Changed, Phase, Saving, Session
 from ..store import Finish, RoomSave, RoomSetup, Store, StoredRoom, StoreError
@@ -122,9 +122,10 @@ def ending(session: Session, at: datetime | None = None) -> Finish | None:
         return None
     on_end = session.node_is_last() and session.on_main_line()
     game = session.game if on_end else session.record.main_game()
-    on_time = time_winner(session.record.result, game.info.colours)
-    if on_time is not None:
-        person = session.people[on_time ^ (SWAP in game.moves)]
+    off_the_board = decided(session.record.result, game.info.colours)
+    if off_the_board is not None:  # on time, resigned, or called off (no winner)
+        colour = off_the_board.winner
+        person = None if colour is None else session.people[colour ^ (SWAP in game.moves)]
         return Finish(session.record.result, person, at)
     outcome = game.outcome()
     if outcome is None:

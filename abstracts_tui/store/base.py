@@ -20,6 +20,7 @@ from typing import Protocol
 
 from ..files import SaveError
 from ..ratings import Rating, after_game
+from ..records.results import VOID
 
 
 class StoreError(SaveError):
@@ -198,6 +199,12 @@ def rating_filter(
         conditions.append(f"name IN ({', '.join([mark] * len(names))})" if names else "FALSE")
         parameters += names
     return (f"WHERE {' AND '.join(conditions)}" if conditions else ""), parameters
+
+
+def changes_ratings(result: str) -> bool:
+    """Whether a rated room that ended with `result` changes its players' ratings: not
+    one whose game was called off (`Void`: aborted before each side had moved)."""
+    return result.strip().lower() != VOID.lower()
 
 
 def rated_after(

@@ -33,6 +33,7 @@ from .base import (
     RoomSetup,
     StoredRoom,
     StoreError,
+    changes_ratings,
     rated_after,
     rating_filter,
     room_filter,
@@ -527,7 +528,7 @@ def finish(db: Db, room: RoomSave) -> None:
     if finished is None:
         return
     game, creator, joiner, rated = finished
-    if not rated or joiner is None or joiner == creator:
+    if not rated or joiner is None or joiner == creator or not changes_ratings(end.result):
         return
     players = (creator, joiner)
     for name in sorted(players):  # always in one order: two games ending at once wait

@@ -32,6 +32,7 @@ from .base import (
     RoomSetup,
     StoredRoom,
     StoreError,
+    changes_ratings,
     rated_after,
     rating_filter,
     room_filter,
@@ -268,10 +269,11 @@ class SqliteStore:
     def _rate(self, db: sqlite3.Connection, code: str, moment: str) -> None:
         """Update both players' ratings for the game of room `code`, just finished, if it
         is rated (inside the transaction that finished it)."""
-        game, creator, joiner, rated, winner = db.execute(
-            "SELECT game, creator, joiner, rated, winner FROM rooms WHERE code = ?", (code,)
+        game, creator, joiner, rated, winner, result = db.execute(
+            "SELECT game, creator, joiner, rated, winner, result FROM rooms WHERE code = ?",
+            (code,),
         ).fetchone()
-        if not rated or joiner is None or joiner == creator:
+        if not rated or joiner is None or joiner == creator or not changes_ratings(result):
             return
         players = (creator, joiner)
         before = [self._rating(db, name, game) for name in players]

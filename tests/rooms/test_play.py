@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from abstracts_tui.commands import Abort, Command, Rematch, Resign, Takeback
@@ -17,6 +19,9 @@ from abstracts_tui.rooms.play import (
 )
 from abstracts_tui.rules import OptionError
 from abstracts_tui.session import Change, Changed, Phase, Session
+from abstracts_tui.ssh.commands import game_line
+from abstracts_tui.ssh.rooms import ending
+from abstracts_tui.store import Finish, RoomSave, RoomSetup, SqliteStore
 
 OFFER, ACCEPT, DECLINE = Takeback.OFFER, Takeback.ACCEPT, Takeback.DECLINE
 
@@ -105,6 +110,26 @@ def test_a_resigned_game_reads_back_as_resigned_and_its_record_says_so_as_sgf_do
     for spelling in ("orange+Resign", "orange+resign"):
         again.record.result = spelling
         assert again.ended_text() == "ann resigned"
+
+
+def test_the_winner_of_a_resignation_is_rated_and_an_aborted_game_is_not(tmp_path: Path) -> None:
+    """What the room saves when it ends: the winner (for the ratings), or none; and
+    what the archive then says."""
+    store = SqliteStore(tmp_path / "server.db")
+    kept = RoomSetup("pilo", creator="ann", rated=True)
+    resigned = pilo()
+    legal(resigned, 2)
+    apply(resigned, Resign(), "ann")
+    assert ending(resigned) == Finish("orange+R", "bob")
+    aborted = pilo()
+    apply(aborted, Abort(), "ann")
+    assert ending(aborted) == Finish("Void", None)
+    for code, session in (("resn", resigned), ("void", aborted)):
+        store.save_room(RoomSave(code, kept, "bob", session.record.to_sgf(), ending(session)))
+    lines = {code: game_line(store.room(code)).split("\t")[3] for code in ("resn", "void")}
+    assert lines == {"resn": "bob won by resignation (orange+R)", "void": "aborted (no result)"}
+    assert {r.name: r.games for r in store.ratings()} == {"ann": 1, "bob": 1}
+    store.close()
 
 
 def test_before_each_side_has_moved_a_game_is_aborted_not_resigned() -> None:

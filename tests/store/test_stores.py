@@ -111,6 +111,18 @@ def test_a_rated_game_changes_both_ratings_once(open_store: Opener) -> None:
     assert {r.name: r.games for r in store.ratings()} == {"ann": 1, "bob": 1}
 
 
+def test_a_resignation_is_rated_and_an_aborted_game_is_not(open_store: Opener) -> None:
+    store = open_store()
+    store.save_room(RoomSave("void", PILO, "bob", "(;RE[Void])", Finish("Void", None)))
+    assert store.ratings() == []  # called off: neither a draw nor a game
+    room = store.room("void")
+    assert room is not None and room.finished is not None and room.result == "Void"
+    store.save_room(RoomSave("resn", PILO, "bob", "(;)", Finish("orange+R", "bob")))
+    ratings = {r.name: r for r in store.ratings("pilo")}
+    assert ratings["bob"].rating.value > ratings["ann"].rating.value
+    assert {r.name: r.games for r in store.ratings()} == {"ann": 1, "bob": 1}
+
+
 def test_four_processes_finishing_one_game_at_once_rate_it_once(open_store: Opener) -> None:
     open_store().save_room(RoomSave("k7m2", PILO, "bob", "(;)"))
     stores = [open_store() for _ in range(4)]  # as separate processes: own connections

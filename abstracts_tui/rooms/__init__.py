@@ -1,0 +1,1 @@
+"""Rooms: shared games and what their players and watchers may do in them."""
