@@ -40,6 +40,8 @@ class RoomSetup:
     rated: bool = False
     clock: str | None = None
     """The time control's spec; None: no clock."""
+    open: bool = False
+    """An open challenge: listed in every lobby until somebody accepts it (joins)."""
 
 
 @dataclass(frozen=True)
@@ -143,10 +145,12 @@ class Store(Protocol):
         player: str | None = None,
         limit: int | None = None,
         offset: int = 0,
+        challenges: bool = False,
     ) -> list[StoredRoom]:
         """Rooms, the most recently changed first: finished ones only (True), unfinished
         ones only (False) or both (None); of one player, or of everyone; a page of
-        `limit` from `offset`."""
+        `limit` from `offset`; with `challenges`, the open challenges nobody has
+        accepted yet only."""
         ...
 
     def codes(self) -> set[str]:
@@ -171,11 +175,16 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
-def room_filter(finished: bool | None, player: str | None, mark: str) -> tuple[str, list[object]]:
-    """The WHERE clause of `Store.rooms` for `finished` and `player` (empty for neither),
-    with `mark` the database's placeholder, and its parameters."""
+def room_filter(
+    finished: bool | None, player: str | None, mark: str, challenges: bool = False
+) -> tuple[str, list[object]]:
+    """The WHERE clause of `Store.rooms` for `finished`, `player` and `challenges` (empty
+    for none), with `mark` the database's placeholder, and its parameters."""
     conditions = []
     parameters: list[object] = []
+    if challenges:
+        conditions.append(f"open_challenge = {mark} AND joiner IS NULL AND finished IS NULL")
+        parameters.append(True)
     if finished is not None:
         conditions.append("finished IS NOT NULL" if finished else "finished IS NULL")
     if player is not None:

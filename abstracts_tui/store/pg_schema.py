@@ -155,6 +155,17 @@ MIGRATIONS = (
             "CREATE INDEX presence_by_code ON presence (code)",
         ),
     ),
+    Migration(
+        4,
+        "open challenges, and the changes of online play (resign, abort, take-back, rematch, chat)",
+        (
+            "ALTER TABLE rooms ADD COLUMN open_challenge BOOLEAN NOT NULL DEFAULT false",
+            "ALTER TABLE room_changes DROP CONSTRAINT room_changes_kind_check",
+            "ALTER TABLE room_changes ADD CONSTRAINT room_changes_kind_check "
+            "CHECK (kind IN ('join', 'komi', 'side', 'move', 'flag', "
+            "'resign', 'abort', 'takeback', 'rematch', 'chat'))",
+        ),
+    ),
 )
 
 

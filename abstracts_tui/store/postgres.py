@@ -70,7 +70,7 @@ on a lock for long."""
 ROOM_COLUMNS = (
     "code, game, size, variant, komi, creator, joiner, rated, sgf, version, "
     "created, updated, finished, result, winner, phase, komi_chosen, "
-    "time_control, turn_started, clock_main, clock_periods"
+    "time_control, turn_started, clock_main, clock_periods, open_challenge"
 )
 
 INSERT_ROOM = (
@@ -78,7 +78,7 @@ INSERT_ROOM = (
     "(%(code)s, %(game)s, %(size)s, %(variant)s, %(komi)s, %(creator)s, %(joiner)s, "
     "%(rated)s, %(sgf)s, 1, coalesce(%(when)s, now()), coalesce(%(when)s, now()), "
     "NULL, NULL, NULL, %(phase)s, %(komi_chosen)s, "
-    "%(time_control)s, NULL, %(clock_main)s, %(clock_periods)s)"
+    "%(time_control)s, NULL, %(clock_main)s, %(clock_periods)s, %(open_challenge)s)"
 )
 
 
@@ -280,8 +280,9 @@ class PostgresStore:
         player: str | None = None,
         limit: int | None = None,
         offset: int = 0,
+        challenges: bool = False,
     ) -> list[StoredRoom]:
-        where, parameters = room_filter(finished, player, "%s")
+        where, parameters = room_filter(finished, player, "%s", challenges)
         parameters += [limit, offset]
         query = (
             f"SELECT {ROOM_COLUMNS} FROM rooms {where} "
@@ -728,6 +729,7 @@ def _values(room: RoomSave, when: datetime | None) -> dict[str, object]:
         "time_control": setup.clock,
         "clock_main": _listed(room.clock_main),
         "clock_periods": _listed(room.clock_periods),
+        "open_challenge": setup.open,
     }
 
 
@@ -742,6 +744,7 @@ def stored_room(row: dict[str, Any]) -> StoredRoom:
             creator=row["creator"],
             rated=bool(row["rated"]),
             clock=row["time_control"],
+            open=bool(row["open_challenge"]),
         ),
         joiner=row["joiner"],
         sgf=row["sgf"],

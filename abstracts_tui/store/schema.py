@@ -81,6 +81,11 @@ MIGRATIONS = (
         "a room's clock (its time control's spec), kept from its making",
         ("ALTER TABLE rooms ADD COLUMN clock TEXT",),
     ),
+    Migration(
+        3,
+        "open challenges: a room anyone may join from the lobby, without its code",
+        ("ALTER TABLE rooms ADD COLUMN open_challenge INTEGER NOT NULL DEFAULT 0",),
+    ),
 )
 
 

@@ -57,13 +57,13 @@ REASONS = {
 
 ROOM_COLUMNS = (
     "code, game, size, variant, komi, creator, joiner, rated, sgf, version, "
-    "created, updated, finished, result, winner, clock"
+    "created, updated, finished, result, winner, clock, open_challenge"
 )
 
 
 INSERT_ROOM = (
     f"INSERT INTO rooms ({ROOM_COLUMNS}) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, NULL, NULL, NULL, ?)"
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, NULL, NULL, NULL, ?, ?)"
 )
 """A new room at version 1, unfinished (made and changed at the same time)."""
 
@@ -319,8 +319,9 @@ class SqliteStore:
         player: str | None = None,
         limit: int | None = None,
         offset: int = 0,
+        challenges: bool = False,
     ) -> list[StoredRoom]:
-        where, parameters = room_filter(finished, player, "?")
+        where, parameters = room_filter(finished, player, "?", challenges)
         parameters += [-1 if limit is None else limit, offset]
         rows = self._read(
             f"SELECT {ROOM_COLUMNS} FROM rooms {where} "
@@ -399,6 +400,7 @@ def _values(room: RoomSave, moment: str) -> tuple[object, ...]:
         moment,
         moment,
         setup.clock,
+        int(setup.open),
     )
 
 
@@ -413,6 +415,7 @@ def _stored_room(row: sqlite3.Row) -> StoredRoom:
             creator=row["creator"],
             rated=bool(row["rated"]),
             clock=row["clock"],
+            open=bool(row["open_challenge"]),
         ),
         joiner=row["joiner"],
         sgf=row["sgf"],

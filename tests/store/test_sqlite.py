@@ -145,7 +145,7 @@ def test_a_new_store_is_made_whole_owner_only_and_only_where_there_is_no_file(
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "server.db").stat().st_mode) == 0o600
     assert sorted(p.name for p in tmp_path.iterdir()) == ["server.db"]  # nothing left over
-    assert check(tmp_path / "server.db").endswith("at version 2 (this version's)")
+    assert check(tmp_path / "server.db").endswith("at version 3 (this version's)")
 
 
 @pytest.mark.parametrize("damage", [*DAMAGE, "replaced", "removed"])
@@ -199,14 +199,14 @@ def test_the_check_reads_the_whole_file_and_its_version_and_changes_nothing(
     said = check(path)
     assert said == (
         f"{path} is sound: SQLite's integrity check finds nothing wrong, "
-        "and its tables are at version 2 (this version's)"
+        "and its tables are at version 3 (this version's)"
     )
     assert digest(path) == before  # read only (SQLite's -wal and -shm beside it at most)
     assert {p.name for p in tmp_path.iterdir()} <= {"server.db", "server.db-wal", "server.db-shm"}
     with sqlite3.connect(path) as db:  # as an earlier version left it
-        db.execute("DELETE FROM schema_version WHERE version = 2")
+        db.execute("DELETE FROM schema_version WHERE version = 3")
     db.close()
-    assert check(path).endswith("at version 1 (the start makes them 2)")
+    assert check(path).endswith("at version 2 (the start makes them 3)")
     with sqlite3.connect(path) as db:
         db.execute("INSERT INTO schema_version VALUES (99, 'from the future', 'now')")
     db.close()
@@ -236,7 +236,7 @@ def test_serve_check_says_in_one_sentence_whether_the_store_can_be_used(tmp_path
     assert (sound.returncode, sound.stderr) == (0, "")
     assert sound.stdout == (
         f"{data / 'server.db'} is sound: SQLite's integrity check finds nothing wrong, "
-        "and its tables are at version 2 (this version's)\n"
+        "and its tables are at version 3 (this version's)\n"
     )
     page_garbage(data / "server.db")
     damaged = serve_check()

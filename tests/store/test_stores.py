@@ -123,6 +123,32 @@ def test_a_resignation_is_rated_and_an_aborted_game_is_not(open_store: Opener) -
     assert {r.name: r.games for r in store.ratings()} == {"ann": 1, "bob": 1}
 
 
+def test_open_challenges_are_listed_until_somebody_accepts_one(open_store: Opener) -> None:
+    store = open_store()
+    challenge = RoomSetup("pilo", 6, creator="ann", rated=True, clock="5m+3s", open=True)
+    store.save_room(RoomSave("open", challenge, None, None))
+    store.save_room(RoomSave("code", RoomSetup("pilo", creator="bob"), None, None))
+    time.sleep(0.002)
+    store.save_room(RoomSave("late", RoomSetup("petrify", creator="carl", open=True), None, None))
+    store = open_store()  # as another process, or after a restart
+    assert [r.code for r in store.rooms(challenges=True)] == ["late", "open"]
+    room = store.room("open")
+    assert room is not None and room.setup == challenge
+    store.save_room(RoomSave("open", challenge, "dora", None))  # accepted
+    assert [r.code for r in store.rooms(challenges=True)] == ["late"]
+    store.save_room(
+        RoomSave(
+            "late",
+            RoomSetup("petrify", creator="carl", open=True),
+            None,
+            None,
+            Finish("Void", None),
+        )
+    )  # called off before anyone came
+    assert store.rooms(challenges=True) == []
+    assert [r.code for r in store.rooms(finished=False)] == ["open", "code"]
+
+
 def test_four_processes_finishing_one_game_at_once_rate_it_once(open_store: Opener) -> None:
     open_store().save_room(RoomSave("k7m2", PILO, "bob", "(;)"))
     stores = [open_store() for _ in range(4)]  # as separate processes: own connections
