@@ -75,6 +75,19 @@ def offer(session: Session, kind: str) -> Offer | None:
     return found
 
 
+def takeback_moves(session: Session) -> list[str]:
+    """The moves the take-back asked would take back, the first first: the offerer's
+    last move, and the reply to it if there is one (none when nobody asks)."""
+    waiting = offer(session, TAKEBACK)
+    if waiting is None:
+        return []
+    makers = move_makers(session)
+    if waiting.by not in makers:
+        return []
+    count = next(i for i, name in enumerate(reversed(makers), 1) if name == waiting.by)
+    return [str(node.move) for node in session.node.line()[-count:]]
+
+
 def check(session: Session, command: Command, by: str) -> str | None:
     """Why `by` may not give `command` now, in one sentence; None when they may."""
     if by not in session.people:
@@ -167,12 +180,7 @@ def apply(session: Session, command: Command, by: str, at: float | None = None) 
         case Takeback(Takeback.OFFER):
             _offer(session, TAKEBACK, by)
         case Takeback(Takeback.ACCEPT):
-            makers = move_makers(session)
-            waiting = offer(session, TAKEBACK)
-            assert waiting is not None
-            # The offerer's last move, and the reply to it if there is one.
-            count = next(i for i, name in enumerate(reversed(makers), 1) if name == waiting.by)
-            session.take_back(count, at)
+            session.take_back(len(takeback_moves(session)), at)
             session.notify(Changed(Change.OFFER, by=by))
         case Takeback(Takeback.DECLINE):
             session.offers.pop(TAKEBACK, None)

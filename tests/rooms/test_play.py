@@ -16,6 +16,7 @@ from abstracts_tui.rooms.play import (
     move_makers,
     offer_text,
     rematch_setup,
+    takeback_moves,
 )
 from abstracts_tui.rules import OptionError
 from abstracts_tui.session import Change, Changed, Phase, Session
@@ -197,9 +198,10 @@ def test_an_abort_while_komi_and_sides_are_chosen_ends_those_steps() -> None:
 
 def test_an_accepted_take_back_removes_the_offerers_move_and_the_reply() -> None:
     session = pilo()
-    legal(session, 2)  # ann, then bob
+    names = legal(session, 2)  # ann, then bob
     position = Session.start(Setup("pilo", first="ann", second="bob")).game.position()
     apply(session, Takeback(OFFER), "ann")
+    assert takeback_moves(session) == names
     assert offer_text(session, "bob") == "ann asks to take back."
     assert offer_text(session, "ann") == "You ask to take back."
     assert offer_text(session, "carol") == "ann asks to take back."
@@ -216,6 +218,7 @@ def test_a_take_back_asked_before_the_reply_takes_back_one_move() -> None:
     session = pilo()
     names = legal(session, 3)  # ann, bob, ann: bob to move
     apply(session, Takeback(OFFER), "ann")
+    assert takeback_moves(session) == names[2:]
     apply(session, Takeback(ACCEPT), "bob")
     assert [node.move for node in session.node.line()] == names[:2]
     assert session.waiting_for() == "ann"

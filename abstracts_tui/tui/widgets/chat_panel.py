@@ -1,0 +1,176 @@
+"""A room's chat on screen: the lines said, the newest kept in view, and a line to type.
+
+Every line is drawn as `rich.text.Text` built from the cleaned line (`rooms.chat`), never
+as markup: `[bold]` typed is `[bold]` shown. A watcher's line is marked `(watching)`; a
+player may hide the watchers' lines (ctrl+t) and show them again, none lost. The line
+typed is sent by the `send` given (the room's gateway: it answers the refusal's sentence,
+or None once the line is said); a refused line stays in the field, to be sent again.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Awaitable, Callable
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Input, RichLog, Static
+
+from ...commands import CHAT_LIMIT
+from ...rooms.chat import KEPT, Chat, ChatLine
+
+Send = Callable[[str], Awaitable[str | None]]
+"""Sends a line typed: the sentence saying why it was refused, or None once said."""
+
+
+def line_text(line: ChatLine) -> Text:
+    """`ann: hi` with the name in bold, `carol (watching): hi` for a watcher: literal."""
+    text = Text(line.by, style="bold")
+    if line.watcher:
+        text.append(" (watching)", style="dim")
+    text.append(": ")
+    text.append(line.text)
+    return text
+
+
+class ChatPanel(Vertical):
+    """A room's chat: its lines and a field to type a line into."""
+
+    DEFAULT_CSS = """
+    ChatPanel {
+        height: 1fr;
+        border: round $border-blurred;
+        border-title-style: bold;
+    }
+    ChatPanel:focus-within {
+        border: round $border;
+    }
+    ChatPanel #chat-lines {
+        height: 1fr;
+        scrollbar-size-vertical: 1;
+    }
+    ChatPanel #chat-status {
+        height: auto;
+        color: $text-muted;
+    }
+    ChatPanel #chat-status.-refused {
+        color: $text-error;
+    }
+    ChatPanel #chat-input {
+        height: 1;
+    }
+    """
+
+    BINDINGS = [
+        Binding("ctrl+t", "toggle_watchers", "Watchers' chat", id="chat.watchers"),
+        Binding("pageup", "scroll(-1)", "Older lines", show=False, id="chat.older"),
+        Binding("pagedown", "scroll(1)", "Newer lines", show=False, id="chat.newer"),
+    ]
+
+    class Heard(Message):
+        """A line was said in the room (posted from whichever app said it)."""
+
+        def __init__(self, line: ChatLine) -> None:
+            super().__init__()
+            self.line = line
+
+    def __init__(self, chat: Chat, send: Send, *, hideable: bool, id: str | None = None) -> None:
+        """The chat `chat`, lines typed sent by `send`; `hideable`: a player's panel,
+        which may hide the watchers' lines."""
+        super().__init__(id=id)
+        self.chat = chat
+        self.send = send
+        self.hideable = hideable
+        self.watchers_hidden = False
+        self.lines: deque[ChatLine] = deque(maxlen=KEPT)
+        """The lines as this panel has been told them (the chat's own may be ahead, by
+        lines whose messages are on their way here)."""
+        self.border_title = "Chat"
+
+    def compose(self) -> ComposeResult:
+        yield RichLog(id="chat-lines", markup=False, wrap=True, auto_scroll=True)
+        yield Static("", id="chat-status", markup=False)
+        yield Input(
+            id="chat-input",
+            max_length=CHAT_LIMIT,
+            compact=True,
+            placeholder=f"Say something (Enter sends, at most {CHAT_LIMIT} characters)",
+        )
+
+    def on_mount(self) -> None:
+        self.lines.extend(self.chat.lines)
+        self.chat.listeners.append(self._heard)
+        self.redraw()
+
+    def on_unmount(self) -> None:
+        if self._heard in self.chat.listeners:
+            self.chat.listeners.remove(self._heard)
+
+    def _heard(self, line: ChatLine) -> None:
+        # Called by whichever app (SSH connection) said the line: post, so that this
+        # panel's own app draws it.
+        self.post_message(self.Heard(line))
+
+    def shown(self, line: ChatLine) -> bool:
+        return not (line.watcher and self.watchers_hidden)
+
+    def redraw(self) -> None:
+        """Every line kept, as shown now, the newest in view."""
+        log = self.query_one("#chat-lines", RichLog)
+        log.clear()
+        for line in self.lines:
+            if self.shown(line):
+                log.write(line_text(line))
+        hidden = sum(1 for line in self.lines if not self.shown(line))
+        if self.watchers_hidden:
+            self.say(f"Watchers' lines hidden ({hidden}): ctrl+t shows them.")
+        elif not self.lines:
+            self.say("Nothing said yet." if self.hideable else "Nothing said yet. You watch.")
+        else:
+            self.say("")
+
+    @on(Heard)
+    def _draw_heard(self, event: Heard) -> None:
+        self.lines.append(event.line)
+        if self.shown(event.line):
+            self.query_one("#chat-lines", RichLog).write(line_text(event.line))
+            if not self.watchers_hidden:
+                self.say("")
+        else:
+            self.redraw()  # the count of hidden lines
+
+    def say(self, text: str, refused: bool = False) -> None:
+        status = self.query_one("#chat-status", Static)
+        status.update(text)
+        status.set_class(refused, "-refused")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.hideable if action == "toggle_watchers" else True
+
+    def action_toggle_watchers(self) -> None:
+        self.watchers_hidden = not self.watchers_hidden
+        self.redraw()
+
+    def action_scroll(self, pages: int) -> None:
+        log = self.query_one("#chat-lines", RichLog)
+        log.scroll_page_down() if pages > 0 else log.scroll_page_up()
+
+    @on(Input.Submitted, "#chat-input")
+    def _typed(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.value.strip():
+            self._send(event.value)
+
+    @work(group="chat-send")
+    async def _send(self, text: str) -> None:
+        field = self.query_one("#chat-input", Input)
+        refusal = await self.send(text)
+        if refusal is not None:
+            self.say(refusal, refused=True)  # the line stays in the field
+        elif field.value == text:
+            field.value = ""
+            self.say("")
