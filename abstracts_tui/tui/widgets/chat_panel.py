@@ -51,6 +51,7 @@ class ChatPanel(Vertical):
     }
     ChatPanel #chat-lines {
         height: 1fr;
+        overflow-x: hidden;
         scrollbar-size-vertical: 1;
     }
     ChatPanel #chat-status {
@@ -92,7 +93,8 @@ class ChatPanel(Vertical):
         self.border_title = "Chat"
 
     def compose(self) -> ComposeResult:
-        yield RichLog(id="chat-lines", markup=False, wrap=True, auto_scroll=True)
+        # Wrapped to the panel's width (RichLog's default lays lines out 78 wide at least).
+        yield RichLog(id="chat-lines", markup=False, wrap=True, auto_scroll=True, min_width=10)
         yield Static("", id="chat-status", markup=False)
         yield Input(
             id="chat-input",
@@ -106,6 +108,9 @@ class ChatPanel(Vertical):
         self.chat.listeners.append(self._heard)
         self.redraw()
 
+    def on_resize(self) -> None:
+        self.redraw()  # the lines wrapped again to the new width
+
     def on_unmount(self) -> None:
         if self._heard in self.chat.listeners:
             self.chat.listeners.remove(self._heard)
@@ -114,6 +119,13 @@ class ChatPanel(Vertical):
         # Called by whichever app (SSH connection) said the line: post, so that this
         # panel's own app draws it.
         self.post_message(self.Heard(line))
+
+    @staticmethod
+    def _write(log: RichLog, line: ChatLine) -> None:
+        # Wrapped to the log's own width: RichLog measures a line against the app's
+        # console, which need not be the terminal's width.
+        width = log.scrollable_content_region.width
+        log.write(line_text(line), width=width if width > 0 else None)
 
     def shown(self, line: ChatLine) -> bool:
         return not (line.watcher and self.watchers_hidden)
@@ -124,7 +136,7 @@ class ChatPanel(Vertical):
         log.clear()
         for line in self.lines:
             if self.shown(line):
-                log.write(line_text(line))
+                self._write(log, line)
         hidden = sum(1 for line in self.lines if not self.shown(line))
         if self.watchers_hidden:
             self.say(f"Watchers' lines hidden ({hidden}): ctrl+t shows them.")
@@ -137,7 +149,7 @@ class ChatPanel(Vertical):
     def _draw_heard(self, event: Heard) -> None:
         self.lines.append(event.line)
         if self.shown(event.line):
-            self.query_one("#chat-lines", RichLog).write(line_text(event.line))
+            self._write(self.query_one("#chat-lines", RichLog), event.line)
             if not self.watchers_hidden:
                 self.say("")
         else:

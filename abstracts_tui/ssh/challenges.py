@@ -1,0 +1,70 @@
+"""Open challenges: rooms anyone may join from the lobby, without passing a code around.
+
+A person making a room may leave it open to anyone: it is listed in every lobby (its
+game, board, clock, whether it is rated, and who waits, with their rating) until
+somebody accepts it with Enter, which joins the room as its code would. A person's own
+challenge is not in their list: it is one of their games, waiting for a player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """An open challenge as the lobby lists it."""
+
+    code: str
+    creator: str
+    """Who waits, with their rating in the game if they have one: `ann 1662?`."""
+    game: str
+    """`Pilo 8x8`."""
+    clock: str | None
+    """The time control's spec (`5m+3s`); None: no clock."""
+    rated: bool
+
+    def line(self) -> str:
+        """`k7m2  Pilo 8x8  clock 5m+3s  rated  ann 1662?`."""
+        clock = f"clock {self.clock}" if self.clock else "no clock"
+        rated = "rated" if self.rated else "casual"
+        return f"{self.code}  {self.game}  {clock}  {rated}  {self.creator}"
+
+
+NONE_OPEN = "No open challenges now: n makes one, for anyone to accept."
+
+
+class ChallengeList(OptionList):
+    """The open challenges of others; Enter accepts the one highlighted."""
+
+    class Accept(Message):
+        """The person accepts the challenge of room `code` (joins it)."""
+
+        def __init__(self, code: str) -> None:
+            super().__init__()
+            self.code = code
+
+    def show(self, challenges: Iterable[Challenge]) -> None:
+        """List `challenges`, oldest first (the one waiting longest is met first), the
+        highlight kept on the room it was on while that is still open."""
+        highlighted = self.highlighted_option
+        kept = highlighted.id if highlighted is not None else None
+        found = list(challenges)
+        self.clear_options()
+        if not found:
+            self.add_option(Option(NONE_OPEN, disabled=True))
+            return
+        self.add_options(Option(Content(c.line()), id=c.code) for c in found)
+        codes = [c.code for c in found]
+        self.highlighted = codes.index(kept) if kept in codes else 0
+
+    def _on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id is not None:
+            self.post_message(self.Accept(event.option.id))
