@@ -502,9 +502,11 @@ class LineGame:
             return
         game = session.game
         loser = game.turn
-        session.pause_clock()
-        session.record.result = f"{game.colour_name(1 - loser)}+resign"
-        session.save_autosave()
+        try:
+            session.resign(loser)  # `orange+R`, as a room's resignation; the clock stops
+        except OptionError as error:
+            self.say(f"{str(error).capitalize()}.")
+            return
         self.ended_said = True
         self.say(
             f"{colour(game, loser)} ({session.person(loser)}) resigns: "

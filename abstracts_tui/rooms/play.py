@@ -26,6 +26,7 @@ from dataclasses import replace
 
 from ..commands import Abort, Command, Rematch, Resign, Takeback
 from ..game_setup import Setup
+from ..rules import RulesError
 from ..session import Change, Changed, Offer, Phase, Session
 
 TAKEBACK = "takeback"
@@ -37,8 +38,9 @@ PLAY_COMMANDS = (Resign, Abort, Takeback, Rematch)
 """The commands this module checks and applies."""
 
 
-class NotAllowed(ValueError):
-    """A command that may not be given now; the message is one sentence saying why."""
+class NotAllowed(RulesError):
+    """A command that may not be given now; the message is one sentence saying why (a
+    rules' error: the gateway refuses it with that sentence, as any other)."""
 
 
 def move_makers(session: Session) -> list[str]:
