@@ -220,3 +220,14 @@ def rematch_setup(setup: Setup, joiner: str) -> Setup:
     joiner makes the new room: moves first, or with komi to choose, sets it (and the
     old room's creator chooses the side)."""
     return replace(setup, first=joiner, second=setup.first, first_level=None, second_level=None)
+
+
+def watchers(connected: frozenset[str], players: tuple[str, ...]) -> int:
+    """How many people watch a room: those connected to it (through any process) who do
+    not play in it."""
+    return len(connected - set(players))
+
+
+def watchers_text(count: int) -> str:
+    """`1 watching`, `3 watching`, or `nobody watching`."""
+    return f"{count} watching" if count else "nobody watching"

@@ -17,6 +17,8 @@ from abstracts_tui.rooms.play import (
     offer_text,
     rematch_setup,
     takeback_moves,
+    watchers,
+    watchers_text,
 )
 from abstracts_tui.rules import OptionError
 from abstracts_tui.session import Change, Changed, Phase, Session
@@ -329,3 +331,15 @@ def test_a_rematch_reverses_the_colours_and_keeps_the_game() -> None:
     assert game.waiting_for() == "bob"  # bob moves first now
     komi = rematch_setup(Setup("linage", komi=None, first="ann"), "bob")
     assert Session.start(komi).chooser == "bob"  # bob sets komi, ann chooses the side
+
+
+def test_the_watchers_are_the_people_connected_who_do_not_play() -> None:
+    players = ("ann", "bob")
+    assert watchers(frozenset({"ann"}), players) == 0
+    assert watchers(frozenset({"ann", "bob", "carol", "dave"}), players) == 2
+    assert watchers(frozenset({"carol"}), ("ann",)) == 1  # the seat still open
+    assert [watchers_text(n) for n in (0, 1, 3)] == [
+        "nobody watching",
+        "1 watching",
+        "3 watching",
+    ]
