@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.pilot import Pilot
 from textual.widgets import Button
 
-from abstracts_tui.tui.dialogs.online import OfferDialog, ResignDialog
+from abstracts_tui.tui.dialogs.online import AbortDialog, OfferDialog, ResignDialog
 
 from .test_dialogs import Shown, answers, answers_each, click, keys, text
 
@@ -31,6 +31,18 @@ def test_the_resign_question_names_the_winner_and_the_rating() -> None:
     assert seen[0] == "Resign this game? bob wins. The game is rated: it counts as a loss."
     assert seen[1:3] == ["Resign (y)", "Play on (n)"]
     assert seen[3] == "Resign this game? bob wins."
+
+
+def test_an_abort_is_asked_the_same_way() -> None:
+    seen: list[str] = []
+
+    async def look(host: Shown, pilot: Pilot[None]) -> None:
+        seen.append(text(host, ".dialog-text"))
+        await pilot.press("enter")
+
+    assert answers(AbortDialog("bob", rated=True), look) == [False]
+    assert answers(AbortDialog("bob", rated=True), keys("y")) == [True]
+    assert seen == ["Abort this game? It ends with no result and changes no rating."]
 
 
 def test_an_offer_is_accepted_declined_or_put_off() -> None:

@@ -18,27 +18,32 @@ from .base import Dialog, KeyButton
 
 
 class ResignDialog(Dialog[bool]):
-    """Resign the game? Dismissed with True for `y` only; `n`, Escape and Enter play on."""
+    """Resign the game (or abort it, before each side has moved)? Dismissed with True for
+    `y` only; `n`, Escape and Enter play on."""
 
     BINDINGS = [
         Binding("y", "answer(True)", "Resign", id="resign.yes"),
         Binding("n,escape,enter", "answer(False)", "Play on", key_display="n/esc", id="resign.no"),
     ]
 
+    abort = False
+
     def __init__(self, opponent: str, rated: bool) -> None:
-        super().__init__("Resign?")
+        super().__init__("Abort?" if self.abort else "Resign?")
         self.opponent = opponent
         self.rated = rated
 
-    def compose_body(self) -> ComposeResult:
+    def question(self) -> str:
+        if self.abort:
+            return "Abort this game? It ends with no result and changes no rating."
         counts = " The game is rated: it counts as a loss." if self.rated else ""
-        yield Static(
-            f"Resign this game? {self.opponent} wins.{counts}",
-            classes="dialog-text",
-            markup=False,
-        )
+        return f"Resign this game? {self.opponent} wins.{counts}"
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(self.question(), classes="dialog-text", markup=False)
+        verb = "Abort" if self.abort else "Resign"
         yield self.button_row(
-            KeyButton(Content("Resign (y)"), variant="error", id="yes"),
+            KeyButton(Content(f"{verb} (y)"), variant="error", id="yes"),
             KeyButton(Content("Play on (n)"), variant="primary", id="no"),
         )
 
@@ -48,6 +53,13 @@ class ResignDialog(Dialog[bool]):
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
+
+
+class AbortDialog(ResignDialog):
+    """Abort the game (before each side has moved)? As `ResignDialog`: `y` only aborts."""
+
+    BINDINGS = [Binding("y", "answer(True)", "Abort", id="abort.yes")]
+    abort = True
 
 
 class OfferDialog(Dialog[bool | None]):

@@ -1,0 +1,247 @@
+"""What a room's play screen adds for online play, held by the screen by composition:
+resign (or abort, before each side has moved), ask to take back and answer the other's
+request, offer and accept a rematch, open the room's chat.
+
+Each command goes to the room (`send`: the room's gateway, which commits it before the
+game changes, or refuses it with one sentence); the screen says it was sent, and what
+became of it. When the other player offers something, this player is asked in a dialog
+(Escape puts it off: the offer stays, and the status line says so); a watcher is told.
+No store here, and nothing of the screen's own layout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from textual.app import App
+
+from ..commands import Abort, Command, Rematch, Resign, Takeback
+from ..rooms.chat import Chat
+from ..rooms.play import (
+    REMATCH,
+    TAKEBACK,
+    check,
+    offer,
+    offer_text,
+    opponent,
+    takeback_moves,
+)
+from ..rules import RulesError
+from ..session import Change, Changed, Offer, Session
+from .dialogs.online import AbortDialog, OfferDialog, ResignDialog
+
+Send = Callable[[Command], Awaitable[None]]
+"""Sends a command to the room: returns once it is committed and applied; raises a
+RulesError with one sentence, nothing changed, if it is refused."""
+NewRoom = Callable[[], Awaitable[str]]
+"""Makes the rematch's room (the colours reversed); returns its code."""
+
+
+class Host(Protocol):
+    """The screen that shows the room's game."""
+
+    app: App[object]
+
+    def say(self, message: str) -> None: ...
+
+    def refuse(self, reason: str | None) -> None: ...
+
+
+class OnlinePlay:
+    """Online play for `user` (a player or a watcher) of room `code`'s game `session`."""
+
+    def __init__(
+        self,
+        host: Host,
+        session: Session,
+        *,
+        user: str,
+        code: str,
+        rated: bool,
+        send: Send,
+        chat: Chat,
+        chat_send: Callable[[str], Awaitable[str | None]],
+        rematch_room: NewRoom,
+    ) -> None:
+        self.host = host
+        self.session = session
+        self.user = user
+        self.code = code
+        self.rated = rated
+        self.send = send
+        self.chat = chat
+        self.chat_send = chat_send
+        self.rematch_room = rematch_room
+        self.asked: set[tuple[str, Offer]] = set()
+        """The offers this player was asked about already (one dialog for each)."""
+        self.sending = False
+
+    @property
+    def player(self) -> bool:
+        return self.user in self.session.people
+
+    # -- the keys --------------------------------------------------------------------------
+
+    def resign(self) -> None:
+        """Resign (confirmed), or abort before each side has moved (confirmed)."""
+        if check(self.session, Abort(), self.user) is None:
+            dialog = AbortDialog(opponent(self.session, self.user), self.rated)
+            self._ask(dialog, Abort(), "abort")
+            return
+        problem = check(self.session, Resign(), self.user)
+        if problem is not None:
+            self.host.refuse(problem)
+            return
+        self._ask(
+            ResignDialog(opponent(self.session, self.user), self.rated), Resign(), "resignation"
+        )
+
+    def _ask(self, dialog: ResignDialog, command: Command, what: str) -> None:
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.dispatch(command, what)
+            else:
+                self.host.say("Play on.")
+
+        self.host.app.push_screen(dialog, answered)
+
+    def takeback(self) -> None:
+        """Answer the other player's request to take back if there is one; else ask."""
+        waiting = offer(self.session, TAKEBACK)
+        if waiting is not None and waiting.by != self.user and self.player:
+            self.answer_takeback(waiting)
+            return
+        problem = check(self.session, Takeback(Takeback.OFFER), self.user)
+        if problem is not None:
+            self.host.refuse(problem)
+            return
+        self.dispatch(Takeback(Takeback.OFFER), "take-back request")
+
+    def rematch(self) -> None:
+        """Accept the other player's rematch if offered; else offer one."""
+        waiting = offer(self.session, REMATCH)
+        if waiting is not None and waiting.by != self.user and self.player:
+            self.accept_rematch()
+            return
+        problem = check(self.session, Rematch(Rematch.OFFER), self.user)
+        if problem is not None:
+            self.host.refuse(problem)
+            return
+        self.dispatch(Rematch(Rematch.OFFER), "rematch offer")
+
+    def open_chat(self) -> None:
+        from .screens.chat import ChatScreen
+
+        self.host.app.push_screen(
+            ChatScreen(self.code, self.chat, self.chat_send, player=self.player)
+        )
+
+    # -- offers ------------------------------------------------------------------------------
+
+    def answer_takeback(self, waiting: Offer) -> None:
+        self.asked.add((TAKEBACK, waiting))
+        dialog = OfferDialog.takeback(waiting.by, takeback_moves(self.session))
+
+        def answered(accept: bool | None) -> None:
+            if accept is None:
+                self.host.say(f"{waiting.by} asks to take back: u answers.")
+            elif offer(self.session, TAKEBACK) != waiting:
+                self.host.refuse("The take-back asked is no longer open.")
+            else:
+                answer = Takeback.ACCEPT if accept else Takeback.DECLINE
+                self.dispatch(Takeback(answer), "answer")
+
+        self.host.app.push_screen(dialog, answered)
+
+    def accept_rematch(self) -> None:
+        async def accept() -> None:
+            try:
+                code = await self.rematch_room()
+                await self.send(Rematch(Rematch.ACCEPT, code))
+            except RulesError as error:
+                self.host.refuse(sentence(error))
+
+        self.host.say("Rematch accepted: making its room.")
+        self.host.app.run_worker(accept(), group="online")
+
+    def ask_rematch(self, waiting: Offer) -> None:
+        self.asked.add((REMATCH, waiting))
+        dialog = OfferDialog.rematch(waiting.by, game_text(self.session))
+
+        def answered(accept: bool | None) -> None:
+            if accept:
+                self.accept_rematch()
+            elif accept is None:
+                self.host.say(f"{waiting.by} offers a rematch: m accepts.")
+            else:
+                self.host.say("Rematch declined.")
+
+        self.host.app.push_screen(dialog, answered)
+
+    def changed(self, changed: Changed) -> None:
+        """What the screen says and asks when the room's game changed."""
+        if changed.change is not Change.OFFER and changed.change is not Change.END:
+            return
+        session = self.session
+        if changed.change is Change.END:
+            self.host.say(f"Game over: {session.turn_text()}.")
+            return
+        for kind, ask in ((TAKEBACK, self.answer_takeback), (REMATCH, self.ask_rematch)):
+            waiting = offer(session, kind)
+            if waiting is None or waiting.by == self.user or (kind, waiting) in self.asked:
+                continue
+            if self.player:
+                ask(waiting)
+            else:
+                self.host.say(offer_text(session, self.user) or "")
+            return
+        if changed.by is not None and changed.by != self.user and session.rematch is None:
+            self.host.say(f"{changed.by} answered.")
+
+    # -- sending -----------------------------------------------------------------------------
+
+    def dispatch(self, command: Command, what: str) -> None:
+        """Send `command`; say it is sent, then what became of it."""
+        self.host.say(f"Sent: {what}, waiting for the server.")
+
+        async def sent() -> None:
+            try:
+                await self.send(command)
+            except RulesError as error:
+                self.host.refuse(sentence(error))
+                return
+            self.host.say(done_text(self.session, command, self.user))
+
+        self.host.app.run_worker(sent(), group="online")
+
+
+def sentence(error: RulesError) -> str:
+    """A refusal as one sentence: capitalised, with its full stop."""
+    text = str(error).strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
+def done_text(session: Session, command: Command, user: str) -> str:
+    """What the sender is told once their command is committed."""
+    match command:
+        case Resign() | Abort():
+            return f"Game over: {session.turn_text()}."
+        case Takeback(Takeback.OFFER):
+            return f"Take-back asked: waiting for {opponent(session, user)}'s answer."
+        case Takeback(Takeback.ACCEPT):
+            return f"Taken back. {session.turn_text()}."
+        case Takeback(Takeback.DECLINE):
+            return "Take-back declined: play on."
+        case Rematch(Rematch.OFFER):
+            return f"Rematch offered: waiting for {opponent(session, user)}'s answer."
+    return "Done."
+
+
+def game_text(session: Session) -> str:
+    """`Pilo 8x8`, `Partitions side 6`."""
+    game = session.game
+    info = game.info
+    size = f"side {game.size}" if info.geometry == "hex" else f"{game.size}x{game.size}"
+    return f"{info.title} {size}"
