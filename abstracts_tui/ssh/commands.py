@@ -11,11 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..game_setup import Setup
+from ..rooms.rows import OPEN_SEAT
 from ..rules import GAMES, game_class
 from ..session import Session
 from ..store import PlayerRating, Store, StoredRoom
 from .auth import valid_name
-from .room_files import OPEN_SEAT, valid_code
+from .room_files import valid_code
 
 COMMANDS = ("games", "export", "ratings")
 USAGE = """\
