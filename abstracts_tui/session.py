@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import TypeAlias
+from typing import Protocol, TypeAlias
 
 from .clock import Clock, SideTime, TimeControl
 from .clocks import sides_at, time_left_after
@@ -49,6 +49,17 @@ Saving: TypeAlias = "Callable[[Session, str], Callable[[], object]]"
 """How a session is saved when not to a file of its own: given the session and its
 record's text, on the caller's thread (a snapshot), the work that saves them, run on the
 autosave's writer thread."""
+
+
+class Keeper(Protocol):
+    """Who keeps a session that has no autosave of its own (a room's store)."""
+
+    location: str
+    """Where the game is kept, as the player is told."""
+
+    @property
+    def trouble(self) -> str | None:
+        """Why the game is not being kept now; None while it is."""
 
 
 class Change(Enum):
@@ -104,6 +115,8 @@ class Session:
         """Where the game is written after every change (None: not saved): the file, or
         with `saving` the store it goes to, as the player is told."""
         self.saving = saving
+        self.keeper: Keeper | None = None
+        """Who keeps the game instead of an autosave (a room's store), if anybody."""
         self.saving_listeners: list[Callable[[], None]] = []
         """Called, from the autosave's writer thread, when `save_problem` changes."""
         self.node = record.opening_node()
@@ -713,11 +726,15 @@ class Session:
 
     @property
     def autosave_path(self) -> Path | None:
+        if self.keeper is not None:
+            return Path(self.keeper.location)
         return self.autosave.path if self.autosave is not None else None
 
     @property
     def save_problem(self) -> str | None:
         """Why the game is not being saved (`the disk is full`); None while it is."""
+        if self.keeper is not None:
+            return self.keeper.trouble
         return self.autosave.problem if self.autosave is not None else None
 
     def _saving_changed(self) -> None:

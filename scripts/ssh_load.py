@@ -29,6 +29,17 @@ of each server process and of the clients during the hold.
 
     python scripts/ssh_load.py [--sessions 50] [--hold 60] [--clock 60m]
     python scripts/ssh_load.py --processes 2 --database URL [--sessions 100] [--hold 60]
+
+With `--stall SECONDS` the script starts a PostgreSQL server of its own (as the tests do,
+`tests/postgres.py`) and one server process on it; half the rooms play moves (thinking 2
+to 4 seconds), the players of the other half do not move but press a cursor key every
+0.2 to 0.6 seconds. It holds HOLD seconds twice: the first time as it is, the second time
+with the database stopped (SIGSTOP to every process of PostgreSQL, then SIGCONT) for
+SECONDS in the middle. Prints the key-to-first-byte median and 95th percentile of the
+sessions that do not move, over the middle SECONDS of each hold: without the stall, and
+during it; and how many keys were not answered in each window.
+
+    python scripts/ssh_load.py --stall 5 [--sessions 10] [--hold 30]
 """
 
 from __future__ import annotations
@@ -70,6 +81,10 @@ class Client(asyncssh.SSHClientSession[str]):
         self.first: float | None = 0.0
         """When the first bytes after `first` was set to None arrived."""
         self.latencies: list[float] = []
+        self.answers: list[tuple[float, float]] = []
+        """Each cursor key answered: when it was sent, and the time to its answer."""
+        self.keys: list[float] = []
+        """When each timed key was sent."""
         self.chan: Any = None
 
     def connection_made(self, chan: Any) -> None:
@@ -81,6 +96,7 @@ class Client(asyncssh.SSHClientSession[str]):
             self.first = time.monotonic()
         if self.sent_at is not None and ANSWER in data:
             self.latencies.append(time.monotonic() - self.sent_at)
+            self.answers.append((self.sent_at, self.latencies[-1]))
             self.sent_at = None
         if self.screen is not None:
             self.stream.feed(data)
@@ -102,6 +118,7 @@ class Client(asyncssh.SSHClientSession[str]):
     def key(self, keys: str, timed: bool = False) -> None:
         if timed:
             self.sent_at = time.monotonic()
+            self.keys.append(self.sent_at)
         self.chan.write(keys)
 
 
@@ -384,7 +401,18 @@ def main() -> None:
     parser.add_argument(
         "--think", default="10-20", help="seconds a player thinks on its turn: MIN-MAX"
     )
+    parser.add_argument(
+        "--stall",
+        type=float,
+        metavar="SECONDS",
+        help="stop a PostgreSQL of the script's own for SECONDS in the middle of a hold",
+    )
     args = parser.parse_args()
+    if args.stall is not None:
+        if args.database is not None or args.processes > 1:
+            parser.error("--stall starts a PostgreSQL and one server of its own")
+        stalled(args)
+        return
     if args.database is not None or args.processes > 1:
         if args.database is None:
             parser.error("--processes above 1 needs --database URL")
@@ -457,6 +485,120 @@ def moves(args: argparse.Namespace) -> None:
             for server in servers:
                 server.terminate()
                 server.wait(30)
+
+
+async def partitions_moves(one: Client, two: Client, deadline: float) -> int:
+    """Moves until `deadline`, each thought over for 2 to 4 seconds; how many showed."""
+    from abstracts_tui.rules import new_game
+
+    game = new_game("partitions")
+    players = (one, two)
+    rng = random.Random(id(one))
+    shown_moves = 0
+    while time.monotonic() < deadline and not game.is_over():
+        mover, other = players[game.turn], players[1 - game.turn]
+        await asyncio.sleep(rng.uniform(2, 4))
+        move = game.move_name(rng.choice(list(game.legal_moves())))
+        shown = f"{len(game.moves) + 1}. {game.side_to_move().capitalize():<11}{move}"
+        try:
+            mover.key(":")
+            await mover.wait_for("Enter plays, Esc closes", timeout=10)
+            mover.key(move + ENTER)
+            await other.wait_for(shown, timeout=15)
+        except RuntimeError:
+            return shown_moves  # refused (the database stopped): this room stops here
+        game.play(move)
+        shown_moves += 1
+    return shown_moves
+
+
+async def press_keys(client: Client, deadline: float) -> None:
+    """A session that does not move: a cursor key every 0.2 to 0.6 seconds."""
+    step = RIGHT
+    while time.monotonic() < deadline:
+        step = {RIGHT: LEFT, LEFT: RIGHT}[step]
+        client.key(step, timed=True)
+        await asyncio.sleep(random.uniform(0.2, 0.6))
+
+
+async def measure_stall(
+    port: int, sessions: int, hold: float, stall: float, pause: Any, go_on: Any
+) -> None:
+    rooms = [
+        await partitions_room(port, port, f"s{index}a", f"s{index}b")
+        for index in range(max(2, sessions // 2))
+    ]
+    movers, still = rooms[: len(rooms) // 2], rooms[len(rooms) // 2 :]
+    pressers = [client for room in still for client in room]
+    await asyncio.sleep(2)
+
+    async def hold_once(stalled: bool) -> tuple[list[float], int, int]:
+        start = time.monotonic()
+        deadline = start + hold
+        window = (start + (hold - stall) / 2, start + (hold + stall) / 2)
+        for client in pressers:
+            client.answers.clear()
+            client.keys.clear()
+        work = [asyncio.ensure_future(partitions_moves(*room, deadline)) for room in movers]
+        work += [asyncio.ensure_future(press_keys(client, deadline)) for client in pressers]
+        if stalled:
+            await asyncio.sleep(max(0.0, window[0] - time.monotonic()))
+            pause()
+            try:
+                await asyncio.sleep(stall)
+            finally:
+                go_on()
+        made = sum(n for n in await asyncio.gather(*work) if isinstance(n, int))
+        await asyncio.sleep(1)
+        inside = [
+            latency
+            for client in pressers
+            for sent, latency in client.answers
+            if window[0] <= sent < window[1]
+        ]
+        keys = sum(1 for c in pressers for sent in c.keys if window[0] <= sent < window[1])
+        return inside, keys - len(inside), made
+
+    plain, plain_lost, plain_moves = await hold_once(False)
+    held, held_lost, held_moves = await hold_once(True)
+    print(
+        f"sessions: {2 * len(rooms)} ({2 * len(movers)} moving, {len(pressers)} pressing "
+        f"cursor keys), hold {hold:.0f} s twice"
+    )
+    for name, values, lost, made in (
+        ("without a stall", plain, plain_lost, plain_moves),
+        (f"during a {stall:g} s stall of PostgreSQL", held, held_lost, held_moves),
+    ):
+        if values:
+            median, p95 = figures(values)
+            found = f"median {median * 1000:.1f} ms, 95th percentile {p95 * 1000:.1f} ms"
+        else:
+            found = "no answers"
+        print(
+            f"key to first byte, sessions that do not move, {name}: {found} "
+            f"({len(values)} answers, {lost} keys unanswered; {made} moves shown in the hold)"
+        )
+
+
+def stalled(args: argparse.Namespace) -> None:
+    """The stall measurement, on a PostgreSQL and a server of the script's own."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tests.postgres import cluster
+
+    with cluster() as database, tempfile.TemporaryDirectory() as data:
+        url = database.create_database("load")
+        server, port = start_server(
+            data, "--database", url, "--connections-per-address", str(args.sessions + 10)
+        )
+        try:
+            asyncio.run(
+                measure_stall(
+                    port, args.sessions, args.hold, args.stall, database.pause, database.go_on
+                )
+            )
+        finally:
+            server.terminate()
+            server.wait(30)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -129,6 +130,30 @@ class Cluster:
 
     def stop(self, mode: str = "fast") -> None:
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop")
+
+    def processes(self) -> list[int]:
+        """The server's processes: its postmaster and every child of it (each backend
+        leads a process group of its own, so they are found by their parent)."""
+        postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        found = [postmaster]
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError):
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == postmaster:
+                    found.append(int(stat.parent.name))
+        return found
+
+    def pause(self) -> None:
+        """Stop every process of the server (SIGSTOP): it answers nothing until `go_on`,
+        and no connection is closed meanwhile (a database that hangs)."""
+        for pid in self.processes():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+
+    def go_on(self) -> None:
+        for pid in self.processes():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
 
     def create_database(self, name: str) -> str:
         import psycopg

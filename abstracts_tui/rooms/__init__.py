@@ -1,1 +1,15 @@
-"""Rooms: shared games and what their players and watchers may do in them."""
+"""Rooms: one shared game each, known by a short code, for the SSH server and the web.
+
+- `room`: a room (its code, setup, the live `Session`, version, seat holders);
+- `holder`: which connection a command comes from;
+- `apply`: one function applies a command to a session;
+- `gateway`: a room's commands: checked on a copy, committed, then applied;
+- `live`: the live-rooms store's protocol and its errors (implementations in `store/`);
+- `rooms`: every room of a server, over a live store;
+- `presence`: who is connected to each room's game;
+- `rows`: a room's game read back from its row, checked;
+- `play`: what resign, abort, take-back and rematch do to a room's game;
+- `chat`: a room's chat lines, cleaned, bounded and rate-limited.
+
+No Textual, asyncssh or psycopg here.
+"""

@@ -26,6 +26,10 @@ from textual.screen import Screen
 
 from ..game_setup import Setup
 from ..ratings import Rating
+from ..rooms.holder import Holder
+from ..rooms.presence import RoomPresence
+from ..rooms.room import Room, RoomError
+from ..rooms.rooms import Rooms
 from ..session import Change, Changed, Phase, Session
 from ..store import StoreError
 from ..tui import app as tui_app
@@ -34,8 +38,6 @@ from ..tui.messages import NewGameRequested
 from ..tui.screens.select import SelectScreen
 from .driver import Channel, ChannelDriver
 from .lobby import LobbyScreen, WaitingScreen
-from .presence import RoomPresence
-from .rooms import Room, RoomError, Rooms
 from .signals import signal
 
 log = logging.getLogger(__name__)
@@ -106,6 +108,7 @@ class ServerApp(AbstractsApp):
         self,
         *,
         user: str,
+        holder: Holder,
         rooms: Rooms,
         channel: Channel,
         terminal: Terminal,
@@ -115,6 +118,8 @@ class ServerApp(AbstractsApp):
     ) -> None:
         super().__init__(data=data, policy=Policy(files=False, files_refusal=NO_FILES))
         self.user = user
+        self.holder = holder
+        """This connection: the commands of its screens are sent as its."""
         self.rooms = rooms
         self.channel = channel
         self.address = address
@@ -266,14 +271,20 @@ class ServerApp(AbstractsApp):
         self.open_room(message.code, watch=message.watch)
 
     def open_room(self, code: str, *, watch: bool) -> None:
-        """Take the seat in room `code` (joining if one is open), or watch it."""
-        room = self.rooms.get(code)
+        """Take the seat in room `code` (joining if one is open), or watch it: off the
+        loop's way (the store may be asked), the room shown once it is done."""
+        self.run_worker(self.enter_code(code, watch=watch), group="rooms")
+
+    async def enter_code(self, code: str, *, watch: bool) -> None:
+        room = await self.rooms.get(code)
         if room is None:
             self.notify(f"There is no room {code}.", severity="error", markup=False)
             return
-        if not watch and self.user not in room.players:
+        if self.user in room.players:
+            await self.rooms.take_seat(room, self.holder)
+        elif not watch:
             try:
-                self.rooms.join(room, self.user)
+                await self.rooms.join(room, self.holder)
             except RoomError as error:
                 self.notify(f"{str(error).capitalize()}: you watch.", markup=False)
         self.enter_room(room)
@@ -291,6 +302,7 @@ class ServerApp(AbstractsApp):
                 shared=True,
                 files=False,
                 presence=RoomPresence(room.code, self.user),
+                send=self.rooms.sender(room, self.holder),
             )
             screen = PlayScreen(room.session, ascii=self.ascii, seat=seat)
             if room.rated and not room.finished:
@@ -309,11 +321,11 @@ class ServerApp(AbstractsApp):
 
         async def read(end: bool) -> None:
             def ratings() -> dict[str, Rating]:
-                if end:  # the end is saved (and rated) before the ratings are read again
-                    room.session.flush()
                 return {r.name: r.rating for r in self.rooms.store.ratings(game, room.players)}
 
             try:
+                if end:  # the end is saved (and rated) before the ratings are read again
+                    await self.rooms.flush()
                 found = await asyncio.to_thread(ratings)
             except StoreError as error:
                 if end:
@@ -361,15 +373,17 @@ class ServerApp(AbstractsApp):
         default = Setup("petrify", first=self.user, second=JOINER)
         screen = RoomScreen(default, rated=self.rooms.rated)
 
-        def chosen(setup: Setup | None) -> None:
-            if setup is None:
-                return
+        async def create(setup: Setup) -> None:
             try:
-                room = self.rooms.create(setup, self.user, rated=screen.rated)
+                room = await self.rooms.create(setup, self.holder, rated=screen.rated)
             except RoomError as error:
                 self.notify(f"{str(error).capitalize()}.", severity="error")
                 return
             self.enter_room(room)
+
+        def chosen(setup: Setup | None) -> None:
+            if setup is not None:
+                self.run_worker(create(setup), group="rooms")
 
         self.push_screen(screen, chosen)
 

@@ -29,7 +29,7 @@ from ..tui.widgets.key_bar import KeyBar
 from .commands import game_line
 
 if TYPE_CHECKING:
-    from .rooms import Rooms
+    from ..rooms.rooms import Rooms
 
 PAGE = 15
 """Games a page."""

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 
 from ..game_setup import Setup
 from ..records.results import How, decided
+from ..rooms.rows import OPEN_SEAT
 from ..rules import GAMES, game_class
 from ..session import Session
 from ..store import PlayerRating, Store, StoredRoom
 from .auth import valid_name
-from .room_files import OPEN_SEAT, valid_code
+from .room_files import valid_code
 
 COMMANDS = ("games", "export", "ratings")
 USAGE = """\

@@ -26,7 +26,8 @@ from ..store import StoreError
 from ..tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
-    from .rooms import Room, Rooms
+    from ..rooms.room import Room
+    from ..rooms.rooms import Rooms
 
 Ratings = Mapping[tuple[str, str], Rating]
 """(name, game) -> rating."""

@@ -27,18 +27,21 @@ from typing import Any
 from ..clock import ClockSpecError
 from ..game_setup import Setup
 from ..records import Record, RecordError
+from ..rooms.rows import (
+    CODE_LENGTH,
+    CODE_LETTERS,
+    OPEN_SEAT,
+    RoomFileError,
+    check_record,
+    room_session,
+    why,
+)
 from ..rules import OptionError, RulesError, game_class
-from ..session import Saving, Session
 from ..store import RoomSave, RoomSetup, Store, StoreError
 from .auth import valid_name
 from .files import RefusedFile, own_folder, printable, read_own_file, set_aside
 from .limits import ConfigError
 
-CODE_LETTERS = "bcdfghjkmnpqrstvwxz23456789"
-"""No vowels (no words), no 0/o, 1/l/i: easy to read out and to type."""
-CODE_LENGTH = 4
-OPEN_SEAT = "(open seat)"
-"""The second person's name until somebody joins."""
 ROOM_LIMIT = 64 * 1024
 """Bytes a `CODE.json` may have: the server writes a few hundred."""
 RECORD_LIMIT = 16 * 1024 * 1024
@@ -49,10 +52,6 @@ IMPORTED = "imported"
 SET_ASIDE = "set-aside"
 """The folder in `rooms/` where the files of rooms that cannot be used are moved."""
 log = logging.getLogger(__name__)
-
-
-class RoomFileError(Exception):
-    """A room file that cannot be used (the message says why)."""
 
 
 BAD_ROOM = (
@@ -67,15 +66,6 @@ BAD_ROOM = (
 """What a room's files or row can hold that stops the room, never the server (a record
 nested deeper than the reader can follow raises RecursionError; a clock kept by an earlier
 version may be past today's bounds)."""
-
-
-def why(error: BaseException) -> str:
-    """What the log says of a room that cannot be used."""
-    if isinstance(error, RecursionError):
-        return "the record is nested too deeply to read"
-    if isinstance(error, OSError):
-        return f"it cannot be read ({error.strerror or error})"
-    return str(error)
 
 
 def valid_code(code: str) -> bool:
@@ -167,22 +157,6 @@ def read_record(path: Path, setup: Setup) -> Record | None:
     return record
 
 
-def check_record(record: Record, setup: Setup, name: str) -> None:
-    """Raise RoomFileError unless `record` (called `name`) is of the room's game and
-    played by its creator (`setup.first`), in either seat, with no computer."""
-    info = game_class(setup.game).info
-    options = info.options(setup.size, setup.variant, setup.komi)
-    if record.game != info.name or (record.options.size, record.options.variant) != (
-        options.size,
-        options.variant,
-    ):
-        raise RoomFileError(f"{name} is not a record of the room's game")
-    if setup.first not in record.players:
-        raise RoomFileError(f"{name} is not a record of {setup.first}'s room")
-    if record.computers:
-        raise RoomFileError(f"{name} has computer players, which rooms have not")
-
-
 def record_joiner(record: Record, creator: str, joiner: str | None) -> str | None:
     """Who joined, by the room file and its record: a join was written to the record
     first, so a record may name a joiner the room file has not got yet."""
@@ -192,22 +166,6 @@ def record_joiner(record: Record, creator: str, joiner: str | None) -> str | Non
     if joiner is None and valid_name(other) and other != creator:
         return other
     raise RoomFileError(f"the record's other person {other!r} is not the room's")
-
-
-def room_session(
-    record: Record,
-    creator: str,
-    joiner: str | None,
-    autosave: Path | None = None,
-    saving: Saving | None = None,
-) -> Session:
-    """The room's game from its record (every move checked by the rules), with the joiner
-    in the open seat if the record was written before the join was."""
-    session = Session(record, autosave, saving=saving)
-    if joiner is not None and OPEN_SEAT in session.people:
-        first, second = session.people
-        session.set_people(*((joiner, second) if first == OPEN_SEAT else (first, joiner)))
-    return session
 
 
 # -- the import ---------------------------------------------------------------------------

@@ -17,9 +17,9 @@ import logging
 import socket
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
@@ -54,12 +54,11 @@ from .limits import (
 )
 
 if TYPE_CHECKING:
+    from ..rooms.holder import Holder
+    from ..rooms.rooms import Rooms
     from .app import ServerApp
     from .driver import ChannelDriver
-    from .holder import Holder
     from .lines import ChannelLines
-    from .rooms import Rooms
-    from .shared import SharedRooms
 
 log = logging.getLogger("abstracts_tui.ssh")
 
@@ -113,8 +112,6 @@ class Server:
         if config.authorized_keys is not None:
             self.authorized = asyncssh.read_authorized_keys(str(config.authorized_keys))
         self.store = open_store(config.data, config.database)
-        self.shared: SharedRooms | None = None
-        """The rooms, when they are shared with other processes through the database."""
         try:
             # Earlier versions kept names and rooms in files: put them in the store, once.
             import_names(config.data / "names.json", self.store)
@@ -137,24 +134,30 @@ class Server:
         self.acceptor: asyncssh.SSHAcceptor | None = None
 
     def open_rooms(self) -> Rooms:
-        from .rooms import Rooms
+        """The rooms over the live store: in this process (SQLite), or shared with every
+        process of the database."""
+        from ..rooms.live import LiveRooms
+        from ..rooms.rooms import Rooms
 
+        live: LiveRooms
         if self.config.database is None:
-            return Rooms(self.store, rated=self.config.rated)
-        from ..store.postgres import PostgresStore
-        from .shared import SharedRooms
+            from ..store.live_sqlite import LiveSqlite
 
-        assert isinstance(self.store, PostgresStore)
-        self.shared = SharedRooms(self.store, rated=self.config.rated)
-        return self.shared
+            live = LiveSqlite(self.store, rated=self.config.rated)
+        else:
+            from ..store.live_postgres import LivePostgres
+            from ..store.postgres import PostgresStore
+
+            assert isinstance(self.store, PostgresStore)
+            live = LivePostgres(self.store, rated=self.config.rated)
+        return Rooms(live)
 
     async def start(self) -> None:
         config = self.config
-        if self.shared is not None:
-            try:
-                await self.shared.start()
-            except StoreError as error:
-                raise DatabaseError(f"{self.store.location} cannot be used: {error}") from None
+        try:
+            await self.rooms.start()
+        except StoreError as error:
+            raise DatabaseError(f"{self.store.location} cannot be used: {error}") from None
         self.acceptor = await asyncssh.create_server(
             lambda: Connection(self),
             config.host,
@@ -192,9 +195,7 @@ class Server:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.acceptor.wait_closed(), STOP_SECONDS)
         self.guesses.close()
-        await asyncio.to_thread(self.rooms.flush)
-        if self.shared is not None:
-            await self.shared.close()
+        await self.rooms.close()
         self.store.close()
 
     def admit(self, connection: Connection) -> bool:
@@ -584,14 +585,9 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             )
         if sum(self.server.sessions.values()) >= limits.sessions:
             return self.refuse("abstracts-tui: the server is full; try again later.\r\n")
-        from .holder import new_holder
+        from ..rooms.holder import new_holder
 
-        holder = new_holder(self.user)
-        if self.server.shared is not None:  # the limit per name holds across processes
-            refusal = self.server.shared.open_session(holder, limits.sessions_per_user)
-            if refusal is not None:
-                return self.refuse(refusal)
-        self.holder = holder
+        self.holder = new_holder(self.user)
         self.server.sessions[self.user] += 1
         self.answering = bool(words) and words[0] in COMMANDS
         if lines:
@@ -606,13 +602,29 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             work = self.run_command(words)
         else:
             work = self.run_app(command)
-        self.task = asyncio.get_running_loop().create_task(work)
+        counted = self.counted(work, limits.sessions_per_user)
+        self.task = asyncio.get_running_loop().create_task(counted)
+
+    async def counted(self, work: Coroutine[Any, Any, None], limit: int) -> None:
+        """Run `work` once the session is counted on every process of a shared store (the
+        limit per name holds across them), asked off the loop."""
+        assert self.holder is not None
+        refusal = await self.server.rooms.live.open_session(self.holder, limit)
+        if refusal is not None:
+            work.close()
+            self.server.sessions[self.user] -= 1
+            self.holder = None
+            self.refuse(refusal)
+            return
+        await work
 
     def release(self) -> None:
         """The session no longer counts (it ended, or never started)."""
         self.server.sessions[self.user] -= 1
-        if self.server.shared is not None and self.holder is not None:
-            self.server.shared.close_session(self.holder)
+        if self.holder is not None:
+            holder, rooms = self.holder, self.server.rooms
+            self.holder = None
+            rooms.spawn(rooms.live.close_session(holder))
 
     def usage(self) -> str:
         address = self.address()
@@ -683,9 +695,6 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         if self.closed:  # the client left before the app could start
             self.release()
             return
-        from .holder import HOLDER
-
-        HOLDER.set(self.holder)  # the app's tasks, made from here on, know its connection
         env = self.chan.get_environment()
         term = self.chan.get_terminal_type() or "xterm"
         terminal = Terminal(
@@ -696,8 +705,10 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             "NO_COLOR" in env,
             notice_kind(term, env),
         )
+        assert self.holder is not None
         app = self.app = ServerApp(
             user=self.user,
+            holder=self.holder,
             rooms=self.server.rooms,
             channel=self,
             terminal=terminal,
@@ -835,8 +846,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
     try:
         await server.start()
     except BaseException:
-        if server.shared is not None:
-            await server.shared.close()
+        await server.rooms.close()
         server.store.close()
         raise
     auth = "none (loopback or --open)"

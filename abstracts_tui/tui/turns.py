@@ -8,12 +8,22 @@ what the session then says changed is what the screen redraws.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from ..commands import ChooseSide, Command, Play, SetKomi
 from ..rules import PASS, SWAP, Move, RulesError
+from ..rules.catalogue import parse_komi
 from ..session import Phase, Session
+
+Send = Callable[[Command], Awaitable[None]]
+"""How a room's screen sends a command: committed by the room's gateway, then applied to
+the session (raises a RulesError with one sentence if it is refused)."""
+Told = Callable[[str, bool], None]
+"""What a screen is told of a command sent: the sentence, and whether it was refused."""
 
 
 class Ask(Enum):
@@ -40,7 +50,9 @@ class Turns:
 
     `local_people` are the people who play at this screen: None for everyone (hot-seat),
     an empty set for somebody who watches. `shared` is a game others see too (over SSH):
-    moves cannot be taken back there.
+    moves cannot be taken back there. With `send` (a room's), a move, komi or a side is
+    sent to the room's gateway instead of played here: `told` says `Sent: ...` at once,
+    and `Not played: ...` if it is refused; once it is committed the session changes.
     """
 
     def __init__(
@@ -49,10 +61,16 @@ class Turns:
         *,
         local_people: frozenset[str] | None = None,
         shared: bool = False,
+        send: Send | None = None,
+        told: Told | None = None,
     ) -> None:
         self.session = session
         self.local_people = local_people
         self.shared = shared
+        self.send = send
+        self.told = told
+        self.sending: asyncio.Task[None] | None = None
+        """The command sent and not yet committed or refused."""
         self.analysing = False
         """Analysis mode: moves start variations, and nobody is asked anything."""
 
@@ -72,7 +90,7 @@ class Turns:
         or the computer's decision. Nothing in analysis mode or for somebody elsewhere."""
         session = self.session
         waiting = session.waiting_for()
-        if self.analysing or waiting is None or not self.is_local(waiting):
+        if self.analysing or waiting is None or not self.is_local(waiting) or self.sending:
             return None
         level = session.level(waiting)
         if level is not None:
@@ -103,12 +121,53 @@ class Turns:
     # -- answers --------------------------------------------------------------------------
 
     def set_komi(self, komi: str | float) -> None:
-        if self.session.phase is Phase.KOMI:
+        if self.session.phase is not Phase.KOMI:
+            return
+        if self.send is None:
             self.session.set_komi(komi)
+            return
+        try:
+            value = parse_komi(komi, self.session.game.info.komi_step)
+        except RulesError as error:
+            self._tell(f"Not set: {error}", refused=True)
+            return
+        self._send(SetKomi(value), f"komi {value:g}", "Not set")
 
     def choose_side(self, colour: int) -> None:
-        if self.session.phase is Phase.SIDE:
+        if self.session.phase is not Phase.SIDE:
+            return
+        if self.send is None:
             self.session.choose_side(colour)
+            return
+        name = self.session.game.colour_name(colour)
+        self._send(ChooseSide(colour), name, "Not chosen")
+
+    def _send(self, command: Command, what: str, not_done: str) -> None:
+        """Send `command` to the room; say it is sent, and later if it was refused."""
+        send = self.send
+        assert send is not None
+
+        async def sent() -> None:
+            try:
+                await send(command)
+            except RulesError as error:
+                self.sending = None
+                self._tell(f"{not_done}: {error}.", refused=True)
+            finally:
+                self.sending = None
+
+        self.sending = asyncio.get_running_loop().create_task(sent())
+        self._tell(f"Sent: {what}, waiting for the server.", refused=False)
+
+    def _tell(self, text: str, *, refused: bool) -> None:
+        if self.told is not None:
+            self.told(text, refused)
+
+    def time_up(self) -> None:
+        """A clock face shows no time left: the game ends on time here (a room's own
+        timer sends that to the room: nothing here)."""
+        if self.send is None:
+            self.session.check_flag()
 
     def swap(self) -> str | None:
         """Play the pie rule's swap; None, or why not."""
@@ -151,6 +210,12 @@ class Turns:
         reason = self.refusal()
         if reason is not None:
             return reason
+        if self.send is not None and not self.analysing:
+            if self.sending is not None:
+                return "Not played: your last command is still on its way to the server."
+            name = move if isinstance(move, str) else self.session.game.move_name(move)
+            self._send(Play(name), name, "Not played")
+            return None
         try:
             self.session.play(move, branch=self.analysing)
         except RulesError as error:

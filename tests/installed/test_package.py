@@ -15,7 +15,7 @@ from .conftest import Product
 pytestmark = pytest.mark.installed
 
 EXTRA_MODULES = {
-    "abstracts_tui.ssh.shared": "psycopg",
+    "abstracts_tui.store.live_postgres": "psycopg",
     "abstracts_tui.store.postgres": "psycopg",
     "abstracts_tui.web": "aiohttp",
     "abstracts_tui.web_internals": "textual_serve",

@@ -20,10 +20,10 @@ from abstracts_tui.rooms.play import (
     watchers,
     watchers_text,
 )
+from abstracts_tui.rooms.room import ending
 from abstracts_tui.rules import OptionError
 from abstracts_tui.session import Change, Changed, Phase, Session
 from abstracts_tui.ssh.commands import game_line
-from abstracts_tui.ssh.rooms import ending
 from abstracts_tui.store import Finish, RoomSave, RoomSetup, SqliteStore
 
 OFFER, ACCEPT, DECLINE = Takeback.OFFER, Takeback.ACCEPT, Takeback.DECLINE

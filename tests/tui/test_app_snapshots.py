@@ -12,8 +12,8 @@ import pytest
 from textual.pilot import Pilot
 
 from abstracts_tui.game_setup import Setup
+from abstracts_tui.rooms.presence import RoomPresence
 from abstracts_tui.session import Session
-from abstracts_tui.ssh.presence import RoomPresence
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen, Seat
 

@@ -55,7 +55,7 @@ from ..messages import HelpRequested, LoadRequested, NewGameRequested
 from ..overlay import overlay_for
 from ..review_view import next_mistake, progress_text, review_text
 from ..textual_internals import SteadyInput, SteadyScreen
-from ..turns import Ask, Turns
+from ..turns import Ask, Send, Turns
 from ..widgets.analysis_panel import AnalysisPanel
 from ..widgets.board import BoardView, board_for
 from ..widgets.board_view import EDGES
@@ -137,6 +137,8 @@ class Seat:
     download: bool = False
     """Whether saving downloads the record to the user's machine (in a browser), where
     `files` is False."""
+    send: Send | None = None
+    """How a room's moves, komi and side are sent to its gateway (None: played here)."""
 
 
 class MoveText(Validator):
@@ -255,7 +257,13 @@ class PlayScreen(SteadyScreen):
         self.session = session
         self.ascii = ascii
         self.seat = seat or Seat()
-        self.turns = Turns(session, local_people=self.seat.local_people, shared=self.seat.shared)
+        self.turns = Turns(
+            session,
+            local_people=self.seat.local_people,
+            shared=self.seat.shared,
+            send=self.seat.send,
+            told=self.told,
+        )
         self.searches = Searches(self, session)
         self.asking = False
         """Whether a komi or side dialog of this screen is open."""
@@ -744,8 +752,17 @@ class PlayScreen(SteadyScreen):
     @on(ClockFaces.TimeUp)
     def time_up(self) -> None:
         """The running face shows no time left: the game ends on time (in a room, the
-        server's own timer records it too: the first one does)."""
-        self.session.check_flag()
+        server's own timer records it)."""
+        self.turns.time_up()
+
+    def told(self, text: str, refused: bool) -> None:
+        """What became of a command sent to the room: sent, or refused (then whoever is
+        asked is asked again)."""
+        if refused:
+            self.refuse(text)
+            self.next_step()
+        else:
+            self.say(text)
 
     def presence_changed(self) -> None:
         """Someone of the game connected or dropped (called by the server, from the

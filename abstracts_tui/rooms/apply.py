@@ -1,0 +1,116 @@
+"""One function applies a command to a session: the live one every screen shows, the
+gateway's copy that checks it first, and a session catching up with changes another
+process made. Each command has its own small function here; a new command is one more.
+
+`at` is the moment of the command by the store's clock: every clock charged by it is
+charged at that moment, here and in every process that reads the change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from ..commands import ChooseSide, Command, Flag, Join, Play, SetKomi
+from ..records import Record
+from ..rules import OptionError
+from ..session import Change, Changed, Phase, Session
+
+Apply = Callable[[Session, Any, str | None], None]
+
+
+@contextmanager
+def at_moment(session: Session, at: float) -> Iterator[None]:
+    """The session's clock reads `at` meanwhile."""
+    now = session.now
+    session.now = lambda: at
+    try:
+        yield
+    finally:
+        session.now = now
+
+
+def apply(session: Session, command: Command, by: str | None, at: float) -> None:
+    """Apply `command`, made by `by` (None: the clock), to `session` at `at`; raises the
+    rules' errors (one sentence each) and changes nothing if it does not apply."""
+    try:
+        how = APPLY[type(command)]
+    except KeyError:
+        raise OptionError(f"{type(command).__name__.lower()} is not possible here yet") from None
+    with at_moment(session, at):
+        how(session, command, by)
+
+
+def _waited_for(session: Session, by: str | None) -> None:
+    waiting = session.waiting_for()
+    if waiting is None:
+        raise OptionError("the game is over")
+    if by is not None and by != waiting:
+        raise OptionError(f"it is {waiting}'s turn")
+
+
+def _join(session: Session, command: Join, by: str | None) -> None:
+    if by is None or by in session.people:
+        raise OptionError("the seat is not open")
+    session.set_people(session.people[0], by)
+    session.resume_clock()  # the clock starts now, if the game does
+
+
+def _set_komi(session: Session, command: SetKomi, by: str | None) -> None:
+    if session.phase is not Phase.KOMI:
+        raise OptionError("komi is set before the first move only")
+    _waited_for(session, by)
+    session.set_komi(command.komi)
+
+
+def _choose_side(session: Session, command: ChooseSide, by: str | None) -> None:
+    if session.phase is not Phase.SIDE:
+        raise OptionError("sides are chosen before the first move only")
+    _waited_for(session, by)
+    session.choose_side(command.colour)
+
+
+def _play(session: Session, command: Play, by: str | None) -> None:
+    if session.phase is Phase.PLAY and not session.over:
+        _waited_for(session, by)
+    session.play(command.move)
+
+
+def _flag(session: Session, command: Flag, by: str | None) -> None:
+    if not session.check_flag():
+        raise OptionError("the clock to move has time left")
+
+
+APPLY: dict[type[Any], Apply] = {
+    Join: _join,
+    SetKomi: _set_komi,
+    ChooseSide: _choose_side,
+    Play: _play,
+    Flag: _flag,
+}
+"""How each command applies; a command not here is refused with a sentence."""
+
+
+def twin(session: Session) -> Session:
+    """A copy of `session` that shares nothing with it (no listeners, no saving): the
+    gateway checks a command on it, and takes the room after the command from it."""
+    record = Record.from_sgf(session.record.to_sgf())
+    copy = Session(record)
+    copy.now = session.now
+    copy.phase = session.phase
+    copy.people = record.players = session.people
+    copy.clock_paused = session.clock_paused
+    clock, mine = session.clock, copy.clock
+    if clock is not None and mine is not None:
+        mine.sides, mine.running, mine.started = list(clock.sides), clock.running, clock.started
+    return copy
+
+
+def adopt(session: Session, other: Session) -> None:
+    """Make `session` (the one every screen shows) what `other` is (the room read again
+    from its store), and tell its screens."""
+    session.record, session.node, session.game = other.record, other.node, other.game
+    session.phase, session.people = other.phase, other.people
+    session.clock, session.clock_paused = other.clock, other.clock_paused
+    session.notify(Changed(Change.STEP))

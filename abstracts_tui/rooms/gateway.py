@@ -1,0 +1,122 @@
+"""A room's gateway: the one way a command reaches the room's game.
+
+`send` checks the seat (the command's holder against the seat's), takes the room's lock
+(two commands of one process never race), checks the command on a copy of the session
+(the rules' errors become one sentence; nothing live is touched), commits it through the
+live store at the room's next version (the copy after the command is the room saved),
+and only then applies the same command, at the same moment, to the live session, whose
+listeners (every screen showing the room) redraw. Nothing is ever rolled back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from ..commands import Command, Play, encode
+from ..rules import RulesError
+from .apply import apply, twin
+from .holder import Holder
+from .live import Change, Conflict, LiveRooms, Refused
+from .room import Room
+
+log = logging.getLogger(__name__)
+
+COMMIT_SECONDS = 4.0
+"""How long a command waits for the store before it is refused (if it committed after
+all, the catch-up applies it)."""
+
+Applied = Callable[[Room, Command, str | None], None]
+"""Told after a command is applied to the live session (the room's own effects: a join)."""
+
+
+class Gateway:
+    """The commands of one room."""
+
+    def __init__(
+        self,
+        room: Room,
+        live: LiveRooms,
+        applied: Applied,
+        conflict: Callable[[Room], None],
+    ) -> None:
+        self.room = room
+        self.live = live
+        self.applied = applied
+        self.conflict = conflict
+        """Called when another process changed the room first: catch up soon."""
+        self.lock = asyncio.Lock()
+        """Held while a command is checked, committed and applied, and while changes from
+        elsewhere are applied: one at a time."""
+
+    def seat_refusal(self, by: str | None, holder: Holder | None) -> str | None:
+        """Why `holder` may not act for `by` here: another connection holds the seat."""
+        if by is None or holder is None:
+            return None
+        held = self.room.holders.get(by)
+        if held is not None and held != holder.token:
+            return (
+                f"{by}'s seat is played from another connection now "
+                f"(join room {self.room.code} again to take it here)"
+            )
+        return None
+
+    async def send(self, command: Command, holder: Holder | None) -> None:
+        """Commit `command` by `holder` (None: the clock) and apply it; raises Refused
+        with one sentence, nothing changed, if it cannot be made."""
+        room = self.room
+        by = holder.user if holder is not None else None
+        refusal = self.seat_refusal(by, holder)
+        if refusal is not None:
+            raise Refused(refusal)
+        async with self.lock:
+            if self.live.problem is not None:
+                raise Refused(self.live.problem)
+            try:  # at once, on a copy at the store's time now: no wait for a sure refusal
+                apply(twin(room.session), command, by, self.live.now())
+            except RulesError as error:
+                raise Refused(str(error)) from None
+            copy = twin(room.session)
+            version = room.version + 1
+            kind, value = encode(command)
+
+            def make(at: float) -> tuple[object, Change]:
+                try:
+                    apply(copy, command, by, at)
+                except RulesError as error:
+                    raise Refused(str(error)) from None
+                left = copy.node.time_left if isinstance(command, Play) else None
+                kept = (left.seconds, left.periods) if left is not None else None
+                when = datetime.fromtimestamp(at, UTC)
+                return room.save(copy), Change(version, kind, value, by, when, kept)
+
+            try:
+                at = await asyncio.wait_for(
+                    self.live.commit(room.code, version, make, holder),  # type: ignore[arg-type]
+                    COMMIT_SECONDS,
+                )
+            except TimeoutError:
+                raise Refused(
+                    f"the database did not answer in {COMMIT_SECONDS:g} seconds; try again"
+                ) from None
+            except Conflict as conflict:
+                self.conflict(room)
+                if conflict.seat and by is not None:
+                    room.holders[by] = "elsewhere"
+                    raise Refused(f"{by}'s seat is played from another connection now") from None
+                raise Refused("the game changed meanwhile: look again") from None
+            room.version = version
+            self.apply_here(command, by, at)
+
+    def apply_here(self, command: Command, by: str | None, at: float) -> bool:
+        """Apply a command committed (here or elsewhere) to the live session; False if it
+        does not fit (the copy here went astray: the caller reads the room again)."""
+        try:
+            apply(self.room.session, command, by, at)
+        except RulesError as error:
+            log.warning("room %s: %s does not apply here (%s)", self.room.code, command, error)
+            return False
+        self.applied(self.room, command, by)
+        return True

@@ -1,0 +1,158 @@
+"""What a live-rooms store does for `Rooms`: the protocol, and its errors.
+
+Two implementations live in `store/`: `live_sqlite` (one process: versions and seats in
+memory, a commit is the room's save into the SQLite store) and `live_postgres` (every
+server process pointed at one database: a commit is a transaction at the room's next
+version, and the others are told by LISTEN/NOTIFY). Every call that may wait on the
+store is a coroutine: the implementation runs it off the event loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from ..rules import RulesError
+from ..store.base import RoomSave, Store, StoredRoom
+from .holder import Holder
+
+
+class Refused(RulesError):
+    """A command the store did not take (or the rules refused): nothing changed; the
+    message is one sentence saying why."""
+
+
+class Conflict(Exception):
+    """A commit refused by the store: the room changed first (`seat` False), or the seat
+    is held by another connection (`seat` True)."""
+
+    def __init__(self, seat: bool) -> None:
+        super().__init__("the seat is held by another connection" if seat else "changed")
+        self.seat = seat
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change of a room as a store keeps it (see `commands.encode`)."""
+
+    version: int
+    """The room's version once it is made."""
+    kind: str
+    value: str
+    by: str | None = None
+    """Who made it (None: the clock)."""
+    at: datetime | None = None
+    """When it was committed, by the store's clock."""
+    left: tuple[float, int] | None = None
+    """A move's in a room with a clock: the mover's main time and periods left after it."""
+
+
+Make = Callable[[float], tuple[RoomSave, Change]]
+"""Given the store's time of the commit, the room after the change and the change
+(raises `Refused` if the command does not apply then)."""
+
+
+class Told(Protocol):
+    """What `Rooms` is told by its live store (on the event loop)."""
+
+    def changed(self, code: str, version: int | None) -> None:
+        """Room `code` has reached `version` (maybe by another process; None: read all it
+        has): catch up."""
+
+    def seat(self, code: str, name: str, holder: str) -> None:
+        """`name`'s seat in room `code` is held by connection `holder` now."""
+
+    def lost(self) -> None:
+        """The store is lost or back (`LiveRooms.problem` says which): tell the players."""
+
+    def held(self) -> list[tuple[str, str, str]]:
+        """Every seat as last told: (code, name, holder)."""
+
+    def versions(self) -> dict[str, int]:
+        """Every unfinished room here, with its version here."""
+
+
+class LiveRooms(Protocol):
+    """The rooms' store, as `Rooms` uses it."""
+
+    location: str
+    """The store, as the log and the players are told."""
+
+    @property
+    def store(self) -> Store:
+        """The store itself (names, ratings, the archive)."""
+        ...
+
+    rated: bool
+    problem: str | None
+    """Why commands are refused now (the store is lost); None while it is there."""
+
+    @property
+    def trouble(self) -> str | None:
+        """Why the rooms are not being kept now (the players are told); None while they are."""
+        ...
+
+    def now(self) -> float:
+        """The store's clock now, in seconds since the epoch (read here, never waited on)."""
+        ...
+
+    def save(self, save: RoomSave) -> None:
+        """Save a room whole at once (a game found ended at the start, before serving)."""
+        ...
+
+    def unfinished(self) -> list[StoredRoom]:
+        """Every unfinished room (read once, at the start, before the loop serves)."""
+        ...
+
+    def codes(self) -> set[str]:
+        """Every code in use (read once, at the start)."""
+        ...
+
+    async def start(self, told: Told) -> None:
+        """Connect and listen; raises StoreError if the store cannot be used."""
+        ...
+
+    async def close(self) -> None: ...
+
+    async def create(self, save: RoomSave, holder: Holder | None) -> bool:
+        """Keep a new room at version 1, its creator's seat held by `holder`; False if its
+        code is taken. Raises Refused."""
+        ...
+
+    async def commit(self, code: str, version: int, make: Make, holder: Holder | None) -> float:
+        """Commit the change `make(at)` gives as version `version` of room `code`; the
+        store's time `at` of the commit. Raises Conflict, Refused (the store is lost, or
+        did not answer in time: if it committed after all, `Told.changed` says so)."""
+        ...
+
+    async def changes(self, code: str, after: int) -> list[Change]:
+        """Room `code`'s changes after version `after`, in order. Raises Refused."""
+        ...
+
+    async def room(self, code: str) -> StoredRoom | None:
+        """Room `code` as stored; None if there is none. Raises Refused."""
+        ...
+
+    async def versions(self) -> dict[str, int]:
+        """Every unfinished room's version, by code. Raises Refused."""
+        ...
+
+    async def take_seat(self, code: str, name: str, holder: Holder) -> None:
+        """`holder`'s connection plays `name`'s seat from now on. Raises Refused."""
+        ...
+
+    async def seats(self, codes: list[str]) -> dict[str, dict[str, str]]:
+        """Who holds which seat, by room. Raises Refused."""
+        ...
+
+    async def open_session(self, holder: Holder, limit: int) -> str | None:
+        """Count a session of `holder.user`; a sentence if it may not open."""
+        ...
+
+    async def close_session(self, holder: Holder) -> None: ...
+
+    async def flush(self) -> None:
+        """Wait until every change taken is kept."""
+        ...

@@ -1,0 +1,412 @@
+"""Every room of a server: one model, whatever store carries it.
+
+Each process keeps every unfinished room in memory (the lobby lists them and the screens
+draw them without asking the store); the live store (`live.LiveRooms`: SQLite in one
+process, or PostgreSQL shared by several) is the truth. A room changes only by a command
+sent through its gateway (`gateway.Gateway`): committed first, then applied here and
+shown. A change the live store reports (made by another process) is read and applied to
+the room here by the same function (`apply.apply`), under the same lock.
+
+A room with a clock keeps its time here: the side to move's clock runs from the moment
+both people are in (komi and sides chosen), whoever is connected or not, and a timer on
+the event loop sends the clock's `Flag` command when it runs out, even if nobody presses
+a key. Every clock reads the store's time (`LiveRooms.now`).
+
+Reading a room never takes a seat: `take_seat` does, when a player enters their room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+
+from ..clock import SideTime
+from ..commands import Command, CommandError, Flag, Join, decode
+from ..game_setup import Setup
+from ..records import Record
+from ..session import Change, Changed, Phase, Session
+from ..store.base import StoredRoom
+from .apply import adopt
+from .gateway import Gateway
+from .holder import Holder
+from .live import LiveRooms, Refused
+from .room import Room, RoomError, ending
+from .rows import BAD_ROW, CODE_LENGTH, CODE_LETTERS, OPEN_SEAT, check_record, printable, why
+from .rows import room_session as session_of_record
+
+log = logging.getLogger(__name__)
+
+FLAG_RETRY_SECONDS = 1.0
+"""How soon a flag the store did not take is sent again."""
+
+
+class Rooms:
+    """Every unfinished room in memory, and every room in the live store."""
+
+    def __init__(self, live: LiveRooms) -> None:
+        """The rooms of `live`; raises StoreError if they cannot be read."""
+        self.live = live
+        self.rated = live.rated
+        self.store = live.store
+        self.movers: list[Callable[[Room, Changed], None]] = []
+        """Told of every move, komi, side and join in any room (for the your-move signals)."""
+        self.rooms: dict[str, Room] = {}
+        self.gateways: dict[str, Gateway] = {}
+        self.codes = live.codes()
+        """Every code in use, finished rooms' too: a code names one game for good."""
+        self.tasks: set[asyncio.Task[object]] = set()
+        for stored in live.unfinished():
+            room = self._load(stored)
+            if room is None:
+                continue
+            self._add(room)
+            if room.finished:  # it ended, but the end was not saved: save it (and rate it)
+                save = room.save()
+                live.save(replace(save, finish=ending(room.session, stored.updated)))
+
+    @property
+    def location(self) -> str:
+        return self.live.location
+
+    # -- starting and stopping --------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Connect the live store; raises StoreError if it cannot be used."""
+        await self.live.start(self)
+        for room in self.rooms.values():  # their flag timers need the loop
+            if room.joiner is not None:
+                self.run_clock(room)
+
+    async def close(self) -> None:
+        for room in self.rooms.values():
+            if room.flag_timer is not None:
+                room.flag_timer.cancel()
+        await self.live.close()
+
+    async def flush(self) -> None:
+        """Wait until every change is kept (before the server stops, before ratings are read)."""
+        await self.live.flush()
+
+    # -- rooms from the store -----------------------------------------------------------------
+
+    def _load(self, stored: StoredRoom) -> Room | None:
+        """The room of a row of the store, or None (and a log line) if it cannot be used."""
+        try:
+            return self._room(stored)
+        except BAD_ROW as error:
+            reason = why(error)
+        except Exception as error:  # a fault of the program's: the log has the details
+            log.exception("room %s: reading it failed", stored.code)
+            reason = f"reading it failed ({type(error).__name__})"
+        log.warning("room %s in %s not loaded: %s", stored.code, self.location, printable(reason))
+        return None
+
+    def _room(self, stored: StoredRoom) -> Room:
+        kept = stored.setup
+        setup = Setup(
+            kept.game, kept.size, kept.variant, kept.komi, kept.creator, OPEN_SEAT, clock=kept.clock
+        )
+        session: Session
+        if stored.sgf is None:  # komi and sides are being chosen
+            session = Session.start(replace(setup, second=stored.joiner or OPEN_SEAT))
+            if stored.phase == "side" and session.phase is Phase.KOMI:
+                session.set_komi(stored.komi_chosen or 0.0)
+        else:
+            record = Record.from_sgf(stored.sgf)
+            check_record(record, setup, f"the record of room {stored.code}")
+            session = session_of_record(record, setup.first, stored.joiner)
+        session.now = self.live.now
+        session.keeper = self.live
+        room = Room(stored.code, setup, session, [], kept.rated, version=stored.version)
+        if stored.joiner is not None:
+            _restore_clock(session, stored)
+        return room
+
+    def _add(self, room: Room) -> None:
+        self.rooms[room.code] = room
+        self.codes.add(room.code)
+        self.gateways[room.code] = Gateway(room, self.live, self._applied, self._conflict)
+        self._tell_movers(room)
+        if room.joiner is not None:
+            self.run_clock(room)
+
+    def _tell_movers(self, room: Room) -> None:
+        """Tell `movers` of the room's moves, choices and join (a change of people, with
+        no `by`), made here or by another process."""
+
+        def changed(change: Changed) -> None:
+            if change.change in (Change.MOVE, Change.PHASE):
+                for mover in list(self.movers):
+                    mover(room, change)
+
+        room.session.listeners.append(changed)
+
+    # -- the clock ----------------------------------------------------------------------------
+
+    def run_clock(self, room: Room) -> None:
+        """Let the room's clock run (both people are in), with a timer for its flag."""
+        session = room.session
+        if session.clock is None:
+            return
+        session.resume_clock()
+
+        def arm(changed: Changed | None = None) -> None:
+            if room.flag_timer is not None:
+                room.flag_timer.cancel()
+                room.flag_timer = None
+            clock = session.clock
+            left = clock.seconds_to_flag(session.now()) if clock is not None else None
+            if left is None or room.finished:
+                return
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # no loop yet (the server starting): `start` arms it
+                return
+            # A flag due but not taken (a store that refused it) is sent again later.
+            delay = left + 0.02 if left > 0 else FLAG_RETRY_SECONDS
+            room.flag_timer = loop.call_later(delay, flag)
+
+        def flag() -> None:
+            room.flag_timer = None
+            self.spawn(send_flag())
+
+        async def send_flag() -> None:
+            try:
+                await self.send(room, Flag(), None)
+            except Refused:
+                arm()  # the store refused it, or another process flagged first: catch-up
+
+        if arm not in session.listeners:
+            session.listeners.append(arm)
+        arm()
+
+    def spawn(self, work: object) -> None:
+        """Run a coroutine on the loop, kept until it ends."""
+        task: asyncio.Task[object] = asyncio.get_running_loop().create_task(work)  # type: ignore[arg-type]
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    # -- commands ------------------------------------------------------------------------------
+
+    async def send(self, room: Room, command: Command, holder: Holder | None) -> None:
+        """Commit `command` in `room` and apply it; raises Refused (one sentence)."""
+        await self.gateways[room.code].send(command, holder)
+
+    def sender(self, room: Room, holder: Holder) -> Callable[[Command], Awaitable[None]]:
+        """What a screen of `holder`'s sends its commands in `room` with."""
+        return lambda command: self.send(room, command, holder)
+
+    def _applied(self, room: Room, command: Command, by: str | None) -> None:
+        """A command applied to a room's session: what it does to the room itself."""
+        if isinstance(command, Join) and by is not None:
+            self.run_clock(room)
+            for listener in list(room.listeners):
+                listener(room)
+
+    def _conflict(self, room: Room) -> None:
+        self.spawn(self.catch_up(room.code))
+
+    # -- rooms ----------------------------------------------------------------------------------
+
+    def new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+            if code not in self.codes:
+                return code
+
+    async def create(self, setup: Setup, holder: Holder, *, rated: bool | None = None) -> Room:
+        """A new room for `setup`, with `holder`'s user as the first person and a seat
+        open; rated as the server's rooms are, unless `rated` says. Raises RoomError."""
+        creator = holder.user
+        setup = replace(setup, first=creator, second=OPEN_SEAT, first_level=None, second_level=None)
+        rated = self.rated if rated is None else rated
+        for _ in range(20):
+            code = self.new_code()
+            session = Session.start(setup)
+            session.now = self.live.now
+            session.keeper = self.live
+            room = Room(code, setup, session, [], rated, version=1)
+            try:
+                made = await self.live.create(room.save(), holder)
+            except Refused as refused:
+                raise RoomError(str(refused)) from None
+            self.codes.add(code)
+            if made:
+                room.holders[creator] = holder.token
+                self._add(room)
+                return room
+        raise RoomError("no free room code was found; try again")
+
+    def known(self, code: str) -> Room | None:
+        """The room `code` if it is in memory (never waits)."""
+        return self.rooms.get(code.strip().lower())
+
+    async def get(self, code: str) -> Room | None:
+        """The room `code`: an unfinished one, or one read from the store (a finished one,
+        the archive, or one another process just made). Never takes a seat."""
+        code = code.strip().lower()
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        try:
+            found = await self.live.room(code)
+        except Refused as refused:
+            log.warning("room %s cannot be read from %s: %s", code, self.location, refused)
+            return None
+        if found is None:
+            return None
+        room = self.rooms.get(code)  # read meanwhile by a catch-up
+        if room is None:
+            room = self._load(found)
+            if room is not None:
+                self._add(room)
+                await self._read_seats(room)
+        return room
+
+    async def _read_seats(self, room: Room) -> None:
+        with contextlib.suppress(Refused):  # read again when the store is back
+            room.holders.update((await self.live.seats([room.code])).get(room.code, {}))
+
+    async def join(self, room: Room, holder: Holder) -> None:
+        """`holder`'s user takes the open seat (or their own seat back); raises RoomError
+        if it is taken by somebody else or the store refuses it."""
+        name = holder.user
+        if name in room.players:
+            await self.take_seat(room, holder)
+            return
+        if room.joiner is not None:
+            raise RoomError(f"room {room.code} is full: {room.creator} and {room.joiner} play")
+        try:
+            await self.send(room, Join(), holder)
+        except Refused as refused:
+            raise RoomError(str(refused)) from None
+        room.holders[name] = holder.token
+
+    async def take_seat(self, room: Room, holder: Holder) -> None:
+        """The connection `holder` plays its user's seat from now on (if the store can be
+        reached: else the seat stays where it was)."""
+        if holder.user not in room.players or room.finished:
+            return
+        if room.holders.get(holder.user) == holder.token:
+            return
+        try:
+            await self.live.take_seat(room.code, holder.user, holder)
+        except Refused:
+            return
+        room.holders[holder.user] = holder.token
+
+    def unfinished(self) -> list[Room]:
+        """The games under way (the lobby lists them)."""
+        return [room for room in self.rooms.values() if not room.finished]
+
+    def of_player(self, name: str) -> list[Room]:
+        """The unfinished games `name` plays in, to take the seat back, those where it
+        is `name`'s move first."""
+        mine = [room for room in self.unfinished() if name in room.players]
+        return sorted(mine, key=lambda room: not room.waits_for(name))
+
+    def to_watch(self, name: str) -> list[Room]:
+        """Other people's unfinished games."""
+        return [room for room in self.unfinished() if name not in room.players]
+
+    # -- what the live store tells (`live.Told`) ---------------------------------------------
+
+    def changed(self, code: str, version: int | None) -> None:
+        room = self.rooms.get(code)
+        if room is not None and version is not None and version <= room.version:
+            return  # its own change, or one applied already
+        self.spawn(self.catch_up(code, version))
+
+    def seat(self, code: str, name: str, holder: str) -> None:
+        room = self.rooms.get(code)
+        if room is not None:
+            room.holders[name] = holder
+
+    def lost(self) -> None:
+        for room in self.rooms.values():
+            for listener in list(room.session.saving_listeners):
+                listener()
+
+    def held(self) -> list[tuple[str, str, str]]:
+        return [
+            (code, name, holder)
+            for code, room in self.rooms.items()
+            for name, holder in room.holders.items()
+        ]
+
+    def versions(self) -> dict[str, int]:
+        return {room.code: room.version for room in self.unfinished()}
+
+    async def catch_up(self, code: str, version: int | None = None) -> None:
+        """Bring room `code` up to `version` (all it has) from the store's changes; a room
+        new here is read whole."""
+        self.codes.add(code)
+        room = self.rooms.get(code)
+        try:
+            if room is None:
+                found = await self.live.room(code)
+                if found is not None and found.finished is None and code not in self.rooms:
+                    loaded = self._load(found)
+                    if loaded is not None:
+                        self._add(loaded)
+                        await self._read_seats(loaded)
+                return
+            gateway = self.gateways[code]
+            async with gateway.lock:
+                if version is not None and version <= room.version:
+                    return
+                for change in await self.live.changes(code, room.version):
+                    if change.version != room.version + 1 or not self._apply(gateway, change):
+                        await self._reload(room)
+                        return
+        except Refused:
+            pass  # the store is lost: everything is read again when it is back
+
+    def _apply(self, gateway: Gateway, change: object) -> bool:
+        from .live import Change as Stored
+
+        assert isinstance(change, Stored)
+        room = gateway.room
+        try:
+            command = decode(change.kind, change.value)
+        except CommandError as error:
+            log.warning("room %s: change %d: %s", room.code, change.version, error)
+            return False
+        by = change.by
+        if isinstance(command, Join) and by is None:
+            by = change.value  # an earlier version's join named the joiner in its value
+        at = change.at.timestamp() if change.at is not None else self.live.now()
+        if not gateway.apply_here(command, by, at):
+            return False
+        room.version = change.version
+        return True
+
+    async def _reload(self, room: Room) -> None:
+        """Read the room whole again (its copy here went astray)."""
+        found = await self.live.room(room.code)
+        fresh = self._load(found) if found is not None else None
+        if fresh is None:
+            return
+        room.version = fresh.version
+        adopt(room.session, fresh.session)
+        if room.joiner is not None:
+            self.run_clock(room)
+
+
+def _restore_clock(session: Session, stored: StoredRoom) -> None:
+    """The clock as the store has it: each side's time when it last stopped, and the
+    side to move's running since the room's last change (a store that keeps them)."""
+    clock = session.clock
+    if clock is None or session.phase is not Phase.PLAY or session.over:
+        return
+    if stored.clock_main is not None and stored.clock_periods is not None:
+        clock.sides = [
+            SideTime(main, periods)
+            for main, periods in zip(stored.clock_main, stored.clock_periods, strict=True)
+        ]
+    if stored.turn_started is not None:
+        clock.start(session.side_to_move(), stored.turn_started.timestamp())

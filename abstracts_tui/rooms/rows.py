@@ -1,0 +1,80 @@
+"""A room's game read back from its row in a store: checked before anything uses it.
+
+A row holds the room's setup and record as text another process (or an earlier version)
+wrote, so the record must be the room's game, played by the room's creator and joiner,
+every move legal, before a session is made of it. No user-interface code here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..clock import ClockSpecError
+from ..game_setup import Setup
+from ..records import Record, RecordError
+from ..rules import RulesError, game_class
+from ..session import Saving, Session
+
+CODE_LETTERS = "bcdfghjkmnpqrstvwxz23456789"
+"""No vowels (no words), no 0/o, 1/l/i: easy to read out and to type."""
+CODE_LENGTH = 4
+OPEN_SEAT = "(open seat)"
+"""The second person's name until somebody joins."""
+
+
+class RoomFileError(Exception):
+    """A room's row or files that cannot be used (the message says why)."""
+
+
+BAD_ROW = (RoomFileError, RecordError, RulesError, ClockSpecError, OSError, RecursionError)
+"""What a room's row can hold that stops the room, never the server (a record nested
+deeper than the reader can follow raises RecursionError; a clock kept by an earlier
+version may be past today's bounds)."""
+
+
+def why(error: BaseException) -> str:
+    """What the log says of a room that cannot be used."""
+    if isinstance(error, RecursionError):
+        return "the record is nested too deeply to read"
+    if isinstance(error, OSError):
+        return f"it cannot be read ({error.strerror or error})"
+    return str(error)
+
+
+def printable(text: str, limit: int = 300) -> str:
+    """`text` for a log line: control characters escaped (a value from a store could
+    otherwise forge log lines), and cut to `limit` characters."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def check_record(record: Record, setup: Setup, name: str) -> None:
+    """Raise RoomFileError unless `record` (called `name`) is of the room's game and
+    played by its creator (`setup.first`), in either seat, with no computer."""
+    info = game_class(setup.game).info
+    options = info.options(setup.size, setup.variant, setup.komi)
+    if record.game != info.name or (record.options.size, record.options.variant) != (
+        options.size,
+        options.variant,
+    ):
+        raise RoomFileError(f"{name} is not a record of the room's game")
+    if setup.first not in record.players:
+        raise RoomFileError(f"{name} is not a record of {setup.first}'s room")
+    if record.computers:
+        raise RoomFileError(f"{name} has computer players, which rooms have not")
+
+
+def room_session(
+    record: Record,
+    creator: str,
+    joiner: str | None,
+    autosave: Path | None = None,
+    saving: Saving | None = None,
+) -> Session:
+    """The room's game from its record (every move checked by the rules), with the joiner
+    in the open seat if the record was written before the join was."""
+    session = Session(record, autosave, saving=saving)
+    if joiner is not None and OPEN_SEAT in session.people:
+        first, second = session.people
+        session.set_people(*((joiner, second) if first == OPEN_SEAT else (first, joiner)))
+    return session

@@ -1,0 +1,136 @@
+"""Live rooms of one server process over its SQLite store.
+
+One process has every room, so the versions and the seats are kept in memory, and a
+commit is the room's save, whole, into the store: put on a writer thread (one
+`files.Autosave` per room: only the newest save of a room matters), so the event loop
+never waits for the disk. A store that fails does not stop the games: the players are
+told the rooms are not being saved (`trouble`), and each save is tried again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from functools import partial
+from pathlib import Path
+
+from ..files import Autosave
+from ..rooms.holder import Holder
+from ..rooms.live import Change, Conflict, Make, Told
+from ..rooms.rows import printable
+from .base import RoomSave, Store, StoredRoom
+
+log = logging.getLogger(__name__)
+
+
+class LiveSqlite:
+    """The live rooms of a store of one process (`rooms.live.LiveRooms`)."""
+
+    def __init__(self, store: Store, *, rated: bool = False) -> None:
+        self.store = store
+        self.location = store.location
+        self.rated = rated
+        self.problem: str | None = None  # a store of one process is never lost
+        self.versions_here: dict[str, int] = {}
+        self.held: dict[str, dict[str, str]] = {}
+        self.savers: dict[str, Autosave] = {}
+        self.told: Told | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def trouble(self) -> str | None:
+        return next((s.problem for s in self.savers.values() if s.problem is not None), None)
+
+    def now(self) -> float:
+        return time.time()
+
+    def unfinished(self) -> list[StoredRoom]:
+        found = self.store.rooms(finished=False)
+        for stored in found:
+            self.versions_here[stored.code] = stored.version
+        return found
+
+    def codes(self) -> set[str]:
+        return self.store.codes()
+
+    def save(self, save: RoomSave) -> None:
+        self._saver(save.code).put(partial(self.store.save_room, save))
+
+    def _saver(self, code: str) -> Autosave:
+        saver = self.savers.get(code)
+        if saver is None:
+            changed = partial(self._problem_changed, code)
+            saver = self.savers[code] = Autosave(Path(self.location), changed)
+        return saver
+
+    def _problem_changed(self, code: str) -> None:
+        """From the writer thread: the log says so, and the players are told on the loop."""
+        problem = self.savers[code].problem
+        if problem is None:
+            log.info("room %s is saved again in %s", code, self.location)
+        else:
+            log.warning("room %s is not being saved: %s", code, printable(problem))
+        loop, told = self.loop, self.told
+        if loop is not None and told is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(told.lost)
+
+    async def start(self, told: Told) -> None:
+        self.told = told
+        self.loop = asyncio.get_running_loop()
+
+    async def close(self) -> None:
+        await self.flush()
+
+    async def flush(self) -> None:
+        savers = list(self.savers.values())
+        await asyncio.to_thread(lambda: [saver.flush() for saver in savers])
+
+    async def create(self, save: RoomSave, holder: Holder | None) -> bool:
+        if save.code in self.versions_here:
+            return False
+        self.versions_here[save.code] = 1
+        if holder is not None:
+            self.held[save.code] = {save.setup.creator: holder.token}
+        self.save(save)
+        return True
+
+    async def commit(self, code: str, version: int, make: Make, holder: Holder | None) -> float:
+        if self.versions_here.get(code, 0) != version - 1:
+            raise Conflict(seat=False)
+        at = self.now()
+        save, change = make(at)
+        seats = self.held.setdefault(code, {})
+        if holder is not None and change.by is not None:
+            held = seats.get(change.by)
+            if change.kind == "join":
+                seats[change.by] = holder.token
+            elif held is not None and held != holder.token:
+                raise Conflict(seat=True)
+        self.versions_here[code] = version
+        self.save(save)
+        return at
+
+    async def changes(self, code: str, after: int) -> list[Change]:
+        return []  # no other process changes the rooms
+
+    async def room(self, code: str) -> StoredRoom | None:
+        stored = await asyncio.to_thread(self.store.room, code)
+        if stored is not None:
+            self.versions_here.setdefault(code, stored.version)
+        return stored
+
+    async def versions(self) -> dict[str, int]:
+        return dict(self.versions_here)
+
+    async def take_seat(self, code: str, name: str, holder: Holder) -> None:
+        self.held.setdefault(code, {})[name] = holder.token
+
+    async def seats(self, codes: list[str]) -> dict[str, dict[str, str]]:
+        return {code: dict(self.held[code]) for code in codes if code in self.held}
+
+    async def open_session(self, holder: Holder, limit: int) -> str | None:
+        return None  # the server counts its own sessions
+
+    async def close_session(self, holder: Holder) -> None:
+        pass

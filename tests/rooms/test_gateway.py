@@ -1,0 +1,288 @@
+"""A room's commands through its gateway, on both live stores: SQLite in one process, and
+a real PostgreSQL that several `Rooms` (as several server processes) share.
+
+Each command is committed before it is shown, and kept (a restart, or another process,
+has it); the failure paths refuse with one sentence and change nothing: a version
+conflict (another process committed first, and the catch-up then shows its change), a
+seat held by another connection, the database lost mid-game (after it is back the
+command goes through), and a database that hangs (the loop goes on answering meanwhile).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from abstracts_tui.commands import ChooseSide, Flag, Play, SetKomi
+from abstracts_tui.game_setup import Setup
+from abstracts_tui.rooms import gateway
+from abstracts_tui.rooms.holder import Holder, new_holder
+from abstracts_tui.rooms.live import Refused
+from abstracts_tui.rooms.presence import Presences
+from abstracts_tui.rooms.room import Room, RoomError
+from abstracts_tui.rooms.rooms import Rooms
+from abstracts_tui.session import Phase
+from abstracts_tui.store import SqliteStore
+from abstracts_tui.store.live_sqlite import LiveSqlite
+
+from ..postgres import Cluster, cluster
+
+Opener = Callable[[], Rooms]
+
+
+def sqlite_rooms(path: Path) -> Opener:
+    store = SqliteStore(path)
+    return lambda: Rooms(LiveSqlite(store))
+
+
+def postgres_rooms(url: str) -> Opener:
+    from abstracts_tui.store.live_postgres import LivePostgres
+    from abstracts_tui.store.postgres import PostgresStore
+
+    # Each opened is one server process: its own store, connections and presences.
+    return lambda: Rooms(LivePostgres(PostgresStore(url), presences=Presences()))
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Opener:
+    if request.param == "sqlite":
+        return sqlite_rooms(tmp_path / "server.db")
+    return postgres_rooms(request.getfixturevalue("database_url"))
+
+
+async def until(check: Callable[[], bool], timeout: float = 15) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "not in time"
+        await asyncio.sleep(0.02)
+
+
+async def refused(sending: Awaitable[None]) -> str:
+    with pytest.raises(Refused) as caught:
+        await sending
+    return str(caught.value)
+
+
+async def started(opener: Opener) -> Rooms:
+    rooms = opener()
+    await rooms.start()
+    return rooms
+
+
+async def game(rooms: Rooms, setup: Setup, ann: Holder, bob: Holder) -> Room:
+    room = await rooms.create(setup, ann)
+    await rooms.join(room, bob)
+    return room
+
+
+def test_each_command_is_committed_then_shown_and_kept(opener: Opener) -> None:
+    ann, bob = new_holder("ann"), new_holder("bob")
+
+    async def play() -> str:
+        rooms = await started(opener)
+        room = await rooms.create(Setup("linage", clock="10m"), ann)
+        seen: list[str] = []
+        room.session.listeners.append(lambda changed: seen.append(changed.change.value))
+        assert room.state_text() == "open seat"
+        await rooms.join(room, bob)
+        assert room.joiner == "bob" and room.session.people == ("ann", "bob")
+        assert room.holders["bob"] == bob.token
+        # Komi is the creator's, the side the joiner's: anybody else's is refused.
+        assert "it is ann's turn" in await refused(rooms.send(room, SetKomi(3.5), bob))
+        await rooms.send(room, SetKomi(3.5), ann)
+        assert room.session.phase is Phase.SIDE and room.session.game.options.komi == 3.5
+        await rooms.send(room, ChooseSide(1), bob)
+        assert room.session.phase is Phase.PLAY and room.session.people == ("ann", "bob")
+        assert room.session.clock is not None and room.session.clock.running == 0
+        await rooms.send(room, Play("c3"), ann)
+        assert [n.move for n in room.session.record.root.mainline()] == ["c3"]
+        assert room.version == 5  # made, joined, komi, side, move
+        assert seen == ["phase", "phase", "phase", "move"]
+        # The clock's flag is refused while time is left: nothing changes.
+        assert "time left" in await refused(rooms.send(room, Flag(), None))
+        assert not room.finished and room.version == 5
+        await rooms.close()
+        return room.code
+
+    code = asyncio.run(play())
+
+    async def again() -> None:  # a restart (SQLite), or another process (PostgreSQL)
+        rooms = await started(opener)
+        room = await rooms.get(code)
+        assert room is not None and room.joiner == "bob"
+        session = room.session
+        assert session.game.options.komi == 3.5 and session.people == ("ann", "bob")
+        assert [n.move for n in session.record.root.mainline()] == ["c3"]
+        await rooms.close()
+
+    asyncio.run(again())
+
+
+def test_a_clock_that_runs_out_is_flagged_by_the_rooms_own_timer(opener: Opener) -> None:
+    ann, bob = new_holder("ann"), new_holder("bob")
+
+    async def play() -> str:
+        rooms = await started(opener)
+        room = await game(rooms, Setup("petrify", clock="2s"), ann, bob)
+        await rooms.send(room, Play("e5"), ann)
+        await until(lambda: room.finished)  # nobody presses a key: Bob's time runs out
+        assert "Orange (bob) lost on time" in room.session.turn_text()
+        assert room.version == 4  # made, joined, moved, flagged
+        with pytest.raises(Refused):
+            await rooms.send(room, Play("f5"), bob)
+        await rooms.close()
+        return room.code
+
+    code = asyncio.run(play())
+    rooms = opener()  # the end is kept: the room is in the archive, not among the games
+    assert code not in rooms.rooms
+    assert rooms.store.room(code).finished is not None  # type: ignore[union-attr]
+
+
+def test_a_refused_join_says_why_and_changes_nothing(opener: Opener) -> None:
+    ann, bob, carl = new_holder("ann"), new_holder("bob"), new_holder("carl")
+
+    async def play() -> None:
+        rooms = await started(opener)
+        room = await game(rooms, Setup("petrify"), ann, bob)
+        with pytest.raises(RoomError, match=f"room {room.code} is full: ann and bob play"):
+            await rooms.join(room, carl)
+        assert "it is ann's turn" in await refused(rooms.send(room, Play("e5"), carl))
+        assert "z99 is off the board" in await refused(rooms.send(room, Play("z99"), ann))
+        assert room.players == ("ann", "bob") and room.version == 2
+        assert not room.session.game.moves
+        await rooms.close()
+
+    asyncio.run(play())
+
+
+def test_another_process_that_committed_first_refuses_the_command_then_shows_its_change(
+    database_url: str,
+) -> None:
+    opener = postgres_rooms(database_url)
+    ann, bob, carl = new_holder("ann"), new_holder("bob"), new_holder("carl")
+
+    async def play() -> None:
+        one, two = await started(opener), await started(opener)
+        here = await one.create(Setup("petrify"), ann)
+        there = await two.get(here.code)
+        assert there is not None
+        # What process two commits reaches process one a moment later: hold it back, so
+        # that Carl's join on one is sent while one still has the room at version 1.
+        held: list[tuple[str, int | None]] = []
+        one.changed = lambda code, version: held.append((code, version))  # type: ignore[method-assign]
+        await two.join(there, bob)
+        with pytest.raises(RoomError, match="the game changed meanwhile: look again"):
+            await one.join(here, carl)
+        assert here.joiner is None and here.version == 1  # nothing changed here
+        await until(lambda: here.joiner == "bob")  # the catch-up shows Bob's join
+        assert here.version == 2 and here.session.people == ("ann", "bob")
+        await one.close()
+        await two.close()
+
+    asyncio.run(play())
+
+
+def test_a_seat_taken_by_another_connection_refuses_the_old_ones_commands(
+    database_url: str,
+) -> None:
+    opener = postgres_rooms(database_url)
+    ann, bob, ann_again = new_holder("ann"), new_holder("bob"), new_holder("ann")
+
+    async def play() -> None:
+        one, two = await started(opener), await started(opener)
+        here = await game(one, Setup("petrify"), ann, bob)
+        there = await two.get(here.code)
+        assert there is not None
+        assert there.holders == {"ann": ann.token, "bob": bob.token}  # reading takes none
+        await two.take_seat(there, ann_again)
+        await until(lambda: here.holders["ann"] == ann_again.token)
+        sentence = await refused(one.send(here, Play("e5"), ann))
+        assert sentence == (
+            f"ann's seat is played from another connection now (join room {here.code} "
+            "again to take it here)"
+        )
+        assert not here.session.game.moves
+        # A process that has not heard of the seat yet is refused by the database.
+        one.seat = lambda code, name, holder: None  # type: ignore[method-assign]
+        await one.take_seat(here, ann)
+        await until(lambda: there.holders["ann"] == ann.token)
+        await two.take_seat(there, ann_again)
+        await asyncio.sleep(0.3)
+        sentence = await refused(one.send(here, Play("e5"), ann))
+        assert sentence == "ann's seat is played from another connection now"
+        assert not here.session.game.moves and here.version == 2
+        # The connection that holds it plays; both processes show the move.
+        await two.send(there, Play("e5"), ann_again)
+        await until(lambda: len(here.session.game.moves) == 1)
+        await one.close()
+        await two.close()
+
+    asyncio.run(play())
+
+
+def test_a_database_lost_mid_game_refuses_then_takes_the_command_again(tmp_path: Path) -> None:
+    with cluster() as database:  # a server of the test's own, to stop and start
+        opener = postgres_rooms(database.create_database("lost"))
+        asyncio.run(_lost_and_back(opener, database))
+
+
+async def _lost_and_back(opener: Opener, database: Cluster) -> None:
+    ann, bob = new_holder("ann"), new_holder("bob")
+    rooms = await started(opener)
+    room = await game(rooms, Setup("petrify"), ann, bob)
+    told: list[str | None] = []
+    room.session.saving_listeners.append(lambda: told.append(room.session.save_problem))
+    database.stop()
+    sentence = await refused(rooms.send(room, Play("e5"), ann))
+    assert "moves wait until it is back" in sentence or "did not answer" in sentence
+    assert not room.session.game.moves and room.version == 2
+    await until(lambda: rooms.live.problem is not None)
+    assert told and told[-1] is not None  # the players are told
+    assert "moves wait until it is back" in await refused(rooms.send(room, Play("e5"), ann))
+    database.start()
+    await until(lambda: rooms.live.problem is None and told[-1] is None)  # told again
+    await rooms.send(room, Play("e5"), ann)
+    assert room.version == 3
+    await rooms.close()
+    other = await started(opener)  # nothing lost: another process reads the move
+    again = await other.get(room.code)
+    assert again is not None and [n.move for n in again.session.record.root.mainline()] == ["e5"]
+    await other.close()
+
+
+def test_a_database_that_hangs_delays_only_the_command_that_needs_it(
+    postgres: Cluster, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(gateway, "COMMIT_SECONDS", 1.5)
+    opener = postgres_rooms(database_url)
+    ann, bob = new_holder("ann"), new_holder("bob")
+
+    async def play() -> None:
+        rooms = await started(opener)
+        room = await game(rooms, Setup("petrify"), ann, bob)
+        postgres.pause()
+        try:
+            sending = asyncio.get_running_loop().create_task(rooms.send(room, Play("e5"), ann))
+            # Meanwhile the loop answers at once: the lobby's list, a timer.
+            late = 0.0
+            for _ in range(20):
+                before = time.monotonic()
+                await asyncio.sleep(0.05)
+                late = max(late, time.monotonic() - before - 0.05)
+                assert rooms.of_player("ann") == [room]
+            assert late < 0.5, late
+            assert "did not answer" in await refused(sending)
+            assert not room.session.game.moves
+        finally:
+            postgres.go_on()
+        # It was committed after all, once the database went on: the catch-up shows it.
+        await until(lambda: len(room.session.game.moves) == 1)
+        assert room.version == 3
+        await rooms.close()
+
+    asyncio.run(play())
