@@ -12,10 +12,24 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ..commands import ChooseSide, Command, Flag, Join, Play, SetKomi
+from ..commands import (
+    Abort,
+    ChooseSide,
+    Command,
+    Flag,
+    Join,
+    Play,
+    Rematch,
+    Resign,
+    Say,
+    SetKomi,
+    Takeback,
+)
 from ..records import Record
 from ..rules import OptionError
 from ..session import Change, Changed, Phase, Session
+from . import play
+from .chat import check_line
 
 Apply = Callable[[Session, Any, str | None], None]
 
@@ -82,12 +96,30 @@ def _flag(session: Session, command: Flag, by: str | None) -> None:
         raise OptionError("the clock to move has time left")
 
 
+def _online(session: Session, command: Command, by: str | None) -> None:
+    """Resign, abort, a take-back or a rematch: see `play`."""
+    if by is None:
+        raise OptionError("only a player can do that")
+    play.apply(session, command, by)
+
+
+def _say(session: Session, command: Say, by: str | None) -> None:
+    """A chat line changes no game: it is checked here, and the room keeps it once it is
+    applied (`Rooms`)."""
+    check_line(command.text)
+
+
 APPLY: dict[type[Any], Apply] = {
     Join: _join,
     SetKomi: _set_komi,
     ChooseSide: _choose_side,
     Play: _play,
     Flag: _flag,
+    Resign: _online,
+    Abort: _online,
+    Takeback: _online,
+    Rematch: _online,
+    Say: _say,
 }
 """How each command applies; a command not here is refused with a sentence."""
 
@@ -101,6 +133,7 @@ def twin(session: Session) -> Session:
     copy.phase = session.phase
     copy.people = record.players = session.people
     copy.clock_paused = session.clock_paused
+    copy.offers, copy.rematch = dict(session.offers), session.rematch
     clock, mine = session.clock, copy.clock
     if clock is not None and mine is not None:
         mine.sides, mine.running, mine.started = list(clock.sides), clock.running, clock.started
@@ -113,4 +146,5 @@ def adopt(session: Session, other: Session) -> None:
     session.record, session.node, session.game = other.record, other.node, other.game
     session.phase, session.people = other.phase, other.people
     session.clock, session.clock_paused = other.clock, other.clock_paused
+    session.offers, session.rematch = other.offers, other.rematch
     session.notify(Changed(Change.STEP))

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ..commands import CHAT_LIMIT
 from ..rates import TokenBucket
+from ..rules import RulesError
 
 KEPT = 200
 """Lines a room keeps (the oldest go first): what a screen opened late can scroll back."""
@@ -41,8 +42,9 @@ _ESCAPES = re.compile(
 _SPACES = re.compile(r"\s+")
 
 
-class ChatRefused(ValueError):
-    """A line that is not said; the message is one sentence saying why."""
+class ChatRefused(RulesError):
+    """A line that is not said; the message is one sentence saying why (a rules' error:
+    the gateway refuses it with that sentence, as any other)."""
 
 
 def clean(text: str) -> str:

@@ -18,6 +18,7 @@ from ..records.results import decided
 from ..rules import SWAP
 from ..session import Phase, Session
 from ..store.base import Finish, RoomSave, RoomSetup
+from .chat import Chat, Rates
 from .rows import OPEN_SEAT
 
 
@@ -43,6 +44,12 @@ class Room:
     """How many changes the room has had, as the live rooms last said."""
     holders: dict[str, str] = field(default_factory=dict)
     """The connection holding each seat (by name), as the live rooms last said."""
+    open: bool = False
+    """An open challenge: listed in every lobby until somebody joins."""
+    chat: Chat = field(default_factory=Chat)
+    """The lines said in the room while this process has had it."""
+    rates: Rates = field(default_factory=Rates)
+    """How fast each person may chat in it (this process's sayers)."""
 
     @property
     def creator(self) -> str:
@@ -92,15 +99,19 @@ class Room:
 
     def save(self, session: Session | None = None) -> RoomSave:
         """The room whole as `session` (its live one by default) has it: what a store keeps."""
-        return room_save(self.code, self.setup, self.rated, session or self.session)
+        return room_save(self.code, self.setup, self.rated, session or self.session, self.open)
 
 
-def room_save(code: str, setup: Setup, rated: bool, session: Session) -> RoomSave:
+def room_save(
+    code: str, setup: Setup, rated: bool, session: Session, open: bool = False
+) -> RoomSave:
     """The room as `session` has it (taken on the event loop), whole: setup, joiner,
     record (once komi and sides are settled), how it ended, the phase and the clocks."""
     creator = setup.first
     joiner = next((p for p in session.people if p not in (creator, OPEN_SEAT)), None)
-    kept = RoomSetup(setup.game, setup.size, setup.variant, setup.komi, creator, rated, setup.clock)
+    kept = RoomSetup(
+        setup.game, setup.size, setup.variant, setup.komi, creator, rated, setup.clock, open
+    )
     sgf = session.record.to_sgf() if session.phase is Phase.PLAY else None
     komi = session.game.options.komi if session.phase is Phase.SIDE else None
     save = RoomSave(

@@ -25,15 +25,17 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from ..clock import SideTime
-from ..commands import Command, CommandError, Flag, Join, decode
+from ..commands import Command, CommandError, Flag, Join, Rematch, Say, decode
 from ..game_setup import Setup
 from ..records import Record
 from ..session import Change, Changed, Phase, Session
 from ..store.base import StoredRoom
 from .apply import adopt
+from .chat import ChatLine, check_line
 from .gateway import Gateway
-from .holder import Holder
+from .holder import Holder, new_holder
 from .live import LiveRooms, Refused
+from .play import check, rematch_setup
 from .room import Room, RoomError, ending
 from .rows import BAD_ROW, CODE_LENGTH, CODE_LETTERS, OPEN_SEAT, check_record, printable, why
 from .rows import room_session as session_of_record
@@ -121,7 +123,9 @@ class Rooms:
             session = session_of_record(record, setup.first, stored.joiner)
         session.now = self.live.now
         session.keeper = self.live
-        room = Room(stored.code, setup, session, [], kept.rated, version=stored.version)
+        room = Room(
+            stored.code, setup, session, [], kept.rated, version=stored.version, open=kept.open
+        )
         if stored.joiner is not None:
             _restore_clock(session, stored)
         return room
@@ -202,6 +206,8 @@ class Rooms:
 
     def _applied(self, room: Room, command: Command, by: str | None) -> None:
         """A command applied to a room's session: what it does to the room itself."""
+        if isinstance(command, Say) and by is not None:
+            room.chat.add(ChatLine(by, command.text, watcher=by not in room.players))
         if isinstance(command, Join) and by is not None:
             self.run_clock(room)
             for listener in list(room.listeners):
@@ -218,9 +224,42 @@ class Rooms:
             if code not in self.codes:
                 return code
 
-    async def create(self, setup: Setup, holder: Holder, *, rated: bool | None = None) -> Room:
+    async def say(self, room: Room, text: str, holder: Holder) -> None:
+        """`holder`'s user says `text` in `room`'s chat (a player or a watcher); raises
+        Refused (or ChatRefused: too long, empty, too fast) with one sentence."""
+        line = check_line(text)
+        room.rates.take(holder.user)
+        await self.send(room, Say(line), holder)
+
+    async def rematch(self, room: Room, holder: Holder) -> Room:
+        """The rematch of `room`, accepted by `holder` (one of its players): a new room of
+        the same game with the colours reversed, both players in it, named in the old one
+        (whose screens go there). Raises RoomError."""
+        if room.joiner is None or holder.user not in room.players:
+            raise RoomError("only the players of a game play its rematch")
+        problem = check(room.session, Rematch(Rematch.ACCEPT), holder.user)
+        if problem is not None:  # before a room is made for nothing
+            raise RoomError(problem)
+        setup = rematch_setup(room.setup, room.joiner)
+        # Each seat is the accepter's, or the other player's until their screen takes it.
+        first, second = (
+            holder if holder.user == name else new_holder(name)
+            for name in (setup.first, setup.second)
+        )
+        new = await self.create(setup, first, rated=room.rated)
+        await self.join(new, second)
+        try:
+            await self.send(room, Rematch(Rematch.ACCEPT, new.code), holder)
+        except Refused as refused:
+            raise RoomError(str(refused)) from None
+        return new
+
+    async def create(
+        self, setup: Setup, holder: Holder, *, rated: bool | None = None, open: bool = False
+    ) -> Room:
         """A new room for `setup`, with `holder`'s user as the first person and a seat
-        open; rated as the server's rooms are, unless `rated` says. Raises RoomError."""
+        open; rated as the server's rooms are, unless `rated` says; an open challenge
+        (listed in every lobby) if `open`. Raises RoomError."""
         creator = holder.user
         setup = replace(setup, first=creator, second=OPEN_SEAT, first_level=None, second_level=None)
         rated = self.rated if rated is None else rated
@@ -229,7 +268,7 @@ class Rooms:
             session = Session.start(setup)
             session.now = self.live.now
             session.keeper = self.live
-            room = Room(code, setup, session, [], rated, version=1)
+            room = Room(code, setup, session, [], rated, version=1, open=open)
             try:
                 made = await self.live.create(room.save(), holder)
             except Refused as refused:
@@ -310,8 +349,22 @@ class Rooms:
         return sorted(mine, key=lambda room: not room.waits_for(name))
 
     def to_watch(self, name: str) -> list[Room]:
-        """Other people's unfinished games."""
-        return [room for room in self.unfinished() if name not in room.players]
+        """Other people's unfinished games (open challenges aside: they are accepted,
+        not watched)."""
+        return [
+            room
+            for room in self.unfinished()
+            if name not in room.players and not (room.open and room.joiner is None)
+        ]
+
+    def challenges(self, name: str) -> list[Room]:
+        """Other people's open challenges nobody has accepted yet (in the order this
+        process learnt of them)."""
+        return [
+            room
+            for room in self.unfinished()
+            if room.open and room.joiner is None and name not in room.players
+        ]
 
     # -- what the live store tells (`live.Told`) ---------------------------------------------
 
