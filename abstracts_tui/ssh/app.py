@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from textual import on
@@ -30,6 +30,7 @@ from ..rooms.holder import Holder
 from ..rooms.presence import RoomPresence
 from ..rooms.room import Room, RoomError
 from ..rooms.rooms import Rooms
+from ..rules import RulesError
 from ..session import Change, Changed, Phase, Session
 from ..store import StoreError
 from ..tui import app as tui_app
@@ -39,6 +40,9 @@ from ..tui.screens.select import SelectScreen
 from .driver import Channel, ChannelDriver
 from .lobby import LobbyScreen, WaitingScreen
 from .signals import signal
+
+if TYPE_CHECKING:
+    from ..tui.online import RoomSeat
 
 log = logging.getLogger(__name__)
 
@@ -303,6 +307,7 @@ class ServerApp(AbstractsApp):
                 files=False,
                 presence=RoomPresence(room.code, self.user),
                 send=self.rooms.sender(room, self.holder),
+                room=self.room_seat(room),
             )
             screen = PlayScreen(room.session, ascii=self.ascii, seat=seat)
             if room.rated and not room.finished:
@@ -311,6 +316,33 @@ class ServerApp(AbstractsApp):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
+
+    def room_seat(self, room: Room) -> RoomSeat:
+        """What the room's play screen needs for online play, as this connection's."""
+        from ..tui.online import RoomSeat, sentence
+
+        rooms, holder = self.rooms, self.holder
+
+        async def say(text: str) -> str | None:
+            try:
+                await rooms.say(room, text, holder)
+            except RulesError as refused:
+                return sentence(refused)
+            return None
+
+        async def rematch() -> None:
+            await rooms.rematch(room, holder)
+
+        return RoomSeat(
+            code=room.code,
+            user=self.user,
+            rated=room.rated,
+            chat=room.chat,
+            say=say,
+            rematch_room=rematch,
+            go_to=lambda code: self.open_room(code, watch=False),
+            players=lambda: room.players,
+        )
 
     def follow_ratings(self, room: Room) -> None:
         """Read the players' ratings now, and at the game's end show them old -> new."""
@@ -343,7 +375,7 @@ class ServerApp(AbstractsApp):
                 self.show_ratings(room, f"Ratings: {', '.join(changes)}.")
 
         def changed(change: Changed) -> None:
-            if change.change is Change.MOVE and room.finished:
+            if change.change in (Change.MOVE, Change.END, Change.FLAG) and room.finished:
                 room.session.listeners.remove(changed)
                 self.run_worker(read(True))
 
@@ -375,7 +407,9 @@ class ServerApp(AbstractsApp):
 
         async def create(setup: Setup) -> None:
             try:
-                room = await self.rooms.create(setup, self.holder, rated=screen.rated)
+                room = await self.rooms.create(
+                    setup, self.holder, rated=screen.rated, open=screen.open
+                )
             except RoomError as error:
                 self.notify(f"{str(error).capitalize()}.", severity="error")
                 return

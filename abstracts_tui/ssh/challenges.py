@@ -37,7 +37,7 @@ class Challenge:
         return f"{self.code}  {self.game}  {clock}  {rated}  {self.creator}"
 
 
-NONE_OPEN = "No open challenges now: n makes one, for anyone to accept."
+NONE_OPEN = "No open challenges now: c makes a room, open to anyone if you choose."
 
 
 class ChallengeList(OptionList):
@@ -57,8 +57,12 @@ class ChallengeList(OptionList):
         kept = highlighted.id if highlighted is not None else None
         found = list(challenges)
         self.clear_options()
+        # A list with nothing to accept is passed over by the keys that go from part to part.
+        self.can_focus = bool(found)
         if not found:
             self.add_option(Option(NONE_OPEN, disabled=True))
+            if self.has_focus:
+                self.screen.focus_next()
             return
         self.add_options(Option(Content(c.line()), id=c.code) for c in found)
         codes = [c.code for c in found]

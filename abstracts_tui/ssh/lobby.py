@@ -2,7 +2,8 @@
 
 The lobby is the home screen of every SSH connection. It lists the person's own
 unfinished games first, so that somebody whose connection dropped takes the seat back
-with Enter, then the games others play, to watch.
+with Enter, then the open challenges of others (Enter accepts one), then the games others
+play, to watch.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from textual.widgets.option_list import Option
 from ..ratings import Rating
 from ..store import StoreError
 from ..tui.widgets.key_bar import KeyBar
+from .challenges import Challenge, ChallengeList
 
 if TYPE_CHECKING:
     from ..rooms.room import Room
@@ -71,6 +73,13 @@ def own_ratings(user: str, ratings: Ratings) -> str:
     return ", ".join(found)
 
 
+def challenge(room: Room, ratings: Ratings) -> Challenge:
+    """Room `room`, an open challenge, as the lobby lists it."""
+    game = room.session.game.info.name
+    creator = rated_name(room.creator, game, ratings)
+    return Challenge(room.code, creator, room.game_text(), room.setup.clock, room.rated)
+
+
 class RoomList(OptionList):
     """A list of rooms in the lobby. The arrows go on to the next part of the lobby past
     its last room (and back past its first), and Enter on a list with no room in it does
@@ -100,6 +109,10 @@ class RoomList(OptionList):
             self.screen.focus_next()
         else:
             super().action_select()
+
+
+class Challenges(RoomList, ChallengeList):
+    """The open challenges, a part of the lobby as the lists of rooms are."""
 
 
 LOBBY_CSS = """
@@ -192,6 +205,9 @@ class LobbyScreen(Screen[None]):
             mine = RoomList(id="mine")
             mine.border_title = "Your games (Enter: take your seat)"
             yield mine
+            challenges = Challenges(id="challenges")
+            challenges.border_title = "Open challenges (Enter: accept, and play)"
+            yield challenges
             others = RoomList(id="others")
             others.border_title = "Games to watch (Enter: watch, or take a seat still open)"
             yield others
@@ -249,6 +265,9 @@ class LobbyScreen(Screen[None]):
             self.query_one("#mine", OptionList).add_option(
                 Option("No games yet: c creates a room, j joins one by its code.", disabled=True)
             )
+        self.query_one(Challenges).show(
+            challenge(room, self.ratings) for room in self.rooms.challenges(self.user)
+        )
         title = f"abstracts-tui over SSH: you are {self.user}"
         rated = own_ratings(self.user, self.ratings)
         self.query_one("#lobby-title", Static).update(f"{title} ({rated})" if rated else title)
@@ -268,6 +287,10 @@ class LobbyScreen(Screen[None]):
         room = self.rooms.rooms.get(code)
         waiting = room is not None and room.joiner is None
         self.post_message(self.Open(code, watch=event.option_list.id == "others" and not waiting))
+
+    @on(ChallengeList.Accept)
+    def challenge_accepted(self, event: ChallengeList.Accept) -> None:
+        self.post_message(self.Open(event.code, watch=False))
 
     @on(Input.Submitted, "#code")
     def code_typed(self, event: Input.Submitted) -> None:

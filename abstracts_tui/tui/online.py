@@ -12,6 +12,7 @@ No store here, and nothing of the screen's own layout.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 from textual.app import App
@@ -27,6 +28,7 @@ from ..rooms.play import (
     opponent,
     takeback_moves,
 )
+from ..rooms.room import RoomError
 from ..rules import RulesError
 from ..session import Change, Changed, Offer, Session
 from .dialogs.online import AbortDialog, OfferDialog, ResignDialog
@@ -34,8 +36,11 @@ from .dialogs.online import AbortDialog, OfferDialog, ResignDialog
 Send = Callable[[Command], Awaitable[None]]
 """Sends a command to the room: returns once it is committed and applied; raises a
 RulesError with one sentence, nothing changed, if it is refused."""
-NewRoom = Callable[[], Awaitable[str]]
-"""Makes the rematch's room (the colours reversed); returns its code."""
+NewRoom = Callable[[], Awaitable[object]]
+"""Makes the rematch's room (the colours reversed) and names it in this one (whose
+screens then go there); raises RoomError or a RulesError with one sentence."""
+ChatSend = Callable[[str], Awaitable[str | None]]
+"""Says a line in the room's chat: the refusal's sentence, or None once said."""
 
 
 class Host(Protocol):
@@ -48,34 +53,43 @@ class Host(Protocol):
     def refuse(self, reason: str | None) -> None: ...
 
 
-class OnlinePlay:
-    """Online play for `user` (a player or a watcher) of room `code`'s game `session`."""
+@dataclass(frozen=True)
+class RoomSeat:
+    """What a room's play screen knows of the room beyond its game: its code, whether it
+    is rated, who sits here, its chat, and the room's ways to say a line, to make the
+    rematch's room and to go there."""
 
-    def __init__(
-        self,
-        host: Host,
-        session: Session,
-        *,
-        user: str,
-        code: str,
-        rated: bool,
-        send: Send,
-        chat: Chat,
-        chat_send: Callable[[str], Awaitable[str | None]],
-        rematch_room: NewRoom,
-    ) -> None:
+    code: str
+    user: str
+    rated: bool
+    chat: Chat
+    say: ChatSend
+    rematch_room: NewRoom
+    go_to: Callable[[str], None]
+    """Show room `code` (the rematch's) to this player."""
+    players: Callable[[], tuple[str, ...]]
+    """The room's players now (the watchers are the others connected)."""
+
+
+class OnlinePlay:
+    """Online play for the person at `host` (a player or a watcher) of `room`'s game
+    `session`, whose commands go to the room by `send`."""
+
+    def __init__(self, host: Host, session: Session, room: RoomSeat, send: Send) -> None:
         self.host = host
         self.session = session
-        self.user = user
-        self.code = code
-        self.rated = rated
+        self.room = room
+        self.user = room.user
+        self.code = room.code
+        self.rated = room.rated
         self.send = send
-        self.chat = chat
-        self.chat_send = chat_send
-        self.rematch_room = rematch_room
+        self.chat = room.chat
+        self.chat_send = room.say
+        self.rematch_room = room.rematch_room
         self.asked: set[tuple[str, Offer]] = set()
         """The offers this player was asked about already (one dialog for each)."""
-        self.sending = False
+        self.gone = False
+        """Whether this screen went on to the rematch's room."""
 
     @property
     def player(self) -> bool:
@@ -157,9 +171,8 @@ class OnlinePlay:
     def accept_rematch(self) -> None:
         async def accept() -> None:
             try:
-                code = await self.rematch_room()
-                await self.send(Rematch(Rematch.ACCEPT, code))
-            except RulesError as error:
+                await self.rematch_room()  # the room made, and named in this one
+            except (RulesError, RoomError) as error:
                 self.host.refuse(sentence(error))
 
         self.host.say("Rematch accepted: making its room.")
@@ -186,6 +199,13 @@ class OnlinePlay:
         session = self.session
         if changed.change is Change.END:
             self.host.say(f"Game over: {session.turn_text()}.")
+            return
+        if session.rematch is not None:
+            if self.player and not self.gone:
+                self.gone = True
+                self.room.go_to(session.rematch)
+            elif not self.player:
+                self.host.say(f"The players play again in room {session.rematch}.")
             return
         for kind, ask in ((TAKEBACK, self.answer_takeback), (REMATCH, self.ask_rematch)):
             waiting = offer(session, kind)
@@ -216,7 +236,7 @@ class OnlinePlay:
         self.host.app.run_worker(sent(), group="online")
 
 
-def sentence(error: RulesError) -> str:
+def sentence(error: Exception) -> str:
     """A refusal as one sentence: capitalised, with its full stop."""
     text = str(error).strip()
     text = text[:1].upper() + text[1:]

@@ -93,5 +93,6 @@ def test_with_none_open_the_list_says_how_to_make_one(tmp_path: Path) -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert texts(challenges) == [NONE_OPEN] and lobby.accepted == []
+        assert not challenges.can_focus  # the lobby's keys pass over it
 
     run(tmp_path, steps)

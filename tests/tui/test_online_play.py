@@ -20,7 +20,7 @@ from abstracts_tui.session import Session
 from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.dialogs.online import AbortDialog, OfferDialog, ResignDialog
 from abstracts_tui.tui.factory import build_app
-from abstracts_tui.tui.online import OnlinePlay
+from abstracts_tui.tui.online import OnlinePlay, RoomSeat
 from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.settings import Settings
 
@@ -32,7 +32,7 @@ Steps = Callable[[AbstractsApp, OnlinePlay, Pilot[None]], Awaitable[None]]
 def run(tmp_path: Path, steps: Steps, *, user: str = "bob", moves: int = 0) -> Session:
     """Room k7m2's Pilo game of ann and bob, `moves` played, shown to `user`."""
     app = build_app(Setup("pilo", 8, first="ann", second="bob"), data=tmp_path, settings=Settings())
-    rooms_made: list[str] = []
+    gone_to: list[str] = []
 
     async def main() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -49,21 +49,20 @@ def run(tmp_path: Path, steps: Steps, *, user: str = "bob", moves: int = 0) -> S
             async def chat_send(text: str) -> str | None:
                 return None
 
-            async def rematch_room() -> str:
-                rooms_made.append("r3mt")
-                return "r3mt"
+            async def rematch_room() -> None:  # the room's own: made, then named here
+                play.apply(session, Rematch(Rematch.ACCEPT, "r3mt"), user)
 
-            online = OnlinePlay(
-                screen,
-                session,
-                user=user,
+            room = RoomSeat(
                 code="k7m2",
+                user=user,
                 rated=True,
-                send=send,
                 chat=Chat(),
-                chat_send=chat_send,
+                say=chat_send,
                 rematch_room=rematch_room,
+                go_to=gone_to.append,
+                players=lambda: session.people,
             )
+            online = OnlinePlay(screen, session, room, send)
             session.listeners.append(online.changed)
             await pilot.pause()
             await steps(app, online, pilot)
@@ -153,6 +152,7 @@ def test_a_rematch_offered_by_the_other_is_accepted_in_a_new_room(tmp_path: Path
         await until(pilot, on_top(app, OfferDialog))
         await pilot.press("y")
         await until(pilot, lambda: session.rematch == "r3mt")
+        await until(pilot, lambda: online.gone)  # this screen's player goes there
 
     run(tmp_path, steps, moves=2)
 

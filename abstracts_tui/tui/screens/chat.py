@@ -45,3 +45,6 @@ class ChatScreen(Screen[None]):
 
     def action_leave(self) -> None:
         self.dismiss(None)
+
+    def on_chat_panel_left(self, message: ChatPanel.Left) -> None:
+        self.dismiss(None)

@@ -29,6 +29,7 @@ from textual.widgets import Input, Static
 
 from ...engine.review import Review, person_names
 from ...engine.search import Candidate
+from ...rooms.play import both_moved, watchers, watchers_text
 from ...rules import PASS, Game, RulesError, format_number
 from ...rules.catalogue import read_int
 from ...session import Change, Changed, Phase, Session
@@ -52,6 +53,7 @@ from ..dialogs.text import TextDialog
 from ..keymaps import bound, key_of
 from ..legend import legend_text
 from ..messages import HelpRequested, LoadRequested, NewGameRequested
+from ..online import OnlinePlay, RoomSeat
 from ..overlay import overlay_for
 from ..review_view import next_mistake, progress_text, review_text
 from ..textual_internals import SteadyInput, SteadyScreen
@@ -59,6 +61,7 @@ from ..turns import Ask, Send, Turns
 from ..widgets.analysis_panel import AnalysisPanel
 from ..widgets.board import BoardView, board_for
 from ..widgets.board_view import EDGES
+from ..widgets.chat_panel import ChatPanel
 from ..widgets.clock_faces import ClockFaces
 from ..widgets.game_panel import COUNT_KEY, GamePanel, count_text, score_text
 from ..widgets.key_bar import KeyBar
@@ -106,6 +109,9 @@ PLAY_ONLY = {"hint", "new_game", "load"}
 OWN_GAME_ONLY = {"undo", "redo", "hint", "toggle_analysis", "setup", "save", "load"}
 """Actions a shared game has not: the position is everyone's, the server's disk nobody's."""
 FILE_ACTIONS = {"save", "load"}
+ROOM_ACTIONS = {"room_takeback", "room_abort", "room_resign", "room_rematch", "room_chat"}
+"""Actions of a room's online play: on keys of actions a room has not (undo, analysis,
+redo, a comment)."""
 MOVE_ACTIONS = {"move_line", "pass_turn"}
 """Actions of somebody who plays (a watcher has none)."""
 
@@ -139,6 +145,8 @@ class Seat:
     `files` is False."""
     send: Send | None = None
     """How a room's moves, komi and side are sent to its gateway (None: played here)."""
+    room: RoomSeat | None = None
+    """A room's online play (resign, take-back, rematch, chat, watchers), with `send`."""
 
 
 class MoveText(Validator):
@@ -177,6 +185,12 @@ class PlayScreen(SteadyScreen):
         ),
         Binding("p", "pass_turn", "Pass", id="play.pass"),
         Binding("u,ctrl+z", "undo", "Undo", id="play.undo"),
+        # A room's: each on a key whose own action a shared game has not (see ROOM_ACTIONS).
+        Binding("u,ctrl+z", "room_takeback", "Take back", id="room.takeback"),
+        Binding("x", "room_abort", "Abort", id="room.abort"),
+        Binding("x", "room_resign", "Resign", id="room.resign"),
+        Binding("r", "room_rematch", "Rematch", id="room.rematch"),
+        Binding("semicolon", "room_chat", "Chat", id="room.chat", key_display=";"),
         Binding("r,ctrl+y", "redo", "Redo", id="play.redo", show=False),
         Binding("b", "hint", "Hint", id="play.hint", show=False),
         Binding("t", "toggle_score", "Score", id="play.score", show=False),
@@ -264,6 +278,9 @@ class PlayScreen(SteadyScreen):
             send=self.seat.send,
             told=self.told,
         )
+        room, send = self.seat.room, self.seat.send
+        self.online = OnlinePlay(self, session, room, send) if room and send else None
+        """A room's online play, held here (None elsewhere)."""
         self.searches = Searches(self, session)
         self.asking = False
         """Whether a komi or side dialog of this screen is open."""
@@ -306,6 +323,9 @@ class PlayScreen(SteadyScreen):
                 yield GamePanel(id="game-panel")
                 yield AnalysisPanel(id="analysis-panel", classes="-empty")
                 yield MoveList(id="moves-box")
+                if self.online is not None:
+                    online = self.online
+                    yield ChatPanel(online.chat, online.chat_send, hideable=online.player)
         yield Static(id="too-small", markup=False)
         yield SummaryLine(id="summary")
         yield Static(id="status", markup=False)
@@ -517,6 +537,8 @@ class PlayScreen(SteadyScreen):
         elif changed.change is Change.FLAG:
             self.searches.cancel("turn")
             self.say(f"Time is up. {self.session.turn_text()}.")
+        if self.online is not None:
+            self.online.changed(changed)
         self.draw(changed)
         if self.analysing:
             self.start_analysis()
@@ -776,6 +798,10 @@ class PlayScreen(SteadyScreen):
         here = presence.people()
         away = [name for name in self.session.people if name not in here]
         text = "".join(f"{name}'s connection is lost (the seat is kept).\n" for name in away)
+        if self.online is not None:
+            self.query_one(GamePanel).show_watchers(
+                watchers_text(watchers(here, self.online.room.players()))
+            )
         if text != self.away_shown:
             self.query_one(GamePanel).show_away(text.rstrip("\n"))
             self.away_shown = text
@@ -794,8 +820,10 @@ class PlayScreen(SteadyScreen):
         """Analysis keys in analysis mode; passing where it is legal; no moves for a
         watcher; no taking back, analysis or files in a shared game."""
         seat = self.seat
-        if action == "move_line" and self.typing:
-            return False  # a ':' typed into the move line itself
+        if action == "move_line" and (self.typing or self.chatting):
+            return False  # a ':' typed into the move line itself, or into the chat
+        if action in ROOM_ACTIONS:
+            return self.room_action(action)
         if action in ANALYSIS_ONLY:
             return self.analysing
         if action in PLAY_ONLY and self.analysing:
@@ -815,6 +843,61 @@ class PlayScreen(SteadyScreen):
         if action == "pie":
             return self.pie_out_of_sight and not self.typing
         return True
+
+    @property
+    def chatting(self) -> bool:
+        """Whether the room's chat line has the keys."""
+        focused = self.focused
+        return focused is not None and focused.id == "chat-input"
+
+    def room_action(self, action: str) -> bool | None:
+        """Which of a room's keys work now: resign or abort (whichever the game allows),
+        a take-back until the game is over, a rematch once it is, the chat always; a
+        watcher has the chat only."""
+        online = self.online
+        if online is None:
+            return False
+        if action == "room_chat":
+            return True
+        session = self.session
+        if not online.player:
+            return False
+        if action == "room_rematch":
+            return session.over
+        if session.over:
+            return False
+        if action == "room_takeback":
+            return True
+        return both_moved(session) == (action == "room_resign")
+
+    def action_room_takeback(self) -> None:
+        if self.online is not None:
+            self.online.takeback()
+
+    def action_room_resign(self) -> None:
+        if self.online is not None:
+            self.online.resign()
+
+    action_room_abort = action_room_resign
+
+    def action_room_rematch(self) -> None:
+        if self.online is not None:
+            self.online.rematch()
+
+    def action_room_chat(self) -> None:
+        """The chat line beside the board, or the chat's own screen where the panel is
+        hidden (a small terminal)."""
+        if self.online is None:
+            return
+        panels = self.query(ChatPanel)
+        if panels and self.panel_shown:
+            panels.first().query_one("#chat-input").focus()
+        else:
+            self.online.open_chat()
+
+    @on(ChatPanel.Left)
+    def chat_left(self) -> None:
+        self.board.focus()
 
     @property
     def pie_out_of_sight(self) -> bool:

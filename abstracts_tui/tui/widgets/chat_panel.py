@@ -68,9 +68,13 @@ class ChatPanel(Vertical):
 
     BINDINGS = [
         Binding("ctrl+t", "toggle_watchers", "Watchers' chat", id="chat.watchers"),
+        Binding("escape", "leave", "Back to the game", key_display="esc", id="chat.leave"),
         Binding("pageup", "scroll(-1)", "Older lines", show=False, id="chat.older"),
         Binding("pagedown", "scroll(1)", "Newer lines", show=False, id="chat.newer"),
     ]
+
+    class Left(Message):
+        """The person leaves the chat line (Escape): the keys go back to the game."""
 
     class Heard(Message):
         """A line was said in the room (posted from whichever app said it)."""
@@ -162,6 +166,9 @@ class ChatPanel(Vertical):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.hideable if action == "toggle_watchers" else True
+
+    def action_leave(self) -> None:
+        self.post_message(self.Left())
 
     def action_toggle_watchers(self) -> None:
         self.watchers_hidden = not self.watchers_hidden

@@ -115,6 +115,7 @@ class GamePanel(Vertical):
         yield Static(id="turn", markup=False)
         yield ClockFaces(id="clocks")
         yield Static(id="away", markup=False, classes="-hidden")
+        yield Static(id="watchers", markup=False, classes="-hidden")
         yield CursorLine(id="cursor")
         yield Static(id="legend", markup=False, classes="-hidden")
         with VerticalScroll(id="score-box", can_focus=False):
@@ -160,3 +161,7 @@ class GamePanel(Vertical):
 
     def show_away(self, text: str) -> None:
         self._set("#away", text, hide_empty=True)
+
+    def show_watchers(self, text: str) -> None:
+        """`2 watching` in a room (hidden elsewhere)."""
+        self._set("#watchers", text, hide_empty=True)
