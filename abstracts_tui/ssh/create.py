@@ -17,12 +17,11 @@ JOINER = "(joins by code)"
 """The second seat as the screen shows it: the room is created with it open."""
 JOINER_DESCRIBED = "the player who joins by code"
 """The second seat as the explanation names it."""
-OPEN_HINT = "an open challenge, listed in every lobby"
-OPENS = ["by the code", "anyone"]
+OPENS = ["by its code", "anyone"]
 """Who may join, as the row names it."""
-ACCEPTER = "(anyone, from the lobby)"
+ACCEPTER = "(anyone)"
 """The second seat as the screen shows it for an open challenge."""
-ACCEPTER_DESCRIBED = "the player who accepts the challenge"
+ACCEPTER_DESCRIBED = "whoever accepts it in the lobby"
 
 
 class RoomScreen(SelectScreen):
@@ -47,7 +46,7 @@ class RoomScreen(SelectScreen):
         # Textual runs SelectScreen's on_mount too: this adds a row to what it composed.
         row = ChoiceRow("Rated", ["no", "yes"], int(self.rated), hint=RATED_HINT, id="rated")
         self.query_one("#setup").mount(row, before="#explanation")
-        opens = ChoiceRow("Who joins", OPENS, int(self.open), hint=OPEN_HINT, id="open")
+        opens = ChoiceRow("Who joins", OPENS, int(self.open), id="open")
         self.query_one("#setup").mount(opens, before="#explanation")
         # A room is for two people: the creator, by the name they connected with, and
         # whoever joins by the code. Neither name is typed here, so neither is a field.

@@ -325,6 +325,9 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(ArchiveScreen(self.user, self.rooms))
 
 
+OPEN_TEXT = "An open challenge: anyone may accept it in their lobby.\n\n"
+
+
 class WaitingScreen(Screen[None]):
     """The creator of a room waits here until a second person joins."""
 
@@ -344,6 +347,7 @@ class WaitingScreen(Screen[None]):
         yield Static(f"Room {room.code}", id="waiting-title")
         yield Static(
             f"{room.describe()}\n\n"
+            f"{OPEN_TEXT if room.open else ''}"
             f"Waiting for a second player. Give them the room code {room.code}:\n\n"
             f"    ssh -t {self.address} join {room.code}\n\n"
             "or they type the code in the lobby. The game starts as soon as they join.",

@@ -90,6 +90,8 @@ class OnlinePlay:
         """The offers this player was asked about already (one dialog for each)."""
         self.gone = False
         """Whether this screen went on to the rematch's room."""
+        self.known: dict[str, Offer] = dict(session.offers)
+        """The offers as this screen last saw them (to tell an answer's news)."""
 
     @property
     def player(self) -> bool:
@@ -194,12 +196,13 @@ class OnlinePlay:
 
     def changed(self, changed: Changed) -> None:
         """What the screen says and asks when the room's game changed."""
-        if changed.change is not Change.OFFER and changed.change is not Change.END:
-            return
         session = self.session
         if changed.change is Change.END:
             self.host.say(f"Game over: {session.turn_text()}.")
             return
+        if changed.change is not Change.OFFER:
+            return  # an accepted take-back's steps come before its answer's news
+        before, self.known = self.known, dict(session.offers)
         if session.rematch is not None:
             if self.player and not self.gone:
                 self.gone = True
@@ -216,8 +219,15 @@ class OnlinePlay:
             else:
                 self.host.say(offer_text(session, self.user) or "")
             return
-        if changed.by is not None and changed.by != self.user and session.rematch is None:
-            self.host.say(f"{changed.by} answered.")
+        by = changed.by
+        if by is None or by == self.user:
+            return  # this screen's own answer: said when it is committed
+        asked = before.get(TAKEBACK)
+        if asked is not None and TAKEBACK not in session.offers:
+            if session.move_number() < asked.moves:
+                self.host.say(f"{by} accepted the take-back. {session.turn_text()}.")
+            else:
+                self.host.say(f"{by} declined the take-back: play on.")
 
     # -- sending -----------------------------------------------------------------------------
 

@@ -49,6 +49,6 @@ def test_a_room_is_made_open_to_anyone_by_its_row(tmp_path: Path) -> None:
     asyncio.run(main())
     assert seen["before"] == JOINER and seen["after"] == ACCEPTER
     assert "the player who joins by code plays Orange" in seen["explained before"]
-    assert "the player who accepts the challenge plays Orange" in seen["explained after"]
+    assert "whoever accepts it in the lobby plays Orange" in seen["explained after"]
     setup = chosen[0]
     assert setup is not None and setup.game == "petrify" and setup.first == "ann"

@@ -137,7 +137,7 @@ def test_asking_to_take_back_says_it_waits_and_a_decline_is_told(tmp_path: Path)
         online.takeback()
         await until(pilot, lambda: status(app).startswith("You have asked to take back"))
         play.apply(online.session, Takeback(Takeback.DECLINE), "ann")
-        await until(pilot, lambda: status(app) == "ann answered.")
+        await until(pilot, lambda: status(app) == "ann declined the take-back: play on.")
 
     run(tmp_path, steps, moves=2)
 
