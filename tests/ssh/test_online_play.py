@@ -1,0 +1,134 @@
+"""Online play over SSH, through the real server: an open challenge accepted from the
+lobby, chat, a watcher counted, a take-back asked and declined, a resignation, and a
+rematch with the colours reversed that both players' screens go to; on PostgreSQL, the
+same commands between two server processes. Bob plays from OpenSSH's own client in a
+real terminal (tmux); the others from asyncssh clients whose screens the tests read."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shlex
+
+from ..openssh import SSH, needs_ssh
+from ..tmux import Tmux, needs_tmux
+from .client import TIMEOUT, connect
+from .conftest import RunningServer
+from .test_processes import two_servers
+from .test_rooms import CURSOR_RIGHT, ENTER, create_room
+
+TAB = "\t"
+SEMICOLON = "\\;"
+"""`;` as tmux's send-keys takes it (a `;` alone separates its commands)."""
+
+
+async def wait_for(window: Tmux, *texts: str) -> str:
+    """The window's screen once it shows all of `texts` (waited for off the loop)."""
+    return await asyncio.to_thread(
+        window.wait_for, lambda screen: all(text in screen for text in texts), TIMEOUT
+    )
+
+
+@needs_ssh
+@needs_tmux
+def test_an_open_challenge_played_chatted_resigned_and_played_again(start_server) -> None:
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        # Ann makes an open challenge: Petrify, anyone may join.
+        ann_conn, ann = await connect(server.port, "ann", width=100, height=30)
+        await ann.wait_for("you are ann", "New room")
+        ann.send("c")
+        await ann.wait_for("choose a game", "Who joins")
+        ann.send(TAB * 4 + CURSOR_RIGHT)
+        await ann.wait_for("< anyone >")
+        ann.send(ENTER)
+        screen = await ann.wait_for("An open challenge: anyone may accept it")
+        found = re.search(r"Room (\w{4})", screen)
+        assert found, screen
+        code = found.group(1)
+        # Bob, a stranger, finds it in his lobby and accepts it with Enter.
+        ssh = [*SSH, "-tt", "-p", str(server.port), "bob@127.0.0.1"]
+        bob = Tmux(shlex.join(ssh), 100, 30)
+        try:
+            await wait_for(bob, "Open challenges", f"{code}  Petrify 8x8  no clock  casual  ann")
+            bob.keys("Down", "Enter")  # his own games are none: down to the challenges
+            await wait_for(bob, "Blue to move (ann)")
+            await ann.wait_for("Blue to move (ann)", "nobody watching")
+            ann.send(ENTER)  # d5
+            await wait_for(bob, "ann played d5")
+            bob.keys(":", "c3", "Enter")
+            await ann.wait_for("bob played c3")
+            # Chat: shown literally to the other player; a watcher is counted and marked.
+            bob.keys(SEMICOLON, "hi [b]ann[/b]", "Enter")
+            await ann.wait_for("bob: hi [b]ann[/b]")
+            carol_conn, carol = await connect(server.port, "carol", command=f"watch {code}")
+            await ann.wait_for("1 watching")
+            carol.send(";go on" + ENTER)
+            await ann.wait_for("carol (watching): go on")
+            await wait_for(bob, "carol (watching): go on")
+            bob.keys("Escape")  # back to the board (the footer has the game's keys again)
+            await wait_for(bob, "x Resign")
+            # Ann asks to take back; Bob is asked, and declines.
+            ann.send("u")
+            await ann.wait_for("Take-back asked: waiting for bob's answer.")
+            await wait_for(bob, "ann asks to take back their last move and your reply")
+            await carol.wait_for("ann asks to take back.")
+            bob.keys("n")
+            await ann.wait_for("bob declined the take-back: play on.")
+            # Ann resigns (confirmed): the game is over on every screen.
+            ann.send("x")
+            await ann.wait_for("Resign this game? bob wins.")
+            ann.send("y")
+            over = "Blue (ann) resigned: Orange (bob) wins"
+            await ann.wait_for(over)
+            await wait_for(bob, over)
+            await carol.wait_for(over)
+            # Bob offers a rematch; Ann accepts: both go to a new room, Bob moves first.
+            bob.keys("r")
+            await ann.wait_for("bob offers a rematch")
+            ann.send("y")
+            await ann.wait_for("Blue to move (bob)")
+            screen = await wait_for(bob, "Blue to move (bob)")
+            assert "resigned" not in screen
+            await carol.wait_for("The players play again in room")
+            for conn in (ann_conn, carol_conn):
+                conn.close()
+        finally:
+            bob.close()
+
+    asyncio.run(play())
+
+
+def test_two_processes_chat_take_back_and_resign(start_server, database_url: str, tmp_path) -> None:
+    one, two = two_servers(start_server, database_url, tmp_path)
+
+    async def play() -> None:
+        ann_conn, ann, code = await create_room(one.port, "ann")
+        bob_conn, bob = await connect(two.port, "bob", command=f"join {code}")
+        await ann.wait_for("Blue to move (ann)")
+        await bob.wait_for("Blue to move (ann)")
+        ann.send(ENTER)  # d5
+        await bob.wait_for("ann played d5")
+        bob.send(":c3" + ENTER)
+        await ann.wait_for("bob played c3")
+        bob.send(";from the other process" + ENTER)
+        await ann.wait_for("bob: from the other process")
+        bob.send("\x1b")  # back to the board (the footer has the game's keys again)
+        await bob.wait_for("x Resign")
+        bob.send("u")  # ask to take back
+        await ann.wait_for("bob asks to take back their last move")
+        ann.send("y")
+        await bob.wait_for("ann accepted the take-back. Orange to move (bob).")
+        await ann.wait_for("Taken back. Orange to move (bob).")
+        bob.send(":c3" + ENTER)
+        await ann.wait_for("bob played c3")
+        bob.send("x")
+        await bob.wait_for("Resign this game? ann wins.")
+        bob.send("y")
+        await ann.wait_for("Orange (bob) resigned: Blue (ann) wins")
+        await bob.wait_for("Orange (bob) resigned: Blue (ann) wins")
+        ann_conn.close()
+        bob_conn.close()
+
+    asyncio.run(play())
