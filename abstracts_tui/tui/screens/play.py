@@ -185,12 +185,6 @@ class PlayScreen(SteadyScreen):
         ),
         Binding("p", "pass_turn", "Pass", id="play.pass"),
         Binding("u,ctrl+z", "undo", "Undo", id="play.undo"),
-        # A room's: each on a key whose own action a shared game has not (see ROOM_ACTIONS).
-        Binding("u,ctrl+z", "room_takeback", "Take back", id="room.takeback"),
-        Binding("x", "room_abort", "Abort", id="room.abort"),
-        Binding("x", "room_resign", "Resign", id="room.resign"),
-        Binding("r", "room_rematch", "Rematch", id="room.rematch"),
-        Binding("semicolon", "room_chat", "Chat", id="room.chat", key_display=";"),
         Binding("r,ctrl+y", "redo", "Redo", id="play.redo", show=False),
         Binding("b", "hint", "Hint", id="play.hint", show=False),
         Binding("t", "toggle_score", "Score", id="play.score", show=False),
@@ -250,6 +244,13 @@ class PlayScreen(SteadyScreen):
             id="study.previous_mistake",
             show=False,
         ),
+        # A room's: each on a key whose own action a shared game has not (see
+        # ROOM_ACTIONS), and last, so that the footer keeps its order elsewhere.
+        Binding("u,ctrl+z", "room_takeback", "Take back", id="room.takeback"),
+        Binding("x", "room_abort", "Abort", id="room.abort"),
+        Binding("x", "room_resign", "Resign", id="room.resign"),
+        Binding("r", "room_rematch", "Rematch", id="room.rematch"),
+        Binding("semicolon", "room_chat", "Chat", id="room.chat", key_display=";"),
     ]
 
     mode: reactive[str] = reactive(PLAY, init=False)
