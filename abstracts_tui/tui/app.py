@@ -341,7 +341,22 @@ class AbstractsApp(App[None]):
         keys = [(" ".join(shown), description) for description, shown in grouped.items()]
         if isinstance(screen, PlayScreen) and screen.offers("toggle_analysis"):
             keys += self.mode_keys(grouped)  # not in a shared game, which has no analysis
+        if isinstance(screen, PlayScreen) and screen.online is not None:
+            keys += self.room_keys(grouped)
         self.push_screen(HelpScreen(game, keys))
+
+    def room_keys(self, listed: dict[str, list[str]]) -> list[tuple[str, str]]:
+        """A room's keys that do not work now (resign before each side has moved, a
+        rematch before the end...), with when they do."""
+        from .screens.play import ROOM_ACTIONS, ROOM_WHEN, PlayScreen
+
+        found = []
+        for binding in PlayScreen.BINDINGS:
+            assert isinstance(binding, Binding)
+            if binding.action in ROOM_ACTIONS and binding.description not in listed:
+                when = ROOM_WHEN.get(binding.action, "")
+                found.append((self.get_key_display(binding), f"{binding.description} ({when})"))
+        return found
 
     def mode_keys(self, listed: dict[str, list[str]]) -> list[tuple[str, str]]:
         """The keys of analysis mode and of the set-up screen that are not active now,

@@ -22,6 +22,7 @@ from abstracts_tui.tui.dialogs.online import AbortDialog, ResignDialog
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.online import RoomSeat
 from abstracts_tui.tui.screens.chat import ChatScreen
+from abstracts_tui.tui.screens.help import HelpScreen
 from abstracts_tui.tui.screens.play import PlayScreen, Seat
 from abstracts_tui.tui.settings import Settings
 
@@ -169,3 +170,19 @@ def test_a_watcher_has_the_chat_only_and_is_marked(tmp_path: Path) -> None:
 
     _, chat = run(tmp_path, steps, user="carol", moves=2)
     assert list(chat.lines) == [ChatLine("carol", "go", watcher=True)]
+
+
+def test_the_help_lists_the_room_keys_and_when_they_work(tmp_path: Path) -> None:
+    async def steps(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        listed = dict((what, key) for key, what in help_screen.keys)
+        assert listed["Take back"] == "u ^z" and listed["Chat"] == ";"
+        assert listed["Abort"] == "x"
+        assert listed["Resign (a player, once each side has moved)"] == "x"
+        assert listed["Rematch (a player, once the game is over)"] == "r"
+        assert not any("Undo" in what or "Analysis" in what for what in listed)
+
+    run(tmp_path, steps)

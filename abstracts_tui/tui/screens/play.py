@@ -112,6 +112,13 @@ FILE_ACTIONS = {"save", "load"}
 ROOM_ACTIONS = {"room_takeback", "room_abort", "room_resign", "room_rematch", "room_chat"}
 """Actions of a room's online play: on keys of actions a room has not (undo, analysis,
 redo, a comment)."""
+ROOM_WHEN = {
+    "room_takeback": "a player, after a move of theirs, until the game is over",
+    "room_abort": "a player, before each side has moved",
+    "room_resign": "a player, once each side has moved",
+    "room_rematch": "a player, once the game is over",
+}
+"""When a room's key works, as the help says it of a key that does not work now."""
 MOVE_ACTIONS = {"move_line", "pass_turn"}
 """Actions of somebody who plays (a watcher has none)."""
 
