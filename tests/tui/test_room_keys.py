@@ -112,6 +112,9 @@ def test_semicolon_chats_beside_the_board_and_escape_goes_back(tmp_path: Path) -
 def test_where_the_panel_is_hidden_the_chat_has_a_screen_of_its_own(tmp_path: Path) -> None:
     async def steps(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
         assert screen.compact
+        chat = screen.online.chat if screen.online is not None else Chat()
+        chat.add(ChatLine("ann", "hello"))  # said on ann's screen: told here
+        await until(pilot, lambda: status(app) == "ann: hello (; opens the chat)")
         await pilot.press("semicolon")
         await until(pilot, lambda: isinstance(app.screen, ChatScreen))
         await pilot.press(*"gg", "enter")
@@ -120,7 +123,7 @@ def test_where_the_panel_is_hidden_the_chat_has_a_screen_of_its_own(tmp_path: Pa
 
     game = Setup("pilo", 10, first="ann", second="bob")
     _, chat = run(tmp_path, steps, size=(60, 20), game=game)
-    assert [line.text for line in chat.lines] == ["gg"]
+    assert [line.text for line in chat.lines] == ["hello", "gg"]
 
 
 def test_x_aborts_before_each_side_has_moved_and_resigns_after(tmp_path: Path) -> None:

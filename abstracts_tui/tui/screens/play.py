@@ -907,6 +907,18 @@ class PlayScreen(SteadyScreen):
     def chat_left(self) -> None:
         self.board.focus()
 
+    @on(ChatPanel.Heard)
+    def chat_heard(self, event: ChatPanel.Heard) -> None:
+        """Where the chat is out of sight (the compact view), a line said by somebody
+        else is told in the status line, with the key that opens the chat."""
+        line, online = event.line, self.online
+        if self.panel_shown or online is None or line.by == online.user:
+            return
+        panel = self.query(ChatPanel)
+        if line.watcher and panel and panel.first().watchers_hidden:
+            return
+        self.say(f"{line.by}: {line.text} ({self.key('room.chat')} opens the chat)")
+
     @property
     def pie_out_of_sight(self) -> bool:
         """Whether the pie rule is asked while the panel that holds its question is hidden."""
