@@ -17,7 +17,7 @@ from ..records import result_text
 from ..records.timing import time_winner
 from ..rules import SWAP
 from ..session import Phase, Session
-from ..store.base import Finish, RoomSave, RoomSetup
+from .kept import Finish, RoomSave, RoomSetup
 from .rows import OPEN_SEAT
 
 

@@ -29,10 +29,10 @@ from ..commands import Command, CommandError, Flag, Join, decode
 from ..game_setup import Setup
 from ..records import Record
 from ..session import Change, Changed, Phase, Session
-from ..store.base import StoredRoom
 from .apply import adopt
 from .gateway import Gateway
 from .holder import Holder
+from .kept import StoredRoom
 from .live import LiveRooms, Refused
 from .room import Room, RoomError, ending
 from .rows import BAD_ROW, CODE_LENGTH, CODE_LETTERS, OPEN_SEAT, check_record, printable, why
@@ -51,7 +51,6 @@ class Rooms:
         """The rooms of `live`; raises StoreError if they cannot be read."""
         self.live = live
         self.rated = live.rated
-        self.store = live.store
         self.movers: list[Callable[[Room, Changed], None]] = []
         """Told of every move, komi, side and join in any room (for the your-move signals)."""
         self.rooms: dict[str, Room] = {}

@@ -28,6 +28,7 @@ from ..tui.widgets.key_bar import KeyBar
 if TYPE_CHECKING:
     from ..rooms.room import Room
     from ..rooms.rooms import Rooms
+    from ..store import Store
 
 Ratings = Mapping[tuple[str, str], Rating]
 """(name, game) -> rating."""
@@ -39,6 +40,8 @@ class LobbyHost(Protocol):
 
     user: str
     rooms: Rooms
+    store: Store
+    """The server's store (ratings, the archive)."""
     address: str
     news: list[str]
 
@@ -183,6 +186,7 @@ class LobbyScreen(Screen[None]):
         self.host = host
         self.user = host.user
         self.rooms = host.rooms
+        self.store = host.store
         self.address = host.address
         self.ratings: Ratings = {}
 
@@ -223,7 +227,7 @@ class LobbyScreen(Screen[None]):
         """Read the ratings of the people the lists name (and of this person)."""
         names = {self.user}.union(*(room.players for room in self.rooms.unfinished()))
         try:  # the store blocks: not on the loop every connection shares
-            found = await asyncio.to_thread(self.rooms.store.ratings, None, names)
+            found = await asyncio.to_thread(self.store.ratings, None, names)
         except StoreError:
             return  # the lists are shown without ratings; the next refresh tries again
         ratings = {(rating.name, rating.game): rating.rating for rating in found}
@@ -299,7 +303,7 @@ class LobbyScreen(Screen[None]):
     def action_archive(self) -> None:
         from .archive import ArchiveScreen
 
-        self.app.push_screen(ArchiveScreen(self.user, self.rooms))
+        self.app.push_screen(ArchiveScreen(self.user, self.store))
 
 
 class WaitingScreen(Screen[None]):

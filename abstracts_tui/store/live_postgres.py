@@ -137,7 +137,12 @@ class LivePostgres:
         if self.problem is not None:
             raise Refused(self.problem)
         loop = asyncio.get_running_loop()
-        return await asyncio.wrap_future(self.worker.submit(self._run, loop, work, args))
+        # Shielded: a caller that stops waiting (a command given up after a few seconds)
+        # leaves the work to run when the worker is free; a commit made after all is then
+        # read back by the catch-up, as another process's would be.
+        done = asyncio.wrap_future(self.worker.submit(self._run, loop, work, args))
+        done.add_done_callback(_retrieved)
+        return await asyncio.shield(done)
 
     def _run(self, loop: asyncio.AbstractEventLoop, work: Callable[..., T], args: Any) -> T:
         db = self.db
@@ -390,6 +395,12 @@ class LivePostgres:
 
 _tasks: set[asyncio.Task[Any]] = set()
 """Tasks started here, kept until they end."""
+
+
+def _retrieved(done: asyncio.Future[Any]) -> None:
+    """Its error read, so that one nobody waits for any more is not logged as lost."""
+    if not done.cancelled():
+        done.exception()
 
 
 def _forget(db: Db, process: int) -> None:

@@ -138,9 +138,17 @@ def test_a_clock_that_runs_out_is_flagged_by_the_rooms_own_timer(opener: Opener)
         return room.code
 
     code = asyncio.run(play())
-    rooms = opener()  # the end is kept: the room is in the archive, not among the games
-    assert code not in rooms.rooms
-    assert rooms.store.room(code).finished is not None  # type: ignore[union-attr]
+
+    async def again() -> None:  # the end is kept: the room is in the archive now
+        rooms = await started(opener)
+        assert code not in rooms.rooms
+        kept = await rooms.live.room(code)
+        assert kept is not None and kept.finished is not None and kept.winner == "ann"
+        room = await rooms.get(code)
+        assert room is not None and room.finished
+        await rooms.close()
+
+    asyncio.run(again())
 
 
 def test_a_refused_join_says_why_and_changes_nothing(opener: Opener) -> None:
