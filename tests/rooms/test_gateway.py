@@ -294,3 +294,47 @@ def test_a_database_that_hangs_delays_only_the_command_that_needs_it(
         await rooms.close()
 
     asyncio.run(play())
+
+
+def test_a_screens_move_is_shown_as_sent_then_played_or_refused(tmp_path: Path) -> None:
+    from abstracts_tui.tui.turns import Turns
+
+    opener = sqlite_rooms(tmp_path / "server.db")
+    ann, bob, bob_again = new_holder("ann"), new_holder("bob"), new_holder("bob")
+
+    async def play() -> None:
+        rooms = await started(opener)
+        room = await game(rooms, Setup("petrify"), ann, bob)
+        said: list[tuple[str, bool]] = []
+
+        def turns_of(holder: Holder) -> Turns:
+            return Turns(
+                room.session,
+                local_people=frozenset({holder.user}),
+                shared=True,
+                send=rooms.sender(room, holder),
+                told=lambda text, refused: said.append((text, refused)),
+            )
+
+        anns = turns_of(ann)
+        assert anns.play("e5") is None
+        assert said == [("Sent: e5, waiting for the server.", False)]
+        assert not room.session.game.moves  # not shown before it is kept
+        assert anns.play("d5") == "Not played: your last command is still on its way to the server."
+        await until(lambda: anns.sending is None)
+        assert [n.move for n in room.session.record.root.mainline()] == ["e5"]
+        assert anns.play("f5") == "Not played: it is bob's turn."
+        # Bob's seat is taken by his other connection: the first one's move is refused.
+        await rooms.take_seat(room, bob_again)
+        bobs = turns_of(bob)
+        assert bobs.play("f5") is None
+        await until(lambda: bobs.sending is None)
+        assert said[-1] == (
+            f"Not played: bob's seat is played from another connection now (join room "
+            f"{room.code} again to take it here).",
+            True,
+        )
+        assert len(room.session.game.moves) == 1
+        await rooms.close()
+
+    asyncio.run(play())
