@@ -21,8 +21,9 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import replace
+from typing import Any
 
 from ..clock import SideTime
 from ..commands import Command, CommandError, Flag, Join, decode
@@ -33,6 +34,7 @@ from .apply import adopt
 from .gateway import Gateway
 from .holder import Holder
 from .kept import StoredRoom
+from .live import Change as StoredChange
 from .live import LiveRooms, Refused
 from .room import Room, RoomError, ending
 from .rows import BAD_ROW, CODE_LENGTH, CODE_LETTERS, OPEN_SEAT, check_record, printable, why
@@ -183,9 +185,9 @@ class Rooms:
             session.listeners.append(arm)
         arm()
 
-    def spawn(self, work: object) -> None:
+    def spawn(self, work: Coroutine[Any, Any, object]) -> None:
         """Run a coroutine on the loop, kept until it ends."""
-        task: asyncio.Task[object] = asyncio.get_running_loop().create_task(work)  # type: ignore[arg-type]
+        task = asyncio.get_running_loop().create_task(work)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
@@ -365,10 +367,8 @@ class Rooms:
         except Refused:
             pass  # the store is lost: everything is read again when it is back
 
-    def _apply(self, gateway: Gateway, change: object) -> bool:
-        from .live import Change as Stored
-
-        assert isinstance(change, Stored)
+    def _apply(self, gateway: Gateway, change: StoredChange) -> bool:
+        """Apply a change read from the store; False if it does not fit the room here."""
         room = gateway.room
         try:
             command = decode(change.kind, change.value)
