@@ -21,8 +21,9 @@ from typing import Any
 
 from ssh_load import figures
 
+from abstracts_tui.rooms.live import Change
 from abstracts_tui.store import RoomSave, RoomSetup, postgres
-from abstracts_tui.store.postgres import ROOMS_CHANNEL, Change, PostgresStore
+from abstracts_tui.store.postgres import ROOMS_CHANNEL, PostgresStore
 
 
 def listen(url: str, code: str, moves: int, ready: Any, out: Any) -> None:

@@ -85,6 +85,9 @@ class Client(asyncssh.SSHClientSession[str]):
         """Each cursor key answered: when it was sent, and the time to its answer."""
         self.keys: list[float] = []
         """When each timed key was sent."""
+        self.pending: list[float] = []
+        """When each timed key not answered yet was sent (keys that wait together are
+        answered together: the first answer after them is each one's)."""
         self.chan: Any = None
 
     def connection_made(self, chan: Any) -> None:
@@ -96,8 +99,11 @@ class Client(asyncssh.SSHClientSession[str]):
             self.first = time.monotonic()
         if self.sent_at is not None and ANSWER in data:
             self.latencies.append(time.monotonic() - self.sent_at)
-            self.answers.append((self.sent_at, self.latencies[-1]))
             self.sent_at = None
+        if self.pending and ANSWER in data:
+            now = time.monotonic()
+            self.answers += [(sent, now - sent) for sent in self.pending]
+            self.pending.clear()
         if self.screen is not None:
             self.stream.feed(data)
         self.changed.set()
@@ -119,6 +125,7 @@ class Client(asyncssh.SSHClientSession[str]):
         if timed:
             self.sent_at = time.monotonic()
             self.keys.append(self.sent_at)
+            self.pending.append(self.sent_at)
         self.chan.write(keys)
 
 
@@ -487,13 +494,11 @@ def moves(args: argparse.Namespace) -> None:
                 server.wait(30)
 
 
-async def partitions_moves(one: Client, two: Client, deadline: float) -> int:
-    """Moves until `deadline`, each thought over for 2 to 4 seconds; how many showed."""
-    from abstracts_tui.rules import new_game
-
-    game = new_game("partitions")
+async def partitions_moves(one: Client, two: Client, game: Any, deadline: float) -> int:
+    """Moves in `game` (the room's, kept from hold to hold) until `deadline`, each
+    thought over for 2 to 4 seconds; how many showed."""
     players = (one, two)
-    rng = random.Random(id(one))
+    rng = random.Random(id(one) + len(game.moves))
     shown_moves = 0
     while time.monotonic() < deadline and not game.is_over():
         mover, other = players[game.turn], players[1 - game.turn]
@@ -506,7 +511,7 @@ async def partitions_moves(one: Client, two: Client, deadline: float) -> int:
             mover.key(move + ENTER)
             await other.wait_for(shown, timeout=15)
         except RuntimeError:
-            return shown_moves  # refused (the database stopped): this room stops here
+            return shown_moves  # never shown: this room stops here
         game.play(move)
         shown_moves += 1
     return shown_moves
@@ -528,7 +533,10 @@ async def measure_stall(
         await partitions_room(port, port, f"s{index}a", f"s{index}b")
         for index in range(max(2, sessions // 2))
     ]
+    from abstracts_tui.rules import new_game
+
     movers, still = rooms[: len(rooms) // 2], rooms[len(rooms) // 2 :]
+    games = [new_game("partitions") for _ in movers]
     pressers = [client for room in still for client in room]
     await asyncio.sleep(2)
 
@@ -539,7 +547,11 @@ async def measure_stall(
         for client in pressers:
             client.answers.clear()
             client.keys.clear()
-        work = [asyncio.ensure_future(partitions_moves(*room, deadline)) for room in movers]
+            client.pending.clear()
+        work = [
+            asyncio.ensure_future(partitions_moves(*room, game, deadline))
+            for room, game in zip(movers, games, strict=True)
+        ]
         work += [asyncio.ensure_future(press_keys(client, deadline)) for client in pressers]
         if stalled:
             await asyncio.sleep(max(0.0, window[0] - time.monotonic()))

@@ -19,6 +19,7 @@ from ..commands import Command, Play, encode
 from ..rules import RulesError
 from .apply import apply, twin
 from .holder import Holder
+from .kept import RoomSave
 from .live import Change, Conflict, LiveRooms, Refused
 from .room import Room
 
@@ -82,7 +83,7 @@ class Gateway:
             version = room.version + 1
             kind, value = encode(command)
 
-            def make(at: float) -> tuple[object, Change]:
+            def make(at: float) -> tuple[RoomSave, Change]:
                 try:
                     apply(copy, command, by, at)
                 except RulesError as error:
@@ -94,7 +95,7 @@ class Gateway:
 
             try:
                 at = await asyncio.wait_for(
-                    self.live.commit(room.code, version, make, holder),  # type: ignore[arg-type]
+                    self.live.commit(room.code, version, make, holder),
                     COMMIT_SECONDS,
                 )
             except TimeoutError:

@@ -15,8 +15,8 @@ from datetime import datetime
 from typing import Protocol
 
 from ..rules import RulesError
-from ..store.base import RoomSave, Store, StoredRoom
 from .holder import Holder
+from .kept import RoomSave, StoredRoom
 
 
 class Refused(RulesError):
@@ -79,11 +79,6 @@ class LiveRooms(Protocol):
 
     location: str
     """The store, as the log and the players are told."""
-
-    @property
-    def store(self) -> Store:
-        """The store itself (names, ratings, the archive)."""
-        ...
 
     rated: bool
     problem: str | None

@@ -17,8 +17,8 @@ from ..records import result_text
 from ..records.results import decided
 from ..rules import SWAP
 from ..session import Phase, Session
-from ..store.base import Finish, RoomSave, RoomSetup
 from .chat import Chat, Rates
+from .kept import Finish, RoomSave, RoomSetup
 from .rows import OPEN_SEAT
 
 

@@ -21,19 +21,21 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import replace
+from typing import Any
 
 from ..clock import SideTime
 from ..commands import Command, CommandError, Flag, Join, Rematch, Say, decode
 from ..game_setup import Setup
 from ..records import Record
 from ..session import Change, Changed, Phase, Session
-from ..store.base import StoredRoom
 from .apply import adopt
 from .chat import ChatLine, check_line
 from .gateway import Gateway
 from .holder import Holder, new_holder
+from .kept import StoredRoom
+from .live import Change as StoredChange
 from .live import LiveRooms, Refused
 from .play import check, rematch_setup
 from .room import Room, RoomError, ending
@@ -53,7 +55,6 @@ class Rooms:
         """The rooms of `live`; raises StoreError if they cannot be read."""
         self.live = live
         self.rated = live.rated
-        self.store = live.store
         self.movers: list[Callable[[Room, Changed], None]] = []
         """Told of every move, komi, side and join in any room (for the your-move signals)."""
         self.rooms: dict[str, Room] = {}
@@ -188,9 +189,9 @@ class Rooms:
             session.listeners.append(arm)
         arm()
 
-    def spawn(self, work: object) -> None:
+    def spawn(self, work: Coroutine[Any, Any, object]) -> None:
         """Run a coroutine on the loop, kept until it ends."""
-        task: asyncio.Task[object] = asyncio.get_running_loop().create_task(work)  # type: ignore[arg-type]
+        task = asyncio.get_running_loop().create_task(work)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
@@ -419,10 +420,8 @@ class Rooms:
         except Refused:
             pass  # the store is lost: everything is read again when it is back
 
-    def _apply(self, gateway: Gateway, change: object) -> bool:
-        from .live import Change as Stored
-
-        assert isinstance(change, Stored)
+    def _apply(self, gateway: Gateway, change: StoredChange) -> bool:
+        """Apply a change read from the store; False if it does not fit the room here."""
         room = gateway.room
         try:
             command = decode(change.kind, change.value)

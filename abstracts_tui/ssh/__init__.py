@@ -3,7 +3,7 @@
 - `driver`: the Textual driver that draws on an SSH channel;
 - `auth`: who may connect, passwords, keys, the host key;
 - `limits`: the server's settings and limits;
-- `rooms`: rooms (one shared game each), kept in the server's store (`..store`);
+- the rooms themselves are `..rooms` (one model, over a live store of `..store`);
 - `room_files`: the room files of earlier versions, checked and imported into the store;
 - `commands`: `games`, `export` and `ratings`, answered from the store;
 - `files`: reading the data folder without following links, setting bad files aside;

@@ -32,7 +32,7 @@ from ..rooms.room import Room, RoomError
 from ..rooms.rooms import Rooms
 from ..rules import RulesError
 from ..session import Change, Changed, Phase, Session
-from ..store import StoreError
+from ..store import Store, StoreError
 from ..tui import app as tui_app
 from ..tui.app import AbstractsApp, Policy
 from ..tui.messages import NewGameRequested
@@ -114,6 +114,7 @@ class ServerApp(AbstractsApp):
         user: str,
         holder: Holder,
         rooms: Rooms,
+        store: Store,
         channel: Channel,
         terminal: Terminal,
         address: str,
@@ -125,6 +126,8 @@ class ServerApp(AbstractsApp):
         self.holder = holder
         """This connection: the commands of its screens are sent as its."""
         self.rooms = rooms
+        self.store = store
+        """The server's store (ratings, the archive)."""
         self.channel = channel
         self.address = address
         self.command = command
@@ -353,7 +356,7 @@ class ServerApp(AbstractsApp):
 
         async def read(end: bool) -> None:
             def ratings() -> dict[str, Rating]:
-                return {r.name: r.rating for r in self.rooms.store.ratings(game, room.players)}
+                return {r.name: r.rating for r in self.store.ratings(game, room.players)}
 
             try:
                 if end:  # the end is saved (and rated) before the ratings are read again

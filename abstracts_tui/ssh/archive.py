@@ -29,7 +29,7 @@ from ..tui.widgets.key_bar import KeyBar
 from .commands import game_line
 
 if TYPE_CHECKING:
-    from ..rooms.rooms import Rooms
+    from ..store import Store
 
 PAGE = 15
 """Games a page."""
@@ -76,10 +76,10 @@ class ArchiveScreen(Screen[None]):
         Binding("escape,q", "leave", "Back to the lobby", key_display="esc", id="archive.back"),
     ]
 
-    def __init__(self, user: str, rooms: Rooms) -> None:
+    def __init__(self, user: str, store: Store) -> None:
         super().__init__()
         self.user = user
-        self.rooms = rooms
+        self.store = store
         self.everyone = False
         self.page = 0
         self.found: dict[str, StoredRoom] = {}
@@ -100,7 +100,7 @@ class ArchiveScreen(Screen[None]):
         player = None if self.everyone else self.user
         try:  # the store blocks: not on the loop every connection shares
             rows = await asyncio.to_thread(
-                self.rooms.store.rooms,
+                self.store.rooms,
                 finished=True,
                 player=player,
                 limit=PAGE + 1,

@@ -30,6 +30,7 @@ from .challenges import Challenge, ChallengeList
 if TYPE_CHECKING:
     from ..rooms.room import Room
     from ..rooms.rooms import Rooms
+    from ..store import Store
 
 Ratings = Mapping[tuple[str, str], Rating]
 """(name, game) -> rating."""
@@ -41,6 +42,8 @@ class LobbyHost(Protocol):
 
     user: str
     rooms: Rooms
+    store: Store
+    """The server's store (ratings, the archive)."""
     address: str
     news: list[str]
 
@@ -196,6 +199,7 @@ class LobbyScreen(Screen[None]):
         self.host = host
         self.user = host.user
         self.rooms = host.rooms
+        self.store = host.store
         self.address = host.address
         self.ratings: Ratings = {}
 
@@ -239,7 +243,7 @@ class LobbyScreen(Screen[None]):
         """Read the ratings of the people the lists name (and of this person)."""
         names = {self.user}.union(*(room.players for room in self.rooms.unfinished()))
         try:  # the store blocks: not on the loop every connection shares
-            found = await asyncio.to_thread(self.rooms.store.ratings, None, names)
+            found = await asyncio.to_thread(self.store.ratings, None, names)
         except StoreError:
             return  # the lists are shown without ratings; the next refresh tries again
         ratings = {(rating.name, rating.game): rating.rating for rating in found}
@@ -322,7 +326,7 @@ class LobbyScreen(Screen[None]):
     def action_archive(self) -> None:
         from .archive import ArchiveScreen
 
-        self.app.push_screen(ArchiveScreen(self.user, self.rooms))
+        self.app.push_screen(ArchiveScreen(self.user, self.store))
 
 
 OPEN_TEXT = "An open challenge: anyone may accept it in their lobby.\n\n"

@@ -602,10 +602,10 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             work = self.run_command(words)
         else:
             work = self.run_app(command)
-        counted = self.counted(work, limits.sessions_per_user)
+        counted = self.run_counted(work, limits.sessions_per_user)
         self.task = asyncio.get_running_loop().create_task(counted)
 
-    async def counted(self, work: Coroutine[Any, Any, None], limit: int) -> None:
+    async def run_counted(self, work: Coroutine[Any, Any, None], limit: int) -> None:
         """Run `work` once the session is counted on every process of a shared store (the
         limit per name holds across them), asked off the loop."""
         assert self.holder is not None
@@ -710,6 +710,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             user=self.user,
             holder=self.holder,
             rooms=self.server.rooms,
+            store=self.server.store,
             channel=self,
             terminal=terminal,
             address=self.address(),

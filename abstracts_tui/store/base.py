@@ -21,92 +21,13 @@ from typing import Protocol
 from ..files import SaveError
 from ..ratings import Rating, after_game
 from ..records.results import VOID
+from ..rooms.kept import Finish, RoomSave, RoomSetup, StoredRoom
+
+__all__ = ["Finish", "RoomSave", "RoomSetup", "StoredRoom"]  # the rows a store deals in
 
 
 class StoreError(SaveError):
     """The store cannot do what was asked; the message says why, in a player's words."""
-
-
-@dataclass(frozen=True)
-class RoomSetup:
-    """What a room is made with and keeps: the game, its options, who made it, whether
-    it is rated."""
-
-    game: str
-    size: int | None = None
-    variant: str | None = None
-    komi: float | None = None
-    creator: str = ""
-    rated: bool = False
-    clock: str | None = None
-    """The time control's spec; None: no clock."""
-    open: bool = False
-    """An open challenge: listed in every lobby until somebody accepts it (joins)."""
-
-
-@dataclass(frozen=True)
-class Finish:
-    """How a room's game ended."""
-
-    result: str
-    """The record's result: `Blue+3`, `draw`."""
-    winner: str | None
-    """The winner's name; None for a draw."""
-    at: datetime | None = None
-    """When; None: now, by the store's clock."""
-
-
-@dataclass(frozen=True)
-class RoomSave:
-    """A room as it is at one moment, saved whole (so that only the newest one matters)."""
-
-    code: str
-    setup: RoomSetup
-    joiner: str | None
-    sgf: str | None
-    """The record; None while it has none (komi and sides are still being chosen): the
-    one stored, if any, is kept."""
-    finish: Finish | None = None
-    """Set once the game is over: the first save that has it finishes the room (and rates
-    it, if rated); later ones leave the finish as it is."""
-    phase: str = "play"
-    """Before the record starts: `komi` (the creator sets it) or `side` (the joiner
-    chooses); a store shared by several processes keeps it, the SQLite store starts
-    those steps again at a restart."""
-    komi_chosen: float | None = None
-    """The komi set in the `komi` step, while the side is being chosen."""
-    clock_main: tuple[float, ...] | None = None
-    """Each person's main time left when their clock last stopped or started (a store
-    shared by several processes keeps it, with when the running clock started)."""
-    clock_periods: tuple[int, ...] | None = None
-    """Each person's byo-yomi periods left, likewise."""
-
-
-@dataclass(frozen=True)
-class StoredRoom:
-    """A room as the store has it."""
-
-    code: str
-    setup: RoomSetup
-    joiner: str | None
-    sgf: str | None
-    version: int
-    created: datetime
-    updated: datetime
-    finished: datetime | None
-    result: str | None
-    winner: str | None
-    phase: str = "play"
-    komi_chosen: float | None = None
-    turn_started: datetime | None = None
-    """When the running clock started, by the database's clock."""
-    clock_main: tuple[float, ...] | None = None
-    clock_periods: tuple[int, ...] | None = None
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        creator = self.setup.creator
-        return (creator,) if self.joiner is None else (creator, self.joiner)
 
 
 @dataclass(frozen=True)

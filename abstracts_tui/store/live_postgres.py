@@ -38,7 +38,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from ..rooms.holder import Holder
-from ..rooms.live import Change, Conflict, Make, Refused, Told
+from ..rooms.live import Change, Make, Refused, Told
 from ..rooms.presence import PRESENCES, Presences
 from .base import RoomSave, StoredRoom, StoreError
 from .postgres import (
@@ -48,7 +48,6 @@ from .postgres import (
     AsyncDb,
     Db,
     PostgresStore,
-    RoomConflict,
     close_session,
     commit_change,
     connect,
@@ -69,7 +68,6 @@ from .postgres import (
     take_seat,
     versions,
 )
-from .postgres import Change as Row
 from .postgres import changes as read_changes
 
 log = logging.getLogger(__name__)
@@ -137,7 +135,12 @@ class LivePostgres:
         if self.problem is not None:
             raise Refused(self.problem)
         loop = asyncio.get_running_loop()
-        return await asyncio.wrap_future(self.worker.submit(self._run, loop, work, args))
+        # Shielded: a caller that stops waiting (a command given up after a few seconds)
+        # leaves the work to run when the worker is free; a commit made after all is then
+        # read back by the catch-up, as another process's would be.
+        done = asyncio.wrap_future(self.worker.submit(self._run, loop, work, args))
+        done.add_done_callback(_retrieved)
+        return await asyncio.shield(done)
 
     def _run(self, loop: asyncio.AbstractEventLoop, work: Callable[..., T], args: Any) -> T:
         db = self.db
@@ -335,24 +338,20 @@ class LivePostgres:
         return await self._call(create_room, save, holder.token if holder is not None else "")
 
     async def commit(self, code: str, version: int, make: Make, holder: Holder | None) -> float:
-        def made(at: datetime) -> tuple[RoomSave, Row]:
+        def made(at: datetime) -> tuple[RoomSave, Change]:
             save, change = make(at.timestamp())
-            row = Row(version, change.kind, change.value, change.by, at, change.left)
+            change = replace(change, version=version, at=at)
             if change.kind == "join":  # earlier versions read the joiner from the value
-                row = replace(row, value=change.by or "")
-            return save, row
+                change = replace(change, value=change.by or "")
+            return save, change
 
         token = holder.token if holder is not None else None
-        try:
-            at = await self._call(commit_change, code, version, made, token)
-        except RoomConflict as conflict:
-            raise Conflict(conflict.seat) from None
+        at = await self._call(commit_change, code, version, made, token)  # raises Conflict
         assert at is not None
         return at.timestamp()
 
     async def changes(self, code: str, after: int) -> list[Change]:
-        rows = await self._call(read_changes, code, after)
-        return [Change(r.version, r.kind, r.value, r.by, r.at, r.left) for r in rows]
+        return await self._call(read_changes, code, after)
 
     async def room(self, code: str) -> StoredRoom | None:
         return await self._call(room_row, code)
@@ -390,6 +389,12 @@ class LivePostgres:
 
 _tasks: set[asyncio.Task[Any]] = set()
 """Tasks started here, kept until they end."""
+
+
+def _retrieved(done: asyncio.Future[Any]) -> None:
+    """Its error read, so that one nobody waits for any more is not logged as lost."""
+    if not done.cancelled():
+        done.exception()
 
 
 def _forget(db: Db, process: int) -> None:

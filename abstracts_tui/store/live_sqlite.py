@@ -17,9 +17,9 @@ from pathlib import Path
 
 from ..files import Autosave
 from ..rooms.holder import Holder
-from ..rooms.live import Change, Conflict, Make, Told
+from ..rooms.live import Change, Conflict, Make, Refused, Told
 from ..rooms.rows import printable
-from .base import RoomSave, Store, StoredRoom
+from .base import RoomSave, Store, StoredRoom, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +115,10 @@ class LiveSqlite:
         return []  # no other process changes the rooms
 
     async def room(self, code: str) -> StoredRoom | None:
-        stored = await asyncio.to_thread(self.store.room, code)
+        try:
+            stored = await asyncio.to_thread(self.store.room, code)
+        except StoreError as error:
+            raise Refused(str(error)) from None
         if stored is not None:
             self.versions_here.setdefault(code, stored.version)
         return stored

@@ -3,9 +3,9 @@
 `PostgresStore` is the `Store` of `base` (a small psycopg pool serves the worker threads
 that ask it) plus what several processes need to be one server, as functions on a
 connection the caller holds (the server's event loop keeps one of its own, see
-`ssh.shared`): each change of a room is committed with the version it makes, refused
+`live_postgres`): each change of a room is committed with the version it makes, refused
 if the room has another version by then or the seat is held by another connection
-(`RoomConflict`), written as a row of `room_changes`, and announced with
+(`Conflict`), written as a row of `room_changes`, and announced with
 `NOTIFY abstracts_tui_rooms, 'CODE VERSION'`; a seat taken is announced too.
 
 psycopg is imported here only: a server without `--database` never loads it.
@@ -17,7 +17,6 @@ import contextlib
 import re
 import secrets
 from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeAlias
 
@@ -27,6 +26,7 @@ from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..ratings import Rating
+from ..rooms.live import Change, Conflict
 from .base import (
     PlayerRating,
     RoomSave,
@@ -80,33 +80,6 @@ INSERT_ROOM = (
     "NULL, NULL, NULL, %(phase)s, %(komi_chosen)s, "
     "%(time_control)s, NULL, %(clock_main)s, %(clock_periods)s, %(open_challenge)s)"
 )
-
-
-class RoomConflict(Exception):
-    """A room change refused: the room changed first (`seat` False), or the seat is held
-    by another connection (`seat` True)."""
-
-    def __init__(self, seat: bool) -> None:
-        super().__init__("the seat is held by another connection" if seat else "changed")
-        self.seat = seat
-
-
-@dataclass(frozen=True)
-class Change:
-    """One change of a room: somebody joined, set komi, chose a side or moved."""
-
-    version: int
-    """The room's version once it is made."""
-    kind: str
-    """`join`, `komi`, `side`, `move`, or `flag` (the side to move lost on time)."""
-    value: str
-    """The joiner's name, the komi, the colour (0 or 1), the move (`e5`, `swap`), or
-    the person who lost on time."""
-    by: str | None = None
-    at: datetime | None = None
-    """When it was committed, by the database's clock (read back with the change)."""
-    left: tuple[float, int] | None = None
-    """A move's in a room with a clock: the mover's main time and periods left after it."""
 
 
 def where(url: str) -> str:
@@ -386,7 +359,7 @@ def commit_change(
     transaction, once the room is locked: the moment every process charges the clock
     with. Returns `at`, or None if `make` found nothing to commit.
 
-    Raises RoomConflict if the room is not at the version before by then, or if the seat
+    Raises Conflict if the room is not at the version before by then, or if the seat
     of the change's `by` is held by another connection than `holder` (the connection
     that made the change); StoreError if the database cannot be used. A join takes the
     joiner's seat for `holder`.
@@ -396,7 +369,7 @@ def commit_change(
             "SELECT version, clock_timestamp() FROM rooms WHERE code = %s FOR UPDATE", (code,)
         ).fetchone()
         if row is None or row[0] != version - 1:
-            raise RoomConflict(seat=False)
+            raise Conflict(seat=False)
         at: datetime = row[1]
         made = make(at)
         if made is None:
@@ -407,7 +380,7 @@ def commit_change(
                 "SELECT holder FROM seats WHERE code = %s AND name = %s", (code, change.by)
             ).fetchone()
             if held is not None and held[0] != holder:
-                raise RoomConflict(seat=True)
+                raise Conflict(seat=True)
         db.execute(
             "INSERT INTO room_changes (code, version, kind, value, by, at, clock_main, "
             "clock_periods) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",

@@ -138,9 +138,17 @@ def test_a_clock_that_runs_out_is_flagged_by_the_rooms_own_timer(opener: Opener)
         return room.code
 
     code = asyncio.run(play())
-    rooms = opener()  # the end is kept: the room is in the archive, not among the games
-    assert code not in rooms.rooms
-    assert rooms.store.room(code).finished is not None  # type: ignore[union-attr]
+
+    async def again() -> None:  # the end is kept: the room is in the archive now
+        rooms = await started(opener)
+        assert code not in rooms.rooms
+        kept = await rooms.live.room(code)
+        assert kept is not None and kept.finished is not None and kept.winner == "ann"
+        room = await rooms.get(code)
+        assert room is not None and room.finished
+        await rooms.close()
+
+    asyncio.run(again())
 
 
 def test_a_refused_join_says_why_and_changes_nothing(opener: Opener) -> None:
@@ -283,6 +291,50 @@ def test_a_database_that_hangs_delays_only_the_command_that_needs_it(
         # It was committed after all, once the database went on: the catch-up shows it.
         await until(lambda: len(room.session.game.moves) == 1)
         assert room.version == 3
+        await rooms.close()
+
+    asyncio.run(play())
+
+
+def test_a_screens_move_is_shown_as_sent_then_played_or_refused(tmp_path: Path) -> None:
+    from abstracts_tui.tui.turns import Turns
+
+    opener = sqlite_rooms(tmp_path / "server.db")
+    ann, bob, bob_again = new_holder("ann"), new_holder("bob"), new_holder("bob")
+
+    async def play() -> None:
+        rooms = await started(opener)
+        room = await game(rooms, Setup("petrify"), ann, bob)
+        said: list[tuple[str, bool]] = []
+
+        def turns_of(holder: Holder) -> Turns:
+            return Turns(
+                room.session,
+                local_people=frozenset({holder.user}),
+                shared=True,
+                send=rooms.sender(room, holder),
+                told=lambda text, refused: said.append((text, refused)),
+            )
+
+        anns = turns_of(ann)
+        assert anns.play("e5") is None
+        assert said == [("Sent: e5, waiting for the server.", False)]
+        assert not room.session.game.moves  # not shown before it is kept
+        assert anns.play("d5") == "Not played: your last command is still on its way to the server."
+        await until(lambda: anns.sending is None)
+        assert [n.move for n in room.session.record.root.mainline()] == ["e5"]
+        assert anns.play("f5") == "Not played: it is bob's turn."
+        # Bob's seat is taken by his other connection: the first one's move is refused.
+        await rooms.take_seat(room, bob_again)
+        bobs = turns_of(bob)
+        assert bobs.play("f5") is None
+        await until(lambda: bobs.sending is None)
+        assert said[-1] == (
+            f"Not played: bob's seat is played from another connection now (join room "
+            f"{room.code} again to take it here).",
+            True,
+        )
+        assert len(room.session.game.moves) == 1
         await rooms.close()
 
     asyncio.run(play())

@@ -326,3 +326,57 @@ def test_komi_set_on_one_process_and_a_side_chosen_on_the_other(
 
     asyncio.run(play())
     assert "Traceback" not in two.log, two.log
+
+
+def test_a_database_that_hangs_delays_only_the_move_that_needs_it(
+    start_server, postgres: Cluster, database_url: str, tmp_path: Path
+) -> None:
+    server = start_server("--database", database_url, data=tmp_path / "one")
+
+    async def play() -> None:
+        ann_conn, ann, code = await create_room(server.port, "ann")
+        bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
+        carl_conn, carl, other = await create_room(server.port, "carl")
+        dan_conn, _ = await connect(server.port, "dan", command=f"join {other}")
+        for client in (ann, bob, carl):
+            await client.wait_for("Blue to move", "Cursor d5")
+        postgres.pause()  # every process of the database stops: it answers nothing
+        try:
+            ann.send(ENTER)  # d5: sent, and shown as sent until the database answers
+            await ann.wait_for("Sent: d5, waiting for the server.")
+            # Carl, who does not move, has every key answered at once meanwhile.
+            slowest = 0.0
+            for key, cell in ((CURSOR_RIGHT, "e5"), (CURSOR_LEFT, "d5")) * 3:
+                pressed = time.monotonic()
+                carl.send(key)
+                await carl.wait_for(f"Cursor {cell}")
+                slowest = max(slowest, time.monotonic() - pressed)
+            assert slowest < 1.0, slowest
+            # The move is refused in a few seconds, and nothing changed.
+            await ann.wait_for("Not played: the database did not answer", timeout=15)
+            assert "1. Blue" not in ann.text() and "1. Blue" not in bob.text()
+        finally:
+            postgres.go_on()
+        # It was committed once the database went on: both players see it.
+        for client in (ann, bob):
+            await client.wait_for("1. Blue", "d5", "Orange to move (bob)", timeout=15)
+        for conn in (ann_conn, bob_conn, carl_conn, dan_conn):
+            conn.close()
+
+    asyncio.run(play())
+    assert "Traceback" not in server.log, server.log
+
+
+def test_the_load_script_measures_keys_during_a_database_stall() -> None:
+    script = Path(__file__).parents[2] / "scripts" / "ssh_load.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--stall", "1", "--sessions", "4", "--hold", "6"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    figures = r"median \d+\.\d ms, 95th percentile \d+\.\d ms \(\d+ answers, \d+ keys unanswered"
+    for window in ("without a stall", "during a 1 s stall of PostgreSQL"):
+        line = f"key to first byte, sessions that do not move, {window}: {figures}"
+        assert re.search(line, done.stdout), done.stdout

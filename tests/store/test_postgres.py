@@ -14,9 +14,10 @@ from abstracts_tui.store import RoomSave, RoomSetup, StoreError
 
 psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed")
 
+from abstracts_tui.rooms.live import Change, Conflict  # noqa: E402
 from abstracts_tui.store import postgres  # noqa: E402
 from abstracts_tui.store.pg_schema import MIGRATIONS  # noqa: E402
-from abstracts_tui.store.postgres import Change, PostgresStore, RoomConflict  # noqa: E402
+from abstracts_tui.store.postgres import PostgresStore  # noqa: E402
 
 PILO = RoomSetup("pilo", 8, creator="ann")
 
@@ -64,11 +65,11 @@ def test_a_change_is_committed_at_its_version_only_and_announced(database_url: s
     joined = RoomSave("k7m2", PILO, "bob", "(;GA[pilo])")
     postgres.change_room(db, joined, Change(2, "join", "bob", "bob"), ("bob", "bob-1"))
     moved = RoomSave("k7m2", PILO, "bob", "(;GA[pilo];B[d4])")
-    with pytest.raises(RoomConflict) as stale:  # made on a copy that missed the join
+    with pytest.raises(Conflict) as stale:  # made on a copy that missed the join
         postgres.change_room(db, moved, Change(2, "move", "d4", "ann"), ("ann", "ann-1"))
     assert not stale.value.seat
     postgres.take_seat(db, "k7m2", "ann", "ann-2")  # Ann opened the room elsewhere
-    with pytest.raises(RoomConflict) as taken:
+    with pytest.raises(Conflict) as taken:
         postgres.change_room(db, moved, Change(3, "move", "d4", "ann"), ("ann", "ann-1"))
     assert taken.value.seat
     postgres.change_room(db, moved, Change(3, "move", "d4", "ann"), ("ann", "ann-2"))

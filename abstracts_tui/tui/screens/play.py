@@ -788,6 +788,8 @@ class PlayScreen(SteadyScreen):
     def told(self, text: str, refused: bool) -> None:
         """What became of a command sent to the room: sent, or refused (then whoever is
         asked is asked again)."""
+        if not self.is_attached:
+            return  # the player left the game meanwhile: the lobby shows the room as it is
         if refused:
             self.refuse(text)
             self.next_step()
