@@ -63,10 +63,10 @@ def test_a_resignation_is_kept_and_rated_and_an_abort_is_not_rated(opener: Opene
     async def again() -> None:  # a restart (SQLite), or another process (PostgreSQL)
         rooms = await started(opener)
         for code, result, winner in ((resigned, "blue+R", "ann"), (aborted, "Void", None)):
-            stored = await asyncio.to_thread(rooms.store.room, code)
+            stored = await asyncio.to_thread(rooms.live.store.room, code)  # type: ignore[attr-defined]
             assert stored is not None and stored.finished is not None
             assert (stored.result, stored.winner) == (result, winner)
-        ratings = await asyncio.to_thread(rooms.store.ratings, "pilo")
+        ratings = await asyncio.to_thread(rooms.live.store.ratings, "pilo")  # type: ignore[attr-defined]
         assert {r.name: r.games for r in ratings} == {"ann": 1, "bob": 1}  # the resignation
         await rooms.close()
 
