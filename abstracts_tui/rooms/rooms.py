@@ -413,10 +413,14 @@ class Rooms:
             async with gateway.lock:
                 if version is not None and version <= room.version:
                     return
+                joined = False
                 for change in await self.live.changes(code, room.version):
                     if change.version != room.version + 1 or not self._apply(gateway, change):
                         await self._reload(room)
                         return
+                    joined = joined or change.kind == "join"
+                if joined:  # the joiner's seat may have been told before the room was here
+                    await self._read_seats(room)
         except Refused:
             pass  # the store is lost: everything is read again when it is back
 

@@ -243,6 +243,8 @@ class LivePostgres:
     def lost(self, why: str) -> None:
         """The database cannot be used: refuse commands and tell the players until the
         listener has it back."""
+        if self.stopping:
+            return  # its worker is gone: the close ends the connection
         self.worker.submit(self._close_db)
         if self.problem is None:
             log.warning("%s lost: %s; trying again every second", self.location, why)

@@ -206,7 +206,9 @@ def test_a_seat_taken_by_another_connection_refuses_the_old_ones_commands(
         here = await game(one, Setup("petrify"), ann, bob)
         there = await two.get(here.code)
         assert there is not None
-        assert there.holders == {"ann": ann.token, "bob": bob.token}  # reading takes none
+        held = {"ann": ann.token, "bob": bob.token}
+        assert await two.live.seats([here.code]) == {here.code: held}  # reading took none
+        await until(lambda: there.holders == held)
         await two.take_seat(there, ann_again)
         await until(lambda: here.holders["ann"] == ann_again.token)
         sentence = await refused(one.send(here, Play("e5"), ann))
