@@ -55,6 +55,9 @@ class Rooms:
         """The rooms of `live`; raises StoreError if they cannot be read."""
         self.live = live
         self.rated = live.rated
+        self.listing: list[Callable[[], None]] = []
+        """Told when the lobby's lists change: a room made, joined or ended (here or by
+        another process)."""
         self.movers: list[Callable[[Room, Changed], None]] = []
         """Told of every move, komi, side and join in any room (for the your-move signals)."""
         self.rooms: dict[str, Room] = {}
@@ -138,15 +141,23 @@ class Rooms:
         self._tell_movers(room)
         if room.joiner is not None:
             self.run_clock(room)
+        self._tell_listing()
+
+    def _tell_listing(self) -> None:
+        for told in list(self.listing):
+            told()
 
     def _tell_movers(self, room: Room) -> None:
         """Tell `movers` of the room's moves, choices and join (a change of people, with
-        no `by`), made here or by another process."""
+        no `by`), made here or by another process; and `listing` of a join and an end."""
 
         def changed(change: Changed) -> None:
             if change.change in (Change.MOVE, Change.PHASE):
                 for mover in list(self.movers):
                     mover(room, change)
+            joined = change.change is Change.PHASE and change.by is None
+            if joined or change.change in (Change.END, Change.FLAG) or room.finished:
+                self._tell_listing()
 
         room.session.listeners.append(changed)
 

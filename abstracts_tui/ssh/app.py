@@ -24,6 +24,7 @@ from textual.filter import LineFilter, Monochrome
 from textual.message import Message
 from textual.screen import Screen
 
+from ..commands import Abort
 from ..game_setup import Setup
 from ..ratings import Rating
 from ..rooms.holder import Holder
@@ -71,6 +72,10 @@ class Terminal:
         if "256color" in self.type or "direct" in self.type:
             return "256"
         return "standard"
+
+
+class ListsChanged(Message):
+    """A room was made, joined or ended: the lobby's lists are drawn again."""
 
 
 class YourMove(Message):
@@ -137,6 +142,7 @@ class ServerApp(AbstractsApp):
         """What happened in the person's rooms while this connection showed others, newest
         first (the lobby shows it)."""
         self.rooms.movers.append(self.room_changed)
+        self.rooms.listing.append(self.lists_changed)
         self.following: dict[str, Callable[[Changed], None]] = {}
         """The rated rooms whose end this connection shows the ratings of."""
         self.shown = False
@@ -215,6 +221,8 @@ class ServerApp(AbstractsApp):
         """The session ended: no more signals for it."""
         if self.room_changed in self.rooms.movers:
             self.rooms.movers.remove(self.room_changed)
+        if self.lists_changed in self.rooms.listing:
+            self.rooms.listing.remove(self.lists_changed)
         for code, listener in self.following.items():
             room = self.rooms.rooms.get(code)
             if room is not None and listener in room.session.listeners:
@@ -244,6 +252,16 @@ class ServerApp(AbstractsApp):
         else:
             what = "chose a side"
         self.post_message(YourMove(room.code, f"{by} {what} in {where}: your move."))
+
+    def lists_changed(self) -> None:
+        """A room was made, joined or ended (called from whichever app or catch-up did it:
+        posted, so that this app draws its own lobby)."""
+        self.post_message(ListsChanged())
+
+    @on(ListsChanged)
+    def redraw_lobby(self) -> None:
+        if isinstance(self.screen, LobbyScreen):
+            self.screen.draw_lists()  # from memory: the lists, open challenges first
 
     def shows(self, room: Room) -> bool:
         from ..tui.screens.play import PlayScreen
@@ -395,6 +413,24 @@ class ServerApp(AbstractsApp):
             screen.call_later(screen.say, f"Game over: {room.session.turn_text()}. {text}")
         else:
             self.notify(f"Room {room.code}: {text}", timeout=30, markup=False)
+
+    @on(WaitingScreen.CallOff)
+    def call_off(self, message: WaitingScreen.CallOff) -> None:
+        """The creator calls a room nobody joined off: its game is aborted (no result),
+        and it leaves every lobby."""
+        room = message.room
+
+        async def abort() -> None:
+            try:
+                await self.rooms.send(room, Abort(), self.holder)
+            except RulesError as refused:
+                self.notify(f"Not called off: {refused}", severity="error", markup=False)
+                return
+            if isinstance(self.screen, WaitingScreen) and self.screen.room is room:
+                self.pop_screen()
+            self.notify(f"Room {room.code} is called off.", markup=False)
+
+        self.run_worker(abort(), group="rooms")
 
     @on(WaitingScreen.Joined)
     def joined(self) -> None:

@@ -336,10 +336,20 @@ class WaitingScreen(Screen[None]):
     """The creator of a room waits here until a second person joins."""
 
     DEFAULT_CSS = LOBBY_CSS
-    BINDINGS = [Binding("escape", "leave", "Back to the lobby (the room stays open)")]
+    BINDINGS = [
+        Binding("escape", "leave", "Back to the lobby (the room stays open)"),
+        Binding("x", "call_off", "Call it off", id="waiting.call_off"),
+    ]
 
     class Joined(Message):
         """Somebody took the open seat."""
+
+    class CallOff(Message):
+        """The creator calls the room off before anybody joined (its game is aborted)."""
+
+        def __init__(self, room: Room) -> None:
+            super().__init__()
+            self.room = room
 
     def __init__(self, room: Room, address: str) -> None:
         super().__init__()
@@ -373,3 +383,6 @@ class WaitingScreen(Screen[None]):
 
     def action_leave(self) -> None:
         self.dismiss(None)
+
+    def action_call_off(self) -> None:
+        self.post_message(self.CallOff(self.room))

@@ -12,7 +12,7 @@ import shlex
 
 from ..openssh import SSH, needs_ssh
 from ..tmux import Tmux, needs_tmux
-from .client import TIMEOUT, connect
+from .client import TIMEOUT, connect, run_until
 from .conftest import RunningServer
 from .test_processes import two_servers
 from .test_rooms import CURSOR_RIGHT, ENTER, create_room
@@ -128,6 +128,36 @@ def test_two_processes_chat_take_back_and_resign(start_server, database_url: str
         bob.send("y")
         await ann.wait_for("Orange (bob) resigned: Blue (ann) wins")
         await bob.wait_for("Orange (bob) resigned: Blue (ann) wins")
+        ann_conn.close()
+        bob_conn.close()
+
+    asyncio.run(play())
+
+
+def test_a_challenge_reaches_every_lobby_at_once_and_is_called_off(start_server) -> None:
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        bob_conn, bob = await connect(server.port, "bob")
+        await bob.wait_for("you are bob", "No open challenges now")
+        ann_conn, ann = await connect(server.port, "ann")
+        await ann.wait_for("you are ann", "New room")
+        ann.send("c")
+        await ann.wait_for("choose a game", "Who joins")
+        ann.send(TAB * 4 + CURSOR_RIGHT + ENTER)
+        screen = await ann.wait_for("An open challenge", "x Call it off")
+        found = re.search(r"Room (\w{4})", screen)
+        assert found, screen
+        code = found.group(1)
+        # Bob's lobby shows it without asking again (no `r`).
+        await bob.wait_for(f"{code}  Petrify 8x8  no clock  casual  ann")
+        ann.send("x")
+        await ann.wait_for(f"Room {code} is called off.", "you are ann")
+        await bob.wait_for("No open challenges now")
+        done = await run_until(server.port, "ann", "games", lambda out: code in out)
+        assert f"{code}\tPetrify 8x8\tann - waiting for a player\taborted (no result)" in str(
+            done.stdout
+        )
         ann_conn.close()
         bob_conn.close()
 
