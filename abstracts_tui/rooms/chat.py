@@ -124,12 +124,3 @@ class Chat:
         self.lines.append(line)
         for listener in list(self.listeners):
             listener(line)
-
-
-def say(chat: Chat, rates: Rates, name: str, text: str, *, watcher: bool) -> ChatLine:
-    """`name` says `text` in a room of one process (no store between): checked, counted
-    against `name`'s rate, then added. Raises ChatRefused, adding nothing."""
-    line = ChatLine(name, check_line(text), watcher)
-    rates.take(name)
-    chat.add(line)
-    return line

@@ -34,9 +34,6 @@ TAKEBACK = "takeback"
 REMATCH = "rematch"
 """The kind of a rematch offer in `Session.offers`."""
 
-PLAY_COMMANDS = (Resign, Abort, Takeback, Rematch)
-"""The commands this module checks and applies."""
-
 
 class NotAllowed(RulesError):
     """A command that may not be given now; the message is one sentence saying why (a

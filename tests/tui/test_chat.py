@@ -11,12 +11,13 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import Input, RichLog, Static
 
-from abstracts_tui.rooms.chat import Chat, ChatLine, ChatRefused, Rates, say
+from abstracts_tui.rooms.chat import Chat, ChatLine, ChatRefused, Rates
 from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.chat import ChatScreen
 from abstracts_tui.tui.settings import Settings
 
+from .local_chat import say
 from .waiting import until
 
 

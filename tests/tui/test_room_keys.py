@@ -15,7 +15,7 @@ from textual.widgets import Input, RichLog, Static
 from abstracts_tui.commands import Command, Rematch, Takeback
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.rooms import play
-from abstracts_tui.rooms.chat import Chat, ChatLine, ChatRefused, Rates, say
+from abstracts_tui.rooms.chat import Chat, ChatLine, ChatRefused, Rates
 from abstracts_tui.session import Session
 from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.dialogs.online import AbortDialog, ResignDialog
@@ -26,6 +26,7 @@ from abstracts_tui.tui.screens.help import HelpScreen
 from abstracts_tui.tui.screens.play import PlayScreen, Seat
 from abstracts_tui.tui.settings import Settings
 
+from .local_chat import say
 from .waiting import until
 
 Steps = Callable[[AbstractsApp, PlayScreen, Pilot[None]], Awaitable[None]]
