@@ -655,19 +655,20 @@ class Session:
         Raises OptionError, changing nothing, when there is no game in progress here."""
         if self.phase is not Phase.PLAY or self.over:
             raise OptionError("there is no game in progress to resign")
-        self._end(resigned(self.game.colour_name(1 - colour)), at)
+        self._end(resigned(self.game.colour_name(1 - colour)), at, self.person(colour))
 
-    def abort(self, at: float | None = None) -> None:
+    def abort(self, at: float | None = None, by: str | None = None) -> None:
         """Call the game off: no result (`Void`), no winner, unrated; komi and sides, if
         they were being chosen, are chosen no more. Raises OptionError, changing
         nothing, once it is over. (Whether it may be called off is the caller's rule:
-        a shared game only before each side has moved, see `rooms.play`.)"""
+        a shared game only before each side has moved, see `rooms.play`.) `by`: who
+        called it off, as the screens are told."""
         if self.over:
             raise OptionError("the game is over already")
         self.phase = Phase.PLAY
-        self._end(VOID, at)
+        self._end(VOID, at, by)
 
-    def _end(self, result: str, at: float | None) -> None:
+    def _end(self, result: str, at: float | None, by: str | None) -> None:
         if not (self.node_is_last() and self.on_main_line()):
             raise OptionError("the game is decided at the end of its main line only")
         if self.clock is not None:
@@ -675,7 +676,7 @@ class Session:
         self.record.result = result
         self.offers.clear()
         self.save_autosave()
-        self.notify(Changed(Change.END))
+        self.notify(Changed(Change.END, by=by))
 
     def take_back(self, count: int, at: float | None = None) -> None:
         """Take the last `count` moves of the game out of its record for good (a

@@ -175,7 +175,7 @@ def apply(session: Session, command: Command, by: str, at: float | None = None) 
             colours = [c for c in (0, 1) if session.person(c) == by]
             session.resign(colours[0], at)
         case Abort():
-            session.abort(at)
+            session.abort(at, by)
         case Takeback(Takeback.OFFER):
             _offer(session, TAKEBACK, by)
         case Takeback(Takeback.ACCEPT):

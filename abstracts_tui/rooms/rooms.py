@@ -152,7 +152,7 @@ class Rooms:
         no `by`), made here or by another process; and `listing` of a join and an end."""
 
         def changed(change: Changed) -> None:
-            if change.change in (Change.MOVE, Change.PHASE):
+            if change.change in (Change.MOVE, Change.PHASE, Change.END):
                 for mover in list(self.movers):
                     mover(room, change)
             joined = change.change is Change.PHASE and change.by is None

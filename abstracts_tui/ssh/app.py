@@ -237,6 +237,13 @@ class ServerApp(AbstractsApp):
         if self.user not in room.players or by in (None, self.user) or self.shows(room):
             return
         where = f"room {room.code} ({session.game.info.title})"
+        if changed.change is Change.END:  # resigned or called off: news, no bell
+            ended_how = session.ended()
+            aborted = ended_how is not None and ended_how.winner is None
+            what = "aborted the game" if aborted else "resigned"
+            ended = f"{by} {what} in {where}: {session.turn_text()}."
+            self.post_message(YourMove(room.code, ended, signal=False))
+            return
         if room.finished:  # news, but nothing to do: no bell
             ended = f"{by} played {session.node.move} in {where}: {session.turn_text()}."
             self.post_message(YourMove(room.code, ended, signal=False))

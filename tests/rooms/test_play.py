@@ -90,7 +90,7 @@ def test_a_resignation_ends_the_game_for_the_other_colour_and_stops_the_clock() 
     assert session.record.result == "blue+R"
     assert session.over and session.waiting_for() is None
     assert session.turn_text() == "Orange (bob) resigned: Blue (ann) wins"
-    assert heard == [Changed(Change.END)]
+    assert heard == [Changed(Change.END, by="bob")]
     clock = session.clock
     assert clock is not None and clock.running is None
     left = clock.sides[0].main  # ann was to move: charged the 7 s, then stopped
@@ -171,7 +171,7 @@ def test_an_abort_calls_the_game_off_with_no_result_until_each_side_has_moved() 
     assert session.record.result == "Void"
     assert session.over and session.turn_text() == "Aborted: no result"
     assert session.ended_text() == "it was aborted"
-    assert heard == [Changed(Change.END)]
+    assert heard == [Changed(Change.END, by="bob")]
     assert session.clock is not None and session.clock.running is None
 
     session = pilo()

@@ -161,3 +161,28 @@ def test_a_challenge_reaches_every_lobby_at_once_and_is_called_off(start_server)
         bob_conn.close()
 
     asyncio.run(play())
+
+
+def test_a_player_elsewhere_is_told_of_the_resignation(start_server) -> None:
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        ann_conn, ann, code = await create_room(server.port, "ann")
+        bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
+        await ann.wait_for("Blue to move (ann)")
+        ann.send(ENTER)  # d5
+        await bob.wait_for("ann played d5")
+        bob.send(":c3" + ENTER)
+        await ann.wait_for("bob played c3")
+        bob.send("n")  # to the lobby: the game goes on without this screen
+        await bob.wait_for("you are bob", code)
+        ann.send("x")
+        await ann.wait_for("Resign this game?")
+        ann.send("y")
+        await bob.wait_for(
+            f"ann resigned in room {code} (Petrify): Blue (ann) resigned: Orange (bob) wins."
+        )
+        ann_conn.close()
+        bob_conn.close()
+
+    asyncio.run(play())
