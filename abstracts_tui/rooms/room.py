@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from ..commands import Command
 from ..game_setup import Setup
 from ..records import result_text
 from ..records.timing import time_winner
@@ -43,6 +44,9 @@ class Room:
     """How many changes the room has had, as the live rooms last said."""
     holders: dict[str, str] = field(default_factory=dict)
     """The connection holding each seat (by name), as the live rooms last said."""
+    commands: list[Callable[[Command, str | None, float], None]] = field(default_factory=list)
+    """Told of every command applied to the live session, by whom and at what moment (the
+    replicas of the session on the SSH sessions' threads apply the same)."""
 
     @property
     def creator(self) -> str:

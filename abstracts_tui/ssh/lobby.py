@@ -7,7 +7,6 @@ with Enter, then the games others play, to watch.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
@@ -26,9 +25,7 @@ from ..store import StoreError
 from ..tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
-    from ..rooms.room import Room
-    from ..rooms.rooms import Rooms
-    from ..store import Store
+    from .room_client import RoomClient, RoomView
 
 Ratings = Mapping[tuple[str, str], Rating]
 """(name, game) -> rating."""
@@ -39,9 +36,8 @@ class LobbyHost(Protocol):
     what happened in the person's rooms meanwhile (newest first)."""
 
     user: str
-    rooms: Rooms
-    store: Store
-    """The server's store (ratings, the archive)."""
+    rooms: RoomClient
+    """The rooms, the ratings and the archive (on the server's loop)."""
     address: str
     news: list[str]
 
@@ -52,9 +48,9 @@ def rated_name(name: str, game: str, ratings: Ratings) -> str:
     return name if rating is None else f"{name} {rating.text()}"
 
 
-def room_line(room: Room, user: str, ratings: Ratings) -> str:
+def room_line(room: RoomView, user: str, ratings: Ratings) -> str:
     """`your move  k7m2  Pilo 8x8 rated  ann 1662? - bob 1500?  Blue to move (ann)`."""
-    game = room.session.game.info.name
+    game = room.game
     rated = " rated" if room.rated else ""
     first = rated_name(room.creator, game, ratings)
     second = rated_name(room.joiner, game, ratings) if room.joiner else "waiting for a player"
@@ -186,7 +182,6 @@ class LobbyScreen(Screen[None]):
         self.host = host
         self.user = host.user
         self.rooms = host.rooms
-        self.store = host.store
         self.address = host.address
         self.ratings: Ratings = {}
 
@@ -224,10 +219,15 @@ class LobbyScreen(Screen[None]):
 
     @work(exclusive=True, group="ratings")
     async def read_ratings(self) -> None:
-        """Read the ratings of the people the lists name (and of this person)."""
+        """Read the rooms again, then the ratings of the people the lists name (and of
+        this person)."""
+        before = self.rooms.views
+        await self.rooms.refresh()
+        if self.rooms.views != before:
+            self.draw_lists()
         names = {self.user}.union(*(room.players for room in self.rooms.unfinished()))
-        try:  # the store blocks: not on the loop every connection shares
-            found = await asyncio.to_thread(self.store.ratings, None, names)
+        try:
+            found = await self.rooms.ratings(None, names)
         except StoreError:
             return  # the lists are shown without ratings; the next refresh tries again
         ratings = {(rating.name, rating.game): rating.rating for rating in found}
@@ -269,7 +269,7 @@ class LobbyScreen(Screen[None]):
             return
         # Somebody else's room still waiting for a player is joined, as its code would
         # be (watching it would show an empty board and nobody to move).
-        room = self.rooms.rooms.get(code)
+        room = self.rooms.known(code)
         waiting = room is not None and room.joiner is None
         self.post_message(self.Open(code, watch=event.option_list.id == "others" and not waiting))
 
@@ -303,7 +303,7 @@ class LobbyScreen(Screen[None]):
     def action_archive(self) -> None:
         from .archive import ArchiveScreen
 
-        self.app.push_screen(ArchiveScreen(self.user, self.store))
+        self.app.push_screen(ArchiveScreen(self.user, self.rooms))
 
 
 class WaitingScreen(Screen[None]):
@@ -315,7 +315,7 @@ class WaitingScreen(Screen[None]):
     class Joined(Message):
         """Somebody took the open seat."""
 
-    def __init__(self, room: Room, address: str) -> None:
+    def __init__(self, room: RoomView, address: str) -> None:
         super().__init__()
         self.room = room
         self.address = address
@@ -334,14 +334,13 @@ class WaitingScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.room.listeners.append(self.joined)
+        host: LobbyHost = self.app  # type: ignore[assignment]
+        self.stop_waiting = host.rooms.when_joined(self.room.code, self.joined)
 
     def on_unmount(self) -> None:
-        if self.joined in self.room.listeners:
-            self.room.listeners.remove(self.joined)
+        self.stop_waiting()
 
-    def joined(self, room: Room) -> None:
-        # Called from the joiner's app: post, so that this app does its own work.
+    def joined(self) -> None:
         self.post_message(self.Joined())
 
     def action_leave(self) -> None:

@@ -1,0 +1,435 @@
+"""The rooms as a session's thread sees them: the one object its app reaches them by.
+
+The rooms (`Rooms`, each `Room` with its live `Session` and gateway), the presences and
+the store belong to the server's loop (`session_thread` says which loop owns what). An
+app on a session's thread never touches them: it calls this client, whose calls run on
+the server's loop (`crossing.run_in`) and bring back immutable snapshots (`RoomView`: a
+room as the lobby lists it) or objects made there for the app alone:
+
+- a screen showing a room shows a REPLICA of its session (`Shown.session`): a copy made on
+  the server's loop (`apply.twin`) when the screen asks for it; then every command the
+  room applies (`Room.commands`) is applied to the replica on the app's loop by the same
+  `apply.apply(session, command, by, at)`, and a room read again whole is copied again.
+  The screen's commands go to the room's gateway (`Shown.send`) and its outcome (done,
+  or `Refused` with its sentence) comes back to the screen;
+- who is connected to the room (`Shown` is the play screen's presence), whether its store
+  keeps it (the replica's `keeper`), a join awaited, your-move news and ratings cross as
+  calls on the app's loop.
+
+The methods named `_here` run on the app's loop; those named `_there` on the server's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..commands import Command
+from ..rooms.apply import adopt, apply, twin
+from ..rooms.holder import Holder
+from ..rooms.live import Refused
+from ..rooms.presence import PRESENCES
+from ..rooms.room import Room, RoomError
+from ..rooms.rooms import Rooms
+from ..session import Change, Changed, Phase, Session
+from ..store import PlayerRating, Store, StoredRoom
+from .crossing import call_in, run_in
+
+News = Callable[[str, str, bool], None]
+"""Told on the app's loop: room code, text, whether to ring (`app.YourMove`)."""
+
+
+@dataclass(frozen=True)
+class RoomView:
+    """A room as it was when read, on the server's loop: what the lobby lists."""
+
+    code: str
+    game: str
+    """The game's name (`pilo`)."""
+    creator: str
+    joiner: str | None
+    rated: bool
+    finished: bool
+    waiting: str | None
+    """Whom the game waits for, both seats taken (None: nobody, or a seat open)."""
+    game_line: str
+    state_line: str
+    description: str
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return (self.creator,) if self.joiner is None else (self.creator, self.joiner)
+
+    def waits_for(self, name: str) -> bool:
+        return self.waiting == name
+
+    def game_text(self) -> str:
+        return self.game_line
+
+    def state_text(self) -> str:
+        return self.state_line
+
+    def describe(self) -> str:
+        return self.description
+
+
+def view_of(room: Room) -> RoomView:
+    """The room now (on the server's loop)."""
+    waiting = room.session.waiting_for() if room.joiner is not None else None
+    return RoomView(
+        room.code,
+        room.setup.game,
+        room.creator,
+        room.joiner,
+        room.rated,
+        room.finished,
+        waiting,
+        room.game_text(),
+        room.state_text(),
+        room.describe(),
+    )
+
+
+def your_move(room: Room, changed: Changed, user: str) -> tuple[str, bool] | None:
+    """What `user` is told when somebody moved in `room` (on any connection, of any
+    process): (text, whether to ring), or None (not their room, their own move)."""
+    session = room.session
+    joined = changed.change is Change.PHASE and changed.by is None
+    by = room.joiner if joined else changed.by
+    if user not in room.players or by in (None, user):
+        return None
+    where = f"room {room.code} ({session.game.info.title})"
+    if room.finished:  # news, but nothing to do: no bell
+        return f"{by} played {session.node.move} in {where}: {session.turn_text()}.", False
+    if session.waiting_for() != user:
+        return None
+    if joined:
+        what = "joined"
+    elif changed.change is Change.MOVE:
+        what = f"played {session.node.move}"
+    elif session.phase is Phase.SIDE:
+        what = "set komi: choose your side"
+    else:
+        what = "chose a side"
+    return f"{by} {what} in {where}: your move.", True
+
+
+@dataclass
+class Kept:
+    """Who keeps a replica's game, as the room's store last said (`session.Keeper`)."""
+
+    location: str
+    trouble: str | None
+
+
+@dataclass
+class Entered:
+    """What opening a room came to: the room (None: there is none) and a sentence."""
+
+    room: RoomView | None
+    notice: str | None = None
+
+
+@dataclass
+class Shown:
+    """A room shown on a screen of the app: its replica session, and the play screen's
+    presence (who of the room is connected) and sender. Lives on the app's loop."""
+
+    client: RoomClient
+    key: int
+    room: RoomView
+    session: Session
+    connected: frozenset[str]
+    changed: Callable[[], None] | None = None
+    ended: bool = False
+
+    @property
+    def code(self) -> str:
+        return self.room.code
+
+    def people(self) -> frozenset[str]:
+        return self.connected
+
+    def follow(self, here: bool, changed: Callable[[], None]) -> None:
+        """The screen starts (`here`) or stops showing the room: once it stops, the
+        replica is no longer kept up to date."""
+        if here:
+            self.changed = changed
+        else:
+            self.changed = None
+            self.client.hide(self)
+
+    async def send(self, command: Command) -> None:
+        """Send a command to the room's gateway; raises Refused with its sentence. The
+        replica has the command (applied in the order the room applied it) before this
+        returns."""
+        await run_in(self.client.server, self.client.send_there(self.code, command))
+
+
+@dataclass
+class Watch:
+    """A shown room's ties on the server's loop, to be cut when it is no longer shown."""
+
+    room: Room
+    commanded: Callable[[Command, str | None, float], None]
+    moved: Callable[[Changed], None]
+    saving: Callable[[], None]
+    presence: Callable[[], None]
+
+
+@dataclass
+class RoomClient:
+    """One session's way to the rooms. Made on the server's loop; `connect` on the app's."""
+
+    rooms: Rooms
+    store: Store
+    holder: Holder
+    server: asyncio.AbstractEventLoop
+    app: asyncio.AbstractEventLoop | None = None
+    news: News | None = None
+    views: tuple[RoomView, ...] = ()
+    """The unfinished rooms as last read (`refresh`), on the app's loop."""
+    shown: dict[int, Shown] = field(default_factory=dict)
+    """On the app's loop."""
+    watches: dict[int, Watch] = field(default_factory=dict)
+    """On the server's loop."""
+    waits: dict[int, tuple[Room, Callable[[Room], None]]] = field(default_factory=dict)
+    """Joins awaited, on the server's loop."""
+    keys: itertools.count[int] = field(default_factory=itertools.count)
+
+    def __post_init__(self) -> None:
+        self.user = self.holder.user
+        self.rated = self.rooms.rated
+        self.rooms.movers.append(self.moved_there)
+
+    # -- the app's side -----------------------------------------------------------------------
+
+    def connect(self, news: News) -> None:
+        """The app's loop (the running one) is told the person's news with `news`."""
+        self.app = asyncio.get_running_loop()
+        self.news = news
+
+    def unfinished(self) -> list[RoomView]:
+        return list(self.views)
+
+    def of_player(self, name: str) -> list[RoomView]:
+        """As `Rooms.of_player`: `name`'s games, those where it is their move first."""
+        mine = [room for room in self.views if name in room.players]
+        return sorted(mine, key=lambda room: not room.waits_for(name))
+
+    def to_watch(self, name: str) -> list[RoomView]:
+        return [room for room in self.views if name not in room.players]
+
+    def known(self, code: str) -> RoomView | None:
+        return next((room for room in self.views if room.code == code), None)
+
+    async def refresh(self) -> None:
+        """Read the unfinished rooms again (the lobby's lists)."""
+        self.views = await run_in(self.server, self.views_there())
+
+    async def enter(self, code: str, *, watch: bool) -> Entered:
+        """Take the seat in room `code` (joining if one is open), or watch it."""
+        return await run_in(self.server, self.enter_there(code, watch))
+
+    async def create(self, setup: object, *, rated: bool) -> RoomView:
+        """A new room (raises RoomError)."""
+        return await run_in(self.server, self.create_there(setup, rated))
+
+    async def show(self, code: str) -> Shown | None:
+        """A replica of room `code`'s session, kept up to date until it is hidden."""
+        assert self.app is not None
+        key = next(self.keys)
+        made = await run_in(self.server, self.show_there(code, key, self.app))
+        if made is None:
+            return None
+        room, session, connected = made
+        shown = Shown(self, key, room, session, connected)
+        self.shown[key] = shown
+        return shown
+
+    def hide(self, shown: Shown) -> None:
+        if self.shown.pop(shown.key, None) is not None:
+            shown.ended = True
+            call_in(self.server, self.hide_there, shown.key)
+
+    def showing(self, code: str) -> bool:
+        return any(shown.code == code for shown in self.shown.values())
+
+    def when_joined(self, code: str, joined: Callable[[], None]) -> Callable[[], None]:
+        """Call `joined` (on the app's loop) once somebody takes room `code`'s open seat
+        (at once if somebody has); the callable returned stops waiting."""
+        assert self.app is not None
+        key = next(self.keys)
+        call_in(self.server, self.wait_there, code, key, self.app, joined)
+        return lambda: call_in(self.server, self.unwait_there, key)
+
+    async def ratings(
+        self, game: str | None, names: set[str], *, end: bool = False
+    ) -> list[PlayerRating]:
+        """The ratings of `names` in `game` (None: every game); at a game's `end`, once
+        the end is kept (and rated). Raises StoreError."""
+        return await run_in(self.server, self.ratings_there(game, names, end))
+
+    async def archive(
+        self, *, finished: bool, player: str | None, limit: int, offset: int
+    ) -> list[StoredRoom]:
+        """A page of the store's rooms (the archive). Raises StoreError."""
+        return await run_in(self.server, self.archive_there(finished, player, limit, offset))
+
+    def _apply_here(self, key: int, command: Command, by: str | None, at: float) -> None:
+        shown = self.shown.get(key)
+        if shown is not None:
+            apply(shown.session, command, by, at)
+
+    def _adopt_here(self, key: int, fresh: Session) -> None:
+        shown = self.shown.get(key)
+        if shown is not None:
+            adopt(shown.session, fresh)
+
+    def _kept_here(self, key: int, kept: Kept) -> None:
+        shown = self.shown.get(key)
+        if shown is not None:
+            shown.session.keeper = kept
+            for listener in list(shown.session.saving_listeners):
+                listener()
+
+    def _people_here(self, key: int, people: frozenset[str]) -> None:
+        shown = self.shown.get(key)
+        if shown is not None:
+            shown.connected = people
+            if shown.changed is not None:
+                shown.changed()
+
+    def _news_here(self, code: str, text: str, ring: bool) -> None:
+        if self.news is not None:
+            self.news(code, text, ring)
+
+    # -- the server's side -------------------------------------------------------------------
+
+    def moved_there(self, room: Room, changed: Changed) -> None:
+        told = your_move(room, changed, self.user)
+        if told is not None and self.app is not None:
+            call_in(self.app, self._news_here, room.code, *told)
+
+    async def views_there(self) -> tuple[RoomView, ...]:
+        return tuple(view_of(room) for room in self.rooms.unfinished())
+
+    async def enter_there(self, code: str, watch: bool) -> Entered:
+        rooms = self.rooms
+        room = await rooms.get(code)
+        if room is None:
+            return Entered(None, f"There is no room {code}.")
+        notice = None
+        if self.user in room.players:
+            await rooms.take_seat(room, self.holder)
+        elif not watch:
+            try:
+                await rooms.join(room, self.holder)
+            except RoomError as error:
+                notice = f"{str(error).capitalize()}: you watch."
+        return Entered(view_of(room), notice)
+
+    async def create_there(self, setup: object, rated: bool) -> RoomView:
+        from ..game_setup import Setup
+
+        assert isinstance(setup, Setup)
+        return view_of(await self.rooms.create(setup, self.holder, rated=rated))
+
+    async def show_there(
+        self, code: str, key: int, app: asyncio.AbstractEventLoop
+    ) -> tuple[RoomView, Session, frozenset[str]] | None:
+        room = await self.rooms.get(code)
+        if room is None:
+            return None
+        live = room.session
+        replica = twin(live)
+        if live.keeper is not None:
+            replica.keeper = Kept(live.keeper.location, live.keeper.trouble)
+
+        def commanded(command: Command, by: str | None, at: float) -> None:
+            call_in(app, self._apply_here, key, command, by, at)
+
+        def moved(changed: Changed) -> None:
+            if changed.change is Change.STEP:  # read again whole (`Rooms._reload`)
+                call_in(app, self._adopt_here, key, twin(live))
+
+        def saving() -> None:
+            keeper = live.keeper
+            if keeper is not None:
+                call_in(app, self._kept_here, key, Kept(keeper.location, keeper.trouble))
+
+        def presence() -> None:
+            call_in(app, self._people_here, key, PRESENCES.people(code))
+
+        room.commands.append(commanded)
+        live.listeners.append(moved)
+        live.saving_listeners.append(saving)
+        PRESENCES.follow(code, self.user, True, presence)
+        self.watches[key] = Watch(room, commanded, moved, saving, presence)
+        return view_of(room), replica, PRESENCES.people(code)
+
+    def hide_there(self, key: int) -> None:
+        watch = self.watches.pop(key, None)
+        if watch is None:
+            return
+        room, live = watch.room, watch.room.session
+        for ties, tie in (
+            (room.commands, watch.commanded),
+            (live.listeners, watch.moved),
+            (live.saving_listeners, watch.saving),
+        ):
+            if tie in ties:
+                ties.remove(tie)  # type: ignore[arg-type]
+        PRESENCES.follow(room.code, self.user, False, watch.presence)
+
+    def wait_there(
+        self, code: str, key: int, app: asyncio.AbstractEventLoop, joined: Callable[[], None]
+    ) -> None:
+        room = self.rooms.known(code)
+        if room is None:
+            return
+        if room.joiner is not None:
+            call_in(app, joined)
+            return
+
+        def listener(room: Room) -> None:
+            call_in(app, joined)
+
+        room.listeners.append(listener)
+        self.waits[key] = (room, listener)
+
+    def unwait_there(self, key: int) -> None:
+        waiting = self.waits.pop(key, None)
+        if waiting is not None and waiting[1] in waiting[0].listeners:
+            waiting[0].listeners.remove(waiting[1])
+
+    async def send_there(self, code: str, command: Command) -> None:
+        room = self.rooms.known(code)
+        if room is None:
+            raise Refused(f"room {code} is not here any more")
+        await self.rooms.send(room, command, self.holder)
+
+    async def ratings_there(
+        self, game: str | None, names: set[str], end: bool
+    ) -> list[PlayerRating]:
+        if end:  # the end is saved (and rated) before the ratings are read again
+            await self.rooms.flush()
+        return await asyncio.to_thread(self.store.ratings, game, names)
+
+    async def archive_there(
+        self, finished: bool, player: str | None, limit: int, offset: int
+    ) -> list[StoredRoom]:
+        return await asyncio.to_thread(
+            self.store.rooms, finished=finished, player=player, limit=limit, offset=offset
+        )
+
+    def close(self) -> None:
+        """The session ended (on the server's loop): nothing more is sent to it."""
+        if self.moved_there in self.rooms.movers:
+            self.rooms.movers.remove(self.moved_there)
+        for key in list(self.watches):
+            self.hide_there(key)
+        for key in list(self.waits):
+            self.unwait_there(key)
