@@ -21,7 +21,8 @@ What crosses, and how (every crossing is `crossing.call_in` or `crossing.run_in`
 A layout is synchronous work of a tenth of a second or more at the largest sizes: on a
 thread of its own it is time-sliced (`sys.getswitchinterval`) with the server's loop and
 the other sessions instead of holding them for its whole length. Each thread costs its
-stack and a loop (a few hundred kilobytes).
+stack (the pages it touches) and a loop, with three file descriptors (its epoll and the
+socket pair that wakes it).
 """
 
 from __future__ import annotations
