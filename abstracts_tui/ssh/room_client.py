@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -33,9 +34,12 @@ from ..rooms.live import Refused
 from ..rooms.presence import PRESENCES
 from ..rooms.room import Room, RoomError
 from ..rooms.rooms import Rooms
+from ..rules import RulesError
 from ..session import Change, Changed, Phase, Session
 from ..store import PlayerRating, Store, StoredRoom
 from .crossing import call_in, run_in
+
+log = logging.getLogger(__name__)
 
 News = Callable[[str, str, bool], None]
 """Told on the app's loop: room code, text, whether to ring (`app.YourMove`)."""
@@ -193,6 +197,9 @@ class RoomClient:
     """The unfinished rooms as last read (`refresh`), on the app's loop."""
     shown: dict[int, Shown] = field(default_factory=dict)
     """On the app's loop."""
+    opening: dict[int, list[Callable[[Shown], None]]] = field(default_factory=dict)
+    """What came for a shown room before its replica was here (the server's loop told
+    it in order, after the replica; the app's loop may run it before), on the app's loop."""
     watches: dict[int, Watch] = field(default_factory=dict)
     """On the server's loop."""
     waits: dict[int, tuple[Room, Callable[[Room], None]]] = field(default_factory=dict)
@@ -241,12 +248,18 @@ class RoomClient:
         """A replica of room `code`'s session, kept up to date until it is hidden."""
         assert self.app is not None
         key = next(self.keys)
-        made = await run_in(self.server, self.show_there(code, key, self.app))
+        self.opening[key] = []
+        try:
+            made = await run_in(self.server, self.show_there(code, key, self.app))
+        finally:
+            early = self.opening.pop(key)
         if made is None:
             return None
         room, session, connected = made
         shown = Shown(self, key, room, session, connected)
         self.shown[key] = shown
+        for act in early:
+            act(shown)
         return shown
 
     def hide(self, shown: Shown) -> None:
@@ -278,29 +291,43 @@ class RoomClient:
         """A page of the store's rooms (the archive). Raises StoreError."""
         return await run_in(self.server, self.archive_there(finished, player, limit, offset))
 
-    def _apply_here(self, key: int, command: Command, by: str | None, at: float) -> None:
+    def _to_shown(self, key: int, act: Callable[[Shown], None]) -> None:
         shown = self.shown.get(key)
         if shown is not None:
-            apply(shown.session, command, by, at)
+            act(shown)
+        elif key in self.opening:
+            self.opening[key].append(act)
+
+    def _apply_here(self, key: int, command: Command, by: str | None, at: float) -> None:
+        def act(shown: Shown) -> None:
+            try:
+                apply(shown.session, command, by, at)
+            except RulesError as error:  # the replica went astray: copied again whole
+                log.warning(
+                    "room %s: %s does not apply to a replica (%s)", shown.code, command, error
+                )
+                call_in(self.server, self.copy_there, key)
+
+        self._to_shown(key, act)
 
     def _adopt_here(self, key: int, fresh: Session) -> None:
-        shown = self.shown.get(key)
-        if shown is not None:
-            adopt(shown.session, fresh)
+        self._to_shown(key, lambda shown: adopt(shown.session, fresh))
 
     def _kept_here(self, key: int, kept: Kept) -> None:
-        shown = self.shown.get(key)
-        if shown is not None:
+        def act(shown: Shown) -> None:
             shown.session.keeper = kept
             for listener in list(shown.session.saving_listeners):
                 listener()
 
+        self._to_shown(key, act)
+
     def _people_here(self, key: int, people: frozenset[str]) -> None:
-        shown = self.shown.get(key)
-        if shown is not None:
+        def act(shown: Shown) -> None:
             shown.connected = people
             if shown.changed is not None:
                 shown.changed()
+
+        self._to_shown(key, act)
 
     def _news_here(self, code: str, text: str, ring: bool) -> None:
         if self.news is not None:
@@ -369,6 +396,11 @@ class RoomClient:
         PRESENCES.follow(code, self.user, True, presence)
         self.watches[key] = Watch(room, commanded, moved, saving, presence)
         return view_of(room), replica, PRESENCES.people(code)
+
+    def copy_there(self, key: int) -> None:
+        watch = self.watches.get(key)
+        if watch is not None and self.app is not None:
+            call_in(self.app, self._adopt_here, key, twin(watch.room.session))
 
     def hide_there(self, key: int) -> None:
         watch = self.watches.pop(key, None)
