@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import Callable, Coroutine
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -54,29 +54,3 @@ def on_thread(name: str, run: Callable[[], T]) -> asyncio.Future[T]:
 
     threading.Thread(target=main, name=name, daemon=True).start()
     return done
-
-
-class Latest(Generic[T]):
-    """A value sent again and again to another loop, where only the latest matters (a
-    window's size): however many are sent, the loop is woken once and given the last."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, deliver: Callable[[T], None]) -> None:
-        self.loop = loop
-        self.deliver = deliver
-        self.lock = threading.Lock()
-        self.value: T | None = None
-        self.pending = False
-
-    def send(self, value: T) -> None:
-        with self.lock:
-            self.value = value
-            if self.pending:
-                return
-            self.pending = True
-        call_in(self.loop, self._deliver)
-
-    def _deliver(self) -> None:
-        with self.lock:
-            value, self.value, self.pending = self.value, None, False
-        if value is not None:
-            self.deliver(value)

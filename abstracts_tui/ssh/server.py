@@ -43,7 +43,7 @@ from .auth import (
 from .collector import keep_pauses_short
 from .commands import COMMANDS
 from .commands import USAGE as COMMANDS_USAGE
-from .crossing import Latest, call_in
+from .crossing import call_in
 from .files import own_folder, tidy_user_files
 from .guesses import Guesses, TooManyGuesses
 from .limits import (
@@ -504,9 +504,6 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         """The app on its thread, while it runs."""
         self.early: list[str] = []
         """What the client typed before the app had a driver (its thread starting)."""
-        self.sizes: Latest[tuple[int, int]] | None = None
-        """The window's sizes, to the app's loop: a storm of window changes wakes it once
-        for the last one."""
         self.user = ""
         self.closed = False
         self.goodbye = ""
@@ -754,7 +751,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             self.server.terminals.discard(self)
             client.close()
             self.app = None
-            self.driver = self.app_loop = self.sizes = None
+            self.driver = self.app_loop = None
             self.release()
             if self.idle_check is not None:
                 self.idle_check.cancel()
@@ -798,9 +795,8 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         """The app on its thread has a driver, of its loop `loop`: input and sizes go there."""
         if self.app is not None:
             self.driver, self.app_loop = driver, loop
-            self.sizes = Latest(loop, lambda size: driver.resize(*size))
             if self.size != self.started:  # changed while the app started
-                self.sizes.send(self.size)
+                call_in(loop, driver.resize, *self.size)
             if self.early:
                 call_in(loop, driver.feed, "".join(self.early))
                 self.early.clear()
@@ -831,8 +827,9 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         if width <= 0 or height <= 0:
             return
         self.size = self.fit(width, height)
-        if self.sizes is not None:
-            self.sizes.send(self.size)
+        if self.driver is not None and self.app_loop is not None:
+            # Each one: the driver spaces the layouts, and lays out the last size.
+            call_in(self.app_loop, self.driver.resize, *self.size)
 
     def eof_received(self) -> bool:
         # No more keys will come: the app ends, and its last frame (the terminal put back)

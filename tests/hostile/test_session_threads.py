@@ -65,7 +65,10 @@ def test_a_hanging_layout_and_a_failing_app_do_not_hold_up_another_player(
     assert FAULT in log, log
     times = quiet.since(0)
     # The whole attack lasts more than 3 layouts of HANG_SECONDS: 30 keys at least,
-    # where a loop shared by every app would have answered none during each layout.
+    # where a loop shared by every app answered none during each layout (a wait of
+    # HANG_SECONDS or more). Meanwhile the quiet session shares the processor with the
+    # hung one: its median is a little higher than with no fault (bounds for a loaded
+    # machine: 36 ms and 133 ms were read at load 10).
     assert len(times) >= 30, quiet.lines
-    assert statistics.median(times) < 50, sorted(times)
-    assert max(times) < 250, sorted(times)
+    assert statistics.median(times) < 100, sorted(times)
+    assert max(times) < HANG_SECONDS * 1000 / 4, sorted(times)
