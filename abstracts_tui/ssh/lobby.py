@@ -213,18 +213,16 @@ class LobbyScreen(Screen[None]):
         self.refresh_lists()
 
     def refresh_lists(self) -> None:
-        """Draw the lists and the news now, and again once the ratings are read."""
-        self.draw_lists()
+        """Draw the lists and the news once the rooms are read again (on the server's
+        loop: a moment), and again once the ratings are read."""
         self.read_ratings()
 
     @work(exclusive=True, group="ratings")
     async def read_ratings(self) -> None:
-        """Read the rooms again, then the ratings of the people the lists name (and of
-        this person)."""
-        before = self.rooms.views
+        """Read the rooms again and draw them with the news, then read the ratings of the
+        people the lists name (and of this person)."""
         await self.rooms.refresh()
-        if self.rooms.views != before:
-            self.draw_lists()
+        self.draw_lists()
         names = {self.user}.union(*(room.players for room in self.rooms.unfinished()))
         try:
             found = await self.rooms.ratings(None, names)
