@@ -8,6 +8,7 @@ closed (`export CODE` gives the record to keep).
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,7 +29,7 @@ from ..tui.widgets.key_bar import KeyBar
 from .commands import game_line
 
 if TYPE_CHECKING:
-    from .room_client import RoomClient
+    from ..store import Store
 
 PAGE = 15
 """Games a page."""
@@ -75,11 +76,10 @@ class ArchiveScreen(Screen[None]):
         Binding("escape,q", "leave", "Back to the lobby", key_display="esc", id="archive.back"),
     ]
 
-    def __init__(self, user: str, rooms: RoomClient) -> None:
+    def __init__(self, user: str, store: Store) -> None:
         super().__init__()
         self.user = user
-        self.rooms = rooms
-        """The store is read through it, on the server's loop."""
+        self.store = store
         self.everyone = False
         self.page = 0
         self.found: dict[str, StoredRoom] = {}
@@ -98,8 +98,9 @@ class ArchiveScreen(Screen[None]):
     @work(exclusive=True, group="archive")
     async def show_page(self) -> None:
         player = None if self.everyone else self.user
-        try:
-            rows = await self.rooms.archive(
+        try:  # the store blocks: not on the loop every connection shares
+            rows = await asyncio.to_thread(
+                self.store.rooms,
                 finished=True,
                 player=player,
                 limit=PAGE + 1,

@@ -19,12 +19,13 @@ START_TIMEOUT = 60.0
 class RunningServer:
     """A server process; `port` is where it listens, `log` what it wrote."""
 
-    def __init__(self, data: Path, args: list[str], program: list[str] | None = None) -> None:
-        """`program`: what runs `serve` (by default `python -m abstracts_tui`)."""
+    def __init__(self, data: Path, args: list[str]) -> None:
         self.data = data
         self.process = subprocess.Popen(
             [
-                *(program or [sys.executable, "-m", "abstracts_tui"]),
+                sys.executable,
+                "-m",
+                "abstracts_tui",
                 "serve",
                 "--port",
                 "0",
