@@ -119,5 +119,7 @@ class Gateway:
         except RulesError as error:
             log.warning("room %s: %s does not apply here (%s)", self.room.code, command, error)
             return False
+        for told in list(self.room.commands):
+            told(command, by, at)
         self.applied(self.room, command, by)
         return True

@@ -1,6 +1,7 @@
 """Who is connected to each room's game, and the screens to tell when that changes.
 
-Every app of a server process runs in one event loop, so the process keeps this itself: a
+The presences belong to the server's event loop (the SSH apps, each on a thread of its
+own, follow them through their room clients), so the process keeps this itself: a
 screen showing a room's game counts its person as connected while it shows it, and is
 told when someone of the room connects or drops (a player sees at once that the other's
 connection was lost, without asking again and again). On a server of several processes

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from ..commands import Command
 from ..game_setup import Setup
 from ..records import result_text
 from ..records.results import decided
@@ -50,6 +51,9 @@ class Room:
     """The lines said in the room while this process has had it."""
     rates: Rates = field(default_factory=Rates)
     """How fast each person may chat in it (this process's sayers)."""
+    commands: list[Callable[[Command, str | None, float], None]] = field(default_factory=list)
+    """Told of every command applied to the live session, by whom and at what moment (the
+    replicas of the session on the SSH sessions' threads apply the same)."""
 
     @property
     def creator(self) -> str:

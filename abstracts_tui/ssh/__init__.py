@@ -1,4 +1,5 @@
-"""Play over SSH: `abstracts-tui serve` runs one asyncio loop with an app per connection.
+"""Play over SSH: `abstracts-tui serve` runs one asyncio loop for the connections, the
+rooms and the store, and each terminal session's app on a thread of its own.
 
 - `driver`: the Textual driver that draws on an SSH channel;
 - `auth`: who may connect, passwords, keys, the host key;
@@ -8,5 +9,8 @@
 - `commands`: `games`, `export` and `ratings`, answered from the store;
 - `files`: reading the data folder without following links, setting bad files aside;
 - `lobby`: the lobby and waiting screens; `app`: the app each connection gets;
-- `server`: the asyncssh server and its sessions.
+- `server`: the asyncssh server and its sessions;
+- `session_thread`: a session's app on its own thread and loop (which loop owns what);
+- `room_client`: the one way such an app reaches the rooms (replicas of their games);
+- `crossing`: the one helper that crosses between the loops and threads (line mode too).
 """

@@ -1,19 +1,20 @@
 """The app each SSH connection gets: the game app with a lobby as its home screen.
 
 It is the ordinary `AbstractsApp` (the same selection, play, dialog and help screens),
-drawn by `ChannelDriver` on the connection's channel, with three differences: the lobby
+drawn by `ChannelDriver` on the connection's channel, on a thread of its own
+(`session_thread`), with three differences: the lobby
 is home, room games are shown with the seat's person only (`Seat.local_people`), and its
 policy allows no files (saving and loading records are not offered: the server's disk is
-not the player's). A room's game screen counts its person as connected
-(`presence.RoomPresence`), so that a player sees when the other's connection dropped.
+not the player's). A room's game screen counts its person as connected, so that a player
+sees when the other's connection dropped. The rooms belong to the server's loop: the app
+reaches them through its `room_client.RoomClient` only, and its screens show replicas.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,22 +25,20 @@ from textual.filter import LineFilter, Monochrome
 from textual.message import Message
 from textual.screen import Screen
 
-from ..commands import Abort
 from ..game_setup import Setup
 from ..ratings import Rating
 from ..rooms.holder import Holder
-from ..rooms.presence import RoomPresence
-from ..rooms.room import Room, RoomError
-from ..rooms.rooms import Rooms
+from ..rooms.room import RoomError
 from ..rules import RulesError
 from ..session import Change, Changed, Phase, Session
-from ..store import Store, StoreError
+from ..store import StoreError
 from ..tui import app as tui_app
 from ..tui.app import AbstractsApp, Policy
 from ..tui.messages import NewGameRequested
 from ..tui.screens.select import SelectScreen
 from .driver import Channel, ChannelDriver
 from .lobby import LobbyScreen, WaitingScreen
+from .room_client import RoomClient, RoomView, Shown
 from .signals import signal
 
 if TYPE_CHECKING:
@@ -118,8 +117,7 @@ class ServerApp(AbstractsApp):
         *,
         user: str,
         holder: Holder,
-        rooms: Rooms,
-        store: Store,
+        rooms: RoomClient,
         channel: Channel,
         terminal: Terminal,
         address: str,
@@ -131,8 +129,7 @@ class ServerApp(AbstractsApp):
         self.holder = holder
         """This connection: the commands of its screens are sent as its."""
         self.rooms = rooms
-        self.store = store
-        """The server's store (ratings, the archive)."""
+        """The rooms, the ratings and the archive, on the server's loop."""
         self.channel = channel
         self.address = address
         self.command = command
@@ -141,9 +138,8 @@ class ServerApp(AbstractsApp):
         self.news: list[str] = []
         """What happened in the person's rooms while this connection showed others, newest
         first (the lobby shows it)."""
-        self.rooms.movers.append(self.room_changed)
-        self.rooms.listing.append(self.lists_changed)
-        self.following: dict[str, Callable[[Changed], None]] = {}
+        self.rooms.connect(self.room_news, self.lists_changed)
+        self.following: set[str] = set()
         """The rated rooms whose end this connection shows the ratings of."""
         self.shown = False
         """Whether the first frame is drawn (the first screen is mounted)."""
@@ -217,52 +213,15 @@ class ServerApp(AbstractsApp):
 
     # -- your move -------------------------------------------------------------------------
 
-    def forget_rooms(self) -> None:
-        """The session ended: no more signals for it."""
-        if self.room_changed in self.rooms.movers:
-            self.rooms.movers.remove(self.room_changed)
-        if self.lists_changed in self.rooms.listing:
-            self.rooms.listing.remove(self.lists_changed)
-        for code, listener in self.following.items():
-            room = self.rooms.rooms.get(code)
-            if room is not None and listener in room.session.listeners:
-                room.session.listeners.remove(listener)
-
-    def room_changed(self, room: Room, changed: Changed) -> None:
-        """Somebody moved in `room` (on any connection, of any process): signal this
-        person if it is now their move and this connection does not show that game."""
-        session = room.session
-        joined = changed.change is Change.PHASE and changed.by is None
-        by = room.joiner if joined else changed.by
-        if self.user not in room.players or by in (None, self.user) or self.shows(room):
-            return
-        where = f"room {room.code} ({session.game.info.title})"
-        if changed.change is Change.END:  # resigned or called off: news, no bell
-            ended_how = session.ended()
-            aborted = ended_how is not None and ended_how.winner is None
-            what = "aborted the game" if aborted else "resigned"
-            ended = f"{by} {what} in {where}: {session.turn_text()}."
-            self.post_message(YourMove(room.code, ended, signal=False))
-            return
-        if room.finished:  # news, but nothing to do: no bell
-            ended = f"{by} played {session.node.move} in {where}: {session.turn_text()}."
-            self.post_message(YourMove(room.code, ended, signal=False))
-            return
-        if session.waiting_for() != self.user:
-            return
-        if joined:
-            what = "joined"
-        elif changed.change is Change.MOVE:
-            what = f"played {session.node.move}"
-        elif session.phase is Phase.SIDE:
-            what = "set komi: choose your side"
-        else:
-            what = "chose a side"
-        self.post_message(YourMove(room.code, f"{by} {what} in {where}: your move."))
+    def room_news(self, code: str, text: str, ring: bool) -> None:
+        """Somebody moved in room `code` (`room_client.your_move`): signal this person,
+        unless this connection shows that game."""
+        if not self.shows(code):
+            self.post_message(YourMove(code, text, signal=ring))
 
     def lists_changed(self) -> None:
-        """A room was made, joined or ended (called from whichever app or catch-up did it:
-        posted, so that this app draws its own lobby)."""
+        """A room was made, joined or ended (the lists read again already): the lobby
+        draws them."""
         self.post_message(ListsChanged())
 
     @on(ListsChanged)
@@ -270,12 +229,9 @@ class ServerApp(AbstractsApp):
         if isinstance(self.screen, LobbyScreen):
             self.screen.draw_lists()  # from memory: the lists, open challenges first
 
-    def shows(self, room: Room) -> bool:
-        from ..tui.screens.play import PlayScreen
-
-        return any(
-            (isinstance(screen, PlayScreen) and screen.session is room.session)
-            or (isinstance(screen, WaitingScreen) and screen.room is room)
+    def shows(self, code: str) -> bool:
+        return self.rooms.showing(code) or any(
+            isinstance(screen, WaitingScreen) and screen.room.code == code
             for screen in self.screen_stack
         )
 
@@ -308,118 +264,119 @@ class ServerApp(AbstractsApp):
         self.run_worker(self.enter_code(code, watch=watch), group="rooms")
 
     async def enter_code(self, code: str, *, watch: bool) -> None:
-        room = await self.rooms.get(code)
-        if room is None:
-            self.notify(f"There is no room {code}.", severity="error", markup=False)
+        entered = await self.rooms.enter(code, watch=watch)
+        if entered.room is None:
+            self.notify(entered.notice or "", severity="error", markup=False)
             return
-        if self.user in room.players:
-            await self.rooms.take_seat(room, self.holder)
-        elif not watch:
-            try:
-                await self.rooms.join(room, self.holder)
-            except RoomError as error:
-                self.notify(f"{str(error).capitalize()}: you watch.", markup=False)
-        self.enter_room(room)
+        if entered.notice is not None:
+            self.notify(entered.notice, markup=False)
+        await self.enter_room(entered.room)
 
-    def enter_room(self, room: Room) -> None:
-        """The waiting screen for a creator still alone, else the game."""
+    async def enter_room(self, room: RoomView) -> None:
+        """The waiting screen for a creator still alone, else the game (a replica)."""
         from ..tui.screens.play import PlayScreen, Seat
 
         screen: Screen[Any]
         if room.joiner is None and self.user == room.creator:
             screen = WaitingScreen(room, self.address)
         else:
+            shown = await self.rooms.show(room.code)
+            if shown is None:
+                self.notify(f"There is no room {room.code}.", severity="error", markup=False)
+                return
+            room = shown.room
             seat = Seat(
                 local_people=frozenset({self.user}) & frozenset(room.players),
                 shared=True,
                 files=False,
-                presence=RoomPresence(room.code, self.user),
-                send=self.rooms.sender(room, self.holder),
-                room=self.room_seat(room),
+                presence=shown,
+                send=shown.send,
+                room=self.room_seat(shown),
             )
-            screen = PlayScreen(room.session, ascii=self.ascii, seat=seat)
+            screen = PlayScreen(shown.session, ascii=self.ascii, seat=seat)
             if room.rated and not room.finished:
-                self.follow_ratings(room)
+                self.follow_ratings(shown)
         if isinstance(self.screen, WaitingScreen):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
 
-    def room_seat(self, room: Room) -> RoomSeat:
-        """What the room's play screen needs for online play, as this connection's."""
+    def room_seat(self, shown: Shown) -> RoomSeat:
+        """What the room's play screen needs for online play, as this connection's: its
+        chat a replica, its lines and rematch sent to the room on the server's loop."""
         from ..tui.online import RoomSeat, sentence
 
-        rooms, holder = self.rooms, self.holder
+        rooms, code = self.rooms, shown.code
 
         async def say(text: str) -> str | None:
             try:
-                await rooms.say(room, text, holder)
+                await rooms.say(code, text)
             except RulesError as refused:
                 return sentence(refused)
             return None
 
         async def rematch() -> None:
-            await rooms.rematch(room, holder)
+            await rooms.rematch(code)
 
         return RoomSeat(
-            code=room.code,
+            code=code,
             user=self.user,
-            rated=room.rated,
-            chat=room.chat,
+            rated=shown.room.rated,
+            chat=shown.chat,
             say=say,
             rematch_room=rematch,
             go_to=lambda code: self.open_room(code, watch=False),
-            players=lambda: room.players,
+            players=lambda: shown.room.players,
         )
 
-    def follow_ratings(self, room: Room) -> None:
+    def follow_ratings(self, shown: Shown) -> None:
         """Read the players' ratings now, and at the game's end show them old -> new."""
+        room, session = shown.room, shown.session
         if room.code in self.following:
             return
-        game = room.setup.game
         before: dict[str, Rating] = {}
 
         async def read(end: bool) -> None:
-            def ratings() -> dict[str, Rating]:
-                return {r.name: r.rating for r in self.store.ratings(game, room.players)}
-
             try:
-                if end:  # the end is saved (and rated) before the ratings are read again
-                    await self.rooms.flush()
-                found = await asyncio.to_thread(ratings)
+                names = set(room.players) | set(session.people)
+                rows = await self.rooms.ratings(room.game, names, end=end)
             except StoreError as error:
                 if end:
                     self.notify(f"The new ratings cannot be read now: {error}.", markup=False)
                 return
+            found = {row.name: row.rating for row in rows}
             if not end:
                 before.update(found)
                 return
+            players = (room.creator, *(p for p in session.people if p != room.creator))
             changes = [
                 rating_change(name, before.get(name), found[name])
-                for name in room.players
+                for name in players
                 if name in found
             ]
             if changes:
-                self.show_ratings(room, f"Ratings: {', '.join(changes)}.")
+                self.show_ratings(room.code, session, f"Ratings: {', '.join(changes)}.")
 
         def changed(change: Changed) -> None:
-            if change.change in (Change.MOVE, Change.END, Change.FLAG) and room.finished:
-                room.session.listeners.remove(changed)
+            ended = change.change in (Change.MOVE, Change.END, Change.FLAG)
+            if ended and session.phase is Phase.PLAY and session.over:
+                session.listeners.remove(changed)
+                self.following.discard(room.code)
                 self.run_worker(read(True))
 
-        self.following[room.code] = changed
-        room.session.listeners.append(changed)
+        self.following.add(room.code)
+        session.listeners.append(changed)
         self.run_worker(read(False))
 
-    def show_ratings(self, room: Room, text: str) -> None:
+    def show_ratings(self, code: str, session: Session, text: str) -> None:
         from ..tui.screens.play import PlayScreen
 
         screen = self.screen
-        if isinstance(screen, PlayScreen) and screen.session is room.session:
+        if isinstance(screen, PlayScreen) and screen.session is session:
             # After the move's news, which the screen's queue holds already.
-            screen.call_later(screen.say, f"Game over: {room.session.turn_text()}. {text}")
+            screen.call_later(screen.say, f"Game over: {session.turn_text()}. {text}")
         else:
-            self.notify(f"Room {room.code}: {text}", timeout=30, markup=False)
+            self.notify(f"Room {code}: {text}", timeout=30, markup=False)
 
     @on(WaitingScreen.CallOff)
     def call_off(self, message: WaitingScreen.CallOff) -> None:
@@ -429,11 +386,11 @@ class ServerApp(AbstractsApp):
 
         async def abort() -> None:
             try:
-                await self.rooms.send(room, Abort(), self.holder)
+                await self.rooms.call_off(room.code)
             except RulesError as refused:
                 self.notify(f"Not called off: {refused}", severity="error", markup=False)
                 return
-            if isinstance(self.screen, WaitingScreen) and self.screen.room is room:
+            if isinstance(self.screen, WaitingScreen) and self.screen.room.code == room.code:
                 self.pop_screen()
             self.notify(f"Room {room.code} is called off.", markup=False)
 
@@ -442,7 +399,9 @@ class ServerApp(AbstractsApp):
     @on(WaitingScreen.Joined)
     def joined(self) -> None:
         if isinstance(self.screen, WaitingScreen):
-            self.enter_room(self.screen.room)
+            # The room read again: with its joiner now.
+            code = self.screen.room.code
+            self.run_worker(self.enter_code(code, watch=False), group="rooms")
 
     @on(LobbyScreen.Create)
     def create_requested(self) -> None:
@@ -453,13 +412,11 @@ class ServerApp(AbstractsApp):
 
         async def create(setup: Setup) -> None:
             try:
-                room = await self.rooms.create(
-                    setup, self.holder, rated=screen.rated, open=screen.open
-                )
+                room = await self.rooms.create(setup, rated=screen.rated, open=screen.open)
             except RoomError as error:
                 self.notify(f"{str(error).capitalize()}.", severity="error")
                 return
-            self.enter_room(room)
+            await self.enter_room(room)
 
         def chosen(setup: Setup | None) -> None:
             if setup is not None:

@@ -8,7 +8,6 @@ closed (`export CODE` gives the record to keep).
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,7 +28,7 @@ from ..tui.widgets.key_bar import KeyBar
 from .commands import game_line
 
 if TYPE_CHECKING:
-    from ..store import Store
+    from .room_client import RoomClient
 
 PAGE = 15
 """Games a page."""
@@ -76,10 +75,11 @@ class ArchiveScreen(Screen[None]):
         Binding("escape,q", "leave", "Back to the lobby", key_display="esc", id="archive.back"),
     ]
 
-    def __init__(self, user: str, store: Store) -> None:
+    def __init__(self, user: str, rooms: RoomClient) -> None:
         super().__init__()
         self.user = user
-        self.store = store
+        self.rooms = rooms
+        """The store is read through it, on the server's loop."""
         self.everyone = False
         self.page = 0
         self.found: dict[str, StoredRoom] = {}
@@ -98,9 +98,8 @@ class ArchiveScreen(Screen[None]):
     @work(exclusive=True, group="archive")
     async def show_page(self) -> None:
         player = None if self.everyone else self.user
-        try:  # the store blocks: not on the loop every connection shares
-            rows = await asyncio.to_thread(
-                self.store.rooms,
+        try:
+            rows = await self.rooms.archive(
                 finished=True,
                 player=player,
                 limit=PAGE + 1,

@@ -3,8 +3,9 @@
 Textual's Linux driver owns the process's own terminal (termios, signals, a writer thread
 and an input thread). Over SSH there is no terminal in the server process: the client's
 keys arrive as channel data and frames go back as channel writes. So every connection gets
-an app with this driver, and all the apps share one asyncio loop: no thread and no process
-per player, and a session costs only the memory of its screens.
+an app with this driver, on a thread of its own with its own loop (`session_thread`): the
+server's loop hands it the channel's input and sizes (`feed`, `resize`) and writes the
+frames it flushes, and a session costs the memory of its screens and of its thread.
 """
 
 from __future__ import annotations
@@ -40,9 +41,10 @@ RESIZE_CELLS = 10_000
 """The least time between two layouts for new sizes is `RESIZE_SECONDS` for every
 `RESIZE_CELLS` cells of the new size (0.1 s up to 125x80, 1 s at 500x200): a window
 dragged, or a client sending a thousand window changes, is laid out for the last size in
-each such time, not for every size it went through. A layout costs the one loop all the
-players share time in proportion to the cells (up to a tenth of a second at 500x200 on
-a small machine): so one client's resizes take about a tenth of the loop."""
+each such time, not for every size it went through. A layout costs the session's thread
+time in proportion to the cells (up to a tenth of a second at 500x200 on a small
+machine), which it shares with the other sessions and the server's loop: so one client's
+resizes take about a tenth of a core."""
 ESCAPE_TICK = 0.12
 """Seconds after a lone Escape before it counts as the Escape key (Textual waits 0.1 s)."""
 

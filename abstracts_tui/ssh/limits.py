@@ -9,7 +9,7 @@ MAX_COLUMNS = 500
 MAX_ROWS = 200
 """The largest terminal the server draws for (wider than a 4K screen in a small font): a
 bigger size from the client (`stty rows 65535 cols 65535`) is used as this one. Every
-frame costs the server's one loop time in proportion to its cells, and memory for every
+frame costs the processor time in proportion to its cells, and memory for every
 line of every screen: an unbounded size let one client take gigabytes and stall the
 others for seconds."""
 MIN_COLUMNS = 20

@@ -16,12 +16,12 @@ from __future__ import annotations
 import asyncio
 import queue
 import re
-import threading
 from collections.abc import Callable
 from pathlib import Path
 
 from ..lines.terminal import CONTROL, MAX_LINE, start_session
 from ..session import Session
+from .crossing import call_in, on_thread
 
 ESCAPE_SEQUENCE = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|O.|.)?", re.DOTALL)
 """A key that sends an escape sequence (an arrow, a function key) or a lone Escape."""
@@ -99,7 +99,7 @@ class ChannelLines:
 
     def say(self, line: str) -> None:
         text = CONTROL.sub("?", line) + self.newline
-        self.loop.call_soon_threadsafe(self.send_on_loop, text)
+        call_in(self.loop, self.send_on_loop, text)
 
 
 def play_lines(channel: ChannelLines, data: Path, level: str) -> None:
@@ -117,24 +117,4 @@ def play_lines(channel: ChannelLines, data: Path, level: str) -> None:
 
 def start_thread(channel: ChannelLines, data: Path, level: str) -> asyncio.Future[None]:
     """Run `play_lines` on a thread of its own; the future is done when it has ended."""
-    loop = channel.loop
-    done: asyncio.Future[None] = loop.create_future()
-
-    def run() -> None:
-        error: BaseException | None = None
-        try:
-            play_lines(channel, data, level)
-        except BaseException as failure:  # told to the loop, which logs it
-            error = failure
-        loop.call_soon_threadsafe(finish, error)
-
-    def finish(error: BaseException | None) -> None:
-        if done.done():
-            return
-        if error is None:
-            done.set_result(None)
-        else:
-            done.set_exception(error)
-
-    threading.Thread(target=run, name="ssh-lines", daemon=True).start()
-    return done
+    return on_thread("ssh-lines", lambda: play_lines(channel, data, level))

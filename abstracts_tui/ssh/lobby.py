@@ -8,7 +8,6 @@ play, to watch.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
@@ -28,9 +27,7 @@ from ..tui.widgets.key_bar import KeyBar
 from .challenges import Challenge, ChallengeList
 
 if TYPE_CHECKING:
-    from ..rooms.room import Room
-    from ..rooms.rooms import Rooms
-    from ..store import Store
+    from .room_client import RoomClient, RoomView
 
 Ratings = Mapping[tuple[str, str], Rating]
 """(name, game) -> rating."""
@@ -41,9 +38,8 @@ class LobbyHost(Protocol):
     what happened in the person's rooms meanwhile (newest first)."""
 
     user: str
-    rooms: Rooms
-    store: Store
-    """The server's store (ratings, the archive)."""
+    rooms: RoomClient
+    """The rooms, the ratings and the archive (on the server's loop)."""
     address: str
     news: list[str]
 
@@ -54,9 +50,9 @@ def rated_name(name: str, game: str, ratings: Ratings) -> str:
     return name if rating is None else f"{name} {rating.text()}"
 
 
-def room_line(room: Room, user: str, ratings: Ratings) -> str:
+def room_line(room: RoomView, user: str, ratings: Ratings) -> str:
     """`your move  k7m2  Pilo 8x8 rated  ann 1662? - bob 1500?  Blue to move (ann)`."""
-    game = room.session.game.info.name
+    game = room.game
     rated = " rated" if room.rated else ""
     first = rated_name(room.creator, game, ratings)
     second = rated_name(room.joiner, game, ratings) if room.joiner else "waiting for a player"
@@ -76,11 +72,10 @@ def own_ratings(user: str, ratings: Ratings) -> str:
     return ", ".join(found)
 
 
-def challenge(room: Room, ratings: Ratings) -> Challenge:
+def challenge(room: RoomView, ratings: Ratings) -> Challenge:
     """Room `room`, an open challenge, as the lobby lists it."""
-    game = room.session.game.info.name
-    creator = rated_name(room.creator, game, ratings)
-    return Challenge(room.code, creator, room.game_text(), room.setup.clock, room.rated)
+    creator = rated_name(room.creator, room.game, ratings)
+    return Challenge(room.code, creator, room.game_text(), room.clock, room.rated)
 
 
 class RoomList(OptionList):
@@ -199,7 +194,6 @@ class LobbyScreen(Screen[None]):
         self.host = host
         self.user = host.user
         self.rooms = host.rooms
-        self.store = host.store
         self.address = host.address
         self.ratings: Ratings = {}
 
@@ -234,16 +228,19 @@ class LobbyScreen(Screen[None]):
         self.refresh_lists()
 
     def refresh_lists(self) -> None:
-        """Draw the lists and the news now, and again once the ratings are read."""
-        self.draw_lists()
+        """Draw the lists and the news once the rooms are read again (on the server's
+        loop: a moment), and again once the ratings are read."""
         self.read_ratings()
 
     @work(exclusive=True, group="ratings")
     async def read_ratings(self) -> None:
-        """Read the ratings of the people the lists name (and of this person)."""
+        """Read the rooms again and draw them with the news, then read the ratings of the
+        people the lists name (and of this person)."""
+        await self.rooms.refresh()
+        self.draw_lists()
         names = {self.user}.union(*(room.players for room in self.rooms.unfinished()))
-        try:  # the store blocks: not on the loop every connection shares
-            found = await asyncio.to_thread(self.store.ratings, None, names)
+        try:
+            found = await self.rooms.ratings(None, names)
         except StoreError:
             return  # the lists are shown without ratings; the next refresh tries again
         ratings = {(rating.name, rating.game): rating.rating for rating in found}
@@ -288,7 +285,7 @@ class LobbyScreen(Screen[None]):
             return
         # Somebody else's room still waiting for a player is joined, as its code would
         # be (watching it would show an empty board and nobody to move).
-        room = self.rooms.rooms.get(code)
+        room = self.rooms.known(code)
         waiting = room is not None and room.joiner is None
         self.post_message(self.Open(code, watch=event.option_list.id == "others" and not waiting))
 
@@ -326,7 +323,7 @@ class LobbyScreen(Screen[None]):
     def action_archive(self) -> None:
         from .archive import ArchiveScreen
 
-        self.app.push_screen(ArchiveScreen(self.user, self.store))
+        self.app.push_screen(ArchiveScreen(self.user, self.rooms))
 
 
 OPEN_TEXT = "An open challenge: anyone may accept it in their lobby.\n\n"
@@ -347,11 +344,11 @@ class WaitingScreen(Screen[None]):
     class CallOff(Message):
         """The creator calls the room off before anybody joined (its game is aborted)."""
 
-        def __init__(self, room: Room) -> None:
+        def __init__(self, room: RoomView) -> None:
             super().__init__()
             self.room = room
 
-    def __init__(self, room: Room, address: str) -> None:
+    def __init__(self, room: RoomView, address: str) -> None:
         super().__init__()
         self.room = room
         self.address = address
@@ -371,14 +368,13 @@ class WaitingScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.room.listeners.append(self.joined)
+        host: LobbyHost = self.app  # type: ignore[assignment]
+        self.stop_waiting = host.rooms.when_joined(self.room.code, self.joined)
 
     def on_unmount(self) -> None:
-        if self.joined in self.room.listeners:
-            self.room.listeners.remove(self.joined)
+        self.stop_waiting()
 
-    def joined(self, room: Room) -> None:
-        # Called from the joiner's app: post, so that this app does its own work.
+    def joined(self) -> None:
         self.post_message(self.Joined())
 
     def action_leave(self) -> None:

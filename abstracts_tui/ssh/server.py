@@ -1,8 +1,10 @@
 """The SSH server: authentication, one app per terminal session, and the limits.
 
-Every connection's app runs as a task in the server's one asyncio loop, drawn through
-`ChannelDriver` on its channel. The server offers terminal sessions and a few commands
-only: no shell, no commands but `join CODE` and `watch CODE` (with a terminal) and
+The server's loop keeps asyncssh's connections, the password checks, the rooms and the
+store; every terminal session's app runs on a thread of its own with its own loop
+(`session_thread`), drawn through `ChannelDriver` on its channel, and reaches the rooms
+through its `room_client.RoomClient`. The server offers terminal sessions and a few
+commands only: no shell, no commands but `join CODE` and `watch CODE` (with a terminal) and
 `games`, `export` and `ratings` (with or without one), no subsystems (so no sftp or scp),
 and no forwarding of ports, agents or X11 (asyncssh refuses those unless asked for them).
 Rooms, the archive, names and ratings are in the store: `server.db` in the data folder,
@@ -15,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import socket
+import sys
 import time
 from collections import Counter
 from collections.abc import Coroutine, Mapping
@@ -40,6 +43,7 @@ from .auth import (
 from .collector import keep_pauses_short
 from .commands import COMMANDS
 from .commands import USAGE as COMMANDS_USAGE
+from .crossing import call_in
 from .files import own_folder, tidy_user_files
 from .guesses import Guesses, TooManyGuesses
 from .limits import (
@@ -56,9 +60,9 @@ from .limits import (
 if TYPE_CHECKING:
     from ..rooms.holder import Holder
     from ..rooms.rooms import Rooms
-    from .app import ServerApp
     from .driver import ChannelDriver
     from .lines import ChannelLines
+    from .session_thread import SessionThread
 
 log = logging.getLogger("abstracts_tui.ssh")
 
@@ -489,10 +493,17 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         self.chan: asyncssh.SSHServerChannel[str] | None = None
         self.command: str | None = None
         self.size = (80, 24)
+        self.started = self.size
+        """The size the app was started at."""
         self.clamped = False
         """Whether a size of the client's was out of bounds (said once in the log)."""
         self.driver: ChannelDriver | None = None
-        self.app: ServerApp | None = None
+        """The app's driver, once it has one (it belongs to `app_loop`)."""
+        self.app_loop: asyncio.AbstractEventLoop | None = None
+        self.app: SessionThread | None = None
+        """The app on its thread, while it runs."""
+        self.early: list[str] = []
+        """What the client typed before the app had a driver (its thread starting)."""
         self.user = ""
         self.closed = False
         self.goodbye = ""
@@ -689,6 +700,8 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
 
     async def run_app(self, command: object) -> None:
         from .app import Command, ServerApp, Terminal
+        from .room_client import RoomClient
+        from .session_thread import AppChannel, SessionThread
         from .signals import notice_kind
 
         assert self.chan is not None
@@ -706,34 +719,49 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             notice_kind(term, env),
         )
         assert self.holder is not None
-        app = self.app = ServerApp(
-            user=self.user,
-            holder=self.holder,
-            rooms=self.server.rooms,
-            store=self.server.store,
-            channel=self,
-            terminal=terminal,
-            address=self.address(),
-            data=self.server.user_folder(self.user),
-            command=command if isinstance(command, Command) else None,
-        )
+        loop = asyncio.get_running_loop()
+        client = RoomClient(self.server.rooms, self.server.store, self.holder, loop)
+        channel = AppChannel(loop, self.write_screen, self.attach_driver)
+        address, data = self.address(), self.server.user_folder(self.user)
+
+        def make() -> ServerApp:  # on the session's thread: the app belongs to its loop
+            return ServerApp(
+                user=self.user,
+                holder=client.holder,
+                rooms=client,
+                channel=channel,
+                terminal=terminal,
+                address=address,
+                data=data,
+                command=command if isinstance(command, Command) else None,
+            )
+
+        app = self.app = SessionThread(self.user)
+        self.started = self.size
         self.server.terminals.add(self)
         self.schedule_idle_check()
         log.info("%s: session started (%dx%d %s)", self.user, *self.size, terminal.type)
+        status = 0
         try:
-            await app.run_async(size=self.size)
+            status = await app.run(make, self.size)
         except Exception:
             log.exception("%s: the app failed", self.user)
+            status = 1
         finally:
             self.server.terminals.discard(self)
-            app.forget_rooms()
+            client.close()
+            self.app = None
+            self.driver = self.app_loop = None
             self.release()
             if self.idle_check is not None:
                 self.idle_check.cancel()
-            log.info("%s: session ended", self.user)
+            if status:
+                log.warning("%s: session ended: the app failed (status %d)", self.user, status)
+            else:
+                log.info("%s: session ended", self.user)
             if self.goodbye:
                 self.send(self.goodbye)
-            self.finish(0)
+            self.finish(status)
 
     async def run_lines(self, lines: ChannelLines) -> None:
         """Line mode (`ssh host lines`): the game on a thread of its own (`ssh/lines.py`)."""
@@ -763,8 +791,15 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
 
     # -- the channel, both ways ------------------------------------------------------------
 
-    def attach(self, driver: ChannelDriver) -> None:
-        self.driver = driver
+    def attach_driver(self, driver: ChannelDriver, loop: asyncio.AbstractEventLoop) -> None:
+        """The app on its thread has a driver, of its loop `loop`: input and sizes go there."""
+        if self.app is not None:
+            self.driver, self.app_loop = driver, loop
+            if self.size != self.started:  # changed while the app started
+                call_in(loop, driver.resize, *self.size)
+            if self.early:
+                call_in(loop, driver.feed, "".join(self.early))
+                self.early.clear()
 
     def write_screen(self, data: str) -> None:
         self.send(data)
@@ -783,15 +818,18 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             return  # over the input rate: dropped (a paste cut short, or a flood)
         if self.lines is not None:
             self.lines.feed(data)
-        elif self.driver is not None:
-            self.driver.feed(data)
+        elif self.driver is not None and self.app_loop is not None:
+            call_in(self.app_loop, self.driver.feed, data)
+        elif self.app is not None:
+            self.early.append(data)  # within the input's rate: bounded
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         if width <= 0 or height <= 0:
             return
         self.size = self.fit(width, height)
-        if self.driver is not None:
-            self.driver.resize(*self.size)
+        if self.driver is not None and self.app_loop is not None:
+            # Each one: the driver spaces the layouts, and lays out the last size.
+            call_in(self.app_loop, self.driver.resize, *self.size)
 
     def eof_received(self) -> bool:
         # No more keys will come: the app ends, and its last frame (the terminal put back)
@@ -843,6 +881,9 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
 
 async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> None:
     """Run the server until SIGINT or SIGTERM."""
+    from .session_thread import SWITCH_SECONDS
+
+    sys.setswitchinterval(SWITCH_SECONDS)
     server = Server(config)
     try:
         await server.start()

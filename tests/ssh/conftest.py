@@ -19,13 +19,12 @@ START_TIMEOUT = 60.0
 class RunningServer:
     """A server process; `port` is where it listens, `log` what it wrote."""
 
-    def __init__(self, data: Path, args: list[str]) -> None:
+    def __init__(self, data: Path, args: list[str], program: list[str] | None = None) -> None:
+        """`program`: what runs `serve` (by default `python -m abstracts_tui`)."""
         self.data = data
         self.process = subprocess.Popen(
             [
-                sys.executable,
-                "-m",
-                "abstracts_tui",
+                *(program or [sys.executable, "-m", "abstracts_tui"]),
                 "serve",
                 "--port",
                 "0",

@@ -1,0 +1,110 @@
+"""A terminal session's app on a thread of its own, with its own asyncio loop.
+
+Which loop owns what:
+
+- the server's loop (the main thread) owns asyncssh (the connection, its channel and the
+  `TerminalSession` that reads and writes it), the password checks, the rooms (`Rooms`,
+  every `Room`, its live `Session` and gateway, the presences) and the store;
+- a session's thread owns its app: the Textual app, its driver, its screens, and the
+  replicas of the rooms' sessions and chats those screens show (`room_client`).
+
+What crosses, and how (every crossing is `crossing.call_in` or `crossing.run_in`):
+
+- to the app: the channel's data (`ChannelDriver.feed`), window changes
+  (`ChannelDriver.resize`) and the end of the session (`ServerApp.end`: end of input, the
+  client gone, idle, the server stopping);
+- to the server: the frames (`AppChannel.write_screen`, one write per flush, as before)
+  and the driver once the app has one (`AppChannel.attach`); the end of the app is the
+  end of the thread, which the server's loop awaits;
+- the rooms, both ways, through the session's `room_client.RoomClient` only: its calls
+  (a room entered, made, a command, a chat line, a rematch, a call-off, the lists, the
+  ratings) run on the server's loop; what the rooms tell (a command applied, a chat
+  line, who is connected, news, the lists changed) crosses to the app's loop.
+
+A layout is synchronous work of a tenth of a second or more at the largest sizes: on a
+thread of its own it is time-sliced (`sys.getswitchinterval`) with the server's loop and
+the other sessions instead of holding them for its whole length. Each thread costs its
+stack (the pages it touches) and a loop, with three file descriptors (its epoll and the
+socket pair that wakes it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .crossing import call_in, on_thread
+
+if TYPE_CHECKING:
+    from .app import ServerApp
+    from .driver import ChannelDriver
+
+SWITCH_SECONDS = 0.001
+"""How long a thread holding the interpreter keeps it while another waits (Python's
+default is 0.005 s), set by the server for its process: a key of a quiet session waits
+for a few such turns while another session's layout runs, so shorter turns answer it
+sooner (on this machine, under load, a third less at the median and the worst)."""
+
+
+class AppChannel:
+    """The channel as the app's driver sees it, on the app's thread: frames go to the
+    server's loop, which writes them (`write`); the driver is handed to it (`attached`)."""
+
+    def __init__(
+        self,
+        server: asyncio.AbstractEventLoop,
+        write: Callable[[str], None],
+        attached: Callable[[ChannelDriver, asyncio.AbstractEventLoop], None],
+    ) -> None:
+        self.server = server
+        self.write = write
+        self.attached = attached
+
+    def write_screen(self, data: str) -> None:
+        call_in(self.server, self.write, data)
+
+    def attach(self, driver: ChannelDriver) -> None:
+        call_in(self.server, self.attached, driver, asyncio.get_running_loop())
+
+
+class SessionThread:
+    """Runs one session's app on a thread of its own; `end` may be called from the
+    server's loop at any time, before the app exists too."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.lock = threading.Lock()
+        """Guards `app`, `loop` and `ending`: set on the thread, read on the server's loop."""
+        self.app: ServerApp | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.ending = False
+
+    def run(self, make: Callable[[], ServerApp], size: tuple[int, int]) -> asyncio.Future[int]:
+        """Make the app with `make` (on the thread: it belongs to that loop) and run it
+        at `size`; the future is done with its return code once it has ended."""
+
+        async def main() -> int:
+            app = make()
+            with self.lock:
+                self.app, self.loop = app, asyncio.get_running_loop()
+                ending = self.ending
+            if ending:
+                app.end()
+            try:
+                await app.run_async(size=size)
+            finally:
+                with self.lock:
+                    self.app = self.loop = None
+            return app.return_code or 0
+
+        return on_thread(f"ssh-{self.name}", lambda: asyncio.run(main()))
+
+    def end(self) -> None:
+        """End the app (from the server's loop)."""
+        with self.lock:
+            self.ending = True
+            app, loop = self.app, self.loop
+        if app is not None and loop is not None:
+            call_in(loop, app.end)

@@ -1,0 +1,173 @@
+"""The rooms seen from a session's thread (`ssh/room_client.py`): the real rooms on the
+server's loop, and a client on another thread's loop, as a session's app has it.
+
+A replica follows every command the room applies, in order (the other player's, and its
+own, which it has before its send returns); a refused command comes back with its
+sentence and changes nothing; the room's presence and the your-move news cross; once
+hidden, nothing of the replica is left on the server's loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from abstracts_tui.commands import ChooseSide, Play, SetKomi, Takeback
+from abstracts_tui.game_setup import Setup
+from abstracts_tui.rooms.chat import ChatRefused
+from abstracts_tui.rooms.holder import new_holder
+from abstracts_tui.rooms.live import Refused
+from abstracts_tui.rooms.presence import PRESENCES
+from abstracts_tui.rooms.rooms import Rooms
+from abstracts_tui.session import Change, Changed, Phase, Session
+from abstracts_tui.ssh.crossing import on_thread, run_in
+from abstracts_tui.ssh.room_client import RoomClient
+from abstracts_tui.store import SqliteStore
+from abstracts_tui.store.live_sqlite import LiveSqlite
+
+from ..rooms.test_gateway import until
+
+
+def moves(session: Session) -> list[str]:
+    return [str(node.move) for node in session.record.root.mainline()]
+
+
+def a_move(session: Session) -> str:
+    """A legal move now, as a command names it."""
+    game = session.game
+    return game.move_name(game.legal_moves()[0])
+
+
+def test_a_replica_on_a_sessions_thread_follows_the_room(tmp_path: Path) -> None:
+    ann, bob = new_holder("ann"), new_holder("bob")
+    store = SqliteStore(tmp_path / "server.db")
+
+    async def server() -> None:
+        rooms = Rooms(LiveSqlite(store))
+        await rooms.start()
+        room = await rooms.create(Setup("linage", clock="10m"), ann)
+        code = room.code
+        loop = asyncio.get_running_loop()
+        client = RoomClient(rooms, store, bob, loop)
+
+        async def live_moves() -> tuple[list[str], str]:
+            return moves(room.session), room.session.record.to_sgf()
+
+        async def as_ann(command: object) -> None:
+            await rooms.send(room, command, ann)  # type: ignore[arg-type]
+
+        async def app() -> None:  # on the session's thread, its own loop
+            news: list[str] = []
+            client.connect(lambda code, text, ring: news.append(text))
+            entered = await client.enter(code, watch=False)
+            assert entered.room is not None and entered.room.joiner == "bob"
+            shown = await client.show(code)
+            assert shown is not None
+            replica = shown.session
+            assert replica.people == ("ann", "bob") and "bob" in shown.people()
+            await run_in(loop, as_ann(SetKomi(3.5)))
+            await until(lambda: replica.phase is Phase.SIDE)
+            assert replica.game.options.komi == 3.5
+            await shown.send(ChooseSide(1))
+            assert replica.phase is Phase.PLAY  # before the send returned
+            with pytest.raises(Refused, match="it is ann's turn"):
+                await shown.send(Play(a_move(replica)))
+            assert moves(replica) == []
+            first = a_move(replica)
+            await run_in(loop, as_ann(Play(first)))
+            await until(lambda: moves(replica) == [first])
+            await until(lambda: any(f"ann played {first}" in text for text in news))
+            answer = a_move(replica)
+            await shown.send(Play(answer))
+            assert moves(replica) == [first, answer]
+            there, sgf = await run_in(loop, live_moves())
+            assert there == moves(replica) and sgf == replica.record.to_sgf()
+            shown.follow(False, lambda: None)
+            await run_in(loop, asyncio.sleep(0))  # after the hide, on the server's loop
+
+        await on_thread("session", lambda: asyncio.run(app()))
+        assert room.commands == [] and "bob" not in PRESENCES.here(code)
+        client.close()
+        assert client.moved_there not in rooms.movers
+        await rooms.close()
+
+    asyncio.run(server())
+
+
+def test_chat_take_back_and_the_lists_cross_to_a_sessions_thread(tmp_path: Path) -> None:
+    """The lobby's lists come read again when a challenge is made and taken; the room's
+    chat is a replica (lines said there and here, a refused one with its sentence); a
+    take-back accepted there reaches the replica as its command (its answer told by
+    whom), not as the room read again."""
+    ann, bob = new_holder("ann"), new_holder("bob")
+    store = SqliteStore(tmp_path / "server.db")
+
+    async def server() -> None:
+        rooms = Rooms(LiveSqlite(store))
+        await rooms.start()
+        loop = asyncio.get_running_loop()
+        client = RoomClient(rooms, store, bob, loop)
+        made: list[str] = []
+
+        async def challenge() -> str:
+            room = await rooms.create(Setup("petrify"), ann, open=True)
+            made.append(room.code)
+            return room.code
+
+        async def as_ann(command: object) -> None:
+            room = rooms.known(made[0])
+            assert room is not None
+            await rooms.send(room, command, ann)  # type: ignore[arg-type]
+
+        async def ann_says(text: str) -> None:
+            room = rooms.known(made[0])
+            assert room is not None
+            await rooms.say(room, text, ann)
+
+        async def app() -> None:  # on the session's thread, its own loop
+            lists: list[list[str]] = []
+            client.connect(
+                lambda code, text, ring: None,
+                lambda: lists.append([room.code for room in client.challenges("bob")]),
+            )
+            code = await run_in(loop, challenge())
+            await until(lambda: [code] in lists)
+            entered = await client.enter(code, watch=False)
+            assert entered.room is not None and entered.room.joiner == "bob"
+            await until(lambda: lists[-1] == [])  # taken: no longer a challenge
+            shown = await client.show(code)
+            assert shown is not None
+            replica = shown.session
+            await run_in(loop, ann_says("hello [bold]bob[/]"))
+            await until(lambda: [line.text for line in shown.chat.lines] == ["hello [bold]bob[/]"])
+            await client.say(code, "hi ann")
+            said = [(line.by, line.text) for line in shown.chat.lines]
+            assert said == [("ann", "hello [bold]bob[/]"), ("bob", "hi ann")]
+            with pytest.raises(ChatRefused, match="nothing to say"):
+                await client.say(code, "   ")
+            first = a_move(replica)
+            await run_in(loop, as_ann(Play(first)))
+            await until(lambda: moves(replica) == [first])
+            await shown.send(Play(a_move(replica)))
+            await shown.send(Takeback(Takeback.OFFER))
+            record = replica.record
+            told: list[Changed] = []
+            replica.listeners.append(told.append)
+            await run_in(loop, as_ann(Takeback(Takeback.ACCEPT)))
+            await until(lambda: any(c.change is Change.OFFER for c in told))
+            assert moves(replica) == [first] and replica.offers == {}
+            assert [c.by for c in told if c.change is Change.OFFER] == ["ann"]
+            assert replica.record is record  # followed, not read again whole
+            shown.follow(False, lambda: None)
+            await run_in(loop, asyncio.sleep(0))  # after the hide, on the server's loop
+
+        await on_thread("session", lambda: asyncio.run(app()))
+        room = rooms.known(made[0])
+        assert room is not None and room.chat.listeners == [] and room.commands == []
+        client.close()
+        assert client.listing_there not in rooms.listing
+        await rooms.close()
+
+    asyncio.run(server())
