@@ -124,6 +124,7 @@ class LineLobby:
         self.room: LineRoom | None = None
         self.ended = False
         """Whether the input has ended (the client gone, or its end of input)."""
+        self.tasks: set[asyncio.Task[None]] = set()
 
     # -- lines in ---------------------------------------------------------------------------
 
@@ -277,9 +278,11 @@ class LineLobby:
 
     def go_to(self, code: str) -> None:
         """The rematch's room, instead of the room shown (left at once: nothing more of
-        it is said)."""
+        it is said); its seat taken by this connection, as a room entered is."""
         self.leave()
-        asyncio.get_running_loop().create_task(self.show(code))
+        task = asyncio.get_running_loop().create_task(self.enter(code, watch=False))
+        self.tasks.add(task)  # kept: the loop holds tasks weakly
+        task.add_done_callback(self.tasks.discard)
 
     async def create(self, words: list[str]) -> None:
         made = new_room(words, self.user, self.client.rated)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Callable
 from enum import Enum
 
@@ -39,6 +40,8 @@ from ..rules import SWAP, RulesError
 from ..rules.catalogue import parse_komi
 from ..session import Change, Changed, Offer, Phase, Session
 from .room_client import RoomClient, Shown
+
+log = logging.getLogger(__name__)
 
 HELP = """\
 In a room (the short form in brackets):
@@ -185,6 +188,12 @@ class LineRoom:
 
     def changed(self, changed: Changed) -> None:
         """The replica changed: say what is new, in order, then what it waits for."""
+        try:
+            self.tell(changed)
+        except Exception:  # a line not said must not stop the replica's other listeners
+            log.exception("room %s: a change of the game was not said", self.code)
+
+    def tell(self, changed: Changed) -> None:
         session = self.session
         people = self.people
         if session.phase is not self.phase:

@@ -132,7 +132,6 @@ def test_a_line_mode_player_against_a_full_screen_one_with_a_line_mode_watcher(
         assert await heard(dave, "The game is over") == end
         for term in (bob, carl, dave):
             term.send("quit")
-            assert await heard(term, "Goodbye") == "Goodbye: your games are kept."
         ann_conn.close()
 
     try:
@@ -140,6 +139,7 @@ def test_a_line_mode_player_against_a_full_screen_one_with_a_line_mode_watcher(
         for term in (bob, carl, dave):
             assert term is not None
             assert term.close() == 0
+            assert term.lines()[-2] == "Goodbye: your games are kept."
             no_escapes(term)
     finally:
         for term in (bob, carl, dave):
@@ -216,8 +216,61 @@ def test_two_line_mode_players_make_join_and_play_a_room(start_server, tmp_path:
         assert ann.wait_for("bob is back") == "bob is back in the room."
         for term in (ann, bob):
             term.send("quit")
-            term.wait_for("Goodbye")
-        assert ann.close() == 0 and bob.close() == 0
+        for term in (ann, bob):
+            assert term.close() == 0
+            assert term.lines()[-2] == "Goodbye: your games are kept."
+        no_escapes(ann)
+        no_escapes(bob)
+    finally:
+        for term in (ann, bob):
+            if term.process.poll() is None:
+                term.process.kill()
+
+
+def test_an_open_challenge_made_by_lines_is_accepted_from_a_lobby_and_aborted(
+    start_server, tmp_path: Path
+) -> None:
+    server: RunningServer = start_server()
+    ann = lines_of(server, "ann", tmp_path)
+    bob = lines_of(server, "bob", tmp_path)
+    try:
+        ann.wait_for("Type new")
+        ann.send("new egotzi 5 open unrated")
+        found = re.fullmatch(
+            r"Room (\w{4}): Egotzi 5x5, ann against whoever joins\.", ann.wait_for("Room ")
+        )
+        assert found
+        code = found.group(1)
+        assert ann.wait_for("It waits").startswith(
+            "It waits for a player, listed in every lobby as an open challenge: give them "
+            f"the code {code}"
+        )
+        bob.wait_for("Type new")
+        bob.send("lobby")
+        assert bob.wait_for("Open challenges") == "Open challenges:"
+        assert bob.wait_for("1. ") == f"1. Room {code}, Egotzi 5x5, ann waits for a player."
+        assert bob.wait_for("Games to watch") == "Games to watch: none."
+        bob.send("1")
+        assert ann.wait_for("bob joined") == "bob joined the room: the game begins."
+        assert bob.wait_for("Black to move") == "Black to move (ann)."
+        # Before each side has moved the game is aborted, not resigned.
+        ann.send("resign")
+        assert ann.wait_for("Each side") == (
+            "Each side has not moved yet: abort the game instead (no result, unrated)."
+        )
+        ann.send("abort")
+        for term in (ann, bob):
+            assert term.wait_for("The game is aborted") == (
+                "The game is aborted: no result, unrated."
+            )
+        bob.send("leave")
+        assert bob.wait_for("You leave") == f"You leave room {code}."
+        assert bob.wait_for("Open challenges") == "Open challenges: none."
+        for term in (ann, bob):
+            term.send("quit")
+        for term in (ann, bob):
+            assert term.close() == 0
+            assert term.lines()[-2] == "Goodbye: your games are kept."
         no_escapes(ann)
         no_escapes(bob)
     finally:
