@@ -277,3 +277,35 @@ def test_an_open_challenge_made_by_lines_is_accepted_from_a_lobby_and_aborted(
         for term in (ann, bob):
             if term.process.poll() is None:
                 term.process.kill()
+
+
+def test_time_running_out_in_a_room_is_said_to_both_players(start_server, tmp_path: Path) -> None:
+    server: RunningServer = start_server()
+    ann = lines_of(server, "ann", tmp_path)
+    bob = lines_of(server, "bob", tmp_path)
+    try:
+        ann.wait_for("Type new")
+        ann.send("new pilo 6 clock 5s")
+        found = re.fullmatch(
+            r"Room (\w{4}): Pilo 6x6, clock 5s, ann against whoever joins\.", ann.wait_for("Room ")
+        )
+        assert found
+        bob.wait_for("Type")
+        bob.send(f"join {found.group(1)}")
+        # Ann's clock runs from the join: she is warned, then her time is up on both sides.
+        assert ann.wait_for("Blue to move") == "Blue to move (ann)."
+        assert ann.wait_for("You have") == "You have 10 seconds left."
+        for term in (ann, bob):
+            assert term.wait_for("Time is up") == "Time is up."
+            assert term.wait_for("The game is over") == (
+                "The game is over: Blue (ann) lost on time: Orange (bob) wins."
+            )
+        for term in (ann, bob):
+            term.send("quit")
+        for term in (ann, bob):
+            assert term.close() == 0
+            no_escapes(term)
+    finally:
+        for term in (ann, bob):
+            if term.process.poll() is None:
+                term.process.kill()
