@@ -211,9 +211,11 @@ class LineLobby:
                 self.listed.append(Listed(room, watch and room.joiner is not None))
                 self.say(f"{len(self.listed)}. {room_words(room, user)}")
         if self.listed:
+            count = len(self.listed)
+            numbers = "1" if count == 1 else f"a number from 1 to {count}"
             self.say(
-                f"Type a number from 1 to {len(self.listed)} to enter, new and a game to "
-                "make a room, play for a game here, or help."
+                f"Type {numbers} to enter, new and a game to make a room, play for a game "
+                "here, or help."
             )
         else:
             self.say("Type new and a game to make a room, play for a game here, or help.")
@@ -227,7 +229,9 @@ class LineLobby:
         if word.isdigit() and len(words) == 1:
             number = int(word)
             if not 1 <= number <= len(self.listed):
-                if self.listed:
+                if len(self.listed) == 1:
+                    self.say("There is one room: type 1.")
+                elif self.listed:
                     self.say(f"Type a number from 1 to {len(self.listed)}.")
                 else:
                     self.say("There is no room to choose: type new and a game to make one.")

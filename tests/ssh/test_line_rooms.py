@@ -57,7 +57,7 @@ def test_a_line_mode_player_against_a_full_screen_one_with_a_line_mode_watcher(
         assert await heard(bob, "Open challenges") == "Open challenges: none."
         assert await heard(bob, "Games to watch") == "Games to watch:"
         assert await heard(bob, "1. ") == (f"1. Room {code}, Petrify 8x8, ann waits for a player.")
-        await heard(bob, "Type a number from 1 to 1 to enter")
+        await heard(bob, "Type 1 to enter")
         bob.send("1")  # joins: the seat is open
         assert await heard(bob, f"Room {code}:") == f"Room {code}: Petrify 8x8, ann against bob."
         assert await heard(bob, "You play") == (
@@ -88,7 +88,7 @@ def test_a_line_mode_player_against_a_full_screen_one_with_a_line_mode_watcher(
 
         # Carl watches by lines, from the lobby's command.
         carl = lines_of(server, "carl", tmp_path)
-        await heard(carl, "Type a number")
+        await heard(carl, "Type 1 to enter")
         carl.send(f"watch {code}")
         assert await heard(carl, f"Room {code}:") == f"Room {code}: Petrify 8x8, ann against bob."
         await heard(carl, "You watch")
