@@ -201,6 +201,11 @@ def test_two_line_mode_players_make_join_and_play_a_room(start_server, tmp_path:
         assert ann.wait_for("bob accepted") == "bob accepted the take-back. Blue to move (ann)."
         ann.send("moves")
         assert ann.wait_for("Moves") == "Moves 1 to 2: 1 Blue c3, 2 Orange d3."
+        # A chat line past the room's limit: one sentence, nothing said.
+        bob.send("say " + "x" * 301)
+        assert bob.wait_for("Not said") == (
+            "Not said: A chat line has at most 300 characters, not 301."
+        )
         # Bob goes back to the lobby: his game is listed, his move or not; Ann hears him go.
         bob.send("leave")
         assert bob.wait_for("You leave") == f"You leave room {code}; the game goes on."
