@@ -20,18 +20,15 @@ from ..files import describe
 from ..records import RecordError
 from ..rules import SWAP, OptionError, RulesError
 from ..session import Phase, Session
+from .questions import QUESTIONS, seconds_words
 from .words import (
-    board_words,
     candidate_words,
-    cell_words,
-    cells_words,
     colour,
-    column_cells,
-    legal_words,
+    komi_question,
     move_words,
-    row_cells,
-    row_names,
+    pie_question,
     score_words,
+    side_question,
 )
 
 Say = Callable[[str], None]
@@ -143,21 +140,13 @@ class LineGame:
                 if self._computer(session.chooser):
                     self._computer_komi()
                     continue
-                info = session.game.info
-                self.say(
-                    f"{session.chooser}, set komi: the points {colour(session.game, 1)} gets "
-                    f"for moving second, in steps of {info.komi_step:g}. Type komi and a number."
-                )
+                self.say(komi_question(session.game, session.chooser))
                 return
             if session.phase is Phase.SIDE:
                 if self._computer(session.chooser):
                     self._computer_side()
                     continue
-                game = session.game
-                self.say(
-                    f"{session.chooser}, which colour do you take? Type first for "
-                    f"{colour(game, 0)}, who moves first, or second for {colour(game, 1)}."
-                )
+                self.say(side_question(session.game, session.chooser))
                 return
             if session.over:
                 if not self.ended_said:
@@ -175,10 +164,7 @@ class LineGame:
             self.say(f"{session.turn_text()}.")
             if SWAP in session.game.legal_moves() and not self.pie_said:
                 self.pie_said = True
-                self.say(
-                    f"{mover}, you may swap, taking {colour(session.game, 0)}'s move as "
-                    "yours, or play on: type swap, or play a move."
-                )
+                self.say(pie_question(session.game, mover))
             return
 
     def _computer(self, name: str) -> bool:
@@ -228,6 +214,10 @@ class LineGame:
         command = SHORT.get(word, word)
         if text.endswith("?") and len(text) > 1:
             command, rest = "cell", text[:-1]
+        question = QUESTIONS.get(command)
+        if question is not None:
+            question(self.session, rest, self.say)
+            return True
         handler = getattr(self, f"_{command}", None) if command in COMMANDS else None
         if handler is not None:
             result = handler(rest)
@@ -320,72 +310,6 @@ class LineGame:
             self.say("The game is kept: it is offered again next time.")
         return False
 
-    def _turn(self, rest: str) -> None:
-        session = self.session
-        if session.phase is not Phase.PLAY:
-            self.say(f"{session.chooser} chooses before the first move.")
-        else:
-            self.say(f"{session.turn_text()}.")
-
-    def _board(self, rest: str) -> None:
-        for line in board_words(self.session.game):
-            self.say(line)
-
-    def _row(self, rest: str) -> None:
-        game = self.session.game
-        cells = row_cells(game, rest)
-        if cells is None:
-            self.say(f"No row {rest or 'given'}: the rows are {row_names(game)}.")
-            return
-        self.say(f"Row {rest.strip().lower()}: {cells_words(game, cells)}.")
-
-    def _column(self, rest: str) -> None:
-        game = self.session.game
-        cells = column_cells(game, rest)
-        if cells is None:
-            if game.info.geometry == "hex":
-                self.say("The hex board has rows only: type row and its letter.")
-            else:
-                last = game.geometry.name(game.geometry.cell_count - 1)[0]
-                self.say(f"No column {rest or 'given'}: the columns are a to {last}.")
-            return
-        self.say(f"Column {rest.strip().lower()}, from the top: {cells_words(game, cells)}.")
-
-    def _cell(self, rest: str) -> None:
-        game = self.session.game
-        try:
-            cell = game.geometry.parse(rest)
-        except RulesError as error:
-            self.say(f"No such cell: {error}.")
-            return
-        self.say(cell_words(game, cell))
-
-    def _score(self, rest: str) -> None:
-        for line in score_words(self.session.game):
-            self.say(line)
-
-    def _moves(self, rest: str) -> None:
-        session = self.session
-        line = session.node.line()
-        names = [
-            f"{colour(session.game, mover)} {node.move}"
-            for node, mover in zip(line, session.movers(line), strict=True)
-            if mover is not None
-        ]
-        if not names:
-            self.say("No moves yet.")
-            return
-        listed = names if rest.strip().lower() == "all" else names[-10:]
-        first = len(names) - len(listed) + 1
-        self.say(
-            f"Moves {first} to {len(names)}: "
-            + ", ".join(f"{first + i} {name}" for i, name in enumerate(listed))
-            + "."
-        )
-
-    def _legal(self, rest: str) -> None:
-        self.say(legal_words(self.session.game))
-
     def _undo(self, rest: str) -> None:
         session = self.session
         if not session.can_undo:
@@ -429,20 +353,6 @@ class LineGame:
         search = Search(self.session.game.copy(), 1)
         search.run(Budget(playouts=self.playouts) if self.playouts is not None else budget)
         return sorted(search.candidates(), key=lambda c: -c.visits)
-
-    def _clock(self, rest: str) -> None:
-        session = self.session
-        clock = session.clock
-        if clock is None:
-            self.say("This game has no clock.")
-            return
-        now = session.now()
-        game = session.game
-        faces = []
-        for c in (0, 1):
-            face = clock.face(c ^ session.swapped, now)
-            faces.append(f"{colour(game, c)} ({session.person(c)}) {clock_words(face)}")
-        self.say("Time left: " + "; ".join(faces) + ".")
 
     def _swap(self, rest: str) -> None:
         session = self.session
@@ -543,25 +453,3 @@ class LineGame:
                 f"{colour(session.game, mover)} ({session.person(mover)}): "
                 f"{seconds_words(min(crossed))} left."
             )
-
-
-def clock_words(face: str) -> str:
-    """A clock face as words: `4:57` is `4 minutes 57 seconds`."""
-    main, _, rest = face.partition(" ")
-    parts = main.split(":")
-    if len(parts) == 2 and all(p.isdigit() for p in parts):
-        minutes, seconds = int(parts[0]), int(parts[1])
-        main = f"{minutes} minute{'s' * (minutes != 1)} {seconds} second{'s' * (seconds != 1)}"
-    elif len(parts) == 3 and all(p.isdigit() for p in parts):
-        hours, minutes = int(parts[0]), int(parts[1])
-        main = f"{hours} hour{'s' * (hours != 1)} {minutes} minute{'s' * (minutes != 1)}"
-    return f"{main} {rest}".strip()
-
-
-def seconds_words(seconds: float) -> str:
-    """`1 minute`, `30 seconds`."""
-    if seconds >= 60 and seconds % 60 == 0:
-        minutes = int(seconds // 60)
-        return f"{minutes} minute{'s' * (minutes != 1)}"
-    whole = int(seconds)
-    return f"{whole} second{'s' * (whole != 1)}"

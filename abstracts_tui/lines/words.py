@@ -200,3 +200,27 @@ def candidate_words(game: Game, candidate: Candidate, line_limit: int = 5) -> st
         f"{proven.get(candidate.proven or '', '')}, {candidate.visits:,} playouts; "
         f"the line {line}."
     )
+
+
+def komi_question(game: Game, chooser: str) -> str:
+    """What the first person is asked in the komi phase."""
+    return (
+        f"{chooser}, set komi: the points {colour(game, 1)} gets for moving second, in "
+        f"steps of {game.info.komi_step:g}. Type komi and a number."
+    )
+
+
+def side_question(game: Game, chooser: str) -> str:
+    """What the second person is asked in the side phase."""
+    return (
+        f"{chooser}, which colour do you take? Type first for {colour(game, 0)}, who moves "
+        f"first, or second for {colour(game, 1)}."
+    )
+
+
+def pie_question(game: Game, mover: str) -> str:
+    """What the second player is asked after the first move, under the pie rule."""
+    return (
+        f"{mover}, you may swap, taking {colour(game, 0)}'s move as yours, or play on: "
+        "type swap, or play a move."
+    )

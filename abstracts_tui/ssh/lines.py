@@ -1,8 +1,9 @@
-"""Line mode over SSH (`ssh -t host lines`, or `ssh -T host lines`): the game of
-`lines.play` on a session's channel.
+"""Line mode over SSH (`ssh -t host lines`, or `ssh -T host lines`): the lobby and the
+rooms by lines (`line_lobby`, `line_room`), and the games of `lines.play`, on a session's
+channel.
 
-The game runs on a thread of its own (it reads a line at a time and thinks for the
-computer between lines), never on the server's loop: its lines go out through the loop
+They run on a thread of its own (it reads a line at a time and thinks for the computer
+between lines), never on the server's loop: its lines go out through the loop
 (`call_soon_threadsafe`), and the channel's input comes in as whole lines. With a terminal
 (`-t`) the client's keys arrive one by one, so the server edits the line itself: it echoes
 what is typed, Backspace and ctrl+u erase, Enter sends, ctrl+c leaves and ctrl+d on an
@@ -18,10 +19,13 @@ import queue
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..lines.terminal import CONTROL, MAX_LINE, start_session
-from ..session import Session
+from ..lines.terminal import CONTROL, MAX_LINE
 from .crossing import call_in, on_thread
+
+if TYPE_CHECKING:
+    from .room_client import RoomClient
 
 ESCAPE_SEQUENCE = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|O.|.)?", re.DOTALL)
 """A key that sends an escape sequence (an arrow, a function key) or a lone Escape."""
@@ -102,19 +106,21 @@ class ChannelLines:
         call_in(self.loop, self.send_on_loop, text)
 
 
-def play_lines(channel: ChannelLines, data: Path, level: str) -> None:
-    """The game chosen and played by lines, on the calling thread, until it ends."""
-    from ..lines.play import LineGame
+def play_lines(
+    channel: ChannelLines, client: RoomClient, *, address: str, data: Path, level: str
+) -> None:
+    """The lobby, the rooms and the games played here, by lines, on the calling thread
+    (on an event loop of its own) until the person leaves."""
+    from .line_lobby import LineLobby
 
-    say, read = channel.say, channel.read
-    say("abstracts-tui in line mode. Type help for the commands, quit to leave.")
-    session: Session | None = start_session(say, read, data, level)
-    if session is None:
-        say("Goodbye.")
-        return
-    LineGame(session, say).run(read)
+    asyncio.run(LineLobby(channel, client, address=address, data=data, level=level).run())
 
 
-def start_thread(channel: ChannelLines, data: Path, level: str) -> asyncio.Future[None]:
+def start_thread(
+    channel: ChannelLines, client: RoomClient, *, address: str, data: Path, level: str
+) -> asyncio.Future[None]:
     """Run `play_lines` on a thread of its own; the future is done when it has ended."""
-    return on_thread("ssh-lines", lambda: play_lines(channel, data, level))
+    return on_thread(
+        "ssh-lines",
+        lambda: play_lines(channel, client, address=address, data=data, level=level),
+    )

@@ -83,7 +83,7 @@ abstracts-tui: this server plays games in a terminal; ask ssh for one with -t:
   ssh -t {address}               the lobby: create a room, join one, watch, or play hot-seat
   ssh -t {address} join CODE     join room CODE, or take your seat in it back
   ssh -t {address} watch CODE    watch room CODE
-  ssh -t {address} lines         line mode, for screen readers: hot-seat or the computer
+  ssh -t {address} lines         line mode, for screen readers: the rooms, hot-seat, the computer
 
 and, with or without a terminal:
 
@@ -767,19 +767,31 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         """Line mode (`ssh host lines`): the game on a thread of its own (`ssh/lines.py`)."""
         from ..engine.levels import DEFAULT_LEVEL
         from .lines import start_thread
+        from .room_client import RoomClient
 
         if self.closed:
             self.release()
             return
+        assert self.holder is not None
+        client = RoomClient(
+            self.server.rooms, self.server.store, self.holder, asyncio.get_running_loop()
+        )
         self.server.terminals.add(self)
         self.schedule_idle_check()
         kind = "terminal" if lines.terminal else "no terminal"
         log.info("%s: line mode started (%s)", self.user, kind)
         try:
-            await start_thread(lines, self.server.user_folder(self.user), DEFAULT_LEVEL)
+            await start_thread(
+                lines,
+                client,
+                address=self.address(),
+                data=self.server.user_folder(self.user),
+                level=DEFAULT_LEVEL,
+            )
         except Exception:
             log.exception("%s: line mode failed", self.user)
         finally:
+            client.close()
             self.server.terminals.discard(self)
             self.release()
             if self.idle_check is not None:

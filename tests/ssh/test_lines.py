@@ -18,7 +18,11 @@ def test_a_game_by_lines_over_ssh_with_a_terminal(start_server, tmp_path: Path) 
     server: RunningServer = start_server()
     ssh = [*SSH, "-tt", "-p", str(server.port), "ann@127.0.0.1", "lines"]
     term = LineTerminal(home=tmp_path, command=ssh)
-    term.wait_for("abstracts-tui in line mode.")
+    term.wait_for("abstracts-tui in line mode over SSH: you are ann.")
+    # The lobby first (no rooms yet); `play` is a game here, hot-seat or the computer.
+    assert term.wait_for("Your games") == "Your games: none."
+    term.wait_for("Type new and a game to make a room, play for a game here, or help.")
+    term.send("play")
     term.wait_for("Which game?")
     assert term.wait_for("2. ") == "2. Pilo"
     term.send("pilo")
@@ -33,21 +37,24 @@ def test_a_game_by_lines_over_ssh_with_a_terminal(start_server, tmp_path: Path) 
     assert term.wait_for("Row 4") == "Row 4: 3 empty, Blue d4, 4 empty."
     term.send("quit")
     term.wait_for("The game is kept")
+    term.wait_for("Back in the lobby.")
+    term.send("quit")
     assert term.close() == 0
+    assert term.lines()[-2] == "Goodbye: your games are kept."
     assert "\x1b" not in term.text()
     # The game in progress is in ann's folder on the server, and offered again.
     [saved] = (server.data / "users" / "ann" / "games").glob("*.sgf")
     assert "d4" in saved.read_text()
     done = subprocess.run(
         [*SSH, "-T", "-p", str(server.port), "ann@127.0.0.1", "lines"],
-        input="1\nmoves\nquit\n",
+        input="play\n1\nmoves\nquit\nquit\n",
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.split("\n")
-    assert lines[1] == "Games in progress:"
-    assert lines[2].startswith("1. Pilo 8x8, Player 1 - Player 2, 1 move")
+    offered = lines.index("Games in progress:")
+    assert lines[offered + 1].startswith("1. Pilo 8x8, Player 1 - Player 2, 1 move")
     assert "Moves 1 to 1: 1 Blue d4." in lines
     assert "\r" not in done.stdout and "\x1b" not in done.stdout

@@ -1,0 +1,316 @@
+"""The SSH rooms in line mode (`ssh -t host lines`), through the real server: the lobby as
+numbered lists, a room made, joined by its number and played between two line-mode
+players, and a line-mode player against a full-screen one, with a line-mode watcher.
+
+The line-mode people use OpenSSH's own client in a real pseudo-terminal and every line
+they are told is read back whole, with every byte kept (not one escape sequence); the
+full-screen player is an asyncssh client whose screen the test reads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+from tests.lines.terminal import LineTerminal
+from tests.openssh import SSH, needs_ssh
+
+from .conftest import RunningServer
+from .test_rooms import ENTER, create_room
+
+pytestmark = needs_ssh
+
+
+def lines_of(server: RunningServer, user: str, home: Path) -> LineTerminal:
+    """`ssh -tt -p PORT user@127.0.0.1 lines` in a terminal of its own, at its lobby."""
+    ssh = [*SSH, "-tt", "-p", str(server.port), f"{user}@127.0.0.1", "lines"]
+    term = LineTerminal(home=home / user, command=ssh)
+    assert term.wait_for("abstracts-tui in line mode over SSH") == (
+        f"abstracts-tui in line mode over SSH: you are {user}. Type help for the commands, "
+        "quit to leave."
+    )
+    return term
+
+
+async def heard(term: LineTerminal, start: str) -> str:
+    """The next line `term` is told that starts with `start` (waited for off the loop)."""
+    return await asyncio.to_thread(term.wait_for, start)
+
+
+def no_escapes(term: LineTerminal) -> None:
+    assert b"\x1b" not in term.raw, "an escape sequence was written"
+
+
+def test_a_line_mode_player_against_a_full_screen_one_with_a_line_mode_watcher(
+    start_server, tmp_path: Path
+) -> None:
+    server: RunningServer = start_server()
+    bob = carl = dave = None
+
+    async def play() -> None:
+        nonlocal bob, carl, dave
+        # Ann makes a Petrify room on the full screen; Bob finds it in his lobby's list.
+        ann_conn, ann, code = await create_room(server.port, "ann")
+        bob = lines_of(server, "bob", tmp_path)
+        assert await heard(bob, "Your games") == "Your games: none."
+        assert await heard(bob, "Open challenges") == "Open challenges: none."
+        assert await heard(bob, "Games to watch") == "Games to watch:"
+        assert await heard(bob, "1. ") == (f"1. Room {code}, Petrify 8x8, ann waits for a player.")
+        await heard(bob, "Type 1 to enter")
+        bob.send("1")  # joins: the seat is open
+        assert await heard(bob, f"Room {code}:") == f"Room {code}: Petrify 8x8, ann against bob."
+        assert await heard(bob, "You play") == (
+            "You play Orange. Type help for the commands of a room."
+        )
+        assert await heard(bob, "Blue to move") == "Blue to move (ann)."
+        await ann.wait_for("Blue to move (ann)")
+
+        # Ann places on d5: Bob hears it, whose turn, and the pie rule's question.
+        ann.send(ENTER)
+        assert await heard(bob, "Blue (ann)") == "Blue (ann) plays d5."
+        assert await heard(bob, "Orange to move") == "Orange to move (bob)."
+        assert await heard(bob, "bob, you may swap") == (
+            "bob, you may swap, taking Blue's move as yours, or play on: type swap, or play a move."
+        )
+        # Bob chats and plays by lines; Ann's screen shows both.
+        bob.send("say good luck")
+        assert await heard(bob, "bob says") == "bob says: good luck"
+        await ann.wait_for("bob: good luck")
+        bob.send("c3")
+        assert await heard(bob, "Sent c3") == "Sent c3, waiting for the server."
+        assert await heard(bob, "Orange (bob)") == "Orange (bob) plays c3."
+        assert await heard(bob, "Blue to move") == "Blue to move (ann)."
+        await ann.wait_for("bob played c3")
+        # Not his turn: refused with one sentence, nothing sent.
+        bob.send("e5")
+        assert await heard(bob, "Not played") == "Not played: it is ann's turn."
+
+        # Carl watches by lines, from the lobby's command.
+        carl = lines_of(server, "carl", tmp_path)
+        await heard(carl, "Type 1 to enter")
+        carl.send(f"watch {code}")
+        assert await heard(carl, f"Room {code}:") == f"Room {code}: Petrify 8x8, ann against bob."
+        await heard(carl, "You watch")
+        assert await heard(carl, "Blue to move") == "Blue to move (ann)."
+        assert await heard(bob, "1 watching") == "1 watching."
+        # Ann chats on the full screen and plays e5 by its name: both hear it.
+        ann.send(";hi bob" + ENTER)
+        await ann.wait_for("ann: hi bob")
+        assert await heard(bob, "ann says") == "ann says: hi bob"
+        assert await heard(carl, "ann says") == "ann says: hi bob"
+        ann.send("\x1b")  # back to the board
+        await ann.wait_for("x Resign")
+        ann.send(":e5" + ENTER)
+        for term in (bob, carl):
+            assert await heard(term, "Blue (ann)") == "Blue (ann) plays e5."
+            assert await heard(term, "Orange to move") == "Orange to move (bob)."
+        # A watcher's move is refused; a question is answered.
+        carl.send("f5")
+        assert await heard(carl, "You watch this game") == (
+            "You watch this game: the moves are the players'. say and a line chats."
+        )
+        carl.send("row 5")
+        assert await heard(carl, "Row 5") == "Row 5: 3 empty, Blue d5, Blue e5, 3 empty."
+
+        # Bob resigns, asked first: the end on every screen, said once.
+        bob.send("resign")
+        assert await heard(bob, "Resign this game?") == (
+            "Resign this game? ann wins. Type yes to resign; anything else plays on."
+        )
+        bob.send("yes")
+        end = "The game is over: Orange (bob) resigned: Blue (ann) wins."
+        assert await heard(bob, "The game is over") == end
+        assert await heard(carl, "The game is over") == end
+        await ann.wait_for("Orange (bob) resigned: Blue (ann) wins")
+
+        # Dave, later, watches the finished game by its code: he is told its end.
+        dave = lines_of(server, "dave", tmp_path)
+        await heard(dave, "Type")
+        dave.send(f"watch {code}")
+        await heard(dave, f"Room {code}:")
+        assert await heard(dave, "The game is over") == end
+        for term in (bob, carl, dave):
+            term.send("quit")
+        ann_conn.close()
+
+    try:
+        asyncio.run(play())
+        for term in (bob, carl, dave):
+            assert term is not None
+            assert term.close() == 0
+            assert term.lines()[-2] == "Goodbye: your games are kept."
+            no_escapes(term)
+    finally:
+        for term in (bob, carl, dave):
+            if term is not None and term.process.poll() is None:
+                term.process.kill()
+
+
+def test_two_line_mode_players_make_join_and_play_a_room(start_server, tmp_path: Path) -> None:
+    server: RunningServer = start_server()
+    ann = lines_of(server, "ann", tmp_path)
+    bob = lines_of(server, "bob", tmp_path)
+    try:
+        assert ann.wait_for("Your games") == "Your games: none."
+        assert ann.wait_for("Type") == (
+            "Type new and a game to make a room, play for a game here, or help."
+        )
+        # A room that cannot be made is one sentence, and nothing is made.
+        ann.send("new pilo 4")
+        assert ann.wait_for("Not made") == "Not made: Pilo is played on sizes 6 to 10, not 4."
+        ann.send("new pilo 6 clock 10m+5s")
+        found = re.fullmatch(
+            r"Room (\w{4}): Pilo 6x6, clock 10m\+5s, ann against whoever joins\.",
+            ann.wait_for("Room "),
+        )
+        assert found
+        code = found.group(1)
+        assert ann.wait_for("It waits for a player").startswith(
+            f"It waits for a player: give them the code {code} (ssh -t -p {server.port} "
+            f"127.0.0.1 join {code})"
+        )
+        # Bob reads the lists again and joins by the room's number.
+        bob.send("rooms")
+        assert bob.wait_for("1. ") == (
+            f"1. Room {code}, Pilo 6x6, clock 10m+5s, ann waits for a player."
+        )
+        bob.send("1")
+        assert ann.wait_for("bob joined") == "bob joined the room: the game begins."
+        assert ann.wait_for("Blue to move") == "Blue to move (ann)."
+        assert bob.wait_for("You play") == "You play Orange. Type help for the commands of a room."
+        ann.send("c3")
+        assert bob.wait_for("Blue (ann)") == "Blue (ann) plays c3."
+        bob.send("play on")
+        assert bob.wait_for("bob plays on") == "bob plays on: type a move."
+        bob.send("d3")
+        assert ann.wait_for("Orange (bob)") == "Orange (bob) plays d3."
+        # The clock, in words.
+        ann.send("clock")
+        assert ann.wait_for("Time left").startswith("Time left: Blue (ann) ")
+        # Ann captures; then asks to take it back, and Bob accepts.
+        ann.send("c3-d3")
+        assert bob.wait_for("Blue (ann)") == "Blue (ann) moves c3 to d3, capturing Orange."
+        ann.send("takeback")
+        assert ann.wait_for("Take-back asked") == "Take-back asked: waiting for bob's answer."
+        assert bob.wait_for("ann asks") == (
+            "ann asks to take back their move c3-d3: type takeback to accept, or decline."
+        )
+        bob.send("takeback")
+        assert bob.wait_for("Taken back") == "Taken back. Blue to move (ann)."
+        assert ann.wait_for("bob accepted") == "bob accepted the take-back. Blue to move (ann)."
+        ann.send("moves")
+        assert ann.wait_for("Moves") == "Moves 1 to 2: 1 Blue c3, 2 Orange d3."
+        # A chat line past the room's limit: one sentence, nothing said.
+        bob.send("say " + "x" * 301)
+        assert bob.wait_for("Not said") == (
+            "Not said: A chat line has at most 300 characters, not 301."
+        )
+        # Bob goes back to the lobby: his game is listed, his move or not; Ann hears him go.
+        bob.send("leave")
+        assert bob.wait_for("You leave") == f"You leave room {code}; the game goes on."
+        assert ann.wait_for("bob has left") == "bob has left the room; their seat is kept."
+        assert bob.wait_for("1. ") == (
+            f"1. Room {code}, Pilo 6x6, clock 10m+5s, ann against bob, Blue to move (ann)."
+        )
+        # Ann moves: Bob, in the lobby, is told it is his move there.
+        ann.send("c4")
+        assert bob.wait_for("ann played") == f"ann played c4 in room {code} (Pilo): your move."
+        bob.send("1")
+        assert bob.wait_for("Orange to move") == "Orange to move (bob)."
+        assert ann.wait_for("bob is back") == "bob is back in the room."
+        for term in (ann, bob):
+            term.send("quit")
+        for term in (ann, bob):
+            assert term.close() == 0
+            assert term.lines()[-2] == "Goodbye: your games are kept."
+        no_escapes(ann)
+        no_escapes(bob)
+    finally:
+        for term in (ann, bob):
+            if term.process.poll() is None:
+                term.process.kill()
+
+
+def test_an_open_challenge_made_by_lines_is_accepted_from_a_lobby_and_aborted(
+    start_server, tmp_path: Path
+) -> None:
+    server: RunningServer = start_server()
+    ann = lines_of(server, "ann", tmp_path)
+    bob = lines_of(server, "bob", tmp_path)
+    try:
+        ann.wait_for("Type new")
+        ann.send("new egotzi 5 open unrated")
+        found = re.fullmatch(
+            r"Room (\w{4}): Egotzi 5x5, ann against whoever joins\.", ann.wait_for("Room ")
+        )
+        assert found
+        code = found.group(1)
+        assert ann.wait_for("It waits").startswith(
+            "It waits for a player, listed in every lobby as an open challenge: give them "
+            f"the code {code}"
+        )
+        bob.wait_for("Type new")
+        bob.send("lobby")
+        assert bob.wait_for("Open challenges") == "Open challenges:"
+        assert bob.wait_for("1. ") == f"1. Room {code}, Egotzi 5x5, ann waits for a player."
+        assert bob.wait_for("Games to watch") == "Games to watch: none."
+        bob.send("1")
+        assert ann.wait_for("bob joined") == "bob joined the room: the game begins."
+        assert bob.wait_for("Black to move") == "Black to move (ann)."
+        # Before each side has moved the game is aborted, not resigned.
+        ann.send("resign")
+        assert ann.wait_for("Each side") == (
+            "Each side has not moved yet: abort the game instead (no result, unrated)."
+        )
+        ann.send("abort")
+        for term in (ann, bob):
+            assert term.wait_for("The game is aborted") == (
+                "The game is aborted: no result, unrated."
+            )
+        bob.send("leave")
+        assert bob.wait_for("You leave") == f"You leave room {code}."
+        assert bob.wait_for("Open challenges") == "Open challenges: none."
+        for term in (ann, bob):
+            term.send("quit")
+        for term in (ann, bob):
+            assert term.close() == 0
+            assert term.lines()[-2] == "Goodbye: your games are kept."
+        no_escapes(ann)
+        no_escapes(bob)
+    finally:
+        for term in (ann, bob):
+            if term.process.poll() is None:
+                term.process.kill()
+
+
+def test_time_running_out_in_a_room_is_said_to_both_players(start_server, tmp_path: Path) -> None:
+    server: RunningServer = start_server()
+    ann = lines_of(server, "ann", tmp_path)
+    bob = lines_of(server, "bob", tmp_path)
+    try:
+        ann.wait_for("Type new")
+        ann.send("new pilo 6 clock 5s")
+        found = re.fullmatch(
+            r"Room (\w{4}): Pilo 6x6, clock 5s, ann against whoever joins\.", ann.wait_for("Room ")
+        )
+        assert found
+        bob.wait_for("Type")
+        bob.send(f"join {found.group(1)}")
+        # Ann's clock runs from the join: she is warned, then her time is up on both sides.
+        assert ann.wait_for("Blue to move") == "Blue to move (ann)."
+        assert ann.wait_for("You have") == "You have 10 seconds left."
+        for term in (ann, bob):
+            assert term.wait_for("Time is up") == "Time is up."
+            assert term.wait_for("The game is over") == (
+                "The game is over: Blue (ann) lost on time: Orange (bob) wins."
+            )
+        for term in (ann, bob):
+            term.send("quit")
+        for term in (ann, bob):
+            assert term.close() == 0
+            no_escapes(term)
+    finally:
+        for term in (ann, bob):
+            if term.process.poll() is None:
+                term.process.kill()
