@@ -2,8 +2,9 @@
 
 Ann plays in a real headless Chromium (Playwright), Bob from OpenSSH's own client in a
 real terminal (tmux), in one room of one server: the sign-in with SSH's names and
-passwords (a wrong one refused), each other's moves, the chat, a resignation, and the
-game in the archive. Then what a page may send is bounded as in `abstracts-tui web`: a
+passwords (a wrong one refused), the room's clocks, each other's moves, the chat, a
+resignation, and the game in the archive; on PostgreSQL, a page and an SSH player of
+another process in one room. Then what a page may send is bounded as in `abstracts-tui web`: a
 malformed message closes that page, with one line in the server's log."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -25,6 +27,7 @@ import pytest
 from abstracts_tui.ssh.auth import hash_password
 
 from ..openssh import SSH, needs_ssh
+from ..ssh.client import connect
 from ..ssh.conftest import RunningServer
 from ..tmux import Tmux, needs_tmux
 from .client import Page
@@ -85,6 +88,9 @@ def test_a_browser_and_openssh_play_chat_and_resign_in_one_room(
     ann.wait_for("you are ann", "New room")
     ann.press("c")
     ann.wait_for("choose a game")
+    ann.type("Tab", "Tab")  # to the clock: ten minutes each, five seconds a move
+    ann.page.keyboard.type("10m+5s")
+    ann.wait_for("Clock       10m+5s")
     ann.type("Enter")
     screen = ann.wait_for("Waiting for a second player")
     found = re.search(r"Room (\w{4})", screen)
@@ -97,8 +103,10 @@ def test_a_browser_and_openssh_play_chat_and_resign_in_one_room(
     try:
         typed(bob, "Password:")
         bob.keys("b0b-pass", "Enter")
-        typed(bob, "Blue to move (ann)")
-        ann.wait_for("Blue to move (ann)")
+        # The same clocks on both screens: Blue's running, Orange's full.
+        clocks = re.compile(r"> Blue ann +9:\d\d\s.*Orange bob +10:00", re.DOTALL)
+        bob.wait_for(lambda screen: "Blue to move (ann)" in screen and bool(clocks.search(screen)))
+        ann.wait_until(lambda screen: bool(clocks.search(screen)), "the clocks")
         ann.type("Enter")  # d5
         typed(bob, "ann played d5")
         bob.keys(":", "c3", "Enter")
@@ -164,6 +172,110 @@ def test_a_malformed_message_closes_that_page_with_one_logged_line(tmp_path: Pat
         assert server.log.count("closed, a malformed message") == 1, server.log
     finally:
         server.stop()
+
+
+def test_pages_count_among_a_names_sessions_and_hear_the_server_stop(tmp_path: Path) -> None:
+    """A page is one of its name's sessions with the SSH ones (`--sessions-per-user`); a
+    page open when the server stops is told so."""
+    args = ["--sessions-per-user", "1", "--web", "0"]
+    server = RunningServer(tmp_path / "data", args).wait_listening()
+    url = web_url(server)
+
+    async def visit() -> None:
+        conn, ann = await connect(server.port, "ann")
+        await ann.wait_for("you are ann")
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
+            async with session.post(url + "signin", data={"name": "ann"}) as answer:
+                assert answer.status == 200
+            socket = await session.ws_connect(url.replace("http", "ws") + "ws", max_msg_size=0)
+            page = Page(socket, 80, 24)
+            code, reason = await page.wait_closed()
+            assert (code, reason) == (1008, "ann has 1 sessions open already; close one first.")
+            conn.close()
+            await ann.closed.wait()
+            # Her SSH session gone, her page gets in; then the server stops.
+            while True:
+                socket = await session.ws_connect(url.replace("http", "ws") + "ws")
+                page = Page(socket, 80, 24)
+                if await page.answered():
+                    break
+                await asyncio.sleep(0.2)  # the SSH session is still being closed
+            await page.wait_for("you are ann", "New room")
+            server.process.send_signal(signal.SIGTERM)
+            code, reason = await page.wait_closed()
+            assert code == 1001
+            assert reason == (
+                "The server is stopping; your games are kept: open the page again when it is back."
+            )
+
+    try:
+        asyncio.run(visit())
+    finally:
+        server.stop()
+    assert server.process.returncode == 0, server.log
+    assert "Traceback" not in server.log
+
+
+def test_on_postgresql_a_page_plays_an_ssh_player_of_another_process(
+    tmp_path: Path, database_url: str
+) -> None:
+    """Two server processes on one database: Ann's page on the one serving browsers, Bob
+    over SSH on the other, in one room: moves, the chat both ways, the end, the archive."""
+    one = RunningServer(tmp_path / "one", ["--database", database_url, "--web", "0"])
+    two = RunningServer(tmp_path / "two", ["--database", database_url])
+    try:
+        one.wait_listening()
+        two.wait_listening()
+        asyncio.run(play_across(web_url(one), two.port))
+    finally:
+        one.stop()
+        two.stop()
+    assert "Traceback" not in one.log + two.log
+
+
+async def play_across(url: str, port: int) -> None:
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
+        async with session.post(url + "signin", data={"name": "ann"}) as answer:
+            assert answer.status == 200
+        socket = await session.ws_connect(
+            url.replace("http", "ws") + "ws?width=100&height=30", max_msg_size=0
+        )
+        ann = Page(socket, 100, 30)
+        await ann.wait_for("you are ann", "New room")
+        await ann.keys("c")
+        await ann.wait_for("choose a game")
+        await ann.keys("enter")
+        await ann.wait_for("Waiting for a second player")
+        found = re.search(r"Room (\w{4})", ann.text())
+        assert found, ann.text()
+        code = found.group(1)
+        bob_conn, bob = await connect(port, "bob", command=f"join {code}")
+        await bob.wait_for("Blue to move (ann)")
+        await ann.wait_for("Blue to move (ann)")
+        await ann.keys("enter")  # d5
+        await bob.wait_for("ann played d5")
+        bob.send(":c3\r")
+        await ann.wait_for("bob played c3")
+        bob.send(";from the other process\r")
+        await ann.wait_for("bob: from the other process")
+        await ann.keys(";", "hi bob", "enter")
+        await bob.wait_for("ann: hi bob")
+        bob.send("\x1b")  # back to the board
+        await bob.wait_for("x Resign")
+        bob.send("x")
+        await bob.wait_for("Resign this game? ann wins.")
+        bob.send("y")
+        over = "Orange (bob) resigned: Blue (ann) wins"
+        await bob.wait_for(over)
+        await ann.wait_for(over)
+        await ann.keys("\x1b")  # from the chat line to the board
+        await ann.wait_for("n Lobby")
+        await ann.keys("n")
+        await ann.wait_for("a Archive")
+        await ann.keys("a")
+        await ann.wait_for("Your finished games", code, "ann won by resignation")
+        bob_conn.close()
+        await ann.close()
 
 
 def run_serve(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
