@@ -174,6 +174,49 @@ def test_a_malformed_message_closes_that_page_with_one_logged_line(tmp_path: Pat
         server.stop()
 
 
+def test_the_pages_sizes_and_pages_per_address_are_bounded(tmp_path: Path) -> None:
+    """web_limits' bounds on this path too: a page of a made-up size is drawn at 500 x 200
+    at most, and a fifth page from one address is refused with the sentence it shows."""
+    args = ["--sessions-per-user", "10", "--web", "0"]
+    server = RunningServer(tmp_path / "data", args).wait_listening()
+    url = web_url(server)
+
+    async def visit() -> None:
+        sessions = [
+            aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) for _ in range(5)
+        ]
+        try:
+            pages = []
+            for number, session in enumerate(sessions, start=1):
+                async with session.post(url + "signin", data={"name": f"p{number}"}) as answer:
+                    assert answer.status == 200
+                query = "ws?width=99999&height=99999" if number == 1 else "ws"
+                socket = await session.ws_connect(url.replace("http", "ws") + query)
+                pages.append(Page(socket, 600, 250) if number == 1 else Page(socket, 80, 24))
+                if number < 5:
+                    await pages[-1].wait_for(f"you are p{number}", "New room")
+            huge = pages[0]
+            lines = huge.text().splitlines()
+            widest = max(len(line.rstrip()) for line in lines)
+            assert 480 < widest <= 500, widest
+            keys = max(row for row, line in enumerate(lines) if "New room" in line)
+            assert 190 < keys < 200, keys
+            assert await pages[4].wait_closed() == (
+                1008,
+                "Your address has 4 pages open already, the most it may have: close one, "
+                "then press Restart.",
+            )
+        finally:
+            for session in sessions:
+                await session.close()
+
+    try:
+        asyncio.run(visit())
+    finally:
+        server.stop()
+    assert "127.0.0.1: refused, 4 pages open from there already" in server.log
+
+
 def test_pages_count_among_a_names_sessions_and_hear_the_server_stop(tmp_path: Path) -> None:
     """A page is one of its name's sessions with the SSH ones (`--sessions-per-user`); a
     page open when the server stops is told so."""
