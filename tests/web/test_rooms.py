@@ -295,10 +295,12 @@ async def play_across(url: str, port: int) -> None:
         bob_conn, bob = await connect(port, "bob", command=f"join {code}")
         await bob.wait_for("Blue to move (ann)")
         await ann.wait_for("Blue to move (ann)")
+        # The moves are waited for on the board and the move lists, not in the news
+        # lines: a replica on another process may be copied whole instead of told.
         await ann.keys("enter")  # d5
-        await bob.wait_for("ann played d5")
+        await bob.wait_for("Pie rule", "1. Blue       d5")
         bob.send(":c3\r")
-        await ann.wait_for("bob played c3")
+        await ann.wait_for("Orange     c3", "Blue to move (ann)")
         bob.send(";from the other process\r")
         await ann.wait_for("bob: from the other process")
         await ann.keys(";", "hi bob", "enter")
