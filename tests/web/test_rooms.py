@@ -323,6 +323,31 @@ async def play_across(url: str, port: int) -> None:
         await ann.close()
 
 
+def test_a_page_without_input_is_closed_after_the_idle_timeout(tmp_path: Path) -> None:
+    server = RunningServer(tmp_path / "data", ["--idle-timeout", "3", "--web", "0"])
+    url = web_url(server.wait_listening())
+
+    async def visit() -> None:
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
+            async with session.post(url + "signin", data={"name": "ann"}) as answer:
+                assert answer.status == 200
+            page = Page(await session.ws_connect(url.replace("http", "ws") + "ws"), 80, 24)
+            await page.wait_for("you are ann")
+            await page.keys("r")  # input: the wait starts again
+            started = time.monotonic()
+            assert await page.wait_closed() == (
+                1000,
+                "Closed after 0.05 minutes without input; your games are kept: press "
+                "Restart to go on.",
+            )
+            assert time.monotonic() - started > 2.5
+
+    try:
+        asyncio.run(visit())
+    finally:
+        server.stop()
+
+
 def run_serve(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [
