@@ -453,6 +453,13 @@ def review(
     show_default=True,
     help="Seconds a connection has to log in.",
 )
+@click.option(
+    "--web",
+    "web_address",
+    metavar="[HOST:]PORT",
+    help="Also serve the rooms to web browsers there (needs the web extra); "
+    "HOST defaults to --host.",
+)
 @log_level_option
 def serve(
     host: str,
@@ -468,18 +475,20 @@ def serve(
     idle_timeout: float,
     check_only: bool,
     login_timeout: float,
+    web_address: str | None,
     log_level: str,
 ) -> None:
     """Serve the games over SSH: each connection gets its own app, with rooms to play in.
 
     On loopback anyone may connect; on any other address give --authorized-keys and/or
-    --password-file, or --open.
+    --password-file, or --open. With --web, browsers play in the same rooms: a visitor
+    signs in with a name (and, where SSH asks for one, its password).
     """
     import asyncio
     from pathlib import Path
 
     from .saved_games import data_dir
-    from .ssh.limits import ConfigError, DatabaseError, Limits, ServerConfig
+    from .ssh.limits import ConfigError, DatabaseError, Limits, ServerConfig, listen_address
     from .ssh.server import serve as run_server
 
     if database is not None:
@@ -487,6 +496,16 @@ def serve(
             from .store import postgres  # noqa: F401
         except ImportError as error:
             raise Refusal(missing_extra("postgres", "--database", error)) from None
+    web = None
+    if web_address is not None:
+        try:
+            web = listen_address(web_address, host)
+        except ValueError as error:
+            raise click.UsageError(f"--web: {error}") from None
+        try:
+            from . import web_rooms  # noqa: F401
+        except ImportError as error:
+            raise Refusal(missing_extra("web", "--web", error)) from None
     folder = Path(data) if data else data_dir() / "server"
     if check_only:
         from .ssh.server import check_store
@@ -506,6 +525,7 @@ def serve(
         open=open_,
         rated=rated,
         database=database,
+        web=web,
         limits=Limits(
             sessions_per_user=sessions_per_user,
             connections_per_address=connections_per_address,

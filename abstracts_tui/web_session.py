@@ -14,12 +14,11 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from .rates import TokenBucket
-from .web_internals import VisitorApp
 from .web_limits import (
     CHANGES_PER_SECOND,
     FLOOD_SECONDS,
@@ -48,6 +47,17 @@ FLOODED = (
 MALFORMED = "The page sent a message the server does not understand: this session is closed."
 
 T = TypeVar("T")
+
+
+class PageApp(Protocol):
+    """The app behind a page, as the page's messages reach it: a visitor's process
+    (`web_internals.VisitorApp`) or a room player's app in the server (`web_rooms`)."""
+
+    async def send_input(self, text: str) -> None: ...
+
+    async def resize(self, width: int, height: int) -> None: ...
+
+    async def focus(self, focused: bool) -> None: ...
 
 
 class Latest(Generic[T]):
@@ -89,7 +99,7 @@ class PageSession:
     browser in the log (its address, never its cookie)."""
 
     def __init__(
-        self, request: web.Request, websocket: web.WebSocketResponse, app: VisitorApp, who: str
+        self, request: web.Request, websocket: web.WebSocketResponse, app: PageApp, who: str
     ) -> None:
         self.request = request
         self.websocket = websocket

@@ -78,4 +78,20 @@ class ServerConfig:
     database: str | None = None
     """A PostgreSQL URL: the store every process of the server shares; None: the SQLite
     store in `data`."""
+    web: tuple[str, int] | None = None
+    """Where the server also listens for browsers (`--web [HOST:]PORT`): the rooms in a
+    web page; None: SSH only."""
     limits: Limits = field(default_factory=Limits)
+
+
+def listen_address(text: str, default_host: str) -> tuple[str, int]:
+    """`PORT`, `HOST:PORT` or `[IPv6]:PORT` as a (host, port); `default_host` when the
+    text names none. Raises ValueError with a sentence when it is none of these."""
+    host, colon, port = text.rpartition(":")
+    if not colon:
+        host = default_host
+    elif host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    if not port.isdigit() or int(port) > 65535 or (colon and not host):
+        raise ValueError(f"{text!r} is not [HOST:]PORT (a port from 0 to 65535)")
+    return host, int(port)

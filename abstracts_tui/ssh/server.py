@@ -897,11 +897,15 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
 
     sys.setswitchinterval(SWITCH_SECONDS)
     server = Server(config)
+    web = None
     try:
         await server.start()
+        if config.web is not None:  # browsers in the same rooms (the web extra)
+            from ..web_rooms import start_web
+
+            web = await start_web(server, *config.web)
     except BaseException:
-        await server.rooms.close()
-        server.store.close()
+        await server.close()
         raise
     auth = "none (loopback or --open)"
     if server.require_auth:
@@ -934,5 +938,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
     finally:
         log.info("stopping")
         collecting.cancel()
+        if web is not None:  # its pages' apps end first, while the rooms are there
+            await web.stop()
         await server.close()
         await asyncio.sleep(0.2)  # let the apps write their last frame and close

@@ -19,6 +19,8 @@ EXTRA_MODULES = {
     "abstracts_tui.store.postgres": "psycopg",
     "abstracts_tui.web": "aiohttp",
     "abstracts_tui.web_internals": "textual_serve",
+    "abstracts_tui.web_room_page": "aiohttp",
+    "abstracts_tui.web_rooms": "aiohttp",
     "abstracts_tui.web_session": "aiohttp",
 }
 """The modules of the `postgres` and `web` extras, and the package whose absence stops them."""

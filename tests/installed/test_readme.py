@@ -352,6 +352,19 @@ def database_without_its_extra(product: Product, user: dict[str, str], tmp_path:
     )
 
 
+@check("abstracts-tui serve --web [HOST:]PORT ...", quick=True)
+def serve_web_without_its_extra(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    if product.has("textual_serve"):
+        pytest.skip("this install has the web extra (tests/web/test_rooms.py covers it)")
+    done = product.run("serve", "--web", "0", "--data", str(tmp_path / "server"), env=user)
+    assert done.returncode == 2
+    assert done.stderr.startswith("Error: --web needs ")
+    assert done.stderr.endswith(
+        ", which is not installed: pip install 'abstracts-tui[web]' adds it\n"
+    )
+    assert not (tmp_path / "server").exists()  # refused before anything is made
+
+
 @check(
     "abstracts-tui web [--host H] [--port P] [--data DIR] [--open] "
     "[--public-url URL | --behind-proxy] [--max-visitors N] [--pages-per-address N]",

@@ -1,0 +1,164 @@
+"""One page of `serve --web`: a room player's app in the server, drawn on the page.
+
+The app is an SSH session's (`ssh.app.ServerApp` on a thread of its own, with its
+`ssh.room_client.RoomClient`), drawn by `ssh.driver.ChannelDriver`; what differs is the
+channel: its frames go to the page's websocket as binary messages (textual.js writes
+them to its terminal), and its input and sizes come from the page's messages once
+`web_session` has checked them (`PageApp`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from aiohttp import web
+
+from .ssh.crossing import call_in
+from .ssh.limits import clamp_size
+from .ssh.session_thread import SessionThread
+from .web import CLOSE_SECONDS
+
+if TYPE_CHECKING:
+    from .rooms.holder import Holder
+    from .ssh.driver import ChannelDriver
+    from .ssh.server import Server
+
+log = logging.getLogger("abstracts_tui.web")
+
+
+class RoomPage:
+    """One page's app: a room player's `ServerApp` on a thread of its own, its frames sent
+    to the page's websocket, the page's checked messages handed to its driver."""
+
+    def __init__(
+        self,
+        server: Server,
+        user: str,
+        websocket: web.WebSocketResponse,
+        size: tuple[int, int],
+        address: str,
+    ) -> None:
+        self.server = server
+        self.user = user
+        self.websocket = websocket
+        self.size = size
+        self.started = size
+        self.address = address
+        self.thread = SessionThread(f"web-{user}")
+        self.driver: ChannelDriver | None = None
+        """The app's driver, once it has one (it belongs to `app_loop`)."""
+        self.app_loop: asyncio.AbstractEventLoop | None = None
+        self.early: list[str] = []
+        """What the page sent before the app had a driver (within the input's rate)."""
+        self.out: list[bytes] = []
+        """Frames not yet handed to the websocket."""
+        self.out_bytes = 0
+        self.sending: asyncio.Task[None] | None = None
+        self.closed = False
+        """Whether the page is gone, or no longer drawn (it did not read its screen)."""
+        self.last_input = time.monotonic()
+
+    async def run(self, holder: Holder) -> int:
+        """Run the app until it ends; its return code."""
+        from .ssh.app import ServerApp, Terminal
+        from .ssh.room_client import RoomClient
+        from .ssh.session_thread import AppChannel
+
+        server, user, address = self.server, self.user, self.address
+        loop = asyncio.get_running_loop()
+        client = RoomClient(server.rooms, server.store, holder, loop)
+        channel = AppChannel(loop, self.write_screen, self.attach_driver)
+        # xterm.js: 24-bit colour; no desktop notices (the page rings no bell).
+        terminal = Terminal(*self.size, "xterm-256color", "truecolor")
+        data = server.user_folder(user)
+
+        def make() -> ServerApp:  # on the page's thread: the app belongs to its loop
+            return ServerApp(
+                user=user,
+                holder=client.holder,
+                rooms=client,
+                channel=channel,
+                terminal=terminal,
+                address=address,
+                data=data,
+            )
+
+        try:
+            return await self.thread.run(make, self.size)
+        finally:
+            client.close()
+            self.driver = self.app_loop = None
+
+    def end(self) -> None:
+        """End the app (its games are kept, as when an SSH client leaves)."""
+        self.thread.end()
+
+    # -- the app's side ---------------------------------------------------------------------
+
+    def attach_driver(self, driver: ChannelDriver, loop: asyncio.AbstractEventLoop) -> None:
+        self.driver, self.app_loop = driver, loop
+        if self.size != self.started:  # changed while the app started
+            call_in(loop, driver.resize, *self.size)
+        if self.early:
+            call_in(loop, driver.feed, "".join(self.early))
+            self.early.clear()
+
+    def write_screen(self, data: str) -> None:
+        """A frame (on the server's loop): sent in order; a page that does not read its
+        screen is closed once the server holds more of it than SSH allows a client."""
+        if self.closed:
+            return
+        chunk = data.encode()
+        self.out.append(chunk)
+        self.out_bytes += len(chunk)
+        if self.out_bytes > self.server.config.limits.output_buffer:
+            log.info("%s: the page does not read its screen; closing", self.user)
+            self.closed = True
+            self.out.clear()
+            self.end()
+            return
+        if self.sending is None:
+            self.sending = asyncio.get_running_loop().create_task(self.send())
+
+    async def send(self) -> None:
+        try:
+            while self.out and not self.closed:
+                data = b"".join(self.out)
+                self.out.clear()
+                self.out_bytes = 0
+                await self.websocket.send_bytes(data)
+        except ConnectionError:
+            self.closed = True
+            self.end()
+        finally:
+            self.sending = None
+
+    async def drained(self) -> None:
+        """Wait until the frames written so far are sent (the app's last one, say)."""
+        await asyncio.sleep(0)  # what the app's thread handed over last comes first
+        sending = self.sending
+        if sending is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(sending), CLOSE_SECONDS)
+
+    # -- the page's side (web_session.PageApp) ----------------------------------------------
+
+    async def send_input(self, text: str) -> None:
+        self.last_input = time.monotonic()
+        if self.driver is not None and self.app_loop is not None:
+            call_in(self.app_loop, self.driver.feed, text)
+        else:
+            self.early.append(text)
+
+    async def resize(self, width: int, height: int) -> None:
+        self.size = clamp_size(width, height)  # within the bounds SSH's sizes have
+        if self.driver is not None and self.app_loop is not None:
+            call_in(self.app_loop, self.driver.resize, *self.size)
+
+    async def focus(self, focused: bool) -> None:
+        """Nothing: the driver asks the terminal to report its focus, which xterm.js does
+        in the page's input."""
