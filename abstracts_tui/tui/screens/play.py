@@ -348,7 +348,9 @@ class PlayScreen(SteadyScreen):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.board.focus()
+        # At once, not after the first frame: keys typed as soon as the game shows
+        # belong to the board.
+        self.set_focus(self.board)
         self.watch(self.board, "cursor", self.cursor_moved)
         self.session.listeners.append(self.session_changed)
         self.session.saving_listeners.append(self.saving_changed)
@@ -443,9 +445,9 @@ class PlayScreen(SteadyScreen):
         question = self.query_one(PieQuestion)
         if question.asked:  # its keys go with it, or to the screen where it is hidden
             if panel:
-                question.focus()
+                self.set_focus(question)
             else:
-                self.board.focus()
+                self.set_focus(self.board)
                 self.say_pie()
         chrome = 1 + ("message" in kept) + ("keys" in kept) if compact else CHROME_LINES + 1
         room = width - (PANEL_WIDTH if panel else 0) - 2

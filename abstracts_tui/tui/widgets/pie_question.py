@@ -67,7 +67,7 @@ class PieQuestion(Static, can_focus=True):
         """Show the question to `second` about `first`'s move, and take the keys."""
         self.update(pie_text(colours, first, second))
         self.add_class("-asked")
-        self.focus()
+        self.screen.set_focus(self)  # at once: `p` typed as soon as it shows answers it
 
     def withdraw(self) -> None:
         """Hide the question (answered, or no longer open: a move taken back or played);
