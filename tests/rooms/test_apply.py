@@ -110,9 +110,7 @@ def test_a_take_back_accepted_is_another_position_then_its_answer_by_whom() -> N
     for by in ("ann", "bob"):
         apply(start, Play(a_move(start)), by, AT)
     apply(start, Takeback(Takeback.OFFER), "bob", AT)
-    steps, at_once, caught_up = one_by_one_and_at_once(
-        start, [(Takeback(Takeback.ACCEPT), "ann")]
-    )
+    steps, at_once, caught_up = one_by_one_and_at_once(start, [(Takeback(Takeback.ACCEPT), "ann")])
     assert at_once == steps == [Changed(Change.STEP), Changed(Change.OFFER, by="ann")]
     assert caught_up.move_number() == 1 and caught_up.offers == {}
 
