@@ -72,8 +72,15 @@ class Tmux:
             time.sleep(0.1)  # tmux cannot say when the window changed
 
     def keys(self, *keys: str) -> None:
-        """Keys as tmux names them (`Enter`, `C-q`, `Up`) or literal text."""
+        """Keys as tmux names them (`Enter`, `C-q`, `Up`): text that is also a key's name
+        is that key (`f3` is F3), so text goes by `type`."""
         subprocess.run([*self.tmux, "send-keys", *keys], check=True, timeout=30)
+
+    def type(self, text: str, *then: str) -> None:
+        """`text` typed as it is, character by character, then the keys `then` (`Enter`)."""
+        subprocess.run([*self.tmux, "send-keys", "-l", text], check=True, timeout=30)
+        if then:
+            self.keys(*then)
 
     def resize(self, width: int, height: int) -> None:
         """The window made `width` x `height`, as a person resizing it."""

@@ -124,6 +124,20 @@ def read_password_file(path: Path) -> dict[str, str]:
     return passwords
 
 
+def read_authorized_keys(path: Path) -> asyncssh.SSHAuthorizedKeys:
+    """The public keys allowed in, from an OpenSSH authorized_keys file; raises
+    ConfigError, with the file named, for one that cannot be read or holds no key."""
+    try:
+        return asyncssh.read_authorized_keys(str(path))
+    except OSError as error:
+        raise ConfigError(f"{path} cannot be read: {error.strerror or error}") from None
+    except (ValueError, asyncssh.KeyImportError) as error:
+        raise ConfigError(
+            f"{path} holds no public key that can be read ({error}): expected lines of "
+            "OpenSSH's authorized_keys format, such as a ~/.ssh/id_ed25519.pub"
+        ) from None
+
+
 def set_password(path: Path, name: str, stored: str) -> bool:
     """Give `name` the hash `stored` in the password file at `path`: its line replaced, or
     added at the end (a new file is readable by its owner only; the rest of the file is

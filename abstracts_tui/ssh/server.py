@@ -36,6 +36,7 @@ from .auth import (
     auth_required,
     host_key,
     import_names,
+    read_authorized_keys,
     read_password_file,
     valid_name,
     weak_hashes,
@@ -114,7 +115,7 @@ class Server:
         """Password checks, off the loop the apps run in, within each address's budget."""
         self.authorized: asyncssh.SSHAuthorizedKeys | None = None
         if config.authorized_keys is not None:
-            self.authorized = asyncssh.read_authorized_keys(str(config.authorized_keys))
+            self.authorized = read_authorized_keys(config.authorized_keys)
         self.store = open_store(config.data, config.database)
         try:
             # Earlier versions kept names and rooms in files: put them in the store, once.

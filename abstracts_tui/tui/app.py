@@ -109,9 +109,10 @@ class AbstractsApp(App[None]):
 
     async def on_event(self, event: events.Event) -> None:
         # Keys typed before the screen on top is built wait for it (see type_ahead.py).
-        if isinstance(event, events.Key) and self.type_ahead.hold(event):
-            return
-        await super().on_event(event)
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            await self.type_ahead.key(event)  # a key handed back up by a widget goes on
+        else:
+            await super().on_event(event)
 
     def notify(
         self,

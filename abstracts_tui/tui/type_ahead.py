@@ -4,13 +4,24 @@ A key that opens a screen (`c` in the lobby, Enter on the home screen) and the k
 typed right after it arrive together when typed fast, pasted, or sent over SSH in one
 packet. Textual hands each key on as soon as the app reads it: the keys after `c` reached
 the lobby before its binding had asked for the new screen, or the new screen before it
-had mounted its fields (`c`, Tab Tab Tab Tab, `6s` left the clock field empty).
-`TypeAhead` holds a key while the screen on top is not mounted or any of its widgets has
-messages still to handle (the key before it on its way), and any key after a held one,
-and hands them on in order once all is handled: a screen being built is waited for (up
-to `MOUNT_HOLD`, however busy the machine: a key handed to the screen below it would go
-astray), a mounted screen's busy widgets for `LONGEST_HOLD` at most (a widget that is
-never idle, an animation, does not stop keys). A key is never lost nor kept long.
+had mounted its fields (`c`, Tab Tab, `6s` left the clock field empty).
+
+A key goes a long way after the app reads it: to the focused widget, up through its
+parents to the screen, back to the app (where the screen's bindings run), and a binding's
+action may post a message that goes the same way before a screen is pushed. `TypeAhead`
+hands a key on only when the one before it is through:
+- its journey: after handing a key to a widget, it sends a marker up the same way
+  (`call_later` at each step, which runs after what that widget was sent before it), and
+  the key is through once the marker is back at the app;
+- what the key set going: no widget of the screens has messages waiting, what waits
+  in the app's own queue (a message on its way up) is handled first, and the screen on
+  top is mounted.
+Keys that come while one is held wait behind it, in order. A screen being built and the
+key before on its way are waited for up to `MOUNT_HOLD` (a loaded machine takes a while;
+a key handed to the screen below would go astray); widgets with messages waiting for
+`LONGEST_HOLD` at most, counted again when another screen comes on top (its focus is set
+by a message of its own; a widget that is never idle, an animation, does not stop keys).
+A key is never lost nor kept long.
 """
 
 from __future__ import annotations
@@ -22,6 +33,7 @@ from typing import Any
 
 from textual import events
 from textual.app import App, ScreenStackError
+from textual.dom import DOMNode
 
 WAIT_SECONDS = 0.005
 """How often the screen is looked at again while keys are held."""
@@ -29,11 +41,13 @@ LONGEST_HOLD = 0.5
 """The longest a key is held for a mounted screen's busy widgets: widgets that are never
 idle (an animation) do not stop keys."""
 MOUNT_HOLD = 5.0
-"""The longest a key is held for a screen being built (a loaded machine takes a while)."""
+"""The longest a key is held for a screen being built, or for the key before it to come
+back (a loaded machine takes a while; the widget that has it could not take the next
+key sooner anyway)."""
 
 
 class TypeAhead:
-    """Holds the keys of `app` that come before its screen on top is mounted;
+    """Holds the keys of `app` that come before the key before them is through;
     `deliver` handles a key as the app would have (`App.on_event`)."""
 
     def __init__(self, app: App[Any], deliver: Callable[[events.Key], Awaitable[None]]):
@@ -42,25 +56,37 @@ class TypeAhead:
         self.held: deque[events.Key] = deque()
         self._waiting = False
         self._since = 0.0
+        self._flights = 0
+        """Keys handed on so far: each one's marker carries its number."""
+        self._flying: int | None = None
+        """The number of the key whose marker is not back yet, if one is on its way."""
+        self._top: object = None
+        """The screen on top, mounted, when the held keys were last looked at."""
 
-    def hold(self, event: events.Key) -> bool:
-        """Keep `event` for later if the screen on top is not ready for it (True), or
-        let it through now (False). Keys handed back up by a widget are never held."""
-        if event.is_forwarded:
-            return False
+    async def key(self, event: events.Key) -> None:
+        """Hand `event`, a key the app has read, on now if the key before it is through,
+        followed by its marker; else keep it until then."""
+        # The app's own queue holds only what came after this key: not waited for here.
         if not self.held and self._ready():
-            return False
+            target = self._target()
+            await self.deliver(event)
+            self._follow(target)
+            return
         self.held.append(event)
         self._wait()
-        return True
+
+    # -- whether the key before is through -----------------------------------------------
 
     def _ready(self) -> bool:
-        """Whether the screen on top is mounted and its widgets have handled all that was
-        sent to them (the app's own queue holds the keys that come next)."""
-        if not self._mounted():
+        """Whether the key before is back and all it set going is done: the screen on
+        top mounted, no widget of the screens with messages waiting."""
+        if self._flying is not None or not self._mounted():
             return False
-        screen = self.app.screen
-        return all(node.message_queue_size == 0 for node in screen.walk_children(with_self=True))
+        return all(
+            node.message_queue_size == 0
+            for screen in self.app.screen_stack
+            for node in screen.walk_children(with_self=True)
+        )
 
     def _mounted(self) -> bool:
         """Whether there is a screen on top and it is mounted."""
@@ -70,22 +96,83 @@ class TypeAhead:
             return False
 
     def _held_long_enough(self) -> bool:
-        """Whether the keys held have waited as long as they may."""
-        longest = LONGEST_HOLD if self._mounted() else MOUNT_HOLD
+        """Whether the keys held have waited as long as they may (a screen that has just
+        come on top, mounted, has its own while it takes the focus)."""
+        top = self.app.screen if self._mounted() else None
+        if top is not self._top:
+            self._top = top
+            self._since = time.monotonic()
+        busy = self._flying is None and top is not None  # only busy widgets stop it
+        longest = LONGEST_HOLD if busy else MOUNT_HOLD
         return time.monotonic() - self._since >= longest
+
+    # -- a key's marker ------------------------------------------------------------------
+
+    def _target(self) -> DOMNode | None:
+        """The widget the app hands a key to (Textual's rule: the focused one, or the
+        screen), None if there is no screen yet."""
+        try:
+            return self.app.focused or self.app.screen
+        except ScreenStackError:
+            return None
+
+    def _follow(self, target: DOMNode | None) -> None:
+        """Send a marker after the key handed to `target`, up the way the key goes."""
+        self._flights += 1
+        self._flying = self._flights
+        self._since = time.monotonic()
+        self._step(target, self._flights)
+
+    def _step(self, node: DOMNode | None, flight: int) -> None:
+        """The marker at `node`: on to its parent once `node` has handled what it was
+        sent before (a widget closed meanwhile is passed by), home at the app."""
+        while node is not None and node is not self.app:
+            if node.call_later(self._step, node.parent or self.app, flight):
+                return
+            node = node.parent
+        if not self.app.call_later(self._home, flight):
+            self._home(flight)
+
+    def _home(self, flight: int) -> None:
+        if self._flying == flight:
+            self._flying = None
+
+    # -- handing the held keys on -------------------------------------------------------
 
     def _wait(self) -> None:
         if not self._waiting:
             self._waiting = True
-            self._since = time.monotonic()
+            if self._flying is None:
+                self._since = time.monotonic()
             self.app.set_timer(WAIT_SECONDS, self._release)
 
     async def _release(self) -> None:
+        """Looked at again after a while: the held keys handed on if the key before is
+        through; what waits in the app's own queue (a message on its way up from the
+        key before) is handled first, by looking again behind it."""
+        self._waiting = False
+        if not self.held:
+            return
+        if not self._ready() and not self._held_long_enough():
+            self._wait_more()
+        elif self.app.message_queue_size and not self._held_long_enough():
+            self._waiting = True
+            self.app.call_later(self._hand_on)
+        else:
+            await self._hand_on()
+
+    async def _hand_on(self) -> None:
+        """Hand the held keys on, one at a time, while the key before is through."""
         self._waiting = False
         while self.held:
             if not self._ready() and not self._held_long_enough():
-                self._waiting = True
-                self.app.set_timer(WAIT_SECONDS, self._release)
+                self._wait_more()
                 return
+            self._flying = None  # one kept too long is given up
+            target = self._target()
             await self.deliver(self.held.popleft())
-            self._since = time.monotonic()
+            self._follow(target)
+
+    def _wait_more(self) -> None:
+        self._waiting = True
+        self.app.set_timer(WAIT_SECONDS, self._release)

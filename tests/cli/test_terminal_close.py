@@ -122,7 +122,7 @@ def play(terminal: Tmux, move: str) -> None:
     terminal.wait_for(lambda screen: "to move" in screen)
     terminal.keys(":")
     terminal.wait_for(lambda screen: "Enter plays" in screen)
-    terminal.keys(move, "Enter")
+    terminal.type(move, "Enter")
     terminal.wait_for(lambda screen: move in shown_moves(screen) or f"played {move}." in screen)
 
 

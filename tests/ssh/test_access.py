@@ -196,6 +196,22 @@ def test_a_malformed_password_line_stops_the_start_with_its_line_number(tmp_path
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("keys", ["", "not a key\n", "ssh-ed25519 AAAAnotbase64\n"])
+def test_an_authorized_keys_file_without_a_key_stops_the_start(tmp_path, keys: str) -> None:
+    authorized = tmp_path / "authorized_keys"
+    authorized.write_text(keys)
+    command = [sys.executable, "-m", "abstracts_tui", "serve", "--port", "0"]
+    result = subprocess.run(
+        [*command, "--data", str(tmp_path / "data"), "--authorized-keys", str(authorized)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert f"{authorized} holds no public key that can be read" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_connections_per_address_count_logins_not_silent_connections(start_server) -> None:
     server: RunningServer = start_server("--connections-per-address", "2")
     options = {"known_hosts": None, "client_keys": None, "agent_path": None}

@@ -60,7 +60,8 @@ def test_an_open_challenge_played_chatted_resigned_and_played_again(start_server
             bob.keys(":", "c3", "Enter")
             await ann.wait_for("bob played c3")
             # Chat: shown literally to the other player; a watcher is counted and marked.
-            bob.keys(SEMICOLON, "hi [b]ann[/b]", "Enter")
+            bob.keys(SEMICOLON)
+            bob.type("hi [b]ann[/b]", "Enter")
             await ann.wait_for("bob: hi [b]ann[/b]")
             carol_conn, carol = await connect(server.port, "carol", command=f"watch {code}")
             await ann.wait_for("1 watching")

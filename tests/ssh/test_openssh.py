@@ -159,7 +159,7 @@ def test_openssh_wrong_passwords_close_the_connection_then_make_the_address_wait
         with Tmux(shell, 200, 30) as window:  # wide: the reasons on one line
             for number, answer in enumerate(answers, start=1):
                 window.wait_for(lambda screen, n=number: screen.count("Password:") >= n)
-                window.keys(answer, "Enter")
+                window.type(answer, "Enter")
             return window.wait_for(lambda screen: "SSH-EXIT=" in screen or "New room" in screen)
 
     screen = typed("wrong1", "wrong2", "wrong3")
