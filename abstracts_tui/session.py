@@ -102,6 +102,9 @@ class Changed:
     """The colour that made the move (MOVE only)."""
     by: str | None = None
     """The person who made the move or the choice, when the session knows."""
+    move: str | None = None
+    """The move's name (MOVE only): a listener told later than the change (a screen's
+    queue, several moves caught up at once) names the move made, not the last one."""
 
 
 class Session:
@@ -333,7 +336,7 @@ class Session:
             child.time_left = time_left_after(clock, side, mover)
             if self.game.is_over():
                 clock.stop(now)
-        self._after_change(Changed(Change.MOVE, mover, by), main_line=True)
+        self._after_change(Changed(Change.MOVE, mover, by, name), main_line=True)
         if not branch:
             self._run_clock()  # a new line from inside a finished game: its clocks go on
         return code

@@ -131,8 +131,9 @@ def test_listeners_hear_every_change_and_what_it_was() -> None:
         Change.STEP,
         Change.TREE,
     ]
-    # A move says who made it and with which colour (the move list needs no replay).
-    assert heard[0][1] == Changed(Change.MOVE, mover=0, by=session.people[0])
+    # A move says who made it, with which colour (the move list needs no replay) and
+    # which move (a listener told later names it, not the last one).
+    assert heard[0][1] == Changed(Change.MOVE, mover=0, by=session.people[0], move="a1")
 
 
 def test_a_move_is_played_whole_when_the_autosave_cannot_be_written(tmp_path: Path) -> None:

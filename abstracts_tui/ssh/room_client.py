@@ -9,7 +9,10 @@ room as the lobby lists it) or objects made there for the app alone:
 - a screen showing a room shows a REPLICA of its session (`Shown.session`): a copy made on
   the server's loop (`apply.twin`) when the screen asks for it; then every command the
   room applies (`Room.commands`) is applied to the replica on the app's loop by the same
-  `apply.apply(session, command, by, at)`, and a room read again whole is copied again.
+  `apply.apply(session, command, by, at)`, from the moment the screen follows it (its
+  listeners in place: what came before waits until then), and a room read again whole
+  is copied again (`apply.adopt`, which tells the screen the moves and the rest gained,
+  as the commands would have).
   The screen's commands go to the room's gateway (`Shown.send`) and its outcome (done,
   or `Refused` with its sentence) comes back to the screen;
 - the room's chat is a replica too (`Shown.chat`: its lines when shown, then each line
@@ -124,14 +127,15 @@ def your_move(room: Room, changed: Changed, user: str) -> tuple[str, bool] | Non
         aborted = ended_how is not None and ended_how.winner is None
         what = "aborted the game" if aborted else "resigned"
         return f"{by} {what} in {where}: {session.turn_text()}.", False
+    move = changed.move or session.node.move
     if room.finished:  # news, but nothing to do: no bell
-        return f"{by} played {session.node.move} in {where}: {session.turn_text()}.", False
+        return f"{by} played {move} in {where}: {session.turn_text()}.", False
     if session.waiting_for() != user:
         return None
     if joined:
         what = "joined"
     elif changed.change is Change.MOVE:
-        what = f"played {session.node.move}"
+        what = f"played {move}"
     elif session.phase is Phase.SIDE:
         what = "set komi: choose your side"
     else:
@@ -169,6 +173,10 @@ class Shown:
     """A replica of the room's chat: its lines when shown, then each line said."""
     changed: Callable[[], None] | None = None
     ended: bool = False
+    held: list[Callable[[Shown], None]] | None = field(default_factory=list)
+    """What came for the replica before its screen followed it (`follow`), done then in
+    order: a screen made after `show` and mounted later is told every change, none of
+    them made before it listens (None: followed)."""
 
     @property
     def code(self) -> str:
@@ -178,18 +186,21 @@ class Shown:
         return self.connected
 
     def follow(self, here: bool, changed: Callable[[], None]) -> None:
-        """The screen starts (`here`) or stops showing the room: once it stops, the
-        replica is no longer kept up to date."""
+        """The screen starts (`here`, its session listeners in place) or stops showing
+        the room: the replica changes from the first and no longer after the second."""
         if here:
             self.changed = changed
+            held, self.held = self.held, None
+            for act in held or ():
+                act(self)
         else:
             self.changed = None
             self.client.hide(self)
 
     async def send(self, command: Command) -> None:
         """Send a command to the room's gateway; raises Refused with its sentence. The
-        replica has the command (applied in the order the room applied it) before this
-        returns."""
+        replica followed has the command (applied in the order the room applied it)
+        before this returns."""
         await run_in(self.client.server, self.client.send_there(self.code, command))
 
 
@@ -297,7 +308,8 @@ class RoomClient:
         await run_in(self.server, self.send_there(code, Abort()))
 
     async def show(self, code: str) -> Shown | None:
-        """A replica of room `code`'s session, kept up to date until it is hidden."""
+        """A replica of room `code`'s session as it is now; kept up to date from the
+        moment its screen follows it (`Shown.follow`) until it is hidden."""
         assert self.app is not None
         key = next(self.keys)
         self.opening[key] = []
@@ -311,9 +323,9 @@ class RoomClient:
         shown = Shown(self, key, room, session, connected)
         for line in lines:
             shown.chat.add(line)
+        assert shown.held is not None
+        shown.held.extend(early)
         self.shown[key] = shown
-        for act in early:
-            act(shown)
         return shown
 
     def hide(self, shown: Shown) -> None:
@@ -347,7 +359,9 @@ class RoomClient:
 
     def _to_shown(self, key: int, act: Callable[[Shown], None]) -> None:
         shown = self.shown.get(key)
-        if shown is not None:
+        if shown is not None and shown.held is not None:
+            shown.held.append(act)
+        elif shown is not None:
             act(shown)
         elif key in self.opening:
             self.opening[key].append(act)
@@ -461,9 +475,10 @@ class RoomClient:
         records = [live.record]
 
         def moved(changed: Changed) -> None:
-            # Read again whole (`Rooms._reload` adopts another record); a take-back's
+            # Read again whole (`Rooms._reload` adopts another record, then tells what
+            # changed): copied again, the replica tells its screen the same. A take-back's
             # steps keep the record, and come to the replica with their command.
-            if changed.change is Change.STEP and live.record is not records[0]:
+            if live.record is not records[0]:
                 records[0] = live.record
                 call_in(app, self._adopt_here, key, twin(live))
 

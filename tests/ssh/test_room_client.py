@@ -2,8 +2,10 @@
 server's loop, and a client on another thread's loop, as a session's app has it.
 
 A replica follows every command the room applies, in order (the other player's, and its
-own, which it has before its send returns); a refused command comes back with its
-sentence and changes nothing; the room's presence and the your-move news cross; once
+own, which it has before its send returns), from the moment its screen follows it (what
+came before is told then, not lost); a refused command comes back with its sentence and
+changes nothing; a replica copied again whole tells its screen the moves gained, by whom,
+as the commands would have; the room's presence and the your-move news cross; once
 hidden, nothing of the replica is left on the server's loop.
 """
 
@@ -16,6 +18,7 @@ import pytest
 
 from abstracts_tui.commands import ChooseSide, Play, SetKomi, Takeback
 from abstracts_tui.game_setup import Setup
+from abstracts_tui.rooms.apply import adopt, apply, twin
 from abstracts_tui.rooms.chat import ChatRefused
 from abstracts_tui.rooms.holder import new_holder
 from abstracts_tui.rooms.live import Refused
@@ -65,6 +68,7 @@ def test_a_replica_on_a_sessions_thread_follows_the_room(tmp_path: Path) -> None
             assert entered.room is not None and entered.room.joiner == "bob"
             shown = await client.show(code)
             assert shown is not None
+            shown.follow(True, lambda: None)  # as its screen does once it listens
             replica = shown.session
             assert replica.people == ("ann", "bob") and "bob" in shown.people()
             await run_in(loop, as_ann(SetKomi(3.5)))
@@ -139,6 +143,7 @@ def test_chat_take_back_and_the_lists_cross_to_a_sessions_thread(tmp_path: Path)
             await until(lambda: lists[-1] == [])  # taken: no longer a challenge
             shown = await client.show(code)
             assert shown is not None
+            shown.follow(True, lambda: None)
             replica = shown.session
             await run_in(loop, ann_says("hello [bold]bob[/]"))
             await until(lambda: [line.text for line in shown.chat.lines] == ["hello [bold]bob[/]"])
@@ -168,6 +173,124 @@ def test_chat_take_back_and_the_lists_cross_to_a_sessions_thread(tmp_path: Path)
         assert room is not None and room.chat.listeners == [] and room.commands == []
         client.close()
         assert client.listing_there not in rooms.listing
+        await rooms.close()
+
+    asyncio.run(server())
+
+
+def test_a_move_made_before_the_screen_listens_is_told_to_it_when_it_does(
+    tmp_path: Path,
+) -> None:
+    """A screen is made with the replica and listens once it is mounted: a move the room
+    applies meanwhile waits for it (the replica unchanged), then it is told who played
+    what, as a move made while it listens is."""
+    ann, bob = new_holder("ann"), new_holder("bob")
+    store = SqliteStore(tmp_path / "server.db")
+
+    async def server() -> None:
+        rooms = Rooms(LiveSqlite(store))
+        await rooms.start()
+        room = await rooms.create(Setup("petrify"), ann)
+        loop = asyncio.get_running_loop()
+        client = RoomClient(rooms, store, bob, loop)
+
+        async def as_ann(command: object) -> None:
+            await rooms.send(room, command, ann)  # type: ignore[arg-type]
+
+        async def app() -> None:
+            client.connect(lambda code, text, ring: None)
+            await client.enter(room.code, watch=False)
+            shown = await client.show(room.code)
+            assert shown is not None
+            replica = shown.session
+            first = a_move(replica)
+            await run_in(loop, as_ann(Play(first)))  # the screen is not mounted yet
+            await until(lambda: bool(shown.held))
+            assert moves(replica) == []  # what its first drawing shows, nothing missed
+            told: list[Changed] = []
+            replica.listeners.append(told.append)  # mounted: it listens, then follows
+            shown.follow(True, lambda: None)
+            assert moves(replica) == [first]
+            assert told == [Changed(Change.MOVE, 0, "ann", first)]
+            shown.follow(False, lambda: None)
+            await run_in(loop, asyncio.sleep(0))
+
+        await on_thread("session", lambda: asyncio.run(app()))
+        assert room.commands == []
+        client.close()
+        await rooms.close()
+
+    asyncio.run(server())
+
+
+def test_a_replica_copied_again_tells_its_screen_each_move_gained_and_by_whom(
+    tmp_path: Path,
+) -> None:
+    """The room read again whole from its store (as after another process's changes it
+    could not follow): every replica is copied again, and its screen is told the moves
+    gained, by whom, with their names (not only that the position changed); the same
+    when a replica went astray on its own and is copied again."""
+    ann, bob = new_holder("ann"), new_holder("bob")
+    store = SqliteStore(tmp_path / "server.db")
+
+    async def server() -> None:
+        rooms = Rooms(LiveSqlite(store))
+        await rooms.start()
+        room = await rooms.create(Setup("petrify"), ann)
+        loop = asyncio.get_running_loop()
+        client = RoomClient(rooms, store, bob, loop)
+
+        async def read_again(*played: tuple[str, str]) -> None:
+            # What `Rooms` does with the room read again from the store: adopt it whole.
+            fresh = twin(room.session)
+            for by, move in played:
+                apply(fresh, Play(move), by, rooms.live.now())
+            adopt(room.session, fresh)
+
+        async def as_ann(command: object) -> None:
+            await rooms.send(room, command, ann)  # type: ignore[arg-type]
+
+        async def live_copy() -> Session:
+            return twin(room.session)
+
+        async def app() -> None:
+            news: list[str] = []
+            client.connect(lambda code, text, ring: news.append(text))
+            await client.enter(room.code, watch=False)
+            shown = await client.show(room.code)
+            assert shown is not None
+            replica = shown.session
+            told: list[Changed] = []
+            replica.listeners.append(told.append)
+            shown.follow(True, lambda: None)
+            first = a_move(replica)
+            after = twin(replica)
+            after.play(first)
+            second = a_move(after)
+            record = replica.record
+            await run_in(loop, read_again(("ann", first), ("bob", second)))
+            await until(lambda: moves(replica) == [first, second])
+            assert replica.record is not record  # copied whole, not followed
+            assert [(c.change, c.by, c.move) for c in told] == [
+                (Change.MOVE, "ann", first),
+                (Change.MOVE, "bob", second),
+            ]
+            # Astray on its own (a move taken back here only): ann's next move does not
+            # apply to it, so it is copied again, and told bob's move and ann's.
+            replica.take_back(1)
+            told.clear()
+            third = a_move(await run_in(loop, live_copy()))
+            await run_in(loop, as_ann(Play(third)))
+            await until(lambda: moves(replica) == [first, second, third])
+            assert [(c.change, c.by, c.move) for c in told if c.change is Change.MOVE] == [
+                (Change.MOVE, "bob", second),
+                (Change.MOVE, "ann", third),
+            ]
+            shown.follow(False, lambda: None)
+            await run_in(loop, asyncio.sleep(0))
+
+        await on_thread("session", lambda: asyncio.run(app()))
+        client.close()
         await rooms.close()
 
     asyncio.run(server())

@@ -557,7 +557,7 @@ class PlayScreen(SteadyScreen):
     def move_news(self, changed: Changed) -> str:
         """`Ann played c3. Orange to move (Bob).`, for every screen showing the game."""
         session = self.session
-        move = session.node.move or ""
+        move = changed.move or session.node.move or ""
         who = changed.by or "The computer"
         if self.analysing and changed.mover is not None:
             # A variation: whoever sits here moves for either side, the computer's too.
