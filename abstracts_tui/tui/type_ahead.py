@@ -13,7 +13,7 @@ hands a key on only when the one before it is through:
 - its journey: after handing a key to a widget, it sends a marker up the same way
   (`call_later` at each step, which runs after what that widget was sent before it), and
   the key is through once the marker is back at the app;
-- what the key set going: no widget of the screens has messages waiting, what waits
+- what the key set going: no widget of the screen on top has messages waiting, what waits
   in the app's own queue (a message on its way up) is handled first, and the screen on
   top is mounted.
 Keys that come while one is held wait behind it, in order. A screen being built and the
@@ -37,9 +37,10 @@ from textual.dom import DOMNode
 
 WAIT_SECONDS = 0.005
 """How often the screen is looked at again while keys are held."""
-LONGEST_HOLD = 0.5
+LONGEST_HOLD = 2.0
 """The longest a key is held for a mounted screen's busy widgets: widgets that are never
-idle (an animation) do not stop keys."""
+idle (an animation) do not stop keys. Long enough for a loaded machine to take the
+messages of a key through (a widget's queue is empty most of the time, even a clock's)."""
 MOUNT_HOLD = 5.0
 """The longest a key is held for a screen being built, or for the key before it to come
 back (a loaded machine takes a while; the widget that has it could not take the next
@@ -79,14 +80,11 @@ class TypeAhead:
 
     def _ready(self) -> bool:
         """Whether the key before is back and all it set going is done: the screen on
-        top mounted, no widget of the screens with messages waiting."""
+        top mounted, none of its widgets with messages waiting."""
         if self._flying is not None or not self._mounted():
             return False
-        return all(
-            node.message_queue_size == 0
-            for screen in self.app.screen_stack
-            for node in screen.walk_children(with_self=True)
-        )
+        screen = self.app.screen  # those below it no longer take keys
+        return all(node.message_queue_size == 0 for node in screen.walk_children(with_self=True))
 
     def _mounted(self) -> bool:
         """Whether there is a screen on top and it is mounted."""
