@@ -17,7 +17,9 @@ if TYPE_CHECKING:
     from .clock import TimeControl
     from .game_setup import Setup
     from .records import RecordNode
+    from .ssh.server import Server
     from .tui.settings import Settings
+    from .web_rooms import WebRooms
 
 GAME_NAMES = ["petrify", "pilo", "egotzi", "linage", "partitions"]
 LOG_LEVELS = ["debug", "info", "warning", "error"]
@@ -533,8 +535,17 @@ def serve(
             login_seconds=login_timeout,
         ),
     )
+    beside = None
+    if web is not None:  # browsers in the same rooms, beside the SSH server
+        from .web_rooms import start_web
+
+        address = web
+
+        async def beside(server: Server) -> WebRooms:
+            return await start_web(server, *address)
+
     try:
-        asyncio.run(run_server(config))
+        asyncio.run(run_server(config, beside=beside))
     except DatabaseError as error:
         raise click.ClickException(str(error)) from None
     except ConfigError as error:

@@ -20,6 +20,7 @@ from ..game_setup import Setup
 from ..lines.questions import Say
 from ..rooms.room import RoomError
 from ..rules import CATALOGUE, GameInfo, RulesError
+from .crossing import on_thread
 from .line_room import LineRoom, Outcome
 from .lines import ChannelLines
 from .room_client import RoomClient, RoomView
@@ -320,3 +321,21 @@ class LineLobby:
         await asyncio.to_thread(play)
         if not self.ended:
             self.say("Back in the lobby.")
+
+
+def play_lines(
+    channel: ChannelLines, client: RoomClient, *, address: str, data: Path, level: str
+) -> None:
+    """The lobby, the rooms and the games played here, by lines, on the calling thread
+    (on an event loop of its own) until the person leaves."""
+    asyncio.run(LineLobby(channel, client, address=address, data=data, level=level).run())
+
+
+def start_thread(
+    channel: ChannelLines, client: RoomClient, *, address: str, data: Path, level: str
+) -> asyncio.Future[None]:
+    """Run `play_lines` on a thread of its own; the future is done when it has ended."""
+    return on_thread(
+        "ssh-lines",
+        lambda: play_lines(channel, client, address=address, data=data, level=level),
+    )

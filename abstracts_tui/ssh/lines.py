@@ -18,14 +18,9 @@ import asyncio
 import queue
 import re
 from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..lines.terminal import CONTROL, MAX_LINE
-from .crossing import call_in, on_thread
-
-if TYPE_CHECKING:
-    from .room_client import RoomClient
+from .crossing import call_in
 
 ESCAPE_SEQUENCE = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|O.|.)?", re.DOTALL)
 """A key that sends an escape sequence (an arrow, a function key) or a lone Escape."""
@@ -104,23 +99,3 @@ class ChannelLines:
     def say(self, line: str) -> None:
         text = CONTROL.sub("?", line) + self.newline
         call_in(self.loop, self.send_on_loop, text)
-
-
-def play_lines(
-    channel: ChannelLines, client: RoomClient, *, address: str, data: Path, level: str
-) -> None:
-    """The lobby, the rooms and the games played here, by lines, on the calling thread
-    (on an event loop of its own) until the person leaves."""
-    from .line_lobby import LineLobby
-
-    asyncio.run(LineLobby(channel, client, address=address, data=data, level=level).run())
-
-
-def start_thread(
-    channel: ChannelLines, client: RoomClient, *, address: str, data: Path, level: str
-) -> asyncio.Future[None]:
-    """Run `play_lines` on a thread of its own; the future is done when it has ended."""
-    return on_thread(
-        "ssh-lines",
-        lambda: play_lines(channel, client, address=address, data=data, level=level),
-    )

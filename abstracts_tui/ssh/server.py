@@ -20,9 +20,9 @@ import socket
 import sys
 import time
 from collections import Counter
-from collections.abc import Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import asyncssh
 
@@ -765,9 +765,10 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             self.finish(status)
 
     async def run_lines(self, lines: ChannelLines) -> None:
-        """Line mode (`ssh host lines`): the game on a thread of its own (`ssh/lines.py`)."""
+        """Line mode (`ssh host lines`): the lobby, rooms and games on a thread of its own
+        (`ssh/line_lobby.py`, reading the channel through `ssh/lines.py`)."""
         from ..engine.levels import DEFAULT_LEVEL
-        from .lines import start_thread
+        from .line_lobby import start_thread
         from .room_client import RoomClient
 
         if self.closed:
@@ -892,8 +893,21 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             self.app.end()
 
 
-async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> None:
-    """Run the server until SIGINT or SIGTERM."""
+class Beside(Protocol):
+    """What runs beside the SSH server on its rooms (the browsers' listener)."""
+
+    async def stop(self) -> None: ...
+
+
+Starter = Callable[["Server"], Awaitable[Beside]]
+"""Starts what runs beside the server, once it listens (ConfigError if it cannot)."""
+
+
+async def serve(
+    config: ServerConfig, ready: asyncio.Event | None = None, beside: Starter | None = None
+) -> None:
+    """Run the server, and `beside` it what it starts (the browsers' listener of `--web`,
+    which the command line passes), until SIGINT or SIGTERM."""
     from .session_thread import SWITCH_SECONDS
 
     sys.setswitchinterval(SWITCH_SECONDS)
@@ -901,10 +915,8 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
     web = None
     try:
         await server.start()
-        if config.web is not None:  # browsers in the same rooms (the web extra)
-            from ..web_rooms import start_web
-
-            web = await start_web(server, *config.web)
+        if beside is not None:
+            web = await beside(server)
     except BaseException:
         await server.close()
         raise
