@@ -222,6 +222,7 @@ class LobbyScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        self.set_focus(self.query_one("#mine"))  # at once: keys typed as it shows are its
         self.refresh_lists()
 
     def on_screen_resume(self) -> None:

@@ -573,7 +573,11 @@ class SelectScreen(Screen[Setup | None]):
         # screen's widgets before its Mount comes: there is nothing left to show.
         if not self.app.is_running:
             return
-        self.query_one("#games", OptionList).highlighted = self.index
+        games = self.query_one("#games", OptionList)
+        games.highlighted = self.index
+        # At once, not after the first frame (AUTO_FOCUS, at the screen's resume): keys
+        # typed as the screen shows (Tab to the next field) find their field.
+        self.set_focus(games)
         self._show_game()
 
     # -- showing the highlighted game ---------------------------------------------------
