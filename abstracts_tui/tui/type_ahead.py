@@ -11,8 +11,10 @@ parents to the screen, back to the app (where the screen's bindings run), and a 
 action may post a message that goes the same way before a screen is pushed. `TypeAhead`
 hands a key on only when the one before it is through:
 - its journey: after handing a key to a widget, it sends a marker up the same way
-  (`call_later` at each step, which runs after what that widget was sent before it), and
-  the key is through once the marker is back at the app;
+  (`call_later` at each step, which runs after what that widget was sent before it);
+  back at the app, where the bindings ran, the marker goes once more through the screen
+  on top and the app (what a binding's action posted there comes first), and the key is
+  through once it is back;
 - what the key set going: no widget of the screen on top has messages waiting, what waits
   in the app's own queue (a message on its way up) is handled first, and the screen on
   top is mounted.
@@ -132,6 +134,23 @@ class TypeAhead:
             self._home(flight)
 
     def _home(self, flight: int) -> None:
+        """The marker is back at the app, where the screen's bindings ran: what their
+        action posted to the screen on top (the lobby's `c` posts the message that opens
+        the room form) is handled there and on at the app before the key is through."""
+        if self._flying != flight:
+            return
+        try:
+            screen = self.app.screen
+        except ScreenStackError:
+            screen = None
+        if screen is None or not screen.call_later(self._settle, flight):
+            self._settle(flight)
+
+    def _settle(self, flight: int) -> None:
+        if not self.app.call_later(self._through, flight):
+            self._through(flight)
+
+    def _through(self, flight: int) -> None:
         if self._flying == flight:
             self._flying = None
 
