@@ -103,6 +103,18 @@ def font_size(text: str) -> int:
         return 16
 
 
+async def stop_serving(handlers: set[asyncio.Task[object]], runner: web.AppRunner | None) -> None:
+    """Stop the pages' handlers first (each ends its visitor's app, which saves the game,
+    and tells the page why), instead of the server waiting out their connections; then
+    stop listening."""
+    running = list(handlers)
+    for handler in running:
+        handler.cancel()
+    await asyncio.gather(*running, return_exceptions=True)
+    if runner is not None:
+        await runner.cleanup()
+
+
 class VisitorServer:
     """The web server: the page, each visitor's app over the page's websocket, their
     downloads, and textual-serve's static files (textual.js and its fonts)."""
@@ -167,14 +179,7 @@ class VisitorServer:
         return int(self.runner.addresses[0][1])
 
     async def stop(self) -> None:
-        # The pages' handlers first: each stops its visitor's app (which saves the game),
-        # instead of the server waiting out their connections.
-        handlers = list(self.handlers)
-        for handler in handlers:
-            handler.cancel()
-        await asyncio.gather(*handlers, return_exceptions=True)
-        if self.runner is not None:
-            await self.runner.cleanup()
+        await stop_serving(self.handlers, self.runner)
 
     def address(self, request: web.Request) -> Address:
         """The address the browser used to reach the app."""

@@ -19,7 +19,7 @@ from aiohttp import web
 
 from .ssh.crossing import call_in
 from .ssh.limits import clamp_size
-from .ssh.session_thread import SessionThread
+from .ssh.session_thread import SessionThread, catch_up
 from .web import CLOSE_SECONDS
 
 if TYPE_CHECKING:
@@ -101,11 +101,7 @@ class RoomPage:
 
     def attach_driver(self, driver: ChannelDriver, loop: asyncio.AbstractEventLoop) -> None:
         self.driver, self.app_loop = driver, loop
-        if self.size != self.started:  # changed while the app started
-            call_in(loop, driver.resize, *self.size)
-        if self.early:
-            call_in(loop, driver.feed, "".join(self.early))
-            self.early.clear()
+        catch_up(driver, loop, self.size, self.started, self.early)
 
     def write_screen(self, data: str) -> None:
         """A frame (on the server's loop): sent in order; a page that does not read its

@@ -25,7 +25,17 @@ from aiohttp import WSCloseCode, web
 
 from .ssh.auth import auth_required
 from .ssh.limits import ConfigError, clamp_size
-from .web import CLOSE_SECONDS, HEARTBEAT, TITLE, font_size, full, pages, small_reads, too_many
+from .web import (
+    CLOSE_SECONDS,
+    HEARTBEAT,
+    TITLE,
+    font_size,
+    full,
+    pages,
+    small_reads,
+    stop_serving,
+    too_many,
+)
 from .web_address import Address, client_key, plain_host
 from .web_internals import Page
 from .web_limits import MAX_MESSAGE, MAX_VISITORS, PAGES_PER_ADDRESS, size_from_query
@@ -134,12 +144,7 @@ class WebRooms:
 
     async def stop(self) -> None:
         """End every page's app (each page is told why), then stop listening."""
-        handlers = list(self.handlers)
-        for handler in handlers:
-            handler.cancel()
-        await asyncio.gather(*handlers, return_exceptions=True)
-        if self.runner is not None:
-            await self.runner.cleanup()
+        await stop_serving(self.handlers, self.runner)
 
     # -- requests ---------------------------------------------------------------------------
 

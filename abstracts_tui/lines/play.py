@@ -70,6 +70,14 @@ SHORT = {
 }  # fmt: skip
 
 
+def warning_due(left: float, warned: set[float]) -> float | None:
+    """The warning to give with `left` seconds on the clock, if one is due: the nearest
+    of `WARNINGS` crossed and not given yet (those crossed are added to `warned`)."""
+    crossed = [mark for mark in WARNINGS if left <= mark and mark not in warned]
+    warned.update(crossed)
+    return min(crossed) if crossed else None
+
+
 class LineGame:
     """One game played by lines."""
 
@@ -445,11 +453,10 @@ class LineGame:
         left = clock.seconds_to_flag(session.now())
         if left is None:
             return
-        crossed = [mark for mark in WARNINGS if left <= mark and mark not in self.warned]
-        if crossed:
-            self.warned.update(crossed)
+        due = warning_due(left, self.warned)
+        if due is not None:
             mover = session.game.turn
             self.say(
                 f"{colour(session.game, mover)} ({session.person(mover)}): "
-                f"{seconds_words(min(crossed))} left."
+                f"{seconds_words(due)} left."
             )

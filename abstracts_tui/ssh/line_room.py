@@ -22,7 +22,7 @@ from collections.abc import Callable
 from enum import Enum
 
 from ..commands import Abort, ChooseSide, Command, Play, Rematch, Resign, SetKomi, Takeback
-from ..lines.play import SHORT, WARNINGS
+from ..lines.play import SHORT, warning_due
 from ..lines.questions import QUESTIONS, Say, seconds_words
 from ..lines.words import (
     colour,
@@ -378,10 +378,9 @@ class LineRoom:
             left = clock.seconds_to_flag(session.now())
             if left is None:
                 continue
-            crossed = [mark for mark in WARNINGS if left <= mark and mark not in self.warned]
-            if crossed:
-                self.warned.update(crossed)
-                self.say(f"You have {seconds_words(min(crossed))} left.")
+            due = warning_due(left, self.warned)
+            if due is not None:
+                self.say(f"You have {seconds_words(due)} left.")
 
     # -- what is typed ----------------------------------------------------------------------
 

@@ -808,12 +808,10 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
     def attach_driver(self, driver: ChannelDriver, loop: asyncio.AbstractEventLoop) -> None:
         """The app on its thread has a driver, of its loop `loop`: input and sizes go there."""
         if self.app is not None:
+            from .session_thread import catch_up
+
             self.driver, self.app_loop = driver, loop
-            if self.size != self.started:  # changed while the app started
-                call_in(loop, driver.resize, *self.size)
-            if self.early:
-                call_in(loop, driver.feed, "".join(self.early))
-                self.early.clear()
+            catch_up(driver, loop, self.size, self.started, self.early)
 
     def write_screen(self, data: str) -> None:
         self.send(data)

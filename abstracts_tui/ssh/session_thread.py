@@ -48,6 +48,23 @@ for a few such turns while another session's layout runs, so shorter turns answe
 sooner (on this machine, under load, a third less at the median and the worst)."""
 
 
+def catch_up(
+    driver: ChannelDriver,
+    loop: asyncio.AbstractEventLoop,
+    size: tuple[int, int],
+    started: tuple[int, int],
+    early: list[str],
+) -> None:
+    """Hand the app's new driver (of its loop `loop`) what came before it was there: the
+    size, if it changed from the one the app `started` at, and the input kept in
+    `early` (emptied)."""
+    if size != started:
+        call_in(loop, driver.resize, *size)
+    if early:
+        call_in(loop, driver.feed, "".join(early))
+        early.clear()
+
+
 class AppChannel:
     """The channel as the app's driver sees it, on the app's thread: frames go to the
     server's loop, which writes them (`write`); the driver is handed to it (`attached`)."""
