@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..commands import Abort, Command, Rematch, Resign, Takeback
+from ..commands import Abort, Command, Rematch, Resign, Say, Takeback
 from ..game_setup import Setup
 from ..rules import RulesError
 from ..session import Change, Changed, Offer, Phase, Session
@@ -195,6 +195,29 @@ def apply(session: Session, command: Command, by: str, at: float | None = None) 
 def _offer(session: Session, kind: str, by: str) -> None:
     session.offers[kind] = Offer(by, session.move_number())
     session.notify(Changed(Change.OFFER, by=by))
+
+
+def restore_offers(session: Session, commands: list[tuple[Command, str]]) -> None:
+    """Give `session`, read whole from its record (which keeps no offer), the offers
+    waiting and the rematch agreed, from the room's last `commands` (each with who gave
+    it), the oldest first, up to the one that made the session: an offer counts if no
+    move, take-back or end came after it and nobody answered it."""
+    waiting: dict[str, str] = {}
+    for command, by in commands:
+        match command:
+            case Takeback(Takeback.OFFER):
+                waiting[TAKEBACK] = by
+            case Rematch(Rematch.OFFER):
+                waiting[REMATCH] = by
+            case Rematch(Rematch.ACCEPT, room):
+                waiting.pop(REMATCH, None)
+                session.rematch = room or session.rematch
+            case Say():
+                pass  # chat changes no game
+            case _:  # a move, an answer to a take-back, komi, side, the end
+                waiting.pop(TAKEBACK, None)
+    moves = session.move_number()
+    session.offers = {kind: Offer(by, moves) for kind, by in waiting.items()}
 
 
 def offer_text(session: Session, name: str) -> str | None:

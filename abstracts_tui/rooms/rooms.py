@@ -37,13 +37,16 @@ from .holder import Holder, new_holder
 from .kept import StoredRoom
 from .live import Change as StoredChange
 from .live import LiveRooms, Refused
-from .play import check, rematch_setup
+from .play import check, rematch_setup, restore_offers
 from .room import Room, RoomError, ending
 from .rows import BAD_ROW, CODE_LENGTH, CODE_LETTERS, OPEN_SEAT, check_record, printable, why
 from .rows import room_session as session_of_record
 
 log = logging.getLogger(__name__)
 
+OFFER_CHANGES = 64
+"""How many of a room's last changes are read for its offers when it is read whole: an
+offer followed by more changes than that (chat lines) is not found again."""
 FLAG_RETRY_SECONDS = 1.0
 """How soon a flag the store did not take is sent again."""
 
@@ -83,6 +86,8 @@ class Rooms:
     async def start(self) -> None:
         """Connect the live store; raises StoreError if it cannot be used."""
         await self.live.start(self)
+        for room in list(self.rooms.values()):
+            await self._read_offers(room)
         for room in self.rooms.values():  # their flag timers need the loop
             if room.joiner is not None:
                 self.run_clock(room)
@@ -310,13 +315,34 @@ class Rooms:
             return None
         if found is None:
             return None
+        loaded = self._load(found)
+        if loaded is not None:
+            await self._read_offers(loaded)
         room = self.rooms.get(code)  # read meanwhile by a catch-up
-        if room is None:
-            room = self._load(found)
-            if room is not None:
-                self._add(room)
-                await self._read_seats(room)
+        if room is None and loaded is not None:
+            room = loaded
+            self._add(room)
+            await self._read_seats(room)
         return room
+
+    async def _read_offers(self, room: Room) -> None:
+        """The offers waiting in `room`, read whole from the store: its record keeps
+        none, its last changes do (`OFFER_CHANGES` of them). Nothing changes if the room
+        changed meanwhile (each change applied told its offers)."""
+        version = room.version
+        try:
+            changes = await self.live.changes(room.code, max(0, version - OFFER_CHANGES))
+        except Refused:
+            return  # the store is lost: the offers are read with the room again
+        if room.version != version:
+            return
+        commands: list[tuple[Command, str]] = []
+        for change in changes:
+            if change.version > version:
+                break
+            with contextlib.suppress(CommandError):
+                commands.append((decode(change.kind, change.value), change.by or ""))
+        restore_offers(room.session, commands)
 
     async def _read_seats(self, room: Room) -> None:
         with contextlib.suppress(Refused):  # read again when the store is back
@@ -417,6 +443,8 @@ class Rooms:
                 if found is not None and found.finished is None and code not in self.rooms:
                     loaded = self._load(found)
                     if loaded is not None:
+                        await self._read_offers(loaded)
+                    if loaded is not None and code not in self.rooms:
                         self._add(loaded)
                         await self._read_seats(loaded)
                 return
@@ -458,6 +486,7 @@ class Rooms:
         fresh = self._load(found) if found is not None else None
         if fresh is None:
             return
+        await self._read_offers(fresh)
         room.version = fresh.version
         adopt(room.session, fresh.session)
         if room.joiner is not None:

@@ -96,6 +96,47 @@ def test_a_take_back_asked_in_one_process_is_answered_in_another(database_url: s
     asyncio.run(play())
 
 
+def test_offers_waiting_are_found_by_a_process_that_reads_the_room_whole(
+    database_url: str,
+) -> None:
+    """A room's record keeps no offer: another process that reads the room whole from
+    the store (its first look at it, here after everything was committed) finds the
+    offers waiting in the room's last changes. (SQLite keeps no changes: one process
+    holds its rooms, and an offer does not outlive a restart there.)"""
+    opener = postgres_rooms(database_url)
+    ann, bob = new_holder("ann"), new_holder("bob")
+
+    async def play() -> tuple[str, str]:
+        rooms = await started(opener)
+        asked = await game(rooms, PILO, ann, bob)
+        await two_moves(rooms, asked.code, ann, bob)
+        await rooms.say(asked, "one more try?", bob)
+        await rooms.send(asked, Takeback(Takeback.OFFER), bob)
+        ended = await game(rooms, PILO, ann, bob)
+        await two_moves(rooms, ended.code, ann, bob)
+        await rooms.send(ended, Resign(), ann)
+        await rooms.send(ended, Rematch(Rematch.OFFER), ann)
+        await rooms.flush()  # kept before the other process reads them
+        await rooms.close()
+        return asked.code, ended.code
+
+    asked, ended = asyncio.run(play())
+
+    async def again() -> None:  # another process
+        rooms = await started(opener)
+        room = await rooms.get(asked)
+        assert room is not None and moves(rooms, asked) == ["a1", "b1"]
+        assert offer_text(room.session, "ann") == "bob asks to take back."
+        finished = await rooms.get(ended)
+        assert finished is not None and finished.finished
+        assert offer_text(finished.session, "bob") == "ann offers a rematch."
+        await rooms.send(room, Takeback(Takeback.ACCEPT), ann)  # the answer works too
+        assert moves(rooms, asked) == ["a1"] and offer_text(room.session, "ann") is None
+        await rooms.close()
+
+    asyncio.run(again())
+
+
 def test_chat_lines_reach_every_screen_of_the_room(opener: Opener) -> None:
     ann, bob, carol = new_holder("ann"), new_holder("bob"), new_holder("carol")
 
