@@ -64,7 +64,7 @@ class RoomPage:
 
     async def run(self, holder: Holder) -> int:
         """Run the app until it ends; its return code."""
-        from .ssh.app import ServerApp, Terminal
+        from .ssh.app import IN_A_BROWSER, ServerApp, Terminal
         from .ssh.room_client import RoomClient
         from .ssh.session_thread import AppChannel
 
@@ -85,6 +85,7 @@ class RoomPage:
                 terminal=terminal,
                 address=address,
                 data=data,
+                reached=IN_A_BROWSER,
             )
 
         try:

@@ -46,7 +46,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-NO_FILES = "Saving and loading files is not available over SSH: the server keeps the game."
+OVER_SSH = "over SSH"
+IN_A_BROWSER = "in a browser"
+
+
+def no_files(reached: str) -> str:
+    """Why a file cannot be saved or loaded, for a person who reached the server so."""
+    return f"Saving and loading files is not available {reached}: the server keeps the game."
 
 
 @dataclass(frozen=True)
@@ -123,8 +129,11 @@ class ServerApp(AbstractsApp):
         address: str,
         data: Path,
         command: Command | None = None,
+        reached: str = OVER_SSH,
     ) -> None:
-        super().__init__(data=data, policy=Policy(files=False, files_refusal=NO_FILES))
+        """`reached`: how the person reached the server (`OVER_SSH`, `IN_A_BROWSER`)."""
+        super().__init__(data=data, policy=Policy(files=False, files_refusal=no_files(reached)))
+        self.reached = reached
         self.user = user
         self.holder = holder
         """This connection: the commands of its screens are sent as its."""

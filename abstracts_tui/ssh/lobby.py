@@ -42,6 +42,8 @@ class LobbyHost(Protocol):
     """The rooms, the ratings and the archive (on the server's loop)."""
     address: str
     news: list[str]
+    reached: str
+    """How the person reached the server, for the title: `over SSH`, `in a browser`."""
 
 
 def rated_name(name: str, game: str, ratings: Ratings) -> str:
@@ -198,7 +200,7 @@ class LobbyScreen(Screen[None]):
         self.ratings: Ratings = {}
 
     def compose(self) -> ComposeResult:
-        yield Static(f"abstracts-tui over SSH: you are {self.user}", id="lobby-title", markup=False)
+        yield Static(self.title_text(), id="lobby-title", markup=False)
         with Vertical():
             mine = RoomList(id="mine")
             mine.border_title = "Your games (Enter: take your seat)"
@@ -270,11 +272,14 @@ class LobbyScreen(Screen[None]):
         self.query_one(Challenges).show(
             challenge(room, self.ratings) for room in self.rooms.challenges(self.user)
         )
-        title = f"abstracts-tui over SSH: you are {self.user}"
+        title = self.title_text()
         rated = own_ratings(self.user, self.ratings)
         self.query_one("#lobby-title", Static).update(f"{title} ({rated})" if rated else title)
         if self.host.news:
             self.say(self.host.news[0])
+
+    def title_text(self) -> str:
+        return f"abstracts-tui {self.host.reached}: you are {self.user}"
 
     def say(self, text: str) -> None:
         self.query_one("#lobby-status", Static).update(text)

@@ -26,7 +26,7 @@ async def create_room(
 ) -> tuple[asyncssh.SSHClientConnection, ScreenClient, str]:
     """`user` creates a Petrify room (the default game) and waits on the waiting screen."""
     conn, client = await connect(port, user)
-    await client.wait_for(f"you are {user}", "New room")
+    await client.wait_for(f"abstracts-tui over SSH: you are {user}", "New room")
     client.send("c")
     await client.wait_for("choose a game")
     client.send(ENTER)

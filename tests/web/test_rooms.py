@@ -85,7 +85,7 @@ def test_a_browser_and_openssh_play_chat_and_resign_in_one_room(
     assert "127.0.0.1: a sign-in as 'ann' refused: Wrong name or password." in server.log
     # The right one (a second after the wrong one: the address's budget, as over SSH).
     sign_in(ann, "ann", "s3cret")
-    ann.wait_for("you are ann", "New room")
+    ann.wait_for("abstracts-tui in a browser: you are ann", "New room")
     ann.press("c")
     ann.wait_for("choose a game")
     ann.type("Tab", "Tab")  # to the clock: ten minutes each, five seconds a move
