@@ -108,9 +108,12 @@ class Page:
         )
         return f"<style>\n{faces}</style>" if faces else ""
 
-    def render(self, address: Address, font_size: int) -> tuple[str, dict[str, str]]:
+    def render(
+        self, address: Address, font_size: int, *, sign_out: bool = False
+    ) -> tuple[str, dict[str, str]]:
         """The page's HTML for a browser that reaches the app at `address`, and its
-        headers (among them the policy that lets it load from the app alone)."""
+        headers (among them the policy that lets it load from the app alone). `sign_out`:
+        the closed dialog offers to sign out (a form posted to the app's `signout`)."""
         nonce = secrets.token_urlsafe(16)
         static = address.url("static/")
         specs = [f'{style} {font_size}px "{FAMILY}"' for style in ("normal", "bold", "italic")]
@@ -123,17 +126,25 @@ class Page:
             "font_specs": "|".join(specs) if self.fonts else "",
             "nonce": nonce,
         }
+        signout = (
+            f'<form method="post" action="{html.escape(address.url("signout"))}">'
+            '<button type="submit" id="signout">Sign out</button></form>'
+            if sign_out
+            else ""
+        )
         text = self.template.format(
             fonts=self.font_faces(static),  # in <style>, where HTML's escapes do not apply
+            signout=signout,
             **{key: html.escape(value) for key, value in values.items()},
         )
+        forms = "'self'" if sign_out else "'none'"
         policy = (
             "default-src 'self'; "
             f"script-src 'self' 'nonce-{nonce}'; "
             "style-src 'self' 'unsafe-inline'; "  # textual.js adds <style> elements
             "img-src 'self' data:; "
             "connect-src 'self'; "
-            "base-uri 'none'; form-action 'none'"
+            f"base-uri 'none'; form-action {forms}"
         )
         return text, {"Content-Security-Policy": policy, "Cache-Control": "no-store"}
 

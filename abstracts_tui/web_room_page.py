@@ -61,6 +61,8 @@ class RoomPage:
         self.closed = False
         """Whether the page is gone, or no longer drawn (it did not read its screen)."""
         self.last_input = time.monotonic()
+        self.farewell = ""
+        """Why the page was ended from outside it (a sign-out), for its closed dialog."""
 
     async def run(self, holder: Holder) -> int:
         """Run the app until it ends; its return code."""
@@ -94,8 +96,10 @@ class RoomPage:
             client.close()
             self.driver = self.app_loop = None
 
-    def end(self) -> None:
-        """End the app (its games are kept, as when an SSH client leaves)."""
+    def end(self, farewell: str = "") -> None:
+        """End the app (its games are kept, as when an SSH client leaves); `farewell`:
+        what the page's closed dialog says (by default, that the session ended)."""
+        self.farewell = self.farewell or farewell
         self.thread.end()
 
     # -- the app's side ---------------------------------------------------------------------

@@ -51,6 +51,7 @@ log = logging.getLogger("abstracts_tui.web")
 
 STOP_SECONDS = 5.0
 """The longest a stopping server waits for a page's app to end."""
+SIGNED_OUT = "You signed out: open the page to sign in again."
 STOPPING = "The server is stopping; your games are kept: open the page again when it is back."
 FORM_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; "
@@ -114,6 +115,8 @@ class WebRooms:
         self.passwords = sign_in_needs_password(server, host)
         self.signins = SignIns(server.guesses, passwords=self.passwords)
         self.page = Page(TITLE)
+        self.by_token: dict[str, set[RoomPage]] = {}
+        """The pages open now, by the sign-in they were opened with (a sign-out ends them)."""
         self.pages: Counter[str] = Counter()
         """The pages open now, by the address they come from (`client_key`)."""
         self.handlers: set[asyncio.Task[object]] = set()
@@ -125,6 +128,7 @@ class WebRooms:
             [
                 web.get("/", self.handle_index),
                 web.post("/signin", self.handle_signin),
+                web.post("/signout", self.handle_signout),
                 web.get("/ws", self.handle_websocket),
                 web.static("/static", self.page.static),
             ]
@@ -177,7 +181,8 @@ class WebRooms:
         if self.signins.who(request.cookies.get(COOKIE, "")) is None:
             return self.form()
         address = self.address(request)
-        text, headers = self.page.render(address, font_size(request.query.get("fontsize", "")))
+        size = font_size(request.query.get("fontsize", ""))
+        text, headers = self.page.render(address, size, sign_out=True)
         return web.Response(text=text, content_type="text/html", headers=headers)
 
     async def handle_signin(self, request: web.Request) -> web.StreamResponse:
@@ -205,6 +210,21 @@ class WebRooms:
         )
         return response
 
+    async def handle_signout(self, request: web.Request) -> web.StreamResponse:
+        """Forget the browser's sign-in, end the pages it has open, clear its cookie and
+        show the sign-in form."""
+        self.check_origin(request)
+        address = self.address(request)
+        token = request.cookies.get(COOKIE, "")
+        name = self.signins.sign_out(token)
+        if name is not None:
+            log.info("%s signed out from %s (web)", name, self.client(request))
+            for page in self.by_token.pop(token, set()):
+                page.end(SIGNED_OUT)
+        response = web.Response(status=303, headers={"Location": address.url()})
+        response.del_cookie(COOKIE, path="/")
+        return response
+
     def refusal(self, user: str, who: str) -> tuple[int, str] | None:
         """Why a page may not open now (a close code and the sentence), if it may not:
         the pages of the server and of an address (web_limits), and SSH's sessions of a
@@ -228,7 +248,8 @@ class WebRooms:
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
         """The player's app, for as long as the page is open."""
-        user = self.signins.who(request.cookies.get(COOKIE, ""))
+        token = request.cookies.get(COOKIE, "")
+        user = self.signins.who(token)
         if user is None:
             raise web.HTTPForbidden(text="Sign in first: open the page.")
         self.check_origin(request)
@@ -265,7 +286,15 @@ class WebRooms:
             size = clamp_size(*size_from_query(request.query))
             hint = ssh_address(request.url.host or server.config.host, server.port)
             page = RoomPage(server, user, websocket, size, hint)
-            await self.play(request, page, holder, who)
+            self.by_token.setdefault(token, set()).add(page)
+            try:
+                await self.play(request, page, holder, who)
+            finally:
+                opened = self.by_token.get(token)
+                if opened is not None:
+                    opened.discard(page)
+                    if not opened:
+                        del self.by_token[token]
         finally:
             self.pages[who] -= 1
             if not self.pages[who]:
@@ -290,6 +319,7 @@ class WebRooms:
             await asyncio.wait([app, reading, idle], return_when=asyncio.FIRST_COMPLETED)
             if idle.done():
                 reason = idle.result()
+            reason = page.farewell or reason
         except asyncio.CancelledError:  # the server stops
             code, reason = WSCloseCode.GOING_AWAY, STOPPING
             raise

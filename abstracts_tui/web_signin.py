@@ -9,7 +9,8 @@ sentences.
 
 A browser that signed in holds a random token in an HttpOnly cookie; the server keeps
 which name each token is for, in memory (a restart signs everybody out), at most
-`MAX_SIGNED_IN` of them, each for `SIGNED_IN_SECONDS`.
+`MAX_SIGNED_IN` of them, each for `SIGNED_IN_SECONDS`, or until the browser signs out
+(the page's closed dialog offers it: its pages end, the cookie is cleared).
 """
 
 from __future__ import annotations
@@ -74,6 +75,11 @@ class SignIns:
             self.names.popitem(last=False)
         self.names[token] = (name, time.monotonic() + SIGNED_IN_SECONDS)
         return token
+
+    def sign_out(self, token: str) -> str | None:
+        """Forget `token` (its browser signs in again); the name it was for, if any."""
+        found = self.names.pop(token, None)
+        return None if found is None else found[0]
 
     def who(self, token: str) -> str | None:
         """The name the token is for, while it holds."""

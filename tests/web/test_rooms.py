@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ import asyncssh
 import pytest
 
 from abstracts_tui.ssh.auth import hash_password
+from abstracts_tui.web_signin import COOKIE
 
 from ..openssh import SSH, needs_ssh
 from ..ssh.client import connect
@@ -136,6 +138,52 @@ def test_a_browser_and_openssh_play_chat_and_resign_in_one_room(
         bob.close()
         ann.context.close()
     assert re.search(r"ann: web session started from 127\.0\.0\.1", server.log), server.log
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt-get install chromium)")
+def test_signing_out_ends_the_browsers_pages_and_forgets_its_sign_in(
+    browser: Any,  # noqa: F811
+    rooms_server: RunningServer,
+) -> None:
+    server, url = rooms_server, web_url(rooms_server)
+    ann = Visitor(browser, url)
+    sign_in(ann, "ann", "s3cret")
+    ann.wait_for("you are ann", "New room")
+    (token,) = [c["value"] for c in ann.context.cookies() if c["name"] == COOKIE]
+    other = ann.context.new_page()  # a second tab of the same browser
+    other.goto(url)
+    until_logged(server, "ann: web session started", times=2)
+    # Ann quits: the closed dialog offers to sign out, and signing out shows the form.
+    ann.type("Control+q")
+    ann.page.locator("#signout").click(timeout=TIMEOUT * 1000)
+    ann.page.get_by_text("Sign in with your name").wait_for(timeout=TIMEOUT * 1000)
+    assert "ann signed out from 127.0.0.1 (web)" in server.log
+    # Her other tab's game ends at once, and says why.
+    other.get_by_text("You signed out: open the page to sign in again.").wait_for(
+        timeout=TIMEOUT * 1000
+    )
+    # The sign-in is forgotten by the server, not only the browser's cookie.
+    assert not [c for c in ann.context.cookies() if c["name"] == COOKIE]
+
+    async def with_old_cookie() -> int:
+        async with aiohttp.ClientSession(cookies={COOKIE: token}) as session:
+            async with session.get(url) as page:
+                assert "Sign in with your name" in await page.text()
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await session.ws_connect(url + "ws")
+            return refused.value.status
+
+    with ThreadPoolExecutor(1) as thread:  # Playwright's loop runs in this one
+        assert thread.submit(asyncio.run, with_old_cookie()).result() == 403
+    ann.page.goto(url)  # and the page asks again
+    ann.page.get_by_text("Sign in with your name").wait_for(timeout=TIMEOUT * 1000)
+
+
+def until_logged(server: RunningServer, line: str, times: int = 1) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while server.log.count(line) < times:
+        assert time.monotonic() < deadline, server.log
+        time.sleep(0.1)
 
 
 def test_a_malformed_message_closes_that_page_with_one_logged_line(tmp_path: Path) -> None:
