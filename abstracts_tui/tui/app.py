@@ -19,7 +19,7 @@ from textual.screen import Screen
 from .messages import HelpRequested, LoadRequested, NewGameRequested, ResumeRequested
 from .screens.select import SelectScreen
 from .settings import Settings, problems_report
-from .textual_internals import keep_tasks_lazy
+from .textual_internals import keep_tasks_lazy, lazy_strip_caches
 from .themes import BOARD_COLOURS, THEMES
 from .type_ahead import TypeAhead
 
@@ -76,6 +76,7 @@ class AbstractsApp(App[None]):
         settings: Settings | None = None,
         hangup: Hangup | None = None,
     ) -> None:
+        lazy_strip_caches()  # once a process, before its first line is drawn
         super().__init__()
         self.hangup = hangup
         """How a closed terminal (SIGHUP) or a `kill` (SIGTERM) quits the app as ctrl+q

@@ -19,7 +19,9 @@ bound is widened the day they pass.
 - `keep_tasks_lazy`: an app's loop kept as asyncio makes it, although Textual changes its
   task factory when an app starts (asyncio's public API: nothing to fall back from);
 - `bound_idle_waits`: for the tests, the pilot's waits for an idle process made shorter
-  (fallback: Textual's waits as they are).
+  (fallback: Textual's waits as they are);
+- `lazy_strip_caches`: each line's (`Strip`'s) seven caches made when first used rather
+  than with the line (fallback: Textual's strips as they are).
 """
 
 from __future__ import annotations
@@ -321,6 +323,76 @@ def bound_idle_waits(seconds: float, patch: Callable[[object, str, object], None
             patch(module, "wait_for_idle", bounded)
             patched = True
     return patched
+
+
+# -- lines and their caches -------------------------------------------------------------
+
+STRIP_CACHES = {
+    "_divide_cache": 4,
+    "_crop_cache": 16,
+    "_style_cache": 16,
+    "_filter_cache": 4,
+    "_line_length_cache": 4,
+    "_crop_extend_cache": 4,
+    "_offsets_cache": 4,
+}
+"""Textual's caches of a `Strip`, by attribute, with their sizes (its `__init__` makes
+them all)."""
+STRIP_FIELDS = frozenset(
+    {"_segments", "_cell_length", "_render_cache", "_link_ids", "_cell_count", "list"}
+    | {"FIFOCache", *STRIP_CACHES}
+)
+"""The names `Strip.__init__` uses, in the Textual this replacement was written for."""
+STRIP_SLOTS: dict[str, Any] = {name: Strip.__dict__.get(name) for name in STRIP_CACHES}
+"""Each cache's slot, as Textual's `Strip` has it (where the lazy caches keep them)."""
+_lazy_strips = False
+
+
+def lazy_strip_caches() -> bool:
+    """Make each `Strip`'s caches when first used; whether that is so now.
+
+    Every line a widget draws is a `Strip`, and Textual gives each one seven caches
+    (`FIFOCache`, an object and a dict each) when it is made; in this app about 7 in 100
+    of them are ever used. The unused ones were about a sixth of the objects a screen
+    keeps (6,600 of 40,000 at 80x24), which the garbage collector walks, and about 0.8
+    MiB of a session's memory. Here `Strip.__init__` sets what Textual's sets but the
+    caches, and each cache attribute (a slot) is read through a property that makes the
+    cache on first use. Fallback: where `Strip`'s `__init__` or slots are not the ones
+    this was written for, nothing changes (Textual's strips, all caches made at once)."""
+    global _lazy_strips
+    if _lazy_strips:
+        return True
+    slots = STRIP_SLOTS
+    init = getattr(Strip.__init__, "__code__", None)
+    if init is None or set(init.co_names) != STRIP_FIELDS:
+        return False
+    if not all(type(slot).__name__ == "member_descriptor" for slot in slots.values()):
+        return False
+    from textual.cache import FIFOCache
+
+    def __init__(self: Strip, segments: Iterable[Any], cell_length: int | None = None) -> None:
+        self._segments = list(segments)
+        self._cell_length = cell_length
+        self._render_cache = None
+        self._link_ids = None
+        self._cell_count = None
+
+    def cache(name: str, slot: Any, size: int) -> property:
+        def made(strip: Strip) -> Any:
+            try:
+                return slot.__get__(strip, Strip)
+            except AttributeError:  # not used yet
+                made_now = FIFOCache(size)  # type: ignore[var-annotated]
+                slot.__set__(strip, made_now)
+                return made_now
+
+        return property(made, slot.__set__, doc=f"Strip.{name}, made when first used.")
+
+    for name, size in STRIP_CACHES.items():
+        setattr(Strip, name, cache(name, slots[name], size))
+    Strip.__init__ = __init__  # type: ignore[method-assign]
+    _lazy_strips = True
+    return True
 
 
 # -- the loop an app runs in -------------------------------------------------------------

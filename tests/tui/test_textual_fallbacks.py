@@ -81,3 +81,36 @@ def test_the_app_plays_with_textuals_compositor_where_the_row_one_cannot_be_used
     assert not rows
     assert fallback == screen  # the same picture (the moves drawn, White to move)
     assert "White&#160;to&#160;move&#160;(Ann)" in screen
+
+
+def test_a_lines_caches_are_made_when_first_used_and_keep_what_they_cache() -> None:
+    from rich.segment import Segment
+    from textual.strip import Strip
+
+    assert textual_internals.lazy_strip_caches()  # with the Textual pyproject.toml allows
+    line = Strip([Segment("abcdef")])
+    with pytest.raises(AttributeError):  # no cache made with the line
+        textual_internals.STRIP_SLOTS["_crop_cache"].__get__(line, Strip)
+    cropped = line.crop(1, 4)
+    assert cropped.text == "bcd" and line.crop(1, 4) is cropped  # cached, as Textual's
+    assert len(line._crop_cache) == 1 and len(line._style_cache) == 0
+
+
+FALLBACK = """
+from abstracts_tui.tui import textual_internals
+from textual.strip import Strip
+from rich.segment import Segment
+textual_internals.STRIP_FIELDS = frozenset({"_segments"})  # an __init__ of another shape
+assert not textual_internals.lazy_strip_caches()
+line = Strip([Segment("abcdef")])
+assert textual_internals.STRIP_SLOTS["_crop_cache"].__get__(line, Strip) is not None
+assert line.crop(1, 4).text == "bcd"
+"""
+
+
+def test_where_a_lines_fields_are_not_the_known_ones_textuals_strips_are_kept() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", FALLBACK], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
