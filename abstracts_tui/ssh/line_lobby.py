@@ -23,6 +23,7 @@ from ..rules import CATALOGUE, GameInfo, RulesError
 from .crossing import on_thread
 from .line_room import LineRoom, Outcome
 from .lines import ChannelLines
+from .rated import Ratings, own_ratings, rated_name, read_ratings
 from .room_client import RoomClient, RoomView
 
 HELP = """\
@@ -49,13 +50,17 @@ class Listed:
     watch: bool
 
 
-def room_words(room: RoomView, user: str) -> str:
-    """`Your move: room k7m2, Pilo 8x8, rated, ann against bob, Blue to move (ann).`"""
+def room_words(room: RoomView, user: str, ratings: Ratings | None = None) -> str:
+    """`Your move: room k7m2, Pilo 8x8, rated, ann 1662? against bob, Blue to move
+    (ann).` (each player's rating in the room's game, where `ratings` has one)."""
     rated = ", rated" if room.rated else ""
     clock = f", clock {room.clock}" if room.clock else ""
-    people = f"{room.creator} waits for a player"
+    ratings = ratings or {}
+    creator = rated_name(room.creator, room.game, ratings)
+    people = f"{creator} waits for a player"
     if room.joiner is not None:
-        people = f"{room.creator} against {room.joiner}, {room.state_text()}"
+        joiner = rated_name(room.joiner, room.game, ratings)
+        people = f"{creator} against {joiner}, {room.state_text()}"
     text = f"room {room.code}, {room.game_text()}{rated}{clock}, {people}."
     return f"Your move: {text}" if room.waits_for(user) else text[:1].upper() + text[1:]
 
@@ -194,7 +199,8 @@ class LineLobby:
     # -- the lobby ----------------------------------------------------------------------------
 
     async def lobby(self) -> None:
-        """The three lists, numbered on from one to the next."""
+        """The person's ratings, and the three lists, numbered on from one to the next
+        (without the ratings when the store cannot be read now)."""
         await self.client.refresh()
         client, user = self.client, self.user
         parts = (
@@ -202,6 +208,10 @@ class LineLobby:
             ("Open challenges", client.challenges(user), False),
             ("Games to watch", client.to_watch(user), True),
         )
+        names = {user}.union(*(room.players for _, rooms, _ in parts for room in rooms))
+        ratings = await read_ratings(client, names) or {}
+        if own := own_ratings(user, ratings):
+            self.say(f"Your ratings: {own}.")
         self.listed = []
         for title, rooms, watch in parts:
             if not rooms:
@@ -210,7 +220,7 @@ class LineLobby:
             self.say(f"{title}:")
             for room in rooms:
                 self.listed.append(Listed(room, watch and room.joiner is not None))
-                self.say(f"{len(self.listed)}. {room_words(room, user)}")
+                self.say(f"{len(self.listed)}. {room_words(room, user, ratings)}")
         if self.listed:
             count = len(self.listed)
             numbers = "1" if count == 1 else f"a number from 1 to {count}"

@@ -8,7 +8,6 @@ play, to watch.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from textual import on, work
@@ -21,16 +20,12 @@ from textual.screen import Screen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..ratings import Rating
-from ..store import StoreError
 from ..tui.widgets.key_bar import KeyBar
 from .challenges import Challenge, ChallengeList
+from .rated import Ratings, own_ratings, rated_name, read_ratings
 
 if TYPE_CHECKING:
     from .room_client import RoomClient, RoomView
-
-Ratings = Mapping[tuple[str, str], Rating]
-"""(name, game) -> rating."""
 
 
 class LobbyHost(Protocol):
@@ -46,12 +41,6 @@ class LobbyHost(Protocol):
     """How the person reached the server, for the title: `over SSH`, `in a browser`."""
 
 
-def rated_name(name: str, game: str, ratings: Ratings) -> str:
-    """`ann 1662?` (`?`: provisional), or the name alone while it has no rating."""
-    rating = ratings.get((name, game))
-    return name if rating is None else f"{name} {rating.text()}"
-
-
 def room_line(room: RoomView, user: str, ratings: Ratings) -> str:
     """`your move  k7m2  Pilo 8x8 rated  ann 1662? - bob 1500?  Blue to move (ann)`."""
     game = room.game
@@ -60,18 +49,6 @@ def room_line(room: RoomView, user: str, ratings: Ratings) -> str:
     second = rated_name(room.joiner, game, ratings) if room.joiner else "waiting for a player"
     mark = "your move  " if room.waits_for(user) else ""
     return f"{mark}{room.code}  {room.game_text()}{rated}  {first} - {second}  {room.state_text()}"
-
-
-def own_ratings(user: str, ratings: Ratings) -> str:
-    """`Pilo 1662?, Petrify 1540`: the person's rating in each game they have one in."""
-    from ..rules import GAMES
-
-    found = [
-        f"{cls.info.title} {rating.text()}"
-        for name, cls in GAMES.items()
-        if (rating := ratings.get((user, name))) is not None
-    ]
-    return ", ".join(found)
 
 
 def challenge(room: RoomView, ratings: Ratings) -> Challenge:
@@ -242,11 +219,9 @@ class LobbyScreen(Screen[None]):
         await self.rooms.refresh()
         self.draw_lists()
         names = {self.user}.union(*(room.players for room in self.rooms.unfinished()))
-        try:
-            found = await self.rooms.ratings(None, names)
-        except StoreError:
+        ratings = await read_ratings(self.rooms, names)
+        if ratings is None:
             return  # the lists are shown without ratings; the next refresh tries again
-        ratings = {(rating.name, rating.game): rating.rating for rating in found}
         if ratings != self.ratings:
             self.ratings = ratings
             self.draw_lists()

@@ -13,6 +13,10 @@ import asyncio
 import re
 from pathlib import Path
 
+from abstracts_tui.records import Record
+from abstracts_tui.rooms.kept import Finish
+from abstracts_tui.rules import new_game
+from abstracts_tui.store import RoomSave, RoomSetup, SqliteStore
 from tests.lines.terminal import LineTerminal
 from tests.openssh import SSH, needs_ssh
 
@@ -314,3 +318,33 @@ def test_time_running_out_in_a_room_is_said_to_both_players(start_server, tmp_pa
         for term in (ann, bob):
             if term.process.poll() is None:
                 term.process.kill()
+
+
+def test_the_lobby_by_lines_names_the_players_ratings(start_server, tmp_path: Path) -> None:
+    # A rated Pilo game of Ann's and Bob's, finished (and so rated), and a rated room of
+    # Bob's waiting for a player, in the store before the server starts.
+    data = tmp_path / "data"
+    data.mkdir()
+    played = new_game("pilo", size=6)
+    for _ in range(4):
+        played.play(played.legal_moves()[0])
+    sgf = Record.from_game(played, players=("ann", "bob")).to_sgf()
+    store = SqliteStore(data / "server.db")
+    rated = RoomSetup("pilo", 6, creator="ann", rated=True)
+    store.save_room(RoomSave("r4te", rated, "bob", sgf, finish=Finish("blue+R", "ann")))
+    store.save_room(RoomSave("w8it", RoomSetup("pilo", 6, creator="bob", rated=True), None, None))
+    ratings = {rating.name: rating.rating.text() for rating in store.ratings("pilo", None)}
+    store.close()
+    assert set(ratings) == {"ann", "bob"}
+    server: RunningServer = start_server("--rated")
+    ann = lines_of(server, "ann", tmp_path)
+    try:
+        assert ann.wait_for("Your ratings") == f"Your ratings: Pilo {ratings['ann']}."
+        assert ann.wait_for("1. ") == (
+            f"1. Room w8it, Pilo 6x6, rated, bob {ratings['bob']} waits for a player."
+        )
+        ann.send("quit")
+        assert ann.close() == 0
+    finally:
+        if ann.process.poll() is None:
+            ann.process.kill()
