@@ -66,34 +66,21 @@ class RoomPage:
 
     async def run(self, holder: Holder) -> int:
         """Run the app until it ends; its return code."""
-        from .ssh.app import IN_A_BROWSER, ServerApp, Terminal
-        from .ssh.room_client import RoomClient
-        from .ssh.session_thread import AppChannel
+        from .ssh.app import IN_A_BROWSER, Terminal
 
-        server, user, address = self.server, self.user, self.address
-        loop = asyncio.get_running_loop()
-        client = RoomClient(server.rooms, server.store, holder, loop)
-        channel = AppChannel(loop, self.write_screen, self.attach_driver)
         # xterm.js: 24-bit colour; no desktop notices (the page rings no bell).
         terminal = Terminal(*self.size, "xterm-256color", "truecolor")
-        data = server.user_folder(user)
-
-        def make() -> ServerApp:  # on the page's thread: the app belongs to its loop
-            return ServerApp(
-                user=user,
-                holder=client.holder,
-                rooms=client,
-                channel=channel,
+        try:
+            return await self.thread.run_in_rooms(
+                self.server,
+                holder,
+                self.write_screen,
+                self.attach_driver,
                 terminal=terminal,
-                address=address,
-                data=data,
+                address=self.address,
                 reached=IN_A_BROWSER,
             )
-
-        try:
-            return await self.thread.run(make, self.size)
         finally:
-            client.close()
             self.driver = self.app_loop = None
 
     def end(self, farewell: str = "") -> None:

@@ -700,9 +700,8 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             self.app.end()  # the room's game is saved after every move: nothing is lost
 
     async def run_app(self, command: object) -> None:
-        from .app import Command, ServerApp, Terminal
-        from .room_client import RoomClient
-        from .session_thread import AppChannel, SessionThread
+        from .app import OVER_SSH, Command, Terminal
+        from .session_thread import SessionThread
         from .signals import notice_kind
 
         assert self.chan is not None
@@ -720,23 +719,6 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             notice_kind(term, env),
         )
         assert self.holder is not None
-        loop = asyncio.get_running_loop()
-        client = RoomClient(self.server.rooms, self.server.store, self.holder, loop)
-        channel = AppChannel(loop, self.write_screen, self.attach_driver)
-        address, data = self.address(), self.server.user_folder(self.user)
-
-        def make() -> ServerApp:  # on the session's thread: the app belongs to its loop
-            return ServerApp(
-                user=self.user,
-                holder=client.holder,
-                rooms=client,
-                channel=channel,
-                terminal=terminal,
-                address=address,
-                data=data,
-                command=command if isinstance(command, Command) else None,
-            )
-
         app = self.app = SessionThread(self.user)
         self.started = self.size
         self.server.terminals.add(self)
@@ -744,13 +726,21 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         log.info("%s: session started (%dx%d %s)", self.user, *self.size, terminal.type)
         status = 0
         try:
-            status = await app.run(make, self.size)
+            status = await app.run_in_rooms(
+                self.server,
+                self.holder,
+                self.write_screen,
+                self.attach_driver,
+                terminal=terminal,
+                address=self.address(),
+                reached=OVER_SSH,
+                command=command if isinstance(command, Command) else None,
+            )
         except Exception:
             log.exception("%s: the app failed", self.user)
             status = 1
         finally:
             self.server.terminals.discard(self)
-            client.close()
             self.app = None
             self.driver = self.app_loop = None
             self.release()

@@ -38,8 +38,10 @@ from typing import TYPE_CHECKING
 from .crossing import call_in, on_thread
 
 if TYPE_CHECKING:
-    from .app import ServerApp
+    from ..rooms.holder import Holder
+    from .app import Command, ServerApp, Terminal
     from .driver import ChannelDriver
+    from .server import Server
 
 SWITCH_SECONDS = 0.001
 """How long a thread holding the interpreter keeps it while another waits (Python's
@@ -117,6 +119,50 @@ class SessionThread:
             return app.return_code or 0
 
         return on_thread(f"ssh-{self.name}", lambda: asyncio.run(main()))
+
+    async def run_in_rooms(
+        self,
+        server: Server,
+        holder: Holder,
+        write: Callable[[str], None],
+        attached: Callable[[ChannelDriver, asyncio.AbstractEventLoop], None],
+        *,
+        terminal: Terminal,
+        address: str,
+        reached: str,
+        command: Command | None = None,
+    ) -> int:
+        """Run the app of `holder`'s person in the server's rooms (a `ServerApp`, with a
+        `RoomClient` of its own) until it ends; its return code. Its frames go to `write`
+        and its driver to `attached` (`AppChannel`), on the server's loop, which this is
+        called on. An SSH session's app and a browser page's (`serve --web`) are made and
+        run so; `reached` says which (`ServerApp`)."""
+        from .app import ServerApp
+        from .room_client import RoomClient
+
+        loop = asyncio.get_running_loop()
+        client = RoomClient(server.rooms, server.store, holder, loop)
+        frames = AppChannel(loop, write, attached)
+        user = holder.user
+        data = server.user_folder(user)
+
+        def make() -> ServerApp:  # on the thread: the app belongs to its loop
+            return ServerApp(
+                user=user,
+                holder=client.holder,
+                rooms=client,
+                channel=frames,
+                terminal=terminal,
+                address=address,
+                data=data,
+                command=command,
+                reached=reached,
+            )
+
+        try:
+            return await self.run(make, (terminal.width, terminal.height))
+        finally:
+            client.close()
 
     def end(self) -> None:
         """End the app (from the server's loop)."""
