@@ -35,9 +35,6 @@ from .rows import OPEN_SEAT
 
 Apply = Callable[[Session, Any, str | None], None]
 
-SWAP_NAME = "swap"
-"""The pie rule's swap as a record names it (`Session.movers`)."""
-
 
 @contextmanager
 def at_moment(session: Session, at: float) -> Iterator[None]:
@@ -181,16 +178,12 @@ def news(before: Session, after: Session) -> list[Changed]:
         common += 1
     if common < len(was):
         told.append(Changed(Change.STEP))  # taken back, or another line
-    movers = after.movers(now)
-    swapped = any(node.move == SWAP_NAME for node in now[:common])
-    for node, mover in zip(now[common:], movers[common:], strict=True):
-        if node.move is None or mover is None:
+    for node, made in zip(now[common:], play.line_makers(after, now)[common:], strict=True):
+        if made is None:
             told.append(Changed(Change.STEP))  # a position set up
             continue
-        # As `Session.play` names the mover: the colour's holder before this move.
-        by = after.people[mover ^ swapped]
+        mover, by = made  # as `Session.play` names it: the colour's holder before the move
         told.append(Changed(Change.MOVE, mover, by, node.move))
-        swapped = swapped or node.move == SWAP_NAME
     if ended is not None and ended.how is How.TIME:
         told.append(Changed(Change.FLAG))
     elif ended is not None:

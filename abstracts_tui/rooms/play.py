@@ -26,6 +26,7 @@ from dataclasses import replace
 
 from ..commands import Abort, Command, Rematch, Resign, Say, Takeback
 from ..game_setup import Setup
+from ..records import RecordNode
 from ..rules import RulesError
 from ..session import Change, Changed, Offer, Phase, Session
 
@@ -33,6 +34,8 @@ TAKEBACK = "takeback"
 """The kind of a take-back offer in `Session.offers`."""
 REMATCH = "rematch"
 """The kind of a rematch offer in `Session.offers`."""
+SWAP_NAME = "swap"
+"""The pie rule's swap as a record names it (the name SGF keeps)."""
 
 
 class NotAllowed(RulesError):
@@ -40,18 +43,25 @@ class NotAllowed(RulesError):
     rules' error: the gateway refuses it with that sentence, as any other)."""
 
 
-def move_makers(session: Session) -> list[str]:
-    """Who made each move of the game's line so far (the pie rule's swap followed: the
-    person who swapped holds the first colour from then on)."""
-    nodes = session.node.line()
-    makers = []
+def line_makers(session: Session, nodes: list[RecordNode]) -> list[tuple[int, str] | None]:
+    """For each node of the line `nodes` (from the root's first child on, as
+    `Session.movers` reads it): the colour that moved and the person who made the move
+    (the pie rule's swap followed: the person who swapped holds the first colour from
+    then on); None for a node without a move (a position set up)."""
+    made: list[tuple[int, str] | None] = []
     swapped = False
     for node, colour in zip(nodes, session.movers(nodes), strict=True):
         if colour is None:
+            made.append(None)
             continue
-        makers.append(session.people[colour ^ swapped])
-        swapped = swapped or node.move == "swap"  # the name SGF keeps
-    return makers
+        made.append((colour, session.people[colour ^ swapped]))
+        swapped = swapped or node.move == SWAP_NAME
+    return made
+
+
+def move_makers(session: Session) -> list[str]:
+    """Who made each move of the game's line so far (`line_makers`)."""
+    return [made[1] for made in line_makers(session, session.node.line()) if made is not None]
 
 
 def both_moved(session: Session) -> bool:
