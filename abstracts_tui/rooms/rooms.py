@@ -323,6 +323,8 @@ class Rooms:
             room = loaded
             self._add(room)
             await self._read_seats(room)
+        elif room is not None and room.version < found.version:
+            await self.catch_up(code, found.version)  # that reading was the earlier
         return room
 
     async def _read_offers(self, room: Room) -> None:
@@ -440,13 +442,19 @@ class Rooms:
         try:
             if room is None:
                 found = await self.live.room(code)
-                if found is not None and found.finished is None and code not in self.rooms:
-                    loaded = self._load(found)
-                    if loaded is not None:
-                        await self._read_offers(loaded)
-                    if loaded is not None and code not in self.rooms:
-                        self._add(loaded)
-                        await self._read_seats(loaded)
+                if found is None or found.finished is not None:
+                    return
+                loaded = self._load(found) if code not in self.rooms else None
+                if loaded is not None:
+                    await self._read_offers(loaded)
+                if loaded is not None and code not in self.rooms:
+                    self._add(loaded)
+                    await self._read_seats(loaded)
+                elif code in self.rooms:
+                    # Read meanwhile by another reading, maybe at an earlier version (the
+                    # change that sent this one came after that reading): its copy is
+                    # brought up to this one's.
+                    await self.catch_up(code, found.version)
                 return
             gateway = self.gateways[code]
             async with gateway.lock:

@@ -21,6 +21,7 @@ from abstracts_tui.commands import ChooseSide, Flag, Play, SetKomi
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.rooms import gateway
 from abstracts_tui.rooms.holder import Holder, new_holder
+from abstracts_tui.rooms.kept import StoredRoom
 from abstracts_tui.rooms.live import Refused
 from abstracts_tui.rooms.presence import Presences
 from abstracts_tui.rooms.room import Room, RoomError
@@ -228,6 +229,51 @@ def test_a_seat_taken_by_another_connection_refuses_the_old_ones_commands(
         assert not here.session.game.moves and here.version == 2
         # The connection that holds it plays; both processes show the move.
         await two.send(there, Play("e5"), ann_again)
+        await until(lambda: len(here.session.game.moves) == 1)
+        await one.close()
+        await two.close()
+
+    asyncio.run(play())
+
+
+def test_two_readings_of_a_new_room_that_cross_leave_it_at_the_later_version(
+    database_url: str,
+) -> None:
+    """A room new to a process is read whole when another process tells of a change;
+    the reading for its creation can end after the one for the join began. Whichever
+    ends last, the copy here ends at the join (a copy left at the creation refused the
+    next move as "the game changed meanwhile"). The store answers the first reading
+    only once the second has its answer, the second once the first's copy is kept."""
+    opener = postgres_rooms(database_url)
+    ann, bob = new_holder("ann"), new_holder("bob")
+
+    async def play() -> None:
+        one, two = await started(opener), await started(opener)
+        read = two.live.room
+        answers: list[int] = []
+        second_read = asyncio.Event()
+
+        async def in_that_order(code: str) -> StoredRoom | None:
+            found = await read(code)
+            if found is None:
+                return None
+            answers.append(found.version)
+            if len(answers) == 1:
+                await second_read.wait()
+            else:
+                second_read.set()
+                await until(lambda: code in two.rooms)
+            return found
+
+        two.live.room = in_that_order  # type: ignore[method-assign]
+        here = await one.create(Setup("petrify"), ann)
+        await until(lambda: len(answers) == 1)
+        await one.join(here, bob)
+        await until(lambda: here.code in two.rooms and two.rooms[here.code].version == 2)
+        assert answers == [1, 2]
+        there = two.rooms[here.code]
+        assert there.joiner == "bob"
+        await two.send(there, Play("e5"), ann)
         await until(lambda: len(here.session.game.moves) == 1)
         await one.close()
         await two.close()
