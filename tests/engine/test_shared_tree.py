@@ -119,6 +119,23 @@ def test_proofs_under_many_threads_agree_with_one(position: str, winner: str) ->
         assert (game.move_name(best.move), best.proven) == (winner, "win")
 
 
+@pytest.mark.parametrize("threads", [1, THREADS])
+def test_every_run_ends_with_the_roots_amaf_table_whole(threads: int) -> None:
+    """With several threads each holds its additions to the root's AMAF table and adds
+    them in batches; each run ends with all of them added, runs shorter than a batch
+    too: every playout that began with a root move played it for the colour to move."""
+    from abstracts_tui.engine.compiled_search import CompiledSearch
+
+    search = CompiledSearch(new_game("egotzi", size=5), seed=5, threads=threads)
+    for budget in (10, 7, 300):
+        search.run(Budget(playouts=budget))
+        visits = {row[0]: row[1] for row in search._searcher.stats()}
+        assert sum(visits.values()) == search.playouts
+        for move, played, wins in search._searcher.root_amaf():
+            assert visits[move] <= played <= search.playouts
+            assert wins <= played
+
+
 def test_runs_and_tree_reuse_keep_the_counts() -> None:
     from abstracts_tui.engine.compiled_search import CompiledSearch
 

@@ -132,22 +132,25 @@ typedef struct {
 } Params;
 
 typedef struct {
+    /* Read at every step of every walk, written only between runs. */
     Node *nodes;
-    atomic_llong nnodes;
-    int64_t cap_nodes;
     Edge *edges;
-    atomic_llong nedges;
-    int64_t cap_edges;
     Amaf *amaf;
-    atomic_llong namaf;
-    int64_t cap_amaf, table; /* tables in use, their most, entries per table */
-    atomic_int full;        /* a node did not fit: no more are made this run */
+    int64_t cap_nodes, cap_edges, cap_amaf, table; /* pools' sizes; entries per table */
+    uint64_t target; /* claimed stops here (0: no playout budget) */
+    int exact;       /* whether new nodes with few moves are solved exactly */
+    int single;      /* searched by one thread: the AMAF tables take plain additions */
+    void *root;      /* the root State */
     atomic_int root_solved;
+    /* Written by the threads as they go, each group on cache lines of its own: a line
+       that one core writes is taken from the others, and the fields above are read all
+       the time. */
+    char apart1[64];
+    atomic_llong nnodes, nedges, namaf; /* the pools' items in use */
+    atomic_int full; /* a node did not fit: no more are made this run */
+    char apart2[64];
     atomic_ullong claimed; /* iterations claimed by the threads, over every run */
-    uint64_t target;       /* claimed stops here (0: no playout budget) */
-    int exact;  /* whether new nodes with few moves are solved exactly */
-    int single; /* searched by one thread: the AMAF tables take plain additions */
-    void *root; /* the root State */
+    char apart3[64];
 } Tree;
 
 /* What each thread has of its own: its random numbers and the scratch of one playout. */
@@ -156,9 +159,13 @@ typedef struct {
     uint32_t *stamp;
     uint32_t iter;
     uint64_t playouts;
+    uint64_t *held;   /* additions to the root's AMAF table not yet told (several threads) */
+    int held_for;     /* playouts since they were last told */
     int played_ply[MAXPLIES * 2], played_key[MAXPLIES * 2];
     int keys[MAXPLIES * 2];
 } Worker;
+
+#define PLAYOUTS_TOLD 64 /* a power of two */
 
 typedef struct {
     atomic_int stop;
@@ -180,6 +187,26 @@ static inline void amaf_add(Amaf *a, uint64_t x, int single)
         atomic_store_explicit(a, atomic_load_explicit(a, memory_order_relaxed) + x, memory_order_relaxed);
     else
         atomic_fetch_add_explicit(a, x, memory_order_relaxed);
+}
+
+/* With several threads the root's AMAF table, which every playout adds to at nearly
+   every entry, would pass its cache lines between the cores at every playout; each
+   thread holds its additions and adds them every HOLD_PLAYOUTS playouts (and at the end
+   of a run) instead, so that the table the threads read lags by at most that many of
+   each other thread's playouts. */
+#define HOLD_PLAYOUTS 16
+
+static void tell_held(Tree *t, Worker *w)
+{
+    w->held_for = 0;
+    if (!w->held) return;
+    int root = atomic_load_explicit(&t->nodes[0].amaf, memory_order_acquire);
+    Amaf *table = root >= 0 ? &t->amaf[(int64_t)root * t->table] : NULL;
+    for (int64_t i = 0; i < t->table; i++) {
+        if (!w->held[i]) continue;
+        if (table) atomic_fetch_add_explicit(&table[i], w->held[i], memory_order_relaxed);
+        w->held[i] = 0;
+    }
 }
 
 /* 1 / sqrt(n + 1) for the visit counts selection meets most: a look-up instead of a
@@ -504,7 +531,10 @@ static void Searcher_free_tree(Searcher *self)
     self->tree.amaf = NULL;
     self->tree.root = NULL;
     if (self->workers) {
-        for (int i = 0; i < self->nworkers; i++) free(self->workers[i].stamp);
+        for (int i = 0; i < self->nworkers; i++) {
+            free(self->workers[i].stamp);
+            free(self->workers[i].held);
+        }
         free(self->workers);
         self->workers = NULL;
     }
@@ -582,7 +612,8 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kw)
     for (int i = 0; i < threads; i++) {
         Worker *w = &self->workers[i];
         w->stamp = calloc((size_t)slots * 2, sizeof(uint32_t));
-        if (!w->stamp) {
+        w->held = threads > 1 ? calloc((size_t)slots * 2, sizeof(uint64_t)) : NULL;
+        if (!w->stamp || (threads > 1 && !w->held)) {
             PyErr_NoMemory();
             return -1;
         }
@@ -793,6 +824,35 @@ static PyObject *Searcher_dump(Searcher *self, PyObject *unused)
     return list;
 }
 
+/* The root's AMAF statistics of its own moves for the colour to move there: [(move,
+   playouts, wins), ...] in the order of stats(); playouts 0 before its table exists. */
+static PyObject *Searcher_root_amaf(Searcher *self, PyObject *unused)
+{
+    if (self->running) {
+        PyErr_SetString(PyExc_RuntimeError, "this search is running");
+        return NULL;
+    }
+    if (!Searcher_ready(self)) return PyList_New(0);
+    Tree *t = &self->tree;
+    Node *root = &t->nodes[0];
+    int table = atomic_load(&root->amaf);
+    PyObject *list = PyList_New(root->nedges);
+    if (!list) return NULL;
+    for (int i = 0; i < root->nedges; i++) {
+        Edge *e = &t->edges[root->edges + i];
+        int key = DISPATCH(self->nw, amaf_key, ((void *)self->ctx, e->move, root->turn));
+        uint64_t a = table >= 0 ? atomic_load(&t->amaf[(int64_t)table * t->table + key]) : 0;
+        PyObject *item = Py_BuildValue("(iKd)", e->move, (unsigned long long)(a >> 32),
+                                       (double)(a & 0xffffffffu) * 0.5);
+        if (!item) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SetItem(list, i, item);
+    }
+    return list;
+}
+
 static PyObject *Searcher_get_playouts(Searcher *self, void *closure)
 {
     return PyLong_FromUnsignedLongLong(atomic_load(&self->shared.playouts));
@@ -836,6 +896,7 @@ static PyMethodDef Searcher_methods[] = {
     {"advance", (PyCFunction)Searcher_advance, METH_O, "advance(moves): keep the subtree below them."},
     {"stats", (PyCFunction)Searcher_stats, METH_NOARGS, "The root's moves: (move, visits, wins, proven, pv)."},
     {"dump", (PyCFunction)Searcher_dump, METH_NOARGS, "Every node: (total, ended, solved, turn, edges)."},
+    {"root_amaf", (PyCFunction)Searcher_root_amaf, METH_NOARGS, "The root's AMAF statistics of its moves: (move, playouts, wins)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -306,12 +306,18 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
             atomic_store_explicit(&nd->amaf, amaf, memory_order_release);
             if (amaf < 0) continue;
         }
+        if (d == 0 && !single) { /* the root's: held by the thread, told in batches */
+            for (int j = 0; j < np; j++)
+                w->held[played_key[j]] += AMAF_PLAYOUT | reward2[played_key[j] & 1];
+            continue;
+        }
         Amaf *table = &t->amaf[(int64_t)amaf * t->table];
         for (int j = 0; j < np; j++) {
             if (played_ply[j] < d) break;
             amaf_add(&table[played_key[j]], AMAF_PLAYOUT | reward2[played_key[j] & 1], single);
         }
     }
+    if (!single && ++w->held_for == HOLD_PLAYOUTS) tell_held(t, w);
     for (int d = proven_at; d >= 0; d--) {
         Node *nd = &t->nodes[path_node[d]];
         int proof = F(node_proof)(t, nd);
@@ -325,10 +331,17 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
     }
 }
 
+/* The AMAF key of `move` for `colour` (for the Python side's look at the tables). */
+static int F(amaf_key)(const Ctx *c, int move, int colour)
+{
+    return F(amaf_slot)(c, move) * 2 + colour;
+}
+
 /* One thread's share of a run: iterations until the shared budget is claimed, the
    deadline passes, or stop() is called. */
 static void F(run_tree)(const Ctx *c, const Params *pr, Tree *t, Worker *w, Shared *sh)
 {
+    w->playouts = 0;
     while (!atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
         /* A root proven through its edges (which say the move) ends a timed search. */
         if (!t->target && atomic_load(&t->root_solved) && F(node_proof)(t, &t->nodes[0])) {
@@ -342,9 +355,13 @@ static void F(run_tree)(const Ctx *c, const Params *pr, Tree *t, Worker *w, Shar
            given back when the run ends). */
         if (t->target && atomic_fetch_add(&t->claimed, 1) >= t->target) break;
         F(iterate)(c, pr, t, w);
-        atomic_fetch_add_explicit(&sh->playouts, 1, memory_order_relaxed);
-        w->playouts++;
+        /* The shared count is told in batches: one counter that every thread changed
+           at each playout would pass its cache line to and fro between the cores. */
+        if ((++w->playouts & (PLAYOUTS_TOLD - 1)) == 0)
+            atomic_fetch_add_explicit(&sh->playouts, PLAYOUTS_TOLD, memory_order_relaxed);
     }
+    atomic_fetch_add_explicit(&sh->playouts, w->playouts & (PLAYOUTS_TOLD - 1), memory_order_relaxed);
+    tell_held(t, w);
 }
 
 /* Tree reuse: the subtree below the moves just played becomes the whole tree, copied
