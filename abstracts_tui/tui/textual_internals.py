@@ -4,8 +4,10 @@ release may move any of them). pyproject.toml bounds Textual's version for them,
 `.ci/newest-textual` runs the app's tests against Textual's newest release, so that the
 bound is widened the day they pass.
 
-- `RowCompositor`: the compositor that asks widgets for the changed rows only (fallback:
-  Textual's own compositor, which draws the same, asking for more);
+- `RowCompositor`: the compositor that asks widgets for the changed rows only, and that
+  compares a layout with the last one laid out (fallback: Textual's own compositor,
+  which asks for more, and which can leave a widget hidden just after a scroll on the
+  terminal);
 - `component_styling`: what tells one styling of a widget from the next (fallback: a new
   value every time, so that cached lines are always drawn again);
 - `compose_frame`: a whole frame composed, for the speed bench (no fallback: the bench
@@ -52,7 +54,17 @@ try:
 except ImportError:  # pragma: no cover - a Textual without it
     Compositor = None  # type: ignore[assignment,misc]
 
-COMPOSITOR_PARTS = ("render_partial_update", "_get_renders", "visible_widgets", "render_update")
+COMPOSITOR_PARTS = (
+    "render_partial_update",
+    "_get_renders",
+    "visible_widgets",
+    "render_update",
+    "reflow",
+    "reflow_visible",
+    "clear",
+)
+COMPOSITOR_FIELDS = ("_full_map", "_visible_map", "_dirty_regions")
+"""Fields of a compositor that `RowCompositor` reads (made by its `__init__`)."""
 ROWS_BY_WIDGET = Compositor is not None and all(
     hasattr(Compositor, part) for part in COMPOSITOR_PARTS
 )
@@ -95,6 +107,34 @@ if ROWS_BY_WIDGET:
         """
 
         _changed: list[Region] | None = None
+        _laid_out: dict[Widget, Any] | None = None
+        """Where the last layout put each widget: what the terminal shows."""
+
+        def reflow(self, parent: Widget, size: Size) -> Any:
+            # A layout marks as changed the places of the widgets that moved, compared
+            # with Textual's map of every widget. But that map is built again whenever a
+            # widget's place is asked for after a change (a widget's refresh asks), and
+            # so can show a change not yet laid out or drawn: hidden at once after a scroll,
+            # the pie rule's box was then in neither map, its place never drawn again,
+            # and it stayed on the player's terminal. The layout is compared with the
+            # last one instead, and with what a scroll drew since.
+            laid_out = self._laid_out
+            if laid_out is not None:
+                self._full_map = laid_out
+            result = super().reflow(parent, size)
+            self._laid_out = getattr(self, "_full_map", None)
+            return result
+
+        def reflow_visible(self, parent: Widget, size: Size) -> Any:
+            exposed = super().reflow_visible(parent, size)
+            visible = getattr(self, "_visible_map", None)
+            if self._laid_out is not None and visible:
+                self._laid_out = {**self._laid_out, **visible}
+            return exposed
+
+        def clear(self) -> None:
+            self._laid_out = None
+            super().clear()
 
         def render_partial_update(self) -> Any:
             dirty = getattr(self, "_dirty_regions", None)
@@ -130,7 +170,10 @@ if ROWS_BY_WIDGET:
 def use_row_compositor(screen: Screen[Any]) -> bool:
     """Give `screen` a `RowCompositor` in place of Textual's, where Textual's is the one
     it builds on; whether it did."""
-    if not ROWS_BY_WIDGET or type(getattr(screen, "_compositor", None)) is not Compositor:
+    textual = getattr(screen, "_compositor", None)
+    if not ROWS_BY_WIDGET or type(textual) is not Compositor:
+        return False
+    if not all(hasattr(textual, field) for field in COMPOSITOR_FIELDS):
         return False
     screen._compositor = RowCompositor()
     return True

@@ -195,8 +195,10 @@ def test_a_store_that_cannot_be_written_tells_the_players_and_the_game_goes_on(
                 for client in (ann, bob):
                     await client.wait_for("Not being saved", reason)
                     assert "ctrl+s" not in client.text()  # no files over SSH: not offered
-                # p plays on, then e5: the game goes on (typed at once, taken in order).
-                bob.send("p" + CURSOR_RIGHT + ENTER)
+                # p plays on (its box goes), then e5: the game goes on.
+                bob.send("p")
+                await bob.wait_gone("Pie rule")
+                bob.send(CURSOR_RIGHT + ENTER)
                 for client in (ann, bob):
                     await client.wait_for("2. Orange", "e5", "Blue to move (ann)")
             # Saved again as soon as it can be, with no move needed (a game's last move

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual import events
+from textual.geometry import Region
 from textual.widget import Widget
 
 from abstracts_tui.game_setup import Setup
@@ -15,6 +16,7 @@ from abstracts_tui.tui import textual_internals
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.textual_internals import PlainKeys, component_styling, terminal_parser
+from abstracts_tui.tui.widgets.pie_question import PieQuestion
 
 TYPED = "ab\r\x1b[A\x1b[B\x1bOC\x1b[D\t\x7f\x03 \x1b[5~\x1b[Z"
 KEYS = [
@@ -81,6 +83,38 @@ def test_the_app_plays_with_textuals_compositor_where_the_row_one_cannot_be_used
     assert not rows
     assert fallback == screen  # the same picture (the moves drawn, White to move)
     assert "White&#160;to&#160;move&#160;(Ann)" in screen
+
+
+def test_a_box_hidden_while_the_compositors_map_is_rebuilt_is_drawn_over(
+    tmp_path: Path,
+) -> None:
+    """Textual builds its map of every widget again when a widget's place is asked for
+    after a change, which can come before the change is laid out (a widget refreshed
+    just after a scroll asks). The layout must still find that the pie rule's box moved
+    away, and draw its place again: the row compositor compares with the last layout."""
+    app = build_app(Setup("petrify", 8, None, None, "Ann", "Bob"), data=tmp_path)
+
+    async def play() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("colon", "d", "5", "enter")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, PlayScreen) and screen.rows_by_widget
+            question = screen.query_one(PieQuestion)
+            assert question.asked
+            box = question.region
+            compositor = screen._compositor
+            question.withdraw()  # as `p` does; its style (display: none) applied now
+            app.stylesheet.update_nodes([question])
+            compositor._full_map_invalidated = True  # a scroll drew part of the screen
+            assert question not in compositor.full_map  # built again for the change
+            compositor._dirty_regions.clear()
+            compositor.reflow(screen, screen.size)
+            dirty = list(compositor._dirty_regions)
+            assert dirty and Region.from_union(dirty).contains_region(box), (box, dirty)
+            await pilot.pause()
+
+    asyncio.run(play())
 
 
 def test_a_lines_caches_are_made_when_first_used_and_keep_what_they_cache() -> None:
