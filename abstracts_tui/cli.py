@@ -462,6 +462,18 @@ def review(
     help="Also serve the rooms to web browsers there (needs the web extra); "
     "HOST defaults to --host.",
 )
+@click.option(
+    "--public-url",
+    metavar="URL",
+    help="With --web: the address browsers use, when a reverse proxy serves the page "
+    "(e.g. https://games.example.org/ or https://example.org/games/).",
+)
+@click.option(
+    "--behind-proxy",
+    is_flag=True,
+    help="With --web: trust the proxy's Forwarded or X-Forwarded-For/-Proto/-Host/-Prefix "
+    "headers for the address browsers use and the browser's own.",
+)
 @log_level_option
 def serve(
     host: str,
@@ -478,13 +490,16 @@ def serve(
     check_only: bool,
     login_timeout: float,
     web_address: str | None,
+    public_url: str | None,
+    behind_proxy: bool,
     log_level: str,
 ) -> None:
     """Serve the games over SSH: each connection gets its own app, with rooms to play in.
 
     On loopback anyone may connect; on any other address give --authorized-keys and/or
     --password-file, or --open. With --web, browsers play in the same rooms: a visitor
-    signs in with a name (and, where SSH asks for one, its password).
+    signs in with a name (and, where SSH asks for one, its password); behind a reverse
+    proxy (HTTPS, a path of its own) give --public-url or --behind-proxy.
     """
     import asyncio
     from pathlib import Path
@@ -499,6 +514,9 @@ def serve(
         except ImportError as error:
             raise Refusal(missing_extra("postgres", "--database", error)) from None
     web = None
+    if web_address is None and (public_url is not None or behind_proxy):
+        given = "--public-url" if public_url is not None else "--behind-proxy"
+        raise click.UsageError(f"{given} is for the browsers' page: give --web too")
     if web_address is not None:
         try:
             web = listen_address(web_address, host)
@@ -508,6 +526,14 @@ def serve(
             from . import web_rooms  # noqa: F401
         except ImportError as error:
             raise Refusal(missing_extra("web", "--web", error)) from None
+    public = None
+    if public_url is not None:
+        from .web_address import parse_public_url
+
+        try:
+            public = parse_public_url(public_url)
+        except ValueError as error:
+            raise click.UsageError(str(error)) from None
     folder = Path(data) if data else data_dir() / "server"
     if check_only:
         from .ssh.server import check_store
@@ -542,7 +568,7 @@ def serve(
         address = web
 
         async def beside(server: Server) -> WebRooms:
-            return await start_web(server, *address)
+            return await start_web(server, *address, public=public, behind_proxy=behind_proxy)
 
     try:
         asyncio.run(run_server(config, beside=beside))

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from aiohttp import WSCloseCode, web
 
-from .web_address import Address, client_key, has_proxy_headers, plain_host, proxied
+from .web_address import Address, BrowserAddresses
 from .web_internals import Page, VisitorApp, check_app_service
 from .web_limits import MAX_MESSAGE, MAX_VISITORS, PAGES_PER_ADDRESS, size_from_query
 from .web_session import PageSession
@@ -139,6 +139,7 @@ class VisitorServer:
         """The address browsers use (--public-url), if given."""
         self.behind_proxy = behind_proxy
         """Whether the proxy's headers say the address browsers use."""
+        self.addresses = BrowserAddresses(public, behind_proxy)
         self.page = Page(TITLE)
         check_app_service()
         self.apps: dict[str, set[VisitorApp]] = {}
@@ -148,7 +149,6 @@ class VisitorServer:
         self.handlers: set[asyncio.Task[object]] = set()
         """The open pages' websocket handlers."""
         self.runner: web.AppRunner | None = None
-        self.warned_proxy = False
 
     @property
     def visitors(self) -> int:
@@ -156,10 +156,7 @@ class VisitorServer:
 
     def application(self) -> web.Application:
         app = web.Application()
-        # A proxy that mounts the app under a path may pass that path on or strip it:
-        # the routes answer both ways.
-        prefixes = {"/", self.public.prefix if self.public else "/"}
-        for prefix in sorted(prefixes):
+        for prefix in self.addresses.prefixes():
             app.add_routes(
                 [
                     web.get(prefix, self.handle_index),
@@ -183,22 +180,10 @@ class VisitorServer:
 
     def address(self, request: web.Request) -> Address:
         """The address the browser used to reach the app."""
-        if self.public is not None:
-            return self.public
-        if not plain_host(request.host):  # it goes into the page
-            raise web.HTTPBadRequest(text="The request's Host is not a host name or address.")
-        own = Address(request.scheme, request.host)
-        if self.behind_proxy:
-            return proxied(own, request.headers.items(), request.forwarded)
-        if not self.warned_proxy and has_proxy_headers(request.headers.items()):
-            self.warned_proxy = True
-            log.warning(
-                "a request came through a proxy (it has Forwarded or X-Forwarded-* "
-                "headers): give --behind-proxy to trust them, or --public-url, or the "
-                "page's links will be to %s",
-                own.url(),
-            )
-        return own
+        try:
+            return self.addresses.of(request)
+        except ValueError as error:
+            raise web.HTTPBadRequest(text=str(error)) from None
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
         """The page, with its links made from the address the browser used, and the
@@ -220,9 +205,7 @@ class VisitorServer:
 
     def client(self, request: web.Request) -> str:
         """Whom the request comes from, for the limit of pages per address."""
-        return client_key(
-            request.remote, request.headers.items(), request.forwarded, trusted=self.behind_proxy
-        )
+        return self.addresses.client(request)
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
         """The visitor's app, in a process of its own, for as long as the page is open."""

@@ -15,9 +15,11 @@ address the connection comes from (behind a proxy that is not trusted, the proxy
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from .rates import network_of
@@ -28,6 +30,8 @@ HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.
 # A path prefix of plain segments: it goes into the page's links, its style and script.
 PREFIX = re.compile(r"/(?:[A-Za-z0-9._~%-]+/)*")
 SCHEMES = ("http", "https")
+
+log = logging.getLogger("abstracts_tui.web")
 
 
 @dataclass(frozen=True)
@@ -164,3 +168,64 @@ def client_key(
         if key is not None:
             return key
     return (address_key(peer) if peer else None) or peer or "unknown"
+
+
+class Request(Protocol):
+    """What is read of a request (aiohttp's `web.Request`)."""
+
+    @property
+    def host(self) -> str: ...
+
+    @property
+    def scheme(self) -> str: ...
+
+    @property
+    def remote(self) -> str | None: ...
+
+    @property
+    def headers(self) -> Mapping[str, str]: ...
+
+    @property
+    def forwarded(self) -> tuple[Mapping[str, str], ...]: ...
+
+
+class BrowserAddresses:
+    """The address a browser used, and whom it is, for each request: `--public-url`'s
+    address, or with `--behind-proxy` what the proxy's headers say, else the request's
+    own (and, once, a warning in the log when proxy headers come unasked)."""
+
+    def __init__(self, public: Address | None = None, behind_proxy: bool = False) -> None:
+        self.public = public
+        self.behind_proxy = behind_proxy
+        self.warned = False
+
+    def of(self, request: Request) -> Address:
+        """ValueError when the request's Host is not a host name or address (it would
+        go into the page)."""
+        if self.public is not None:
+            return self.public
+        if not plain_host(request.host):
+            raise ValueError("The request's Host is not a host name or address.")
+        own = Address(request.scheme, request.host)
+        if self.behind_proxy:
+            return proxied(own, request.headers.items(), request.forwarded)
+        if not self.warned and has_proxy_headers(request.headers.items()):
+            self.warned = True
+            log.warning(
+                "a request came through a proxy (it has Forwarded or X-Forwarded-* "
+                "headers): give --behind-proxy to trust them, or --public-url, or the "
+                "page's links will be to %s",
+                own.url(),
+            )
+        return own
+
+    def client(self, request: Request) -> str:
+        """Whom the request comes from, for the limits per address (`client_key`)."""
+        return client_key(
+            request.remote, request.headers.items(), request.forwarded, trusted=self.behind_proxy
+        )
+
+    def prefixes(self) -> list[str]:
+        """The paths the app answers under: a proxy that mounts it under a path may pass
+        that path on or strip it."""
+        return sorted({"/", self.public.prefix if self.public else "/"})

@@ -36,7 +36,7 @@ from .web import (
     stop_serving,
     too_many,
 )
-from .web_address import Address, client_key, plain_host
+from .web_address import Address, BrowserAddresses
 from .web_internals import Page
 from .web_limits import MAX_MESSAGE, MAX_VISITORS, PAGES_PER_ADDRESS, size_from_query
 from .web_room_page import RoomPage
@@ -106,13 +106,24 @@ class WebRooms:
         *,
         max_visitors: int = MAX_VISITORS,
         per_address: int = PAGES_PER_ADDRESS,
+        public: Address | None = None,
+        behind_proxy: bool = False,
     ) -> None:
         self.server = server
+        self.addresses = BrowserAddresses(public, behind_proxy)
+        """The address browsers use (--public-url or the proxy's headers), and who they are."""
         self.host = host
         self.port = port
         self.max_visitors = max_visitors
         self.per_address = per_address
-        self.passwords = sign_in_needs_password(server, host)
+        # Behind a proxy the page is reached where the proxy listens, not where this
+        # listens: the rule for signing in is that address's.
+        reached = host
+        if public is not None:
+            reached = urlsplit(public.origin).hostname or public.host
+        elif behind_proxy:
+            reached = "the proxy's address"
+        self.passwords = sign_in_needs_password(server, reached)
         self.signins = SignIns(server.guesses, passwords=self.passwords)
         self.page = Page(TITLE)
         self.by_token: dict[str, set[RoomPage]] = {}
@@ -124,15 +135,16 @@ class WebRooms:
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=MAX_FORM)
-        app.add_routes(
-            [
-                web.get("/", self.handle_index),
-                web.post("/signin", self.handle_signin),
-                web.post("/signout", self.handle_signout),
-                web.get("/ws", self.handle_websocket),
-                web.static("/static", self.page.static),
-            ]
-        )
+        for prefix in self.addresses.prefixes():
+            app.add_routes(
+                [
+                    web.get(prefix, self.handle_index),
+                    web.post(f"{prefix}signin", self.handle_signin),
+                    web.post(f"{prefix}signout", self.handle_signout),
+                    web.get(f"{prefix}ws", self.handle_websocket),
+                    web.static(f"{prefix}static", self.page.static),
+                ]
+            )
         return app
 
     async def start(self) -> int:
@@ -154,19 +166,21 @@ class WebRooms:
 
     def client(self, request: web.Request) -> str:
         """Whom a request comes from: the address SSH's limits count (`address_key`)."""
-        return client_key(request.remote, (), (), trusted=False)
+        return self.addresses.client(request)
 
     def check_origin(self, request: web.Request) -> None:
         """A form posted, or a websocket opened, from another site's page is refused: the
         browser would send the player's cookie with it."""
         origin = request.headers.get("Origin")
-        if origin is not None and urlsplit(origin).netloc != request.host:
+        if origin is not None and urlsplit(origin).netloc != self.address(request).host:
             raise web.HTTPForbidden(text="This address takes requests from its own page only.")
 
     def address(self, request: web.Request) -> Address:
-        if not plain_host(request.host):  # it goes into the page
-            raise web.HTTPBadRequest(text="The request's Host is not a host name or address.")
-        return Address(request.scheme, request.host)
+        """The address the browser used to reach the page."""
+        try:
+            return self.addresses.of(request)
+        except ValueError as error:
+            raise web.HTTPBadRequest(text=str(error)) from None
 
     def form(self, *, name: str = "", refusal: str = "", status: int = 200) -> web.Response:
         return web.Response(
@@ -203,7 +217,7 @@ class WebRooms:
             COOKIE,
             token,
             max_age=int(SIGNED_IN_SECONDS),
-            path="/",
+            path=address.prefix,
             secure=address.secure,
             httponly=True,
             samesite="Strict",
@@ -222,7 +236,7 @@ class WebRooms:
             for page in self.by_token.pop(token, set()):
                 page.end(SIGNED_OUT)
         response = web.Response(status=303, headers={"Location": address.url()})
-        response.del_cookie(COOKIE, path="/")
+        response.del_cookie(COOKIE, path=address.prefix)
         return response
 
     def refusal(self, user: str, who: str) -> tuple[int, str] | None:
@@ -360,11 +374,20 @@ async def close(websocket: web.WebSocketResponse, code: int, reason: str) -> Non
         await websocket.close(code=code, message=reason.encode()[:123])
 
 
-async def start_web(server: Server, host: str, port: int) -> WebRooms:
+async def start_web(
+    server: Server,
+    host: str,
+    port: int,
+    *,
+    public: Address | None = None,
+    behind_proxy: bool = False,
+) -> WebRooms:
     """Listen for browsers beside the SSH server; ConfigError if it cannot."""
-    rooms = WebRooms(server, host, port)
+    rooms = WebRooms(server, host, port, public=public, behind_proxy=behind_proxy)
     bound = await rooms.start()
     shown = f"[{host}]" if ":" in host else host
     sign_in = "name and password" if rooms.passwords else "a name (no password)"
     log.info("web: listening on http://%s:%d/ ; sign-in: %s", shown, bound, sign_in)
+    if public is not None:
+        log.info("web: browsers open %s", public.url())
     return rooms

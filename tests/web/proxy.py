@@ -109,6 +109,7 @@ class Proxy:
         self.session = aiohttp.ClientSession(auto_decompress=False)
         app = web.Application()
         app.router.add_route("GET", "/{path:.*}", self.handle)
+        app.router.add_route("POST", "/{path:.*}", self.handle)  # forms, with their body
         self.runner = web.AppRunner(app)
         await self.runner.setup()
         site = web.TCPSite(self.runner, "127.0.0.1", 0, ssl_context=self.tls)
@@ -138,7 +139,10 @@ class Proxy:
         url, headers = self.passed_on(request)
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return await self.websocket(request, url, headers)
-        async with self.session.get(url, headers=headers, allow_redirects=False) as upstream:
+        body = await request.read() if request.method == "POST" else None
+        async with self.session.request(
+            request.method, url, headers=headers, data=body, allow_redirects=False
+        ) as upstream:
             body = await upstream.read()
             response = web.Response(status=upstream.status, body=body)
             for key, value in upstream.headers.items():

@@ -33,6 +33,7 @@ from ..ssh.client import connect
 from ..ssh.conftest import RunningServer
 from ..tmux import Tmux, needs_tmux
 from .client import Page
+from .proxy import Proxy
 from .test_web import CHROMIUM, Visitor, browser  # noqa: F401 (browser: a fixture)
 
 TIMEOUT = 60.0
@@ -177,6 +178,53 @@ def test_signing_out_ends_the_browsers_pages_and_forgets_its_sign_in(
         assert thread.submit(asyncio.run, with_old_cookie()).result() == 403
     ann.page.goto(url)  # and the page asks again
     ann.page.get_by_text("Sign in with your name").wait_for(timeout=TIMEOUT * 1000)
+
+
+def test_behind_an_https_proxy_at_the_public_url_a_page_signs_in_and_out(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """A reverse proxy serves the page at https://.../games/ and strips the path: with
+    --public-url the page's links, its websocket and the sign-in's cookie are the
+    proxy's, and the forms posted through it are taken as the page's own."""
+    passwords = tmp_path / "passwords"
+    passwords.write_text(f"ann:{hash_password('s3cret', iterations=1000)}\n")
+    proxy = Proxy(tmp_path, "/games/", strip=True, headers=lambda request: {})
+    args = ["--password-file", str(passwords), "--web", "127.0.0.1:0", "--public-url", proxy.url]
+    server = RunningServer(tmp_path / "data", args).wait_listening()
+    proxy.upstream = web_url(server)
+    try:
+        assert f"web: browsers open {proxy.url}" in server.log
+        ann = Visitor(browser, proxy.url, ignore_https_errors=True)
+        sign_in(ann, "ann", "s3cret")
+        ann.wait_for("you are ann", "New room")
+        (cookie,) = [c for c in ann.context.cookies() if c["name"] == COOKIE]
+        assert cookie["path"] == "/games/" and cookie["secure"]
+        secure_socket = "wss" + proxy.url.removeprefix("https")
+        assert any(url.startswith(f"{secure_socket}ws") for url in ann.asked), ann.asked
+        for url in ann.asked:
+            assert url.startswith((proxy.url, secure_socket)), url
+        ann.type("Control+q")
+        ann.page.locator("#signout").click(timeout=TIMEOUT * 1000)
+        ann.page.get_by_text("Sign in with your name").wait_for(timeout=TIMEOUT * 1000)
+        assert not [c for c in ann.context.cookies() if c["name"] == COOKIE]
+        assert "ann signed out from 127.0.0.1 (web)" in server.log
+    finally:
+        server.stop()
+        proxy.stop()
+
+
+def test_the_proxys_options_are_refused_without_web(tmp_path: Path) -> None:
+    refused = run_serve(tmp_path, "--public-url", "https://games.example.org/")
+    assert refused.returncode == 2
+    assert "--public-url is for the browsers' page: give --web too" in refused.stderr
+    wrong = run_serve(tmp_path, "--web", "0", "--public-url", "games.example.org")
+    assert wrong.returncode == 2
+    assert "--public-url 'games.example.org' is not an address like https://" in wrong.stderr
+    # Behind a proxy the page is reached from anywhere: names alone are not enough.
+    open_to_all = run_serve(tmp_path, "--web", "0", "--public-url", "https://games.example.org/")
+    assert open_to_all.returncode == 2
+    assert "games.example.org is not a loopback address" in open_to_all.stderr
 
 
 def until_logged(server: RunningServer, line: str, times: int = 1) -> None:
