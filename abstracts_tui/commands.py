@@ -75,14 +75,15 @@ class Takeback:
 
 @dataclass(frozen=True)
 class Rematch:
-    """`offer` a rematch with colours reversed, or `accept` one (then `room` names the
-    new room, made by the accepting command)."""
+    """`offer` a rematch with colours reversed, `accept` one (then `room` names the new
+    room, made by the accepting command) or `decline` it."""
 
     answer: str
     room: str = ""
 
     OFFER = "offer"
     ACCEPT = "accept"
+    DECLINE = "decline"
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ def decode(kind: str, value: str) -> Command:
                 return Takeback(value)
             case "rematch":
                 answer, _, room = value.partition(" ")
-                if answer not in (Rematch.OFFER, Rematch.ACCEPT):
+                if answer not in (Rematch.OFFER, Rematch.ACCEPT, Rematch.DECLINE):
                     raise CommandError(f"rematch {value!r} is not an offer or an answer")
                 return Rematch(answer, room)
             case "chat":

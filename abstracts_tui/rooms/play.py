@@ -200,6 +200,9 @@ def apply(session: Session, command: Command, by: str, at: float | None = None) 
             session.offers.pop(REMATCH, None)
             session.rematch = room or None
             session.notify(Changed(Change.OFFER, by=by))
+        case Rematch(Rematch.DECLINE):
+            session.offers.pop(REMATCH, None)
+            session.notify(Changed(Change.OFFER, by=by))
 
 
 def _offer(session: Session, kind: str, by: str) -> None:
@@ -222,6 +225,8 @@ def restore_offers(session: Session, commands: list[tuple[Command, str]]) -> Non
             case Rematch(Rematch.ACCEPT, room):
                 waiting.pop(REMATCH, None)
                 session.rematch = room or session.rematch
+            case Rematch(Rematch.DECLINE):
+                waiting.pop(REMATCH, None)
             case Say():
                 pass  # chat changes no game
             case _:  # a move, an answer to a take-back, komi, side, the end

@@ -51,8 +51,9 @@ board (b), row N (r N), column X (c X), cell d4 (or d4?), score (s), moves (m), 
 turn (t), clock (k): as in a game played here.
 say TEXT: a line in the room's chat, for players and watchers; chat: the last lines said.
 resign: give up the game (asks first); abort: call it off before each side has moved.
-takeback: ask to take back your last move, or accept the other player's request; decline: refuse it.
+takeback: ask to take back your last move, or accept the other player's request.
 rematch: offer a rematch once the game is over, or accept the one offered.
+decline: refuse the other player's take-back request or rematch.
 leave: back to the lobby (the game goes on, your seat is kept). quit (q): leave the server.
 help (?): this list."""
 
@@ -317,6 +318,8 @@ class LineRoom:
                 self.say(f"{by} accepted the take-back. {session.turn_text()}.")
             else:
                 self.say(f"{by} declined the take-back: play on.")
+        elif REMATCH in before and REMATCH not in session.offers:
+            self.say(f"{by} declined the rematch.")
 
     def tell_offers(self, before: dict[str, Offer]) -> bool:
         """Say the other player's new offers (a take-back, a rematch); whether one was."""
@@ -340,7 +343,8 @@ class LineRoom:
                     self.say(f"{found.by} asks to take back.")
             elif self.player:
                 self.say(
-                    f"{found.by} offers a rematch, the colours reversed: type rematch to accept."
+                    f"{found.by} offers a rematch, the colours reversed: type rematch to "
+                    "accept, or decline."
                 )
             else:
                 self.say(f"{found.by} offers a rematch.")
@@ -501,12 +505,17 @@ class LineRoom:
             self.say(f"Take-back asked: waiting for {other}'s answer.")
 
     async def decline(self) -> None:
-        waiting = offer(self.session, TAKEBACK)
-        if waiting is None or waiting.by == self.user or not self.player:
-            self.say("Nobody asks you to take back now.")
-            return
-        if await self.send(Takeback(Takeback.DECLINE), None):
-            self.say("Take-back declined: play on.")
+        """Refuse the other player's take-back request, or else their rematch."""
+        for kind, command, done in (
+            (TAKEBACK, Takeback(Takeback.DECLINE), "Take-back declined: play on."),
+            (REMATCH, Rematch(Rematch.DECLINE), "Rematch declined."),
+        ):
+            waiting = offer(self.session, kind)
+            if waiting is not None and waiting.by != self.user and self.player:
+                if await self.send(command, None):
+                    self.say(done)
+                return
+        self.say("Nobody asks you to take back or offers you a rematch now.")
 
     async def rematch(self) -> None:
         session = self.session

@@ -185,12 +185,14 @@ class OnlinePlay:
         dialog = OfferDialog.rematch(waiting.by, game_text(self.session))
 
         def answered(accept: bool | None) -> None:
-            if accept:
-                self.accept_rematch()
-            elif accept is None:
+            if accept is None:
                 self.host.say(f"{waiting.by} offers a rematch: m accepts.")
+            elif offer(self.session, REMATCH) != waiting:
+                self.host.refuse("The rematch offered is no longer open.")
+            elif accept:
+                self.accept_rematch()
             else:
-                self.host.say("Rematch declined.")
+                self.dispatch(Rematch(Rematch.DECLINE), "answer")
 
         self.host.app.push_screen(dialog, answered)
 
@@ -228,6 +230,8 @@ class OnlinePlay:
                 self.host.say(f"{by} accepted the take-back. {session.turn_text()}.")
             else:
                 self.host.say(f"{by} declined the take-back: play on.")
+        elif REMATCH in before and REMATCH not in session.offers:
+            self.host.say(f"{by} declined the rematch.")
 
     # -- sending -----------------------------------------------------------------------------
 
@@ -266,6 +270,8 @@ def done_text(session: Session, command: Command, user: str) -> str:
             return "Take-back declined: play on."
         case Rematch(Rematch.OFFER):
             return f"Rematch offered: waiting for {opponent(session, user)}'s answer."
+        case Rematch(Rematch.DECLINE):
+            return "Rematch declined."
     return "Done."
 
 

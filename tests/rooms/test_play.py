@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from abstracts_tui.commands import Abort, Command, Rematch, Resign, Takeback
+from abstracts_tui.commands import Abort, Command, Rematch, Resign, Takeback, decode, encode
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.records import Record
 from abstracts_tui.rooms.play import (
@@ -16,6 +16,7 @@ from abstracts_tui.rooms.play import (
     move_makers,
     offer_text,
     rematch_setup,
+    restore_offers,
     takeback_moves,
     watchers,
     watchers_text,
@@ -314,6 +315,29 @@ def test_a_rematch_is_offered_once_the_game_is_over_and_accepted_by_the_other() 
     assert refused(session, Rematch(Rematch.OFFER), "bob") == (
         "The rematch is agreed already: room k7m2."
     )
+
+
+def test_a_rematch_declined_by_the_other_is_gone_and_may_be_offered_again() -> None:
+    session = pilo()
+    legal(session, 2)
+    apply(session, Resign(), "ann")
+    assert refused(session, Rematch(Rematch.DECLINE), "bob") == "Nobody offers you a rematch now."
+    apply(session, Rematch(Rematch.OFFER), "ann")
+    assert refused(session, Rematch(Rematch.DECLINE), "ann") == "Nobody offers you a rematch now."
+    assert refused(session, Rematch(Rematch.DECLINE), "carol") == (
+        "Only the players can do that; watchers can chat."
+    )
+    apply(session, Rematch(Rematch.DECLINE), "bob")
+    assert offer_text(session, "ann") is None and session.rematch is None
+    apply(session, Rematch(Rematch.OFFER), "ann")  # asked again later
+    assert offer_text(session, "bob") == "ann offers a rematch."
+    # A room read whole again finds no offer that was declined.
+    again = pilo()
+    legal(again, 2)
+    apply(again, Resign(), "ann")
+    restore_offers(again, [(Rematch(Rematch.OFFER), "ann"), (Rematch(Rematch.DECLINE), "bob")])
+    assert offer_text(again, "bob") is None
+    assert decode(*encode(Rematch(Rematch.DECLINE))) == Rematch(Rematch.DECLINE)
 
 
 def test_an_aborted_game_can_be_played_again() -> None:

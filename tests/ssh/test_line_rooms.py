@@ -223,6 +223,21 @@ def test_two_line_mode_players_make_join_and_play_a_room(start_server, tmp_path:
         bob.send("1")
         assert bob.wait_for("Orange to move") == "Orange to move (bob)."
         assert ann.wait_for("bob is back") == "bob is back in the room."
+        # Bob resigns; Ann offers a rematch, and Bob declines it.
+        bob.send("resign")
+        bob.wait_for("Resign")
+        bob.send("yes")
+        assert ann.wait_for("The game is over") == (
+            "The game is over: Orange (bob) resigned: Blue (ann) wins."
+        )
+        ann.send("rematch")
+        assert ann.wait_for("Rematch offered") == "Rematch offered: waiting for bob's answer."
+        assert bob.wait_for("ann offers") == (
+            "ann offers a rematch, the colours reversed: type rematch to accept, or decline."
+        )
+        bob.send("decline")
+        assert bob.wait_for("Rematch declined") == "Rematch declined."
+        assert ann.wait_for("bob declined") == "bob declined the rematch."
         for term in (ann, bob):
             term.send("quit")
         for term in (ann, bob):

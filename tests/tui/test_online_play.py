@@ -157,6 +157,29 @@ def test_a_rematch_offered_by_the_other_is_accepted_in_a_new_room(tmp_path: Path
     run(tmp_path, steps, moves=2)
 
 
+def test_a_rematch_declined_is_sent_and_the_offerer_is_told(tmp_path: Path) -> None:
+    async def steps(app: AbstractsApp, online: OnlinePlay, pilot: Pilot[None]) -> None:
+        session = online.session
+        session.resign(0)
+        play.apply(session, Rematch(Rematch.OFFER), "ann")
+        await until(pilot, on_top(app, OfferDialog))
+        await pilot.press("n")
+        await until(pilot, lambda: status(app) == "Rematch declined.")
+        assert play.offer(session, play.REMATCH) is None and session.rematch is None
+
+    run(tmp_path, steps, moves=2)
+
+    async def offered(app: AbstractsApp, online: OnlinePlay, pilot: Pilot[None]) -> None:
+        session = online.session
+        session.resign(0)
+        online.rematch()
+        await until(pilot, lambda: status(app).startswith("Rematch offered: waiting for ann"))
+        play.apply(session, Rematch(Rematch.DECLINE), "ann")
+        await until(pilot, lambda: status(app) == "ann declined the rematch.")
+
+    run(tmp_path, offered, moves=2)
+
+
 def test_a_watcher_is_told_of_offers_and_gives_no_command(tmp_path: Path) -> None:
     async def steps(app: AbstractsApp, online: OnlinePlay, pilot: Pilot[None]) -> None:
         play.apply(online.session, Takeback(Takeback.OFFER), "ann")
