@@ -45,8 +45,8 @@ from .rows import room_session as session_of_record
 log = logging.getLogger(__name__)
 
 OFFER_CHANGES = 64
-"""How many of a room's last changes are read for its offers when it is read whole: an
-offer followed by more changes than that (chat lines) is not found again."""
+"""How many of a room's last changes are read for its offers and chat when it is read
+whole: an offer followed by more changes than that (chat lines) is not found again."""
 FLAG_RETRY_SECONDS = 1.0
 """How soon a flag the store did not take is sent again."""
 
@@ -87,7 +87,7 @@ class Rooms:
         """Connect the live store; raises StoreError if it cannot be used."""
         await self.live.start(self)
         for room in list(self.rooms.values()):
-            await self._read_offers(room)
+            await self._read_recent(room)
         for room in self.rooms.values():  # their flag timers need the loop
             if room.joiner is not None:
                 self.run_clock(room)
@@ -317,7 +317,7 @@ class Rooms:
             return None
         loaded = self._load(found)
         if loaded is not None:
-            await self._read_offers(loaded)
+            await self._read_recent(loaded)
         room = self.rooms.get(code)  # read meanwhile by a catch-up
         if room is None and loaded is not None:
             room = loaded
@@ -327,10 +327,11 @@ class Rooms:
             await self.catch_up(code, found.version)  # that reading was the earlier
         return room
 
-    async def _read_offers(self, room: Room) -> None:
-        """The offers waiting in `room`, read whole from the store: its record keeps
-        none, its last changes do (`OFFER_CHANGES` of them). Nothing changes if the room
-        changed meanwhile (each change applied told its offers)."""
+    async def _read_recent(self, room: Room) -> None:
+        """The offers waiting in `room`, read whole from the store, and the chat lines
+        said lately: its record keeps neither, its last changes do (`OFFER_CHANGES` of
+        them, on a store that keeps changes). Nothing changes if the room changed
+        meanwhile (each change applied told its offers and said its lines)."""
         version = room.version
         try:
             changes = await self.live.changes(room.code, max(0, version - OFFER_CHANGES))
@@ -345,6 +346,10 @@ class Rooms:
             with contextlib.suppress(CommandError):
                 commands.append((decode(change.kind, change.value), change.by or ""))
         restore_offers(room.session, commands)
+        if not room.chat.lines:
+            for command, by in commands:
+                if isinstance(command, Say) and by:
+                    room.chat.add(ChatLine(by, command.text, watcher=by not in room.players))
 
     async def _read_seats(self, room: Room) -> None:
         with contextlib.suppress(Refused):  # read again when the store is back
@@ -446,7 +451,7 @@ class Rooms:
                     return
                 loaded = self._load(found) if code not in self.rooms else None
                 if loaded is not None:
-                    await self._read_offers(loaded)
+                    await self._read_recent(loaded)
                 if loaded is not None and code not in self.rooms:
                     self._add(loaded)
                     await self._read_seats(loaded)
@@ -494,7 +499,7 @@ class Rooms:
         fresh = self._load(found) if found is not None else None
         if fresh is None:
             return
-        await self._read_offers(fresh)
+        await self._read_recent(fresh)
         room.version = fresh.version
         adopt(room.session, fresh.session)
         if room.joiner is not None:

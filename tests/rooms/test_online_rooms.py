@@ -99,10 +99,11 @@ def test_a_take_back_asked_in_one_process_is_answered_in_another(database_url: s
 def test_offers_waiting_are_found_by_a_process_that_reads_the_room_whole(
     database_url: str,
 ) -> None:
-    """A room's record keeps no offer: another process that reads the room whole from
-    the store (its first look at it, here after everything was committed) finds the
-    offers waiting in the room's last changes. (SQLite keeps no changes: one process
-    holds its rooms, and an offer does not outlive a restart there.)"""
+    """A room's record keeps no offer and no chat: another process that reads the room
+    whole from the store (its first look at it, here after everything was committed)
+    finds the offers waiting and the lines said in the room's last changes. (SQLite
+    keeps no changes: one process holds its rooms, and an offer or a line said does not
+    outlive a restart there.)"""
     opener = postgres_rooms(database_url)
     ann, bob = new_holder("ann"), new_holder("bob")
 
@@ -127,6 +128,7 @@ def test_offers_waiting_are_found_by_a_process_that_reads_the_room_whole(
         room = await rooms.get(asked)
         assert room is not None and moves(rooms, asked) == ["a1", "b1"]
         assert offer_text(room.session, "ann") == "bob asks to take back."
+        assert list(room.chat.lines) == [ChatLine("bob", "one more try?")]  # said lately
         finished = await rooms.get(ended)
         assert finished is not None and finished.finished
         assert offer_text(finished.session, "bob") == "ann offers a rematch."
