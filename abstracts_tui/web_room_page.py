@@ -17,9 +17,8 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from .ssh.crossing import call_in
 from .ssh.limits import clamp_size
-from .ssh.session_thread import SessionThread, catch_up
+from .ssh.session_thread import AppInput, SessionThread
 from .web import CLOSE_SECONDS
 
 if TYPE_CHECKING:
@@ -45,15 +44,10 @@ class RoomPage:
         self.server = server
         self.user = user
         self.websocket = websocket
-        self.size = size
-        self.started = size
+        self.input = AppInput(size)
+        """The page's keys and sizes, for the app's driver."""
         self.address = address
         self.thread = SessionThread(f"web-{user}")
-        self.driver: ChannelDriver | None = None
-        """The app's driver, once it has one (it belongs to `app_loop`)."""
-        self.app_loop: asyncio.AbstractEventLoop | None = None
-        self.early: list[str] = []
-        """What the page sent before the app had a driver (within the input's rate)."""
         self.out: list[bytes] = []
         """Frames not yet handed to the websocket."""
         self.out_bytes = 0
@@ -69,7 +63,7 @@ class RoomPage:
         from .ssh.app import IN_A_BROWSER, Terminal
 
         # xterm.js: 24-bit colour; no desktop notices (the page rings no bell).
-        terminal = Terminal(*self.size, "xterm-256color", "truecolor")
+        terminal = Terminal(*self.input.size, "xterm-256color", "truecolor")
         try:
             return await self.thread.run_in_rooms(
                 self.server,
@@ -81,7 +75,7 @@ class RoomPage:
                 reached=IN_A_BROWSER,
             )
         finally:
-            self.driver = self.app_loop = None
+            self.input.detach()
 
     def end(self, farewell: str = "") -> None:
         """End the app (its games are kept, as when an SSH client leaves); `farewell`:
@@ -92,8 +86,7 @@ class RoomPage:
     # -- the app's side ---------------------------------------------------------------------
 
     def attach_driver(self, driver: ChannelDriver, loop: asyncio.AbstractEventLoop) -> None:
-        self.driver, self.app_loop = driver, loop
-        catch_up(driver, loop, self.size, self.started, self.early)
+        self.input.attach(driver, loop)
 
     def write_screen(self, data: str) -> None:
         """A frame (on the server's loop): sent in order; a page that does not read its
@@ -137,15 +130,10 @@ class RoomPage:
 
     async def send_input(self, text: str) -> None:
         self.last_input = time.monotonic()
-        if self.driver is not None and self.app_loop is not None:
-            call_in(self.app_loop, self.driver.feed, text)
-        else:
-            self.early.append(text)
+        self.input.feed(text)
 
     async def resize(self, width: int, height: int) -> None:
-        self.size = clamp_size(width, height)  # within the bounds SSH's sizes have
-        if self.driver is not None and self.app_loop is not None:
-            call_in(self.app_loop, self.driver.resize, *self.size)
+        self.input.resize(clamp_size(width, height))  # within the bounds SSH's sizes have
 
     async def focus(self, focused: bool) -> None:
         """Nothing: the driver asks the terminal to report its focus, which xterm.js does

@@ -324,7 +324,7 @@ class WebRooms:
         """Run the page's app and read its messages until either ends (or the server
         stops); then the other ends too."""
         user, websocket = page.user, page.websocket
-        log.info("%s: web session started from %s (%dx%d)", user, who, *page.size)
+        log.info("%s: web session started from %s (%dx%d)", user, who, *page.input.size)
         app = asyncio.ensure_future(page.run(holder))
         reading = asyncio.ensure_future(PageSession(request, websocket, page, who).run())
         idle = asyncio.ensure_future(self.idle(page))

@@ -44,7 +44,6 @@ from .auth import (
 from .collector import keep_pauses_short
 from .commands import COMMANDS
 from .commands import USAGE as COMMANDS_USAGE
-from .crossing import call_in
 from .files import own_folder, tidy_user_files
 from .guesses import Guesses, TooManyGuesses
 from .limits import (
@@ -57,6 +56,7 @@ from .limits import (
     ServerConfig,
     clamp_size,
 )
+from .session_thread import AppInput
 
 if TYPE_CHECKING:
     from ..rooms.holder import Holder
@@ -493,18 +493,12 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         self.conn = conn
         self.chan: asyncssh.SSHServerChannel[str] | None = None
         self.command: str | None = None
-        self.size = (80, 24)
-        self.started = self.size
-        """The size the app was started at."""
+        self.to_app = AppInput((80, 24))
+        """The client's keys and sizes, for the app's driver."""
         self.clamped = False
         """Whether a size of the client's was out of bounds (said once in the log)."""
-        self.driver: ChannelDriver | None = None
-        """The app's driver, once it has one (it belongs to `app_loop`)."""
-        self.app_loop: asyncio.AbstractEventLoop | None = None
         self.app: SessionThread | None = None
         """The app on its thread, while it runs."""
-        self.early: list[str] = []
-        """What the client typed before the app had a driver (its thread starting)."""
         self.user = ""
         self.closed = False
         self.goodbye = ""
@@ -530,7 +524,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]
     ) -> bool:
         if term_size[0] > 0 and term_size[1] > 0:
-            self.size = self.fit(term_size[0], term_size[1])
+            self.to_app.size = self.fit(term_size[0], term_size[1])
         return True
 
     def fit(self, width: int, height: int) -> tuple[int, int]:
@@ -710,9 +704,10 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             return
         env = self.chan.get_environment()
         term = self.chan.get_terminal_type() or "xterm"
+        width, height = self.to_app.size
         terminal = Terminal(
-            self.size[0],
-            self.size[1],
+            width,
+            height,
             term,
             env.get("COLORTERM", ""),
             "NO_COLOR" in env,
@@ -720,10 +715,10 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         )
         assert self.holder is not None
         app = self.app = SessionThread(self.user)
-        self.started = self.size
+        self.to_app.start()
         self.server.terminals.add(self)
         self.schedule_idle_check()
-        log.info("%s: session started (%dx%d %s)", self.user, *self.size, terminal.type)
+        log.info("%s: session started (%dx%d %s)", self.user, width, height, terminal.type)
         status = 0
         try:
             status = await app.run_in_rooms(
@@ -742,7 +737,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         finally:
             self.server.terminals.discard(self)
             self.app = None
-            self.driver = self.app_loop = None
+            self.to_app.detach()
             self.release()
             if self.idle_check is not None:
                 self.idle_check.cancel()
@@ -798,10 +793,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
     def attach_driver(self, driver: ChannelDriver, loop: asyncio.AbstractEventLoop) -> None:
         """The app on its thread has a driver, of its loop `loop`: input and sizes go there."""
         if self.app is not None:
-            from .session_thread import catch_up
-
-            self.driver, self.app_loop = driver, loop
-            catch_up(driver, loop, self.size, self.started, self.early)
+            self.to_app.attach(driver, loop)
 
     def write_screen(self, data: str) -> None:
         self.send(data)
@@ -820,18 +812,13 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             return  # over the input rate: dropped (a paste cut short, or a flood)
         if self.lines is not None:
             self.lines.feed(data)
-        elif self.driver is not None and self.app_loop is not None:
-            call_in(self.app_loop, self.driver.feed, data)
         elif self.app is not None:
-            self.early.append(data)  # within the input's rate: bounded
+            self.to_app.feed(data)  # kept until the app has a driver: within the rate
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         if width <= 0 or height <= 0:
             return
-        self.size = self.fit(width, height)
-        if self.driver is not None and self.app_loop is not None:
-            # Each one: the driver spaces the layouts, and lays out the last size.
-            call_in(self.app_loop, self.driver.resize, *self.size)
+        self.to_app.resize(self.fit(width, height))
 
     def eof_received(self) -> bool:
         # No more keys will come: the app ends, and its last frame (the terminal put back)

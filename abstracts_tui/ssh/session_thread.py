@@ -50,21 +50,52 @@ for a few such turns while another session's layout runs, so shorter turns answe
 sooner (on this machine, under load, a third less at the median and the worst)."""
 
 
-def catch_up(
-    driver: ChannelDriver,
-    loop: asyncio.AbstractEventLoop,
-    size: tuple[int, int],
-    started: tuple[int, int],
-    early: list[str],
-) -> None:
-    """Hand the app's new driver (of its loop `loop`) what came before it was there: the
-    size, if it changed from the one the app `started` at, and the input kept in
-    `early` (emptied)."""
-    if size != started:
-        call_in(loop, driver.resize, *size)
-    if early:
-        call_in(loop, driver.feed, "".join(early))
-        early.clear()
+class AppInput:
+    """What a client sends an app on its own thread, on the server's loop: its keys and
+    its sizes go to the app's driver (on the app's loop) once it has one; until then the
+    keys are kept, and the last size, and both are handed over when the driver comes.
+    An SSH session and a browser's page each have one."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        self.size = size
+        """The size to draw for: the client's last, within the server's bounds."""
+        self.started = size
+        """The size the app was started at."""
+        self.driver: ChannelDriver | None = None
+        """The app's driver, once it has one (it belongs to `loop`)."""
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.early: list[str] = []
+        """What the client typed before the app had a driver (within the input's rate)."""
+
+    def start(self) -> None:
+        """The app starts now, at the size given last."""
+        self.started = self.size
+
+    def attach(self, driver: ChannelDriver, loop: asyncio.AbstractEventLoop) -> None:
+        """The app has its driver, of its loop `loop`: it gets the size, if it changed
+        since the app started, and the keys typed meanwhile."""
+        self.driver, self.loop = driver, loop
+        if self.size != self.started:
+            call_in(loop, driver.resize, *self.size)
+        if self.early:
+            call_in(loop, driver.feed, "".join(self.early))
+            self.early.clear()
+
+    def detach(self) -> None:
+        """The app has ended."""
+        self.driver = self.loop = None
+
+    def feed(self, text: str) -> None:
+        if self.driver is not None and self.loop is not None:
+            call_in(self.loop, self.driver.feed, text)
+        else:
+            self.early.append(text)
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.size = size
+        if self.driver is not None and self.loop is not None:
+            # Each one: the driver spaces the layouts, and lays out the last size.
+            call_in(self.loop, self.driver.resize, *size)
 
 
 class AppChannel:
