@@ -17,6 +17,7 @@ bound filling the tree. Whatever the interleaving, the tree's counts must add up
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -152,3 +153,25 @@ def test_runs_and_tree_reuse_keep_the_counts() -> None:
     kept = search._searcher.dump()[0][0]
     search.run(Budget(playouts=1000))
     check_tree(search._searcher.dump(), kept + 1000)
+
+
+def test_the_threads_bench_prints_each_games_figures() -> None:
+    """`scripts/threads_bench.py`, as run to measure the threads' sharing: a line a game,
+    its playouts a second with 1 and K threads and the share per CPU second."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "threads_bench.py"
+    args = ["--threads", "3", "--game", "egotzi", "--rounds", "1", "--seconds", "0.05"]
+    done = subprocess.run(
+        [sys.executable, str(script), *args], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    header, line = done.stdout.splitlines()
+    assert header.startswith("playouts a second, 1 and 3 threads")
+    assert re.fullmatch(r"egotzi +installed: [\d,]+ and [\d,]+ \([\d.]+x\), [\d.]+", line), line
+    wrong = subprocess.run(
+        [sys.executable, str(script), "--game", "chess"], capture_output=True, text=True
+    )
+    assert wrong.returncode == 2 and "--game is one of petrify" in wrong.stderr
