@@ -137,6 +137,20 @@ def test_every_run_ends_with_the_roots_amaf_table_whole(threads: int) -> None:
             assert wins <= played
 
 
+def test_a_move_proven_a_draw_does_not_keep_the_search_from_a_win() -> None:
+    """Linage, one pass made: passing again is a draw at once, d4 wins. With some
+    seeds d4 looked worse than the draw, and every playout went to the draw: never
+    proven. A proven draw is chosen only once every other move is proven."""
+    from abstracts_tui.engine.compiled_search import CompiledSearch
+
+    game = load_position("linage size=5,komi=0 ..xxx/x...x/xx.xx/...../xx.xx vertical passes=1")
+    for seed in range(12):
+        search = CompiledSearch(game, seed=seed, threads=1)
+        search.run(Budget(playouts=2000))
+        assert search.proven == "win", seed
+        assert game.move_name(search.candidates()[0].move) == "d4"
+
+
 def test_runs_and_tree_reuse_keep_the_counts() -> None:
     from abstracts_tui.engine.compiled_search import CompiledSearch
 

@@ -109,18 +109,25 @@ static int F(tree_init)(const Ctx *c, Tree *t, Worker *w, const State *root)
 /* Statistics are read without locks while other threads update them: a value may be a
    playout behind, never torn. A move some thread is exploring counts as a visit without
    its win until that thread's playout ends (the virtual loss), which steers the other
-   threads elsewhere meanwhile. */
+   threads elsewhere meanwhile.
+
+   A move proven lost for the mover is never chosen; a move proven a draw only when every
+   other move is proven too (the best draw then). Its value is known, and a visit tells
+   nothing more: chosen by its value, a draw worth more than the other moves looked took
+   every visit, and a winning move that looked bad was never tried (a timed search then
+   never ended, its time spent on the draw: score-bounded MCTS prunes such a move). */
 static inline int F(select_grave)(const Ctx *c, const Params *pr, Tree *t, Node *nd, int ref,
                                   uint32_t total)
 {
     const Amaf *table = ref >= 0 ? &t->amaf[(int64_t)ref * t->table] : NULL;
     double scale = pr->exploration * sqrt(log((double)total + 1.0));
-    double best = -1.0, bias = pr->bias;
-    int pick = -1, turn = nd->turn, loss = (1 - turn) + 1;
+    double best = -1.0, best_draw = -1.0, bias = pr->bias;
+    int pick = -1, draw_pick = -1, turn = nd->turn, loss = (1 - turn) + 1;
     Edge *edges = &t->edges[nd->edges];
     for (int i = 0; i < nd->nedges; i++) {
         Edge *e = &edges[i];
-        if (atomic_load_explicit(&e->proven, memory_order_relaxed) == loss) continue;
+        int proven = atomic_load_explicit(&e->proven, memory_order_relaxed);
+        if (proven == loss) continue;
         double an = 0.0, aw = 0.0;
         if (table) {
             uint64_t a = atomic_load_explicit(&table[F(amaf_slot)(c, e->move) * 2 + turn],
@@ -133,32 +140,43 @@ static inline int F(select_grave)(const Ctx *c, const Params *pr, Tree *t, Node 
         double weight = an + n + bias * an * n;
         double value = weight > 0.0 ? (w + aw + bias * an * w) / weight : 1.0;
         if (scale > 0.0) value += scale * inv_sqrt1(visits);
-        if (value > best) {
+        if (proven == PROVEN_DRAW) {
+            if (value > best_draw) {
+                best_draw = value;
+                draw_pick = i;
+            }
+        } else if (value > best) {
             best = value;
             pick = i;
         }
     }
-    return pick < 0 ? 0 : pick;
+    return pick >= 0 ? pick : draw_pick >= 0 ? draw_pick : 0;
 }
 
 static inline int F(select_uct)(const Params *pr, Tree *t, Node *nd, uint32_t total)
 {
-    double log_total = log((double)total + 1.0), best = -1.0;
-    int pick = -1, loss = (1 - nd->turn) + 1;
+    double log_total = log((double)total + 1.0), best = -1.0, best_draw = -1.0;
+    int pick = -1, draw_pick = -1, loss = (1 - nd->turn) + 1;
     Edge *edges = &t->edges[nd->edges];
     for (int i = 0; i < nd->nedges; i++) {
         Edge *e = &edges[i];
-        if (atomic_load_explicit(&e->proven, memory_order_relaxed) == loss) continue;
+        int proven = atomic_load_explicit(&e->proven, memory_order_relaxed);
+        if (proven == loss) continue;
         uint32_t visits = atomic_load_explicit(&e->visits, memory_order_relaxed);
         if (!visits) return i;
         double wins = atomic_load_explicit(&e->wins2, memory_order_relaxed) * 0.5;
         double value = wins / visits + pr->exploration * sqrt(log_total / visits);
-        if (value > best) {
+        if (proven == PROVEN_DRAW) {
+            if (value > best_draw) {
+                best_draw = value;
+                draw_pick = i;
+            }
+        } else if (value > best) {
             best = value;
             pick = i;
         }
     }
-    return pick < 0 ? 0 : pick;
+    return pick >= 0 ? pick : draw_pick >= 0 ? draw_pick : 0;
 }
 
 /* Whether node nd is proven now: its code (1 + winner, or 3 for a draw), else 0. */
