@@ -235,6 +235,20 @@ def restore_offers(session: Session, commands: list[tuple[Command, str]]) -> Non
     session.offers = {kind: Offer(by, moves) for kind, by in waiting.items()}
 
 
+def answer_text(session: Session, before: dict[str, Offer], by: str) -> str | None:
+    """What the other player is told when `by` answered an offer (`before`: the offers
+    waiting before the answer): `bob declined the take-back: play on.`; None when no
+    offer was answered."""
+    asked = before.get(TAKEBACK)
+    if asked is not None and TAKEBACK not in session.offers:
+        if session.move_number() < asked.moves:
+            return f"{by} accepted the take-back. {session.turn_text()}."
+        return f"{by} declined the take-back: play on."
+    if REMATCH in before and REMATCH not in session.offers:
+        return f"{by} declined the rematch."
+    return None
+
+
 def offer_text(session: Session, name: str) -> str | None:
     """What `name` (a player or a watcher) is told of the offers waiting: `bob asks to
     take back.`; None when none waits."""

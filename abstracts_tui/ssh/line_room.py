@@ -33,7 +33,16 @@ from ..lines.words import (
     side_question,
 )
 from ..rooms.chat import ChatLine
-from ..rooms.play import REMATCH, TAKEBACK, check, offer, opponent, takeback_moves, watchers
+from ..rooms.play import (
+    REMATCH,
+    TAKEBACK,
+    answer_text,
+    check,
+    offer,
+    opponent,
+    takeback_moves,
+    watchers,
+)
 from ..rooms.room import RoomError
 from ..rooms.rows import OPEN_SEAT
 from ..rules import SWAP, RulesError
@@ -312,14 +321,9 @@ class LineRoom:
             return
         if by is None or by == self.user:
             return  # this person's own answer: said once it is committed
-        asked = before.get(TAKEBACK)
-        if asked is not None and TAKEBACK not in session.offers:
-            if session.move_number() < asked.moves:
-                self.say(f"{by} accepted the take-back. {session.turn_text()}.")
-            else:
-                self.say(f"{by} declined the take-back: play on.")
-        elif REMATCH in before and REMATCH not in session.offers:
-            self.say(f"{by} declined the rematch.")
+        answered = answer_text(session, before, by)
+        if answered is not None:
+            self.say(answered)
 
     def tell_offers(self, before: dict[str, Offer]) -> bool:
         """Say the other player's new offers (a take-back, a rematch); whether one was."""

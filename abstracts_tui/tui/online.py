@@ -22,6 +22,7 @@ from ..rooms.chat import Chat
 from ..rooms.play import (
     REMATCH,
     TAKEBACK,
+    answer_text,
     check,
     offer,
     offer_text,
@@ -224,14 +225,9 @@ class OnlinePlay:
         by = changed.by
         if by is None or by == self.user:
             return  # this screen's own answer: said when it is committed
-        asked = before.get(TAKEBACK)
-        if asked is not None and TAKEBACK not in session.offers:
-            if session.move_number() < asked.moves:
-                self.host.say(f"{by} accepted the take-back. {session.turn_text()}.")
-            else:
-                self.host.say(f"{by} declined the take-back: play on.")
-        elif REMATCH in before and REMATCH not in session.offers:
-            self.host.say(f"{by} declined the rematch.")
+        answered = answer_text(session, before, by)
+        if answered is not None:
+            self.host.say(answered)
 
     # -- sending -----------------------------------------------------------------------------
 
