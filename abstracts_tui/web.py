@@ -135,11 +135,8 @@ class VisitorServer:
         self.port = port
         self.max_visitors = max_visitors
         self.per_address = per_address
-        self.public = public
-        """The address browsers use (--public-url), if given."""
-        self.behind_proxy = behind_proxy
-        """Whether the proxy's headers say the address browsers use."""
         self.addresses = BrowserAddresses(public, behind_proxy)
+        """The address browsers use (--public-url or the proxy's headers), and who they are."""
         self.page = Page(TITLE)
         check_app_service()
         self.apps: dict[str, set[VisitorApp]] = {}
