@@ -189,6 +189,33 @@ static inline void amaf_add(Amaf *a, uint64_t x, int single)
         atomic_fetch_add_explicit(a, x, memory_order_relaxed);
 }
 
+/* What a selection picks (search.h): the best of the moves not proven, and only where
+   there is none, the best of those proven a draw (see select_grave). */
+typedef struct {
+    double best, best_draw;
+    int pick, draw_pick;
+} Choice;
+
+#define NO_CHOICE {-1.0, -1.0, -1, -1}
+
+static inline void consider(Choice *ch, int i, double value, int draw)
+{
+    if (draw) {
+        if (value > ch->best_draw) {
+            ch->best_draw = value;
+            ch->draw_pick = i;
+        }
+    } else if (value > ch->best) {
+        ch->best = value;
+        ch->pick = i;
+    }
+}
+
+static inline int chosen(const Choice *ch)
+{
+    return ch->pick >= 0 ? ch->pick : ch->draw_pick >= 0 ? ch->draw_pick : 0;
+}
+
 /* With several threads the root's AMAF table, which every playout adds to at nearly
    every entry, would pass its cache lines between the cores at every playout; each
    thread holds its additions and adds them every HOLD_PLAYOUTS playouts (and at the end

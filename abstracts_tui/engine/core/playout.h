@@ -61,7 +61,7 @@ static int F(playout_squares)(const Ctx *c, State *s, Rng *rng, int *keys, int *
                 F(slide_capture)(c, s, origin, target, 0);
                 int move = n2 + c->dense[origin] * n2 + c->dense[target];
                 if (mv) mv[nk] = move;
-                keys[nk++] = F(amaf_slot)(c, move) * 2 + turn;
+                keys[nk++] = F(amaf_key)(c, move, turn);
                 s->swap = 0;
             } else if (drawn < ne) {
                 int bit = empties[drawn];
@@ -119,7 +119,7 @@ static int F(playout_squares)(const Ctx *c, State *s, Rng *rng, int *keys, int *
             F(slide_capture)(c, s, origin, target, found[i].height);
             int move = n2 + c->dense[origin] * n2 + c->dense[target];
             if (mv) mv[nk] = move;
-            keys[nk++] = F(amaf_slot)(c, move) * 2 + turn;
+            keys[nk++] = F(amaf_key)(c, move, turn);
             s->swap = 0;
         }
         s->passes = 0;

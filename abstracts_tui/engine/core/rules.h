@@ -188,6 +188,12 @@ static inline int F(amaf_slot)(const Ctx *c, int move)
     return n2 + (int)(((unsigned)frm * 131u + (unsigned)to) % (unsigned)(2 * n2));
 }
 
+/* The AMAF key of a move played by `colour`: its entry in an AMAF table. */
+static inline int F(amaf_key)(const Ctx *c, int move, int colour)
+{
+    return F(amaf_slot)(c, move) * 2 + colour;
+}
+
 /* -- Petrify and Pilo: sliding captures --------------------------------------------- */
 
 /* The movers that, sliding by +d (sign > 0) or -d over passable squares, first meet a

@@ -121,8 +121,9 @@ static inline int F(select_grave)(const Ctx *c, const Params *pr, Tree *t, Node 
 {
     const Amaf *table = ref >= 0 ? &t->amaf[(int64_t)ref * t->table] : NULL;
     double scale = pr->exploration * sqrt(log((double)total + 1.0));
-    double best = -1.0, best_draw = -1.0, bias = pr->bias;
-    int pick = -1, draw_pick = -1, turn = nd->turn, loss = (1 - turn) + 1;
+    double bias = pr->bias;
+    int turn = nd->turn, loss = (1 - turn) + 1;
+    Choice choice = NO_CHOICE;
     Edge *edges = &t->edges[nd->edges];
     for (int i = 0; i < nd->nedges; i++) {
         Edge *e = &edges[i];
@@ -130,7 +131,7 @@ static inline int F(select_grave)(const Ctx *c, const Params *pr, Tree *t, Node 
         if (proven == loss) continue;
         double an = 0.0, aw = 0.0;
         if (table) {
-            uint64_t a = atomic_load_explicit(&table[F(amaf_slot)(c, e->move) * 2 + turn],
+            uint64_t a = atomic_load_explicit(&table[F(amaf_key)(c, e->move, turn)],
                                               memory_order_relaxed);
             an = (double)(a >> 32);
             aw = (double)(a & 0xffffffffu) * 0.5;
@@ -140,23 +141,16 @@ static inline int F(select_grave)(const Ctx *c, const Params *pr, Tree *t, Node 
         double weight = an + n + bias * an * n;
         double value = weight > 0.0 ? (w + aw + bias * an * w) / weight : 1.0;
         if (scale > 0.0) value += scale * inv_sqrt1(visits);
-        if (proven == PROVEN_DRAW) {
-            if (value > best_draw) {
-                best_draw = value;
-                draw_pick = i;
-            }
-        } else if (value > best) {
-            best = value;
-            pick = i;
-        }
+        consider(&choice, i, value, proven == PROVEN_DRAW);
     }
-    return pick >= 0 ? pick : draw_pick >= 0 ? draw_pick : 0;
+    return chosen(&choice);
 }
 
 static inline int F(select_uct)(const Params *pr, Tree *t, Node *nd, uint32_t total)
 {
-    double log_total = log((double)total + 1.0), best = -1.0, best_draw = -1.0;
-    int pick = -1, draw_pick = -1, loss = (1 - nd->turn) + 1;
+    double log_total = log((double)total + 1.0);
+    int loss = (1 - nd->turn) + 1;
+    Choice choice = NO_CHOICE;
     Edge *edges = &t->edges[nd->edges];
     for (int i = 0; i < nd->nedges; i++) {
         Edge *e = &edges[i];
@@ -166,17 +160,9 @@ static inline int F(select_uct)(const Params *pr, Tree *t, Node *nd, uint32_t to
         if (!visits) return i;
         double wins = atomic_load_explicit(&e->wins2, memory_order_relaxed) * 0.5;
         double value = wins / visits + pr->exploration * sqrt(log_total / visits);
-        if (proven == PROVEN_DRAW) {
-            if (value > best_draw) {
-                best_draw = value;
-                draw_pick = i;
-            }
-        } else if (value > best) {
-            best = value;
-            pick = i;
-        }
+        consider(&choice, i, value, proven == PROVEN_DRAW);
     }
-    return pick >= 0 ? pick : draw_pick >= 0 ? draw_pick : 0;
+    return chosen(&choice);
 }
 
 /* Whether node nd is proven now: its code (1 + winner, or 3 for a draw), else 0. */
@@ -226,7 +212,7 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
         int ei = nd->edges + pick;
         Edge *e = &t->edges[ei];
         uint32_t seen = atomic_fetch_add_explicit(&e->visits, 1, memory_order_relaxed);
-        keys[nk++] = F(amaf_slot)(c, e->move) * 2 + nd->turn;
+        keys[nk++] = F(amaf_key)(c, e->move, nd->turn);
         F(apply)(c, &st, e->move);
         path_node[depth] = node;
         path_edge[depth++] = ei;
@@ -347,12 +333,6 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
         else
             atomic_store(&t->root_solved, proof);
     }
-}
-
-/* The AMAF key of `move` for `colour` (for the Python side's look at the tables). */
-static int F(amaf_key)(const Ctx *c, int move, int colour)
-{
-    return F(amaf_slot)(c, move) * 2 + colour;
 }
 
 /* One thread's share of a run: iterations until the shared budget is claimed, the
