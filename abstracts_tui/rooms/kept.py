@@ -27,6 +27,23 @@ class RoomSetup:
     """An open challenge: listed in every lobby until somebody accepts it (joins)."""
 
 
+RECENT_CHANGES = 64
+"""How many of a room's last changes are read for its offers and chat when it is read
+whole (and kept for that by a store that keeps no changes): an offer followed by more
+changes than that (chat lines) is not found again."""
+
+
+@dataclass(frozen=True)
+class Recent:
+    """A room's last changes, kept with the room by a store that keeps no changes of its
+    own (SQLite's, of one process): what a restart reads its chat lines and its offers
+    waiting from. Each change is (kind, value, by), as `commands.encode` gives them and
+    `rooms.live.Change` holds them; the last one made the room's `version`."""
+
+    version: int
+    changes: tuple[tuple[str, str, str | None], ...]
+
+
 @dataclass(frozen=True)
 class Finish:
     """How a room's game ended."""
@@ -63,6 +80,8 @@ class RoomSave:
     shared by several processes keeps it, with when the running clock started)."""
     clock_periods: tuple[int, ...] | None = None
     """Each person's byo-yomi periods left, likewise."""
+    recent: Recent | None = None
+    """The room's last changes, for a store that keeps none (None: those kept stay)."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +104,7 @@ class StoredRoom:
     """When the running clock started, by the database's clock."""
     clock_main: tuple[float, ...] | None = None
     clock_periods: tuple[int, ...] | None = None
+    recent: Recent | None = None
 
     @property
     def players(self) -> tuple[str, ...]:

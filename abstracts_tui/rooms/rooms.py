@@ -34,7 +34,7 @@ from .apply import adopt
 from .chat import ChatLine, check_line
 from .gateway import Gateway
 from .holder import Holder, new_holder
-from .kept import StoredRoom
+from .kept import RECENT_CHANGES, StoredRoom
 from .live import Change as StoredChange
 from .live import LiveRooms, Refused
 from .play import check, rematch_setup, restore_offers
@@ -44,9 +44,6 @@ from .rows import room_session as session_of_record
 
 log = logging.getLogger(__name__)
 
-OFFER_CHANGES = 64
-"""How many of a room's last changes are read for its offers and chat when it is read
-whole: an offer followed by more changes than that (chat lines) is not found again."""
 FLAG_RETRY_SECONDS = 1.0
 """How soon a flag the store did not take is sent again."""
 
@@ -329,12 +326,12 @@ class Rooms:
 
     async def _read_recent(self, room: Room) -> None:
         """The offers waiting in `room`, read whole from the store, and the chat lines
-        said lately: its record keeps neither, its last changes do (`OFFER_CHANGES` of
+        said lately: its record keeps neither, its last changes do (`RECENT_CHANGES` of
         them, on a store that keeps changes). Nothing changes if the room changed
         meanwhile (each change applied told its offers and said its lines)."""
         version = room.version
         try:
-            changes = await self.live.changes(room.code, max(0, version - OFFER_CHANGES))
+            changes = await self.live.changes(room.code, max(0, version - RECENT_CHANGES))
         except Refused:
             return  # the store is lost: the offers are read with the room again
         if room.version != version:

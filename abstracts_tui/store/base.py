@@ -21,9 +21,16 @@ from typing import Protocol
 from ..files import SaveError
 from ..ratings import Rating, after_game
 from ..records.results import VOID
-from ..rooms.kept import Finish, RoomSave, RoomSetup, StoredRoom
+from ..rooms.kept import RECENT_CHANGES, Finish, Recent, RoomSave, RoomSetup, StoredRoom
 
-__all__ = ["Finish", "RoomSave", "RoomSetup", "StoredRoom"]  # the rows a store deals in
+__all__ = [  # the rows a store deals in
+    "RECENT_CHANGES",
+    "Finish",
+    "Recent",
+    "RoomSave",
+    "RoomSetup",
+    "StoredRoom",
+]  # the rows a store deals in
 
 
 class StoreError(SaveError):

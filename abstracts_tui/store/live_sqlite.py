@@ -5,6 +5,9 @@ commit is the room's save, whole, into the store: put on a writer thread (one
 `files.Autosave` per room: only the newest save of a room matters), so the event loop
 never waits for the disk. A store that fails does not stop the games: the players are
 told the rooms are not being saved (`trouble`), and each save is tried again.
+
+The store keeps no changes, only rooms; each save of a room carries its last changes
+(`Recent`), so that a restart reads its chat lines and its offers waiting again.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -19,7 +23,7 @@ from ..files import Autosave
 from ..rooms.holder import Holder
 from ..rooms.live import Change, Conflict, Make, Refused, Told
 from ..rooms.rows import printable
-from .base import RoomSave, Store, StoredRoom, StoreError
+from .base import RECENT_CHANGES, Recent, RoomSave, Store, StoredRoom, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +38,8 @@ class LiveSqlite:
         self.problem: str | None = None  # a store of one process is never lost
         self.versions_here: dict[str, int] = {}
         self.held: dict[str, dict[str, str]] = {}
+        self.recent: dict[str, Recent] = {}
+        """The last changes of each room changed here, saved with it."""
         self.savers: dict[str, Autosave] = {}
         self.told: Told | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -49,6 +55,8 @@ class LiveSqlite:
         found = self.store.rooms(finished=False)
         for stored in found:
             self.versions_here[stored.code] = stored.version
+            if stored.recent is not None:
+                self.recent[stored.code] = stored.recent
         return found
 
     def codes(self) -> set[str]:
@@ -108,11 +116,28 @@ class LiveSqlite:
             elif held is not None and held != holder.token:
                 raise Conflict(seat=True)
         self.versions_here[code] = version
-        self.save(save)
+        said = (change.kind, change.value, change.by)
+        before = self.recent.get(code)
+        recent = Recent(version, ((*before.changes, said) if before else (said,))[-RECENT_CHANGES:])
+        self.recent[code] = recent
+        self.save(replace(save, recent=recent))
         return at
 
     async def changes(self, code: str, after: int) -> list[Change]:
-        return []  # no other process changes the rooms
+        """The room's last changes after version `after`: none that a room here has not
+        applied (no other process changes the rooms), but those before a restart."""
+        recent = self.recent.get(code)
+        if recent is None:
+            stored = await self.room(code)
+            recent = stored.recent if stored is not None else None
+        if recent is None:
+            return []
+        first = recent.version - len(recent.changes) + 1
+        return [
+            Change(first + i, kind, value, by)
+            for i, (kind, value, by) in enumerate(recent.changes)
+            if first + i > after
+        ]
 
     async def room(self, code: str) -> StoredRoom | None:
         try:

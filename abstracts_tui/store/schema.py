@@ -86,6 +86,11 @@ MIGRATIONS = (
         "open challenges: a room anyone may join from the lobby, without its code",
         ("ALTER TABLE rooms ADD COLUMN open_challenge INTEGER NOT NULL DEFAULT 0",),
     ),
+    Migration(
+        4,
+        "a room's last changes (its chat lines and offers waiting, read again at a restart)",
+        ("ALTER TABLE rooms ADD COLUMN recent TEXT",),
+    ),
 )
 
 

@@ -17,6 +17,7 @@ into something unsound) is logged once and written to no more: each save fails w
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import sqlite3
@@ -27,7 +28,9 @@ from pathlib import Path
 
 from ..ratings import Rating
 from .base import (
+    RECENT_CHANGES,
     PlayerRating,
+    Recent,
     RoomSave,
     RoomSetup,
     StoredRoom,
@@ -57,15 +60,16 @@ REASONS = {
 
 ROOM_COLUMNS = (
     "code, game, size, variant, komi, creator, joiner, rated, sgf, version, "
-    "created, updated, finished, result, winner, clock, open_challenge"
+    "created, updated, finished, result, winner, clock, open_challenge, recent"
 )
 
 
 INSERT_ROOM = (
     f"INSERT INTO rooms ({ROOM_COLUMNS}) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, NULL, NULL, NULL, ?, ?)"
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, ?, ?, ?)"
 )
-"""A new room at version 1, unfinished (made and changed at the same time)."""
+"""A new room at version 1 (or its last change's), unfinished (made and changed at the
+same time)."""
 
 
 def reason(error: sqlite3.Error) -> str:
@@ -247,8 +251,10 @@ class SqliteStore:
         with self._transaction() as db:
             db.execute(
                 f"{INSERT_ROOM} ON CONFLICT (code) DO UPDATE SET joiner = excluded.joiner, "
-                "sgf = coalesce(excluded.sgf, rooms.sgf), version = rooms.version + 1, "
-                "updated = excluded.updated",
+                "sgf = coalesce(excluded.sgf, rooms.sgf), "
+                "version = CASE WHEN excluded.recent IS NULL THEN rooms.version + 1 "
+                "ELSE excluded.version END, "
+                "recent = coalesce(excluded.recent, rooms.recent), updated = excluded.updated",
                 _values(room, moment),
             )
             finish = room.finish
@@ -335,7 +341,7 @@ class SqliteStore:
         file's damage, as SQLite's own errors are."""
         try:
             return [_stored_room(row) for row in rows]
-        except (ValueError, TypeError) as error:
+        except (ValueError, TypeError, RecursionError) as error:
             with self._lock:
                 self._damage(f"a room's row cannot be read: {error}")
             raise StoreError(DAMAGED) from None
@@ -397,11 +403,43 @@ def _values(room: RoomSave, moment: str) -> tuple[object, ...]:
         room.joiner,
         int(setup.rated),
         room.sgf,
+        1 if room.recent is None else room.recent.version,
         moment,
         moment,
         setup.clock,
         int(setup.open),
+        recent_text(room.recent),
     )
+
+
+def recent_text(recent: Recent | None) -> str | None:
+    """`recent` as the `recent` column keeps it (JSON), None for none."""
+    if recent is None:
+        return None
+    return json.dumps({"version": recent.version, "changes": [list(c) for c in recent.changes]})
+
+
+def recent_of(text: str | None) -> Recent | None:
+    """The `recent` column read back; raises ValueError for anything this program does not
+    write there (the file's damage, as any other column that cannot be read)."""
+    if text is None:
+        return None
+    kept = json.loads(text)
+    if not isinstance(kept, dict) or set(kept) != {"version", "changes"}:
+        raise ValueError("a room's last changes are not what the store writes")
+    version, changes = kept["version"], kept["changes"]
+    if type(version) is not int or version < 1 or not isinstance(changes, list):
+        raise ValueError("a room's last changes are not what the store writes")
+    if len(changes) > RECENT_CHANGES:
+        raise ValueError(f"a room keeps at most {RECENT_CHANGES} last changes")
+    read: list[tuple[str, str, str | None]] = []
+    for change in changes:
+        match change:
+            case [str(kind), str(value), str() | None as by]:
+                read.append((kind, value, by))
+            case _:
+                raise ValueError("a room's last change is not what the store writes")
+    return Recent(version, tuple(read))
 
 
 def _stored_room(row: sqlite3.Row) -> StoredRoom:
@@ -425,4 +463,5 @@ def _stored_room(row: sqlite3.Row) -> StoredRoom:
         finished=when(row["finished"]) if row["finished"] is not None else None,
         result=row["result"],
         winner=row["winner"],
+        recent=recent_of(row["recent"]),
     )

@@ -96,15 +96,13 @@ def test_a_take_back_asked_in_one_process_is_answered_in_another(database_url: s
     asyncio.run(play())
 
 
-def test_offers_waiting_are_found_by_a_process_that_reads_the_room_whole(
-    database_url: str,
+def test_offers_waiting_and_lines_said_are_found_by_a_process_that_reads_the_room_whole(
+    opener: Opener,
 ) -> None:
-    """A room's record keeps no offer and no chat: another process that reads the room
-    whole from the store (its first look at it, here after everything was committed)
-    finds the offers waiting and the lines said in the room's last changes. (SQLite
-    keeps no changes: one process holds its rooms, and an offer or a line said does not
-    outlive a restart there.)"""
-    opener = postgres_rooms(database_url)
+    """A room's record keeps no offer and no chat: a process that reads the room whole
+    from the store (another process's first look at it, here after everything was
+    committed, on PostgreSQL; the server's restart, on SQLite) finds the offers waiting
+    and the lines said in the room's last changes."""
     ann, bob = new_holder("ann"), new_holder("bob")
 
     async def play() -> tuple[str, str]:
@@ -123,7 +121,7 @@ def test_offers_waiting_are_found_by_a_process_that_reads_the_room_whole(
 
     asked, ended = asyncio.run(play())
 
-    async def again() -> None:  # another process
+    async def again() -> None:  # another process, or a restart
         rooms = await started(opener)
         room = await rooms.get(asked)
         assert room is not None and moves(rooms, asked) == ["a1", "b1"]

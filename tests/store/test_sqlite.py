@@ -16,10 +16,12 @@ from pathlib import Path
 import pytest
 
 from abstracts_tui.store import RoomSave, RoomSetup, SqliteStore, StoreError
+from abstracts_tui.store.base import Recent
 from abstracts_tui.store.schema import MIGRATIONS
 from abstracts_tui.store.sqlite_file import check
 
 PILO = RoomSetup("pilo", 8, creator="ann", rated=True)
+NEWEST = MIGRATIONS[-1].version
 
 
 def test_the_tables_are_made_once_and_a_newer_store_is_refused(tmp_path: Path) -> None:
@@ -145,7 +147,7 @@ def test_a_new_store_is_made_whole_owner_only_and_only_where_there_is_no_file(
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "server.db").stat().st_mode) == 0o600
     assert sorted(p.name for p in tmp_path.iterdir()) == ["server.db"]  # nothing left over
-    assert check(tmp_path / "server.db").endswith("at version 3 (this version's)")
+    assert check(tmp_path / "server.db").endswith(f"at version {NEWEST} (this version's)")
 
 
 @pytest.mark.parametrize("damage", [*DAMAGE, "replaced", "removed"])
@@ -199,14 +201,14 @@ def test_the_check_reads_the_whole_file_and_its_version_and_changes_nothing(
     said = check(path)
     assert said == (
         f"{path} is sound: SQLite's integrity check finds nothing wrong, "
-        "and its tables are at version 3 (this version's)"
+        f"and its tables are at version {NEWEST} (this version's)"
     )
     assert digest(path) == before  # read only (SQLite's -wal and -shm beside it at most)
     assert {p.name for p in tmp_path.iterdir()} <= {"server.db", "server.db-wal", "server.db-shm"}
     with sqlite3.connect(path) as db:  # as an earlier version left it
-        db.execute("DELETE FROM schema_version WHERE version = 3")
+        db.execute("DELETE FROM schema_version WHERE version = ?", (NEWEST,))
     db.close()
-    assert check(path).endswith("at version 2 (the start makes them 3)")
+    assert check(path).endswith(f"at version {NEWEST - 1} (the start makes them {NEWEST})")
     with sqlite3.connect(path) as db:
         db.execute("INSERT INTO schema_version VALUES (99, 'from the future', 'now')")
     db.close()
@@ -236,10 +238,45 @@ def test_serve_check_says_in_one_sentence_whether_the_store_can_be_used(tmp_path
     assert (sound.returncode, sound.stderr) == (0, "")
     assert sound.stdout == (
         f"{data / 'server.db'} is sound: SQLite's integrity check finds nothing wrong, "
-        "and its tables are at version 3 (this version's)\n"
+        f"and its tables are at version {NEWEST} (this version's)\n"
     )
     page_garbage(data / "server.db")
     damaged = serve_check()
     assert (damaged.returncode, damaged.stdout) == (2, "")
     assert damaged.stderr.startswith(f"Error: {data / 'server.db'} is damaged (SQLite")
     assert len(damaged.stderr.splitlines()) == 1 and "Usage:" not in damaged.stderr
+
+
+def test_a_rooms_last_changes_are_kept_with_it_and_read_back(tmp_path: Path) -> None:
+    path = tmp_path / "server.db"
+    store = SqliteStore(path)
+    store.save_room(RoomSave("k7m2", PILO, None, None))
+    said = Recent(7, (("play", "a1", "ann"), ("say", "good luck", "bob"), ("flag", "", None)))
+    assert store.save_room(RoomSave("k7m2", PILO, "bob", "(;GA[pilo])", recent=said)) == 7
+    # A save without them (the finish of a game whose end was not saved) keeps them.
+    store.save_room(RoomSave("k7m2", PILO, "bob", None))
+    stored = store.room("k7m2")
+    assert stored is not None and stored.recent == said and stored.version == 8
+    store.close()
+    # Not what the store writes there: the file's damage, in its one sentence.
+    for bad in ('{"version": 1}', '{"version": 2, "changes": [["play", 5, null]]}', "[[[["):
+        with sqlite3.connect(path) as db:
+            db.execute("UPDATE rooms SET recent = ? WHERE code = 'k7m2'", (bad,))
+        db.close()
+        store = SqliteStore(path)
+        with pytest.raises(StoreError, match=r"^the store's file is damaged$"):
+            store.room("k7m2")
+        store.close()
+
+
+def test_a_store_of_the_version_before_gets_the_last_changes_column(tmp_path: Path) -> None:
+    path = a_store(tmp_path / "server.db", rooms=2)
+    with sqlite3.connect(path) as db:  # as the version before left it
+        db.execute("ALTER TABLE rooms DROP COLUMN recent")
+        db.execute("DELETE FROM schema_version WHERE version = ?", (NEWEST,))
+    db.close()
+    store = SqliteStore(path)
+    stored = store.room("r001")
+    assert stored is not None and stored.joiner == "bob" and stored.recent is None
+    store.close()
+    assert check(path).endswith(f"at version {NEWEST} (this version's)")

@@ -62,6 +62,8 @@ class WebServer:
         return self
 
     def stop(self) -> None:
+        # Captured by pytest, shown with a failed test's report.
+        print("the web server's log:", "".join(self.lines[-40:]), sep="\n")
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:

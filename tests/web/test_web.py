@@ -56,6 +56,8 @@ class Visitor:
         self.screen = pyte.Screen(80, 24)
         self.stream = pyte.ByteStream(self.screen)
         self.downloads: list[Any] = []
+        self.sent: list[str] = []
+        """What the page sent on its websockets, last ones kept (told when a wait fails)."""
         self.asked: list[str] = []
         self.console: list[str] = []
         self.context.on("page", self._page)
@@ -80,6 +82,7 @@ class Visitor:
 
         def sent(payload: str | bytes) -> None:
             message = json.loads(payload) if isinstance(payload, str) else None
+            self.sent = [*self.sent[-19:], f"{time.monotonic():.2f} {payload!r:.80}"]
             if isinstance(message, list) and message[0] == "resize":  # the page's size
                 self.screen.resize(message[1]["height"], message[1]["width"])
 
@@ -97,7 +100,8 @@ class Visitor:
             if check(screen):
                 return screen
             if time.monotonic() > deadline:
-                raise AssertionError(f"{what} not on the screen:\n{screen}")
+                sent = "\n".join(self.sent)
+                raise AssertionError(f"{what} not on the screen:\n{screen}\nthe page sent:\n{sent}")
 
     def wait_for(self, *texts: str) -> str:
         return self.wait_until(lambda screen: all(t in screen for t in texts), repr(texts))
