@@ -220,8 +220,11 @@ class AbstractsApp(App[None]):
     # -- starting games --------------------------------------------------------------------
 
     def offer_resume(self) -> None:
-        """Offer the unfinished games, if there are any, over the selection screen."""
-        self.resume(quiet=True)
+        """Offer the unfinished games, if there are any, over the selection screen; not
+        once another screen came first (keys typed before the first frame was drawn, on
+        a loaded machine: the offer would cover the game just started, and list it)."""
+        if len(self.screen_stack) == 1:
+            self.resume(quiet=True)
 
     @on(ResumeRequested)
     def resume_requested(self) -> None:

@@ -20,7 +20,7 @@ from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 
-from .waiting import pie_asked
+from .waiting import pie_asked, until
 
 Scenario = Callable[[AbstractsApp, Pilot[None]], Awaitable[None]]
 
@@ -289,6 +289,31 @@ def test_autosave_restores_a_game_stopped_mid_game(tmp_path: Path) -> None:
         assert text(app, "#turn") == "Orange to move (Bob)"
 
     run(second, resume)
+
+
+def test_the_offer_of_games_in_progress_does_not_cover_a_game_started_before_it(
+    tmp_path: Path,
+) -> None:
+    # The offer comes after the home screen's first frame; on a loaded machine (a browser
+    # page's app under load) Enter could start a game first, whose autosave the offer
+    # then listed over it: the next keys went to the offer, Enter resumed the new game.
+    app = build_app(data=tmp_path)
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        await pilot.press("enter")  # Petrify, the first game
+        await pilot.pause()
+        screen = play_screen(app)
+        screen.session.flush(5)
+        assert [game.path for game in app.saved_games.read()[0]]  # its autosave is there
+        app.offer_resume()  # as the first frame's callback, come late
+        await pilot.pause()
+        assert app.screen is screen
+        await pilot.press("right", "enter")
+        await until(pilot, lambda: pie_asked(app))
+        assert [screen.game.move_name(m) for m in screen.game.moves] == ["e5"]
+
+    run(app, scenario)
 
 
 def test_a_tiny_terminal_is_told_and_recovers(tmp_path: Path) -> None:
