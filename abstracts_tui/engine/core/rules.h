@@ -18,7 +18,7 @@ typedef struct {
     BB eline[81][2][5];
     BB not_first_col, not_last_col; /* Egotzi: masks for growing groups sideways */
     /* Linage: starts of the lines through each point, and its neighbours. */
-    BB hthrough[MAXBITS], vthrough[MAXBITS], near[MAXBITS];
+    BB hthrough[MAXBITS], vthrough[MAXBITS], beside[MAXBITS];
     int16_t hanchor[MAXBITS][3], vanchor[MAXBITS][3]; /* the same as bit lists, -1 unused */
     /* Partitions: cells touching the outside, and border pairs along 1, width, width+1. */
     BB border, pair_side, pair_up, pair_diag;
@@ -134,7 +134,7 @@ static int F(ctx_init)(Ctx *c, int game, int size, int pie, double komi)
             for (int d = 0; d < 4; d++) {
                 int cc = col + dirs[d][0], rr = row + dirs[d][1];
                 if (cc >= 0 && cc < n && rr >= 0 && rr < n)
-                    F(bb_set)(&c->near[p], p + dirs[d][0] + dirs[d][1] * w);
+                    F(bb_set)(&c->beside[p], p + dirs[d][0] + dirs[d][1] * w);
             }
         }
         c->slots = n * n + 2;
@@ -580,7 +580,7 @@ static int F(keeps_lines)(const Ctx *c, BB region, BB h, BB v, int p)
     if (!ANY(kept)) return 0;
     BB rest = region;
     F(bb_clear)(&rest, p);
-    BB todo = ANDNOT(AND(c->near[p], rest), kept);
+    BB todo = ANDNOT(AND(c->beside[p], rest), kept);
     while (ANY(todo)) {
         BB found = LOWBIT(todo), grown;
         for (;;) {
