@@ -164,7 +164,10 @@ def test_no_terminal_gets_the_usage_and_nothing_else(start_server) -> None:
 
 
 def test_sessions_per_user_and_idle_time(start_server) -> None:
-    server: RunningServer = start_server("--sessions-per-user", "1", "--idle-timeout", "3")
+    # 10 s without input: room for a loaded machine to draw the first session's lobby
+    # and refuse the second before the first is closed (at 3 s, a run of the whole suite
+    # with six workers on two cores saw it closed first).
+    server: RunningServer = start_server("--sessions-per-user", "1", "--idle-timeout", "10")
 
     async def attempts() -> None:
         first_conn, first = await connect(server.port, "ann")
