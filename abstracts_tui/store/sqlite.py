@@ -41,22 +41,10 @@ from .base import (
     room_filter,
 )
 from .schema import NewerStore, migrate, now
+from .sqlite_errors import DAMAGED, not_text, reason
 from .sqlite_file import LEAVE_IT, Watch, examine_file, examine_tables, make_new, read_only
 
 log = logging.getLogger(__name__)
-
-DAMAGED = "the store's file is damaged"
-REASONS = {
-    "SQLITE_FULL": "the disk is full",
-    "SQLITE_READONLY": "the disk is read-only",
-    "SQLITE_BUSY": "the store is locked by another program",
-    "SQLITE_LOCKED": "the store is locked by another program",
-    "SQLITE_IOERR": "the disk failed (input/output error)",
-    "SQLITE_CANTOPEN": "the store's file cannot be opened",
-    "SQLITE_CORRUPT": DAMAGED,
-    "SQLITE_NOTADB": "the store's file is not a database",
-    "SQLITE_PERM": "permission denied",
-}
 
 ROOM_COLUMNS = (
     "code, game, size, variant, komi, creator, joiner, rated, sgf, version, "
@@ -70,23 +58,6 @@ INSERT_ROOM = (
 )
 """A new room at version 1 (or its last change's), unfinished (made and changed at the
 same time)."""
-
-
-def reason(error: sqlite3.Error) -> str:
-    """What went wrong, in words a player can act on: `the disk is full`."""
-    name = getattr(error, "sqlite_errorname", "") or ""
-    for prefix, text in REASONS.items():
-        if name == prefix or name.startswith(prefix + "_"):
-            return text
-    if not_text(error):
-        return DAMAGED
-    lines = str(error).splitlines()
-    return lines[0][:200] if lines else type(error).__name__
-
-
-def not_text(error: sqlite3.Error) -> bool:
-    """Whether `error` is a text read back that is not UTF-8, as the store wrote none."""
-    return str(error).startswith("Could not decode to UTF-8")
 
 
 def when(text: str) -> datetime:

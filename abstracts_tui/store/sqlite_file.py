@@ -29,6 +29,7 @@ from urllib.parse import quote
 
 from .base import StoreError
 from .schema import MIGRATIONS, NewerStore, migrate
+from .sqlite_errors import reason
 
 MAGIC = b"SQLite format 3\x00"
 """The first 16 bytes of every SQLite database."""
@@ -36,12 +37,6 @@ LEAVE_IT = (
     "the server writes nothing to it (move it away and put back a copy, or move it away "
     "to start with a new store)"
 )
-
-
-def _reason(error: sqlite3.Error) -> str:
-    from .sqlite import reason  # the store's words for SQLite's errors
-
-    return reason(error)
 
 
 def make_new(path: Path) -> None:
@@ -66,7 +61,7 @@ def make_new(path: Path) -> None:
             db.close()  # the last connection: the WAL is written into the file and removed
         _link(temp, path)
     except sqlite3.Error as error:
-        raise StoreError(f"{path} cannot be made: {_reason(error)}") from None
+        raise StoreError(f"{path} cannot be made: {reason(error)}") from None
     except OSError as error:
         raise StoreError(f"{path} cannot be made: {error.strerror}") from None
     finally:
@@ -145,9 +140,9 @@ def examine_tables(db: sqlite3.Connection, path: Path, *, full: bool = False) ->
     except sqlite3.Error as error:
         name = getattr(error, "sqlite_errorname", "") or ""
         if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
-            said = _reason(error)
+            said = reason(error)
             raise StoreError(f"{path} is damaged (SQLite says: {said}): {LEAVE_IT}") from None
-        raise StoreError(f"{path} cannot be read: {_reason(error)}") from None
+        raise StoreError(f"{path} cannot be read: {reason(error)}") from None
     return int(row[0] or 0)
 
 
@@ -166,7 +161,7 @@ def check(path: Path) -> str:
     try:
         db = read_only(path)
     except sqlite3.Error as error:
-        raise StoreError(f"{path} cannot be opened: {_reason(error)}") from None
+        raise StoreError(f"{path} cannot be opened: {reason(error)}") from None
     try:
         version = examine_tables(db, path, full=True)
     finally:
