@@ -44,6 +44,10 @@ from .rows import room_session as session_of_record
 
 log = logging.getLogger(__name__)
 
+WAITING_ROOMS = 10
+"""Rooms one person may have waiting for a player at once (made, nobody joined yet): a
+stranger who makes rooms in a loop is refused at this many, not kept in every process's
+memory and the store."""
 FLAG_RETRY_SECONDS = 1.0
 """How soon a flag the store did not take is sent again."""
 
@@ -260,7 +264,7 @@ class Rooms:
             holder if holder.user == name else new_holder(name)
             for name in (setup.first, setup.second)
         )
-        new = await self.create(setup, first, rated=room.rated)
+        new = await self.create(setup, first, rated=room.rated, rematch=True)
         await self.join(new, second)
         try:
             await self.send(room, Rematch(Rematch.ACCEPT, new.code), holder)
@@ -269,12 +273,25 @@ class Rooms:
         return new
 
     async def create(
-        self, setup: Setup, holder: Holder, *, rated: bool | None = None, open: bool = False
+        self,
+        setup: Setup,
+        holder: Holder,
+        *,
+        rated: bool | None = None,
+        open: bool = False,
+        rematch: bool = False,
     ) -> Room:
         """A new room for `setup`, with `holder`'s user as the first person and a seat
         open; rated as the server's rooms are, unless `rated` says; an open challenge
-        (listed in every lobby) if `open`. Raises RoomError."""
+        (listed in every lobby) if `open`; a rematch's (joined at once, so not counted
+        against `WAITING_ROOMS`) if `rematch`. Raises RoomError."""
         creator = holder.user
+        waiting = self.waiting_rooms(creator)
+        if waiting >= WAITING_ROOMS and not rematch:
+            raise RoomError(
+                f"you have {waiting} rooms waiting for a player already: abort one of them "
+                "(enter it, then abort) before you make another"
+            )
         setup = replace(setup, first=creator, second=OPEN_SEAT, first_level=None, second_level=None)
         rated = self.rated if rated is None else rated
         for _ in range(20):
@@ -293,6 +310,14 @@ class Rooms:
                 self._add(room)
                 return room
         raise RoomError("no free room code was found; try again")
+
+    def waiting_rooms(self, name: str) -> int:
+        """How many rooms `name` made that wait for a player (unfinished, nobody joined)."""
+        return sum(
+            1
+            for room in self.rooms.values()
+            if room.setup.first == name and room.joiner is None and not room.finished
+        )
 
     def known(self, code: str) -> Room | None:
         """The room `code` if it is in memory (never waits)."""

@@ -16,7 +16,7 @@ from abstracts_tui.rooms.holder import new_holder
 from abstracts_tui.rooms.live import Refused
 from abstracts_tui.rooms.play import offer_text
 from abstracts_tui.rooms.room import RoomError
-from abstracts_tui.rooms.rooms import Rooms
+from abstracts_tui.rooms.rooms import WAITING_ROOMS, Rooms
 
 from .test_gateway import Opener, game, opener, postgres_rooms, refused, started, until
 
@@ -241,6 +241,40 @@ def test_only_players_resign_and_a_refusal_changes_nothing(opener: Opener) -> No
         with pytest.raises(Refused, match="Only the players"):
             await rooms.send(room, Resign(), carol)
         assert room.version == version and not room.finished
+        await rooms.close()
+
+    asyncio.run(play())
+
+
+def test_rooms_waiting_for_a_player_are_bounded_per_person(opener: Opener) -> None:
+    ann, bob = new_holder("ann"), new_holder("bob")
+
+    async def play() -> None:
+        rooms = await started(opener)
+        made = [
+            await rooms.create(PILO, ann, open=number % 2 == 0) for number in range(WAITING_ROOMS)
+        ]
+        with pytest.raises(RoomError) as refused_room:
+            await rooms.create(PILO, ann)
+        assert str(refused_room.value) == (
+            f"you have {WAITING_ROOMS} rooms waiting for a player already: abort one of them "
+            "(enter it, then abort) before you make another"
+        )
+        assert len(rooms.unfinished()) == WAITING_ROOMS  # nothing made
+        await rooms.create(PILO, bob)  # another person's are their own
+        await rooms.send(made[0], Abort(), ann)  # one aborted makes room for one more
+        await rooms.create(PILO, ann)
+        await rooms.join(made[1], bob)  # and so does one joined
+        joined = await rooms.create(PILO, ann)
+        with pytest.raises(RoomError, match="waiting for a player already"):
+            await rooms.create(PILO, ann)
+        # A rematch's room is joined at once: not refused by the rooms still waiting.
+        await rooms.join(joined, bob)
+        await two_moves(rooms, joined.code, ann, bob)
+        await rooms.send(joined, Resign(), ann)
+        await rooms.send(joined, Rematch(Rematch.OFFER), bob)
+        again = await rooms.rematch(joined, ann)
+        assert again.joiner is not None
         await rooms.close()
 
     asyncio.run(play())
