@@ -93,6 +93,10 @@ class LiveRooms(Protocol):
         """The store's clock now, in seconds since the epoch (read here, never waited on)."""
         ...
 
+    def forget(self, code: str) -> bool:
+        """Let go of what is kept here of room `code` (finished, shown by nobody here), if
+        its last save is done: whether it was (else it is asked again later)."""
+
     def save(self, save: RoomSave) -> None:
         """Save a room whole at once (a game found ended at the start, before serving)."""
         ...

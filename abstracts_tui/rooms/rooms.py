@@ -48,6 +48,10 @@ WAITING_ROOMS = 10
 """Rooms one person may have waiting for a player at once (made, nobody joined yet): a
 stranger who makes rooms in a loop is refused at this many, not kept in every process's
 memory and the store."""
+FORGET_SECONDS = 60.0
+"""How often finished rooms that nobody's screen shows are let go of, once they were so
+at the look before: the store has them, and `get` reads one again when it is asked for
+(a stranger's rooms made and aborted in a loop no longer stay in memory)."""
 FLAG_RETRY_SECONDS = 1.0
 """How soon a flag the store did not take is sent again."""
 
@@ -69,6 +73,9 @@ class Rooms:
         self.codes = live.codes()
         """Every code in use, finished rooms' too: a code names one game for good."""
         self.tasks: set[asyncio.Task[object]] = set()
+        self.unshown: set[str] = set()
+        """The finished rooms that no screen showed at the last sweep."""
+        self.sweeper: asyncio.TimerHandle | None = None
         for stored in live.unfinished():
             room = self._load(stored)
             if room is None:
@@ -92,8 +99,11 @@ class Rooms:
         for room in self.rooms.values():  # their flag timers need the loop
             if room.joiner is not None:
                 self.run_clock(room)
+        self.sweeper = asyncio.get_running_loop().call_later(FORGET_SECONDS, self._sweep_often)
 
     async def close(self) -> None:
+        if self.sweeper is not None:
+            self.sweeper.cancel()
         for room in self.rooms.values():
             if room.flag_timer is not None:
                 room.flag_timer.cancel()
@@ -102,6 +112,24 @@ class Rooms:
     async def flush(self) -> None:
         """Wait until every change is kept (before the server stops, before ratings are read)."""
         await self.live.flush()
+
+    def _sweep_often(self) -> None:
+        self.sweep()
+        self.sweeper = asyncio.get_running_loop().call_later(FORGET_SECONDS, self._sweep_often)
+
+    def sweep(self) -> None:
+        """Let go of the finished rooms that no screen has shown since the last sweep."""
+        unshown = {
+            code
+            for code, room in self.rooms.items()
+            if room.finished and not shown(room) and not self.gateways[code].lock.locked()
+        }
+        for code in unshown & self.unshown:
+            if self.live.forget(code):
+                del self.rooms[code]
+                del self.gateways[code]
+                unshown.discard(code)
+        self.unshown = unshown
 
     # -- rooms from the store -----------------------------------------------------------------
 
@@ -541,3 +569,9 @@ def _restore_clock(session: Session, stored: StoredRoom) -> None:
         ]
     if stored.turn_started is not None:
         clock.start(session.side_to_move(), stored.turn_started.timestamp())
+
+
+def shown(room: Room) -> bool:
+    """Whether a screen shows `room`, or waits on it (any screen, full or by lines, follows
+    its chat; a full screen's copy also takes its commands)."""
+    return bool(room.commands or room.chat.listeners or room.listeners)

@@ -121,6 +121,9 @@ class LivePostgres:
     def codes(self) -> set[str]:
         return self.store.codes()
 
+    def forget(self, code: str) -> bool:
+        return True  # nothing is kept here per room: the database has it
+
     def save(self, save: RoomSave) -> None:
         self.store.save_room(save)
 

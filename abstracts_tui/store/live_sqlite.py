@@ -65,6 +65,14 @@ class LiveSqlite:
     def save(self, save: RoomSave) -> None:
         self._saver(save.code).put(partial(self.store.save_room, save))
 
+    def forget(self, code: str) -> bool:
+        saver = self.savers.get(code)
+        if saver is not None and (saver.problem is not None or not saver.flush(0)):
+            return False  # not saved yet: kept until it is
+        for kept in (self.savers, self.versions_here, self.held, self.recent):
+            kept.pop(code, None)
+        return True
+
     def _saver(self, code: str) -> Autosave:
         saver = self.savers.get(code)
         if saver is None:

@@ -278,3 +278,35 @@ def test_rooms_waiting_for_a_player_are_bounded_per_person(opener: Opener) -> No
         await rooms.close()
 
     asyncio.run(play())
+
+
+def test_finished_rooms_nobody_shows_are_let_go_of_and_read_again_when_asked(
+    opener: Opener,
+) -> None:
+    ann, bob = new_holder("ann"), new_holder("bob")
+
+    async def play() -> None:
+        rooms = await started(opener)
+        ended = await game(rooms, PILO, ann, bob)
+        await two_moves(rooms, ended.code, ann, bob)
+        await rooms.say(ended, "good game", bob)
+        await rooms.send(ended, Resign(), ann)
+        shown = await game(rooms, PILO, ann, bob)
+        await rooms.send(shown, Abort(), ann)
+        shown.chat.listeners.append(lambda line: None)  # as a screen that shows it
+        going = await game(rooms, PILO, ann, bob)  # unfinished: kept
+        await rooms.flush()
+        rooms.sweep()  # seen unshown once: kept until the next look
+        assert rooms.known(ended.code) is ended
+        rooms.sweep()
+        assert rooms.known(ended.code) is None
+        assert rooms.known(shown.code) is shown and rooms.known(going.code) is going
+        again = await rooms.get(ended.code)  # asked for (a watcher, a rematch): read again
+        assert again is not None and again.finished and again is not ended
+        assert moves(rooms, ended.code) == ["a1", "b1"]
+        assert list(again.chat.lines) == [ChatLine("bob", "good game")]
+        await rooms.send(again, Rematch(Rematch.OFFER), bob)  # and it takes commands
+        assert offer_text(again.session, "ann") == "bob offers a rematch."
+        await rooms.close()
+
+    asyncio.run(play())
