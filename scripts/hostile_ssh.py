@@ -12,7 +12,9 @@ not delay it) presses Tab and times the first byte of each answer, sends in turn
 - half-open connections: SCALE x 12 TCP connections that send nothing, then a player from
   the same address logs in;
 - a guess flood: 8 clients (from 127.0.0.2 to 127.0.0.9) sending wrong passwords, SCALE x
-  100 in all, while a player logs in from another address.
+  100 in all, while a player logs in from another address;
+- a room flood: one person typing `new pilo` 10 + SCALE x 10 times in line mode (the
+  first 10 made, the others refused).
 
 Prints per attack the cases sent, what did not hold, and the quiet player's key to first
 byte (median, 95th percentile, worst); a login's time without and with the flood; the
@@ -47,6 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from abstracts_tui.rooms.rooms import WAITING_ROOMS  # noqa: E402
 from abstracts_tui.ssh.auth import hash_password  # noqa: E402
 from abstracts_tui.ssh.driver import RESIZE_CELLS, RESIZE_SECONDS  # noqa: E402
 from abstracts_tui.ssh.limits import (  # noqa: E402
@@ -617,6 +620,37 @@ async def guess_flood(port: int, count: int, addresses: int = FLOOD_CLIENTS) -> 
     return outcome
 
 
+async def room_flood(port: int, count: int) -> Outcome:
+    """One person making rooms in a loop, in line mode (`new pilo`, then `leave`): the
+    first `WAITING_ROOMS` are made, every later one refused in its sentence, the session
+    answering all along."""
+    outcome = Outcome("room flood")
+    conn = await asyncssh.connect(
+        "127.0.0.1", port, username="eve", password=PASSWORD, preferred_auth="password", **OPTIONS
+    )
+    _, sink = await conn.create_session(lambda: Sink(keep=True), "lines", encoding="utf-8")
+    await sink.settle()
+    for _ in range(count):
+        sink.send("new pilo\nleave\n")
+        outcome.cases += 1
+    sink.send("rooms\n")
+    deadline = time.monotonic() + TIMEOUT
+    while sink.text().count("Not made:") + sink.text().count(": Pilo 8x8, eve against") < count:
+        if time.monotonic() > deadline or sink.closed.is_set():
+            break
+        await sink.settle(quiet=0.2, timeout=1.0)
+    text = sink.text()
+    made = len(re.findall(r"Room \w{4}: Pilo 8x8, eve against whoever joins", text))
+    refused = text.count(f"Not made: you have {WAITING_ROOMS} rooms waiting for a player")
+    if made != min(count, WAITING_ROOMS) or made + refused != count:
+        outcome.failures.append(f"{count} rooms asked for: {made} made, {refused} refused")
+    if sink.closed.is_set():
+        outcome.failures.append("the session making rooms was closed")
+    outcome.notes.append(f"{made} made, {refused} refused")
+    conn.close()
+    return outcome
+
+
 # -- all of them -------------------------------------------------------------------------
 
 
@@ -633,6 +667,7 @@ async def attacks(
         lambda: half_open(port, 12 * scale, silent_seconds),
         lambda: guesses_on_one_connection(port, 3, lambda: server.log),
         lambda: guess_flood(port, 100 * scale),
+        lambda: room_flood(port, WAITING_ROOMS + 10 * scale),
     ]
     for step in steps:
         start = time.monotonic()

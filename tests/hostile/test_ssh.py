@@ -1,8 +1,9 @@
 """Hostile SSH clients at small counts, against the real server (`scripts/hostile_ssh.py`
 sends the same attacks at larger counts and prints the figures): oversized and shrinking
 terminals, a resize storm, a connection storm, half-open connections, wrong passwords on
-one connection and a flood of them from eight addresses; and a quiet player, in a client
-process of its own, whose keys are answered promptly while they run."""
+one connection and a flood of them from eight addresses, rooms made in a loop; and a
+quiet player, in a client process of its own, whose keys are answered promptly while
+they run."""
 
 from __future__ import annotations
 
@@ -121,6 +122,13 @@ def test_a_guess_flood_is_refused_unchecked_and_does_not_slow_another_login(serv
     outcome = asyncio.run(attacks.guess_flood(server.port, 24, addresses=2))
     assert failures_of(outcome) == [], outcome.notes
     assert "not checked: too many wrong passwords from there" in server.log
+
+
+def test_a_room_flood_makes_the_rooms_allowed_and_refuses_the_rest(serve) -> None:
+    server = serve()
+    outcome = asyncio.run(attacks.room_flood(server.port, 14))
+    assert failures_of(outcome) == [], outcome.notes
+    assert outcome.notes == ["10 made, 4 refused"]
 
 
 def test_a_quiet_player_is_answered_promptly_through_every_attack(serve) -> None:
