@@ -106,6 +106,8 @@ class AbstractsApp(App[None]):
             self.add_class("-ascii")
         self.type_ahead = TypeAhead(self, super().on_event)
         self.notices: deque[str] = deque(maxlen=NOTICES)
+        self.offer: Screen[object] | None = None
+        """The offer of games in progress made at the start, if one was."""
         """The messages of the notifications shown so far, oldest first (the last few)."""
 
     async def on_event(self, event: events.Event) -> None:
@@ -186,11 +188,18 @@ class AbstractsApp(App[None]):
 
     def report_settings(self) -> None:
         """What was wrong in the settings file, every setting in one box that stays until
-        it is closed (Esc or Enter), rather than notices that come and go."""
+        it is closed (Esc or Enter), rather than notices that come and go; over the home
+        screen and its offer only: a game started before it came (keys typed before the
+        first frame) is told in a notice instead, which takes none of the game's keys."""
         from .dialogs.reading import ReadingDialog
 
-        report = ReadingDialog("Settings not used", problems_report(self.settings))
-        self.push_screen(report)
+        text = problems_report(self.settings)
+        if self.screen_stack[1:] not in ([], [self.offer]):
+            self.notify(
+                text, title="Settings not used", severity="warning", timeout=30, markup=False
+            )
+            return
+        self.push_screen(ReadingDialog("Settings not used", text))
 
     @property
     def data(self) -> Path:
@@ -225,6 +234,8 @@ class AbstractsApp(App[None]):
         a loaded machine: the offer would cover the game just started, and list it)."""
         if len(self.screen_stack) == 1:
             self.resume(quiet=True)
+            if len(self.screen_stack) == 2:
+                self.offer = self.screen
 
     @on(ResumeRequested)
     def resume_requested(self) -> None:

@@ -234,3 +234,38 @@ def test_wrong_settings_are_reported_in_one_box_that_stays_until_closed(tmp_path
             await until(pilot, lambda: isinstance(app.screen, SelectScreen))
 
     asyncio.run(main())
+
+
+def test_the_settings_report_comes_over_the_offer_but_never_over_a_game(tmp_path: Path) -> None:
+    from abstracts_tui.saved_games import SavedGames
+    from abstracts_tui.session import Session
+
+    path = tmp_path / "settings.toml"
+    path.write_text('theme = "pink"\n')
+    data = tmp_path / "data"
+    saved = SavedGames(data)
+    Session.start(Setup("pilo", 8), saved.new_path("pilo")).save_autosave()
+    app = build_app(data=data, settings=load_settings(path))
+
+    async def main() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            # At the start: the offer of the game in progress, the report over it.
+            await until(pilot, lambda: isinstance(app.screen, ReadingDialog))
+            assert [type(s).__name__ for s in app.screen_stack] == [
+                "SelectScreen",
+                "ResumeDialog",
+                "ReadingDialog",
+            ]
+            await pilot.press("escape", "n")  # the report closed, a new game instead
+            await until(pilot, lambda: isinstance(app.screen, SelectScreen))
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, PlayScreen))
+            game = app.screen
+            # The report's callback come late (keys typed before the first frame): a
+            # notice, and the game keeps its keys.
+            app.report_settings()
+            await pilot.pause()
+            assert app.screen is game
+            assert any('theme = "pink"' in notice for notice in app.notices)
+
+    asyncio.run(main())
