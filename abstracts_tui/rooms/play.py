@@ -249,6 +249,24 @@ def answer_text(session: Session, before: dict[str, Offer], by: str) -> str | No
     return None
 
 
+def done_text(session: Session, command: Command, user: str) -> str:
+    """What the sender is told once their command is committed."""
+    match command:
+        case Resign() | Abort():
+            return f"Game over: {session.turn_text()}."
+        case Takeback(Takeback.OFFER):
+            return f"Take-back asked: waiting for {opponent(session, user)}'s answer."
+        case Takeback(Takeback.ACCEPT):
+            return f"Taken back. {session.turn_text()}."
+        case Takeback(Takeback.DECLINE):
+            return "Take-back declined: play on."
+        case Rematch(Rematch.OFFER):
+            return f"Rematch offered: waiting for {opponent(session, user)}'s answer."
+        case Rematch(Rematch.DECLINE):
+            return "Rematch declined."
+    return "Done."
+
+
 def offer_text(session: Session, name: str) -> str | None:
     """What `name` (a player or a watcher) is told of the offers waiting: `bob asks to
     take back.`; None when none waits."""

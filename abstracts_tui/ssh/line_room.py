@@ -38,6 +38,7 @@ from ..rooms.play import (
     TAKEBACK,
     answer_text,
     check,
+    done_text,
     offer,
     opponent,
     takeback_moves,
@@ -474,6 +475,12 @@ class LineRoom:
             return False
         return True
 
+    async def send_and_say(self, command: Command, sent: str | None) -> None:
+        """`send` an answer or an offer, and once it is committed say what it did (as the
+        full screen says it: `Take-back asked: waiting for bob's answer.`)."""
+        if await self.send(command, sent):
+            self.say(done_text(self.session, command, self.user))
+
     async def resign(self) -> None:
         problem = check(self.session, Resign(), self.user)
         if problem is not None:
@@ -497,27 +504,23 @@ class LineRoom:
         session = self.session
         waiting = offer(session, TAKEBACK)
         if waiting is not None and waiting.by != self.user and self.player:
-            if await self.send(Takeback(Takeback.ACCEPT), None):
-                self.say(f"Taken back. {session.turn_text()}.")
+            await self.send_and_say(Takeback(Takeback.ACCEPT), None)
             return
         problem = check(session, Takeback(Takeback.OFFER), self.user)
         if problem is not None:
             self.say(problem)
             return
-        if await self.send(Takeback(Takeback.OFFER), "Sent: take-back request."):
-            other = opponent(session, self.user)
-            self.say(f"Take-back asked: waiting for {other}'s answer.")
+        await self.send_and_say(Takeback(Takeback.OFFER), "Sent: take-back request.")
 
     async def decline(self) -> None:
         """Refuse the other player's take-back request, or else their rematch."""
-        for kind, command, done in (
-            (TAKEBACK, Takeback(Takeback.DECLINE), "Take-back declined: play on."),
-            (REMATCH, Rematch(Rematch.DECLINE), "Rematch declined."),
+        for kind, command in (
+            (TAKEBACK, Takeback(Takeback.DECLINE)),
+            (REMATCH, Rematch(Rematch.DECLINE)),
         ):
             waiting = offer(self.session, kind)
             if waiting is not None and waiting.by != self.user and self.player:
-                if await self.send(command, None):
-                    self.say(done)
+                await self.send_and_say(command, None)
                 return
         self.say("Nobody asks you to take back or offers you a rematch now.")
 
@@ -535,8 +538,7 @@ class LineRoom:
         if problem is not None:
             self.say(problem)
             return
-        if await self.send(Rematch(Rematch.OFFER), None):
-            self.say(f"Rematch offered: waiting for {opponent(session, self.user)}'s answer.")
+        await self.send_and_say(Rematch(Rematch.OFFER), None)
 
     async def play_on(self) -> None:
         session = self.session

@@ -24,6 +24,7 @@ from ..rooms.play import (
     TAKEBACK,
     answer_text,
     check,
+    done_text,
     offer,
     offer_text,
     opponent,
@@ -251,24 +252,6 @@ def sentence(error: Exception) -> str:
     text = str(error).strip()
     text = text[:1].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else f"{text}."
-
-
-def done_text(session: Session, command: Command, user: str) -> str:
-    """What the sender is told once their command is committed."""
-    match command:
-        case Resign() | Abort():
-            return f"Game over: {session.turn_text()}."
-        case Takeback(Takeback.OFFER):
-            return f"Take-back asked: waiting for {opponent(session, user)}'s answer."
-        case Takeback(Takeback.ACCEPT):
-            return f"Taken back. {session.turn_text()}."
-        case Takeback(Takeback.DECLINE):
-            return "Take-back declined: play on."
-        case Rematch(Rematch.OFFER):
-            return f"Rematch offered: waiting for {opponent(session, user)}'s answer."
-        case Rematch(Rematch.DECLINE):
-            return "Rematch declined."
-    return "Done."
 
 
 def game_text(session: Session) -> str:
