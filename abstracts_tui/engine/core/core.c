@@ -666,6 +666,14 @@ static int Searcher_ready(Searcher *self)
     return self->tree.nodes && load_ll(&self->tree.nnodes) > 0;
 }
 
+/* Whether a run is under way (a RuntimeError set): the tree may not be read or changed. */
+static int Searcher_busy(Searcher *self)
+{
+    if (!self->running) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "this search is running");
+    return 1;
+}
+
 /* run(playouts, seconds): search until the playouts (0: no limit) or the seconds (0: no
    limit) are spent, or stop() is called. The GIL is released meanwhile. */
 static PyObject *Searcher_run(Searcher *self, PyObject *args)
@@ -715,10 +723,7 @@ static PyObject *Searcher_run(Searcher *self, PyObject *args)
    below them. Returns the root visits kept. */
 static PyObject *Searcher_advance(Searcher *self, PyObject *arg)
 {
-    if (self->running) {
-        PyErr_SetString(PyExc_RuntimeError, "this search is running");
-        return NULL;
-    }
+    if (Searcher_busy(self)) return NULL;
     if (!self->workers) {
         PyErr_SetString(PyExc_RuntimeError, "this search was not made");
         return NULL;
@@ -812,10 +817,7 @@ static PyObject *Searcher_stats(Searcher *self, PyObject *unused)
    [(move, visits, wins, proven, child), ...]) per node, the root first. */
 static PyObject *Searcher_dump(Searcher *self, PyObject *unused)
 {
-    if (self->running) {
-        PyErr_SetString(PyExc_RuntimeError, "this search is running");
-        return NULL;
-    }
+    if (Searcher_busy(self)) return NULL;
     if (!Searcher_ready(self)) return PyList_New(0);
     Tree *t = &self->tree;
     long long count = load_ll(&t->nnodes);
@@ -855,10 +857,7 @@ static PyObject *Searcher_dump(Searcher *self, PyObject *unused)
    playouts, wins), ...] in the order of stats(); playouts 0 before its table exists. */
 static PyObject *Searcher_root_amaf(Searcher *self, PyObject *unused)
 {
-    if (self->running) {
-        PyErr_SetString(PyExc_RuntimeError, "this search is running");
-        return NULL;
-    }
+    if (Searcher_busy(self)) return NULL;
     if (!Searcher_ready(self)) return PyList_New(0);
     Tree *t = &self->tree;
     Node *root = &t->nodes[0];
