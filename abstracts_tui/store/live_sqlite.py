@@ -39,7 +39,7 @@ class LiveSqlite:
         self.versions_here: dict[str, int] = {}
         self.held: dict[str, dict[str, str]] = {}
         self.recent: dict[str, Recent] = {}
-        """The last changes of each room changed here, saved with it."""
+        """The last changes of each room read or changed here, saved with it."""
         self.savers: dict[str, Autosave] = {}
         self.told: Told | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -134,10 +134,9 @@ class LiveSqlite:
     async def changes(self, code: str, after: int) -> list[Change]:
         """The room's last changes after version `after`: none that a room here has not
         applied (no other process changes the rooms), but those before a restart."""
+        if code not in self.versions_here:  # not read here yet: its row has them
+            await self.room(code)
         recent = self.recent.get(code)
-        if recent is None:
-            stored = await self.room(code)
-            recent = stored.recent if stored is not None else None
         if recent is None:
             return []
         first = recent.version - len(recent.changes) + 1
@@ -154,6 +153,8 @@ class LiveSqlite:
             raise Refused(str(error)) from None
         if stored is not None:
             self.versions_here.setdefault(code, stored.version)
+            if stored.recent is not None:  # those kept here are as new or newer
+                self.recent.setdefault(code, stored.recent)
         return stored
 
     async def versions(self) -> dict[str, int]:
