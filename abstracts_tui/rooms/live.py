@@ -96,6 +96,7 @@ class LiveRooms(Protocol):
     def forget(self, code: str) -> bool:
         """Let go of what is kept here of room `code` (finished, shown by nobody here), if
         its last save is done: whether it was (else it is asked again later)."""
+        ...
 
     def save(self, save: RoomSave) -> None:
         """Save a room whole at once (a game found ended at the start, before serving)."""

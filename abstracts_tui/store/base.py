@@ -30,7 +30,7 @@ __all__ = [  # the rows a store deals in
     "RoomSave",
     "RoomSetup",
     "StoredRoom",
-]  # the rows a store deals in
+]
 
 
 class StoreError(SaveError):
