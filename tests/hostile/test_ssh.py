@@ -134,10 +134,13 @@ def test_a_room_flood_makes_the_rooms_allowed_and_refuses_the_rest(serve) -> Non
 def test_a_quiet_player_is_answered_promptly_through_every_attack(serve) -> None:
     """Key to first byte of a quiet session while another asks for the largest size and
     storms its lobby with window changes, and eight clients flood wrong passwords.
-    Generous bounds (the machine is shared: under load the worst read 110 to 430 ms,
-    with each app on a thread of its own or all on one loop; `test_session_threads.py`
-    checks what the threads change). The script also storms a game at the largest size,
-    whose frames cost more: its figures are in the README."""
+    Generous bounds, since the machine is shared and the suite runs three workers on two
+    cores: under load the worst single answer read 110 to 572 ms. An attack that the
+    bounds did not stop stalls every answer for seconds (5 s at 3000x3000 before the
+    sizes were clamped), which these bounds catch; a lone answer made late by a loaded
+    machine they let through. `test_session_threads.py` checks what the threads change.
+    The script also storms a game at the largest size, whose frames cost more: its
+    figures are in the README."""
     server = serve()
     quiet = attacks.Quiet(server.port)
     try:
@@ -153,4 +156,5 @@ def test_a_quiet_player_is_answered_promptly_through_every_attack(serve) -> None
     times = quiet.since(0)
     assert len(times) >= 20, quiet.lines
     assert statistics.median(times) < 50, sorted(times)
-    assert max(times) < 500, sorted(times)
+    assert statistics.quantiles(times, n=20)[-1] < 250, sorted(times)
+    assert max(times) < 2000, sorted(times)
