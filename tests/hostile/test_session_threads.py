@@ -71,5 +71,5 @@ def test_a_hanging_layout_and_a_failing_app_do_not_hold_up_another_player(
     # machine: 36 ms and 133 ms were read at load 10). A lone answer made late by the
     # machine's load is let through: the worst bound is half a layout's hang.
     assert len(times) >= 30, quiet.lines
-    assert statistics.median(times) < 100, sorted(times)
+    assert statistics.median(times) < 150, sorted(times)
     assert max(times) < HANG_SECONDS * 1000 / 2, sorted(times)
