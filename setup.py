@@ -41,6 +41,7 @@ setup(
             depends=[
                 f"{CORE}/{name}"
                 for name in (
+                    "engine.h",
                     "bitboard.h",
                     "rules.h",
                     "playout.h",

@@ -40,9 +40,20 @@ def _bits(value: int) -> bytes:
     return value.to_bytes(_BOARD_BYTES, "little")
 
 
+PositionArgs = tuple[int, int, int, float, tuple[bytes, ...], tuple[bytes, ...], int, int, int, int]
+"""What makes a compiled position: game, size, pie, komi, boards, levels, turn, passes,
+last mover, swap allowed (the order of `Position`'s arguments)."""
+
+
 def position_of(game: Game) -> Position:
     """A compiled `Position` equal to `game`'s current position."""
-    core = module()
+    position: Position = module().Position(*position_args(game))
+    return position
+
+
+def position_args(game: Game) -> PositionArgs:
+    """The arguments of a compiled position equal to `game`'s current position (also
+    given to the tests' native check of the search, which has no Python)."""
     name = game.info.name
     pie = int(game.info.has_pie_rule(game.options.variant))
     komi = float(game.options.komi)
@@ -72,7 +83,4 @@ def position_of(game: Game) -> Position:
         boards = (_bits(white), _bits(black))
     else:  # pragma: no cover - every game is one of the five
         raise ValueError(f"the compiled core does not know {name}")
-    position: Position = core.Position(
-        GAME_IDS[name], game.size, pie, komi, boards, levels, turn, passes, last, swap
-    )
-    return position
+    return (GAME_IDS[name], game.size, pie, komi, boards, levels, turn, passes, last, swap)
