@@ -9,7 +9,10 @@ A player is a comma-separated list of settings:
 - `reuse=0`: each move's search starts afresh instead of keeping the tree below the
   moves played since the last one;
 - `build=PATH`: another build of the compiled core (a `_core*.so` or `.pyd` file), to
-  compare two versions of the search; by default the installed one.
+  compare two versions of the search; by default the installed one;
+- `bias=B`, `exploration=C`, `ref=R`: the search's terms (GRAVE's bias, the exploration
+  constant, the playouts a node needs to be its descendants' AMAF reference), to try
+  other values than the program's (`abstracts_tui/engine/terms.py`).
 
 Each move is searched as the engine protocol does it (the tree kept along the game), the
 search stopping at the budget or once the position is proven. A pie-rule swap exchanges
@@ -44,6 +47,9 @@ from abstracts_tui.engine.compiled_search import MAX_THREADS, CompiledSearch  # 
 from abstracts_tui.engine.search import Budget  # noqa: E402
 from abstracts_tui.rules import GAMES, SWAP, Game, new_game  # noqa: E402
 
+TERMS: dict[str, type[int] | type[float]] = {"bias": float, "exploration": float, "ref": int}
+"""The search's terms a setting may give, and their types."""
+
 
 @dataclass(frozen=True)
 class Setting:
@@ -55,6 +61,8 @@ class Setting:
     seconds: float | None
     reuse: bool
     build: str | None
+    terms: tuple[tuple[str, float], ...] = ()
+    """The search's terms given (bias, exploration, ref), as keyword arguments."""
 
 
 def parse_setting(text: str) -> Setting:
@@ -62,19 +70,24 @@ def parse_setting(text: str) -> Setting:
     values: dict[str, str] = {}
     for part in text.split(","):
         key, equals, value = part.strip().partition("=")
-        if not equals or key not in ("threads", "playouts", "seconds", "reuse", "build"):
+        if not equals or key not in ("threads", "playouts", "seconds", "reuse", "build", *TERMS):
             raise ValueError(
-                f"{part!r}: a setting is threads=K, playouts=N, seconds=S, reuse=0 or build=PATH"
+                f"{part!r}: a setting is threads=K, playouts=N, seconds=S, reuse=0, "
+                "build=PATH, bias=B, exploration=C or ref=R"
             )
         values[key] = value
     try:
         threads = int(values.get("threads", os.cpu_count() or 1))
         playouts = int(values["playouts"]) if "playouts" in values else None
         seconds = float(values["seconds"]) if "seconds" in values else None
+        terms = tuple((key, TERMS[key](values[key])) for key in TERMS if key in values)
     except ValueError:
         raise ValueError(
-            f"{text!r}: threads and playouts are whole numbers, seconds a number"
+            f"{text!r}: threads, playouts and ref are whole numbers, seconds, bias and "
+            "exploration numbers"
         ) from None
+    if any(value < 0 for _key, value in terms):
+        raise ValueError(f"{text!r}: the search's terms are not negative")
     if not 1 <= threads <= MAX_THREADS:
         raise ValueError(f"{text!r}: threads must be between 1 and {MAX_THREADS}")
     if playouts is None and seconds is None:
@@ -84,7 +97,8 @@ def parse_setting(text: str) -> Setting:
     build = values.get("build")
     if build is not None and not Path(build).is_file():
         raise ValueError(f"{text!r}: no such file {build}")
-    return Setting(text, threads, playouts, seconds, values.get("reuse", "1") != "0", build)
+    reuse = values.get("reuse", "1") != "0"
+    return Setting(text, threads, playouts, seconds, reuse, build, terms)
 
 
 def load_build(path: str, index: int) -> ModuleType:
@@ -114,13 +128,14 @@ class Player:
 
     def _new_search(self, game: Game) -> CompiledSearch:
         seed = self.rng.randrange(2**63)
+        terms = dict(self.setting.terms)
         if self.build is None:
-            return CompiledSearch(game, seed, threads=self.setting.threads)
+            return CompiledSearch(game, seed, threads=self.setting.threads, **terms)
         # The position and the searcher both come from the other build's module.
         installed = compiled._core
         compiled._core = self.build
         try:
-            return CompiledSearch(game, seed, threads=self.setting.threads)
+            return CompiledSearch(game, seed, threads=self.setting.threads, **terms)
         finally:
             compiled._core = installed
 
