@@ -189,3 +189,43 @@ def test_the_threads_bench_prints_each_games_figures() -> None:
         [sys.executable, str(script), "--game", "chess"], capture_output=True, text=True
     )
     assert wrong.returncode == 2 and "--game is one of petrify" in wrong.stderr
+
+
+def test_a_running_search_refuses_to_be_read_changed_or_made_again() -> None:
+    """While its threads walk the tree (the GIL released), the search's tree may not be
+    dumped, advanced, run twice or made afresh: each says so; `stop` ends the run."""
+    import threading
+    import time
+
+    from abstracts_tui.engine.compiled import position_of
+    from abstracts_tui.engine.compiled_search import CompiledSearch
+
+    game = new_game("linage", size=7)
+    search = CompiledSearch(game, seed=3, threads=2)
+    searcher = search._searcher
+    runner = threading.Thread(target=searcher.run, args=(0, 30.0))
+    runner.start()
+    try:
+        deadline = time.monotonic() + 10
+        while searcher.playouts == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert searcher.playouts > 0
+        for call, says in [
+            (searcher.dump, "this search is running"),
+            (searcher.root_amaf, "this search is running"),
+            (lambda: searcher.advance([]), "this search is running"),
+            (lambda: searcher.run(100, 0.0), "this search is already running"),
+            (
+                lambda: searcher.__init__(  # type: ignore[misc]
+                    position_of(game), 1, 1, 1, 50, 1e-5, 0.05, 20, 1 << 20
+                ),
+                "this search is running",
+            ),
+        ]:
+            with pytest.raises(RuntimeError, match=says):
+                call()
+    finally:
+        searcher.stop()
+        runner.join(10)
+    assert not runner.is_alive()
+    check_tree(searcher.dump(), searcher.playouts)

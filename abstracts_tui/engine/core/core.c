@@ -227,6 +227,14 @@ typedef struct {
     Search search;
 } Searcher;
 
+/* Whether a run is under way (a RuntimeError set): the tree may not be read or changed. */
+static int Searcher_busy(Searcher *self)
+{
+    if (!self->search.running) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "this search is running");
+    return 1;
+}
+
 static void Searcher_dealloc(Searcher *self)
 {
     search_free(&self->search);
@@ -251,6 +259,7 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_ValueError, "threads must be between 1 and 64");
         return -1;
     }
+    if (Searcher_busy(self)) return -1; /* its threads are walking the tree */
     if (self->position) { /* __init__ called again: start afresh */
         search_free(&self->search);
         Py_CLEAR(self->position);
@@ -266,14 +275,6 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kw)
         return -1;
     }
     return 0;
-}
-
-/* Whether a run is under way (a RuntimeError set): the tree may not be read or changed. */
-static int Searcher_busy(Searcher *self)
-{
-    if (!self->search.running) return 0;
-    PyErr_SetString(PyExc_RuntimeError, "this search is running");
-    return 1;
 }
 
 /* run(playouts, seconds): search until the playouts (0: no limit) or the seconds (0: no
