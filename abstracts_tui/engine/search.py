@@ -22,8 +22,16 @@ better-informed statistics of their elders. In placement games a move that is go
 is usually good now, which is what AMAF bets on. `grave=False` gives plain UCT (UCB1) for
 comparison.
 
-The pie rule's `swap` and `pass` are moves like any other; statistics belong to colours,
-not to people, so a swap (after which the same colour moves again) needs no special case.
+`pass` is a move like any other. The pie rule's `swap` is one too for the rules (the
+position stays and the same colour moves again), but the person who swaps now plays the
+other colour, so the statistics of each node are kept for the people as they are there:
+a result that reaches a node from below a swap (taken at or after that node, in the tree
+or in the playout) counts for the other colour, and such a node's AMAF statistics take
+the moves up to the swap only. And since a swap is played once a game, its AMAF
+statistics are next to none: once it is tried, its prior in their place is the most
+visited other move's mean seen from the other side (the swap wins what playing on
+loses). Without this the search valued a swap as playing on, and after one lost playout
+never tried it again.
 
 `python -m abstracts_tui.engine.search --bench` prints playouts per second of both cores.
 """
@@ -83,6 +91,7 @@ class Node:
         "amaf",
         "children",
         "moves",
+        "pie",
         "ref",
         "ref_stats",
         "total",
@@ -100,6 +109,8 @@ class Node:
             shift = rng.randrange(len(moves))
             moves = moves[shift:] + moves[:shift]
         self.moves = moves
+        self.pie = moves.index(SWAP) if SWAP in moves else -1
+        """Where the pie rule's swap is among `moves`, or -1."""
         self.children: dict[int, Node] = {}
         """Child nodes by index in `moves` (few moves get one: a dict is smaller)."""
         self.visits = [0] * len(moves)
@@ -297,10 +308,10 @@ class PythonSearch:
             pick = 0
             # value = (1 - beta) * own mean + beta * AMAF mean with
             # beta = an / (an + n + bias * an * n), over one division; a move with no
-            # statistics at all is tried first.
-            for i, (stats, n, w) in enumerate(
-                zip(node.ref_stats, node.visits, node.wins, strict=True)
-            ):
+            # statistics at all is tried first. The swap's prior in place of its AMAF.
+            pie = node.pie
+            ref_stats = node.ref_stats if pie < 0 or not node.visits[pie] else pie_prior(node)
+            for i, (stats, n, w) in enumerate(zip(ref_stats, node.visits, node.wins, strict=True)):
                 an = stats[1]
                 weight = an + n + bias * an * n
                 value = (w + stats[0] + bias * an * w) / weight if weight else 1.0
@@ -318,11 +329,14 @@ class PythonSearch:
         # The movers of the playout's moves: colours alternate, except that the colour
         # that swaps moves again (the pie rule).
         keys = [parent.moves[i] * 2 + parent.turn for parent, i in path]
+        swap_ply = next((d for d, (parent, i) in enumerate(path) if i == parent.pie), -1)
         turn = game.turn
         start = len(game.moves)
         game.playout(rng)
         played_moves = game.moves
         for move in played_moves[start:]:
+            if move == SWAP:
+                swap_ply = len(keys)
             keys.append(move * 2 + turn)
             if move != SWAP:
                 turn ^= 1
@@ -330,6 +344,7 @@ class PythonSearch:
         for _ in range(len(played_moves) - base):
             game.undo()
         rewards = rewards_of(outcome)
+        flipped = (rewards[1], rewards[0])
         # Keep each (move, colour) once, at its last ply: it was played at or after
         # ply d exactly when that ply is >= d.
         seen: set[int] = set()
@@ -340,9 +355,12 @@ class PythonSearch:
                 seen.add(key)
                 played.append((ply, key))
         for depth, (parent, i) in enumerate(path):
+            # A node at or above a swap sees the results flipped, and no move after it.
+            before = depth <= swap_ply
+            got = flipped if before else rewards
             parent.total += 1
             parent.visits[i] += 1
-            parent.wins[i] += rewards[parent.turn]
+            parent.wins[i] += got[parent.turn]
             amaf = parent.amaf
             if amaf is None:
                 if parent.total < amaf_from:
@@ -351,11 +369,13 @@ class PythonSearch:
             for at, key in played:
                 if at < depth:
                     break
+                if before and at > swap_ply:
+                    continue
                 entry = amaf.get(key)
                 if entry is None:
-                    amaf[key] = [rewards[key & 1], 1.0]
+                    amaf[key] = [got[key & 1], 1.0]
                 else:
-                    entry[0] += rewards[key & 1]
+                    entry[0] += got[key & 1]
                     entry[1] += 1.0
 
     def _iterate_uct(self) -> None:
@@ -388,15 +408,21 @@ class PythonSearch:
             if child is None:
                 break
             node = child
+        start = len(game.moves)
         game.playout(rng)
         outcome = game.outcome()
         rewards = rewards_of(outcome)
+        flipped = (rewards[1], rewards[0])
+        # A node at or above a swap (in the tree or the playout) sees the results flipped.
+        swap_at = next((d for d, (parent, i) in enumerate(path) if i == parent.pie), -1)
+        if swap_at < 0 and SWAP in game.moves[start:]:
+            swap_at = len(path)
         while len(game.moves) > base:
             game.undo()
-        for parent, i in path:
+        for depth, (parent, i) in enumerate(path):
             parent.total += 1
             parent.visits[i] += 1
-            parent.wins[i] += rewards[parent.turn]
+            parent.wins[i] += (flipped if depth <= swap_at else rewards)[parent.turn]
 
 
 @dataclass(frozen=True)
@@ -522,6 +548,16 @@ class Search:
         """The winrate of the best move for the side to move; None before any playout."""
         found = self.candidates(1)
         return found[0].winrate if found else None
+
+
+def pie_prior(node: Node) -> list[list[float]]:
+    """`node.ref_stats` with the tried swap's AMAF statistics replaced by its prior: the
+    most visited other move's, from the other side ([its losses, its visits])."""
+    stats = list(node.ref_stats)
+    visits, wins = node.visits, node.wins
+    most = max((i for i in range(len(visits)) if i != node.pie), key=visits.__getitem__)
+    stats[node.pie] = [visits[most] - wins[most], float(visits[most])]
+    return stats
 
 
 def rewards_of(outcome: Outcome | None) -> tuple[float, float]:

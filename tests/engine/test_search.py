@@ -121,6 +121,31 @@ def test_swap_is_a_move_like_any_other(name: str) -> None:
     assert SWAP in {c.move for c in search.candidates()}
 
 
+@pytest.mark.parametrize("first", ["c3", "a1"])
+def test_a_swap_is_worth_what_playing_on_loses(core: str, first: str) -> None:
+    """The pie rule: after a swap the position stays and the same colour moves, but the
+    person who swapped now plays the other colour. So a swap is worth for them what
+    playing on loses: one minus the best that colour can do in the same position with
+    no swap left. Egotzi's first move is worth having (in the centre most of all), so
+    the search swaps. Once the swap was valued as playing on (about 0.4 here) and, after
+    one lost playout, never tried again."""
+    game = new_game("egotzi", size=5)
+    game.play(first)
+    playouts = 20000 if core == "compiled" else 4000
+    search = Search(game, seed=5)
+    search.run(Budget(playouts=playouts))
+    swap = search.candidates()[0]
+    assert swap.move == SWAP
+    swapped = game.copy()
+    swapped.play("swap")
+    after = Search(swapped, seed=5)
+    after.run(Budget(playouts=playouts))
+    playing_on = after.candidates(1)[0].winrate
+    assert playing_on < 0.45  # the swap's colour has the better of it
+    assert swap.winrate > 0.55
+    assert abs(swap.winrate - (1 - playing_on)) < 0.06, (swap.winrate, playing_on)
+
+
 def test_only_pass_is_legal() -> None:
     game = load_position("linage size=5,komi=0 xxxxx/xxxxx/xxxxx/xxxxx/x...x vertical passes=0")
     assert game.legal_moves() == [PASS]

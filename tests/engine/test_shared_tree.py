@@ -22,7 +22,7 @@ import re
 import pytest
 
 from abstracts_tui.engine.search import Budget
-from abstracts_tui.rules import Game, load_position, new_game
+from abstracts_tui.rules import SWAP, Game, load_position, new_game
 
 from .compiled_support import needs_core
 from .test_search import FORCED_WINS
@@ -48,7 +48,7 @@ def check_tree(tree: list[Row], playouts: int) -> None:
     reached = [0] * len(tree)
     for total, _ended, solved, turn, edges in tree:
         assert total == sum(visits for _move, visits, _wins, _proven, _child in edges)
-        for _move, visits, wins, proven, child in edges:
+        for move, visits, wins, proven, child in edges:
             assert 0 <= wins <= visits
             assert child >= -1  # no node left half made
             if child >= 0:
@@ -56,7 +56,10 @@ def check_tree(tree: list[Row], playouts: int) -> None:
                 reached[child] += 1
                 assert visits == below[0] + below[1] + 1
                 if proven:
-                    assert below[2] == proven  # an edge proven through its node
+                    # An edge proven through its node: a swap's as the other colour's
+                    # person sees it (the pie rule: who swaps plays the other colour).
+                    expected = 3 - below[2] if move == SWAP and below[2] != 3 else below[2]
+                    assert proven == expected
         if solved:
             known = [edge[3] for edge in edges]
             derived = proof_of(turn, known)

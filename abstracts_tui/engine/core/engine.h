@@ -27,6 +27,11 @@
 #define DRAW 2
 #define PROVEN_DRAW 3
 
+/* A result (a colour, or DRAW) and a proof (1 + colour, or PROVEN_DRAW) as the other
+   colour's person sees them: across the pie rule's swap (see search.h). */
+static inline int flip_result(int r) { return r == DRAW ? DRAW : 1 - r; }
+static inline int flip_proof(int p) { return p == PROVEN_DRAW ? PROVEN_DRAW : 3 - p; }
+
 #define MAXBITS 384   /* Linage 19 and Partitions 10 take 380 bits */
 #define MAXCELLS 384
 #define MAXLEVELS 10  /* Pilo 10x10: stacks up to height 7, levels up to 8 */
@@ -106,6 +111,7 @@ typedef struct {
     atomic_uint ended;  /* walks that ended here: the node proven, or the game over */
     uint16_t nedges;
     int8_t turn;
+    int8_t pie;          /* one of its moves is the pie rule's swap */
     atomic_uchar solved; /* as Edge.proven */
 } Node;
 

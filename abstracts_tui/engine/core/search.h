@@ -9,13 +9,24 @@
  * node is proven when one of its edges wins for the colour to move there, or when every
  * edge is proven (then the best of them for that colour); a proven node proves the edge
  * into it. Selection never walks into an edge proven lost for the mover, and a walk that
- * reaches a proven edge or node takes its result instead of a playout. */
+ * reaches a proven edge or node takes its result instead of a playout.
+ *
+ * The pie rule's swap: the rules keep colours, and after a swap the same colour moves
+ * again, but the person who swapped now plays the other colour. So every statistic of
+ * a node is kept for the people as they are there: a result that reaches a node from
+ * below a swap (a swap taken at or after that node in the walk or its playout) is the
+ * other colour's (`flip_result`), an edge's proof is its node's (a swap's edge holds its
+ * child's proof flipped), and the AMAF statistics of such a node take only the moves up
+ * to the swap, flipped (after it each colour is played by the other person). Otherwise
+ * a swap's value would be that of playing on for the colour, and the search would never
+ * see that a first move is worth swapping. */
 
 /* The exact value of a position with few moves left, by depth-first search with the
    first winning move cutting the rest: 1 + winner, 3 a draw, 0 when it would take more
    than *budget positions (then nothing is known). */
 static int F(exact)(const Ctx *c, const State *s, int *budget)
 {
+    if (s->swap) return 0; /* its minimax is of colours: a swap would change the players */
     if (F(is_over)(c, s)) {
         int w = F(winner)(c, s);
         return w == DRAW ? PROVEN_DRAW : w + 1;
@@ -67,6 +78,7 @@ static int F(new_node)(const Ctx *c, Tree *t, Worker *w, const State *s)
     nd->edges = (int32_t)first;
     nd->nedges = (uint16_t)count;
     nd->turn = (int8_t)F(turn_of)(c, s);
+    nd->pie = s->swap != 0;
     atomic_store_explicit(&nd->solved, 0, memory_order_relaxed);
     atomic_store_explicit(&nd->total, 0, memory_order_relaxed);
     atomic_store_explicit(&nd->ended, 0, memory_order_relaxed);
@@ -125,12 +137,34 @@ static inline int F(select_grave)(const Ctx *c, const Params *pr, Tree *t, Node 
     int turn = nd->turn, loss = (1 - turn) + 1;
     Choice choice = NO_CHOICE;
     Edge *edges = &t->edges[nd->edges];
+    /* The pie rule's swap is played once a game, so its AMAF statistics are next to
+       none, and after one lost playout it was never tried again. What it is worth is
+       known otherwise: the position stays, the other person plays on, so the swap wins
+       what playing on loses. Once tried, its prior is the most visited other move's,
+       seen from the other side (in place of the AMAF statistics, and weighed as they
+       are); untried, it has no statistics and is tried first. */
+    double pie_n = 0.0, pie_w = 0.0;
+    if (nd->pie) {
+        for (int i = 0; i < nd->nedges; i++) {
+            if (edges[i].move == MOVE_SWAP) continue;
+            double v = atomic_load_explicit(&edges[i].visits, memory_order_relaxed);
+            if (v > pie_n) {
+                pie_n = v;
+                pie_w = v - atomic_load_explicit(&edges[i].wins2, memory_order_relaxed) * 0.5;
+            }
+        }
+    }
     for (int i = 0; i < nd->nedges; i++) {
         Edge *e = &edges[i];
         int proven = atomic_load_explicit(&e->proven, memory_order_relaxed);
         if (proven == loss) continue;
         double an = 0.0, aw = 0.0;
-        if (table) {
+        if (nd->pie && e->move == MOVE_SWAP) {
+            if (atomic_load_explicit(&e->visits, memory_order_relaxed)) {
+                an = pie_n;
+                aw = pie_w;
+            }
+        } else if (table) {
             uint64_t a = atomic_load_explicit(&table[F(amaf_key)(c, e->move, turn)],
                                               memory_order_relaxed);
             an = (double)(a >> 32);
@@ -194,6 +228,9 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
     int *keys = w->keys;
     int node = 0, ref = atomic_load_explicit(&t->nodes[0].amaf, memory_order_acquire);
     int result = -1, proven_at = -1;
+    /* The path's depth whose node's move (or playout) swapped, and that ply of keys:
+       nodes at that depth or above see results flipped. */
+    int swap_at = -1, swap_ply = -1;
     for (;;) {
         Node *nd = &t->nodes[node];
         /* Below the root a proven node gives its result at once; the root goes on
@@ -212,6 +249,10 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
         int ei = nd->edges + pick;
         Edge *e = &t->edges[ei];
         uint32_t seen = atomic_fetch_add_explicit(&e->visits, 1, memory_order_relaxed);
+        if (e->move == MOVE_SWAP) {
+            swap_at = depth;
+            swap_ply = nk;
+        }
         keys[nk++] = F(amaf_key)(c, e->move, nd->turn);
         F(apply)(c, &st, e->move);
         path_node[depth] = node;
@@ -229,13 +270,15 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
             continue;
         }
         if (proven) {
-            result = proven - 1;
+            /* the edge's proof is its node's: a swap's, the result below it flipped */
+            result = e->move == MOVE_SWAP ? flip_result(proven - 1) : proven - 1;
             break;
         }
         if (F(is_over)(c, &st)) {
             result = F(winner)(c, &st);
             if (pr->solver) {
-                atomic_store_explicit(&e->proven, (unsigned char)(result + 1), memory_order_release);
+                int own = e->move == MOVE_SWAP ? flip_result(result) : result;
+                atomic_store_explicit(&e->proven, (unsigned char)(own + 1), memory_order_release);
                 proven_at = depth - 1;
             }
             break;
@@ -252,7 +295,8 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
                 int made_solved = atomic_load_explicit(&t->nodes[made].solved, memory_order_relaxed);
                 atomic_store_explicit(&e->child, made, memory_order_release);
                 if (made_solved) { /* the exact solver settled it at once */
-                    atomic_store_explicit(&e->proven, (unsigned char)made_solved, memory_order_release);
+                    int own = e->move == MOVE_SWAP ? flip_proof(made_solved) : made_solved;
+                    atomic_store_explicit(&e->proven, (unsigned char)own, memory_order_release);
                     proven_at = depth - 1;
                 }
                 node = made;
@@ -270,17 +314,27 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
         node = child;
     }
     if (result < 0) {
+        int from = nk, swap_key = (c->slots - 1) * 2;
         nk += F(playout)(c, &st, &w->rng, keys + nk, NULL);
         result = F(winner)(c, &st);
+        for (int ply = from; ply < nk && swap_at < 0; ply++) {
+            if ((keys[ply] & ~1) == swap_key) { /* every node of the path was before it */
+                swap_at = depth;
+                swap_ply = ply;
+            }
+        }
     }
-    /* Results in half points: a win 2, a draw 1. */
-    uint32_t reward2[2];
+    /* Results in half points: a win 2, a draw 1; and as the nodes before a swap see
+       them, flipped. */
+    uint32_t reward2[2], flipped2[2];
     if (result == DRAW) {
         reward2[0] = reward2[1] = 1;
     } else {
         reward2[result] = 2;
         reward2[1 - result] = 0;
     }
+    flipped2[0] = reward2[1];
+    flipped2[1] = reward2[0];
     /* Each (move, colour) once, at its last ply: it was played at or after ply d
        exactly when that ply is >= d. */
     uint32_t stamp = ++w->iter;
@@ -298,7 +352,9 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
     for (int d = 0; d < depth; d++) {
         Node *nd = &t->nodes[path_node[d]];
         Edge *e = &t->edges[path_edge[d]];
-        atomic_fetch_add_explicit(&e->wins2, reward2[nd->turn], memory_order_relaxed);
+        int before = d <= swap_at; /* this node came before the swap */
+        const uint32_t *r2 = before ? flipped2 : reward2;
+        atomic_fetch_add_explicit(&e->wins2, r2[nd->turn], memory_order_relaxed);
         int amaf = atomic_load_explicit(&nd->amaf, memory_order_acquire);
         if (amaf < 0) {
             if (amaf == MAKING ||
@@ -312,13 +368,15 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
         }
         if (d == 0 && !single) { /* the root's: held by the thread, told in batches */
             for (int j = 0; j < np; j++)
-                w->held[played_key[j]] += AMAF_PLAYOUT | reward2[played_key[j] & 1];
+                if (!before || played_ply[j] <= swap_ply)
+                    w->held[played_key[j]] += AMAF_PLAYOUT | r2[played_key[j] & 1];
             continue;
         }
         Amaf *table = &t->amaf[(int64_t)amaf * t->table];
         for (int j = 0; j < np; j++) {
             if (played_ply[j] < d) break;
-            amaf_add(&table[played_key[j]], AMAF_PLAYOUT | reward2[played_key[j] & 1], single);
+            if (before && played_ply[j] > swap_ply) continue;
+            amaf_add(&table[played_key[j]], AMAF_PLAYOUT | r2[played_key[j] & 1], single);
         }
     }
     if (!single && ++w->held_for == HOLD_PLAYOUTS) tell_held(t, w);
@@ -327,9 +385,11 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
         int proof = F(node_proof)(t, nd);
         if (!proof) break;
         atomic_store_explicit(&nd->solved, (unsigned char)proof, memory_order_release);
-        if (d > 0)
-            atomic_store_explicit(&t->edges[path_edge[d - 1]].proven, (unsigned char)proof,
-                                  memory_order_release);
+        if (d > 0) {
+            Edge *into = &t->edges[path_edge[d - 1]];
+            int own = into->move == MOVE_SWAP ? flip_proof(proof) : proof;
+            atomic_store_explicit(&into->proven, (unsigned char)own, memory_order_release);
+        }
         else
             atomic_store(&t->root_solved, proof);
     }
