@@ -159,8 +159,13 @@ def thinking(moves: list[str], seconds: float) -> Reach:
             if move in shown_moves(terminal.screen()):
                 continue  # the computer's own move already
             play(terminal, move)
+            # The computer's answer to a first move may be the pie rule's swap.
             screen = terminal.wait_for(
-                lambda screen: "Thinking" in screen or "Computer played" in screen
+                lambda screen: (
+                    "Thinking" in screen
+                    or "Computer played" in screen
+                    or "Computer swapped" in screen
+                )
             )
             if "Thinking" in screen:
                 time.sleep(seconds)
