@@ -329,7 +329,7 @@ class PythonSearch:
         # The movers of the playout's moves: colours alternate, except that the colour
         # that swaps moves again (the pie rule).
         keys = [parent.moves[i] * 2 + parent.turn for parent, i in path]
-        swap_ply = next((d for d, (parent, i) in enumerate(path) if i == parent.pie), -1)
+        swap_ply = swap_depth(path)
         turn = game.turn
         start = len(game.moves)
         game.playout(rng)
@@ -414,7 +414,7 @@ class PythonSearch:
         rewards = rewards_of(outcome)
         flipped = (rewards[1], rewards[0])
         # A node at or above a swap (in the tree or the playout) sees the results flipped.
-        swap_at = next((d for d, (parent, i) in enumerate(path) if i == parent.pie), -1)
+        swap_at = swap_depth(path)
         if swap_at < 0 and SWAP in game.moves[start:]:
             swap_at = len(path)
         while len(game.moves) > base:
@@ -558,6 +558,12 @@ def pie_prior(node: Node) -> list[list[float]]:
     most = max((i for i in range(len(visits)) if i != node.pie), key=visits.__getitem__)
     stats[node.pie] = [visits[most] - wins[most], float(visits[most])]
     return stats
+
+
+def swap_depth(path: list[tuple[Node, int]]) -> int:
+    """The depth in `path` (a walk down the tree: each node and the move taken there) of
+    the pie rule's swap, or -1 if the walk takes none."""
+    return next((d for d, (parent, i) in enumerate(path) if i == parent.pie), -1)
 
 
 def rewards_of(outcome: Outcome | None) -> tuple[float, float]:
