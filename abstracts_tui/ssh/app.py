@@ -33,8 +33,9 @@ from ..rules import RulesError
 from ..session import Change, Changed, Phase, Session
 from ..store import StoreError
 from ..tui import app as tui_app
-from ..tui.app import AbstractsApp, Policy
+from ..tui.app import AbstractsApp
 from ..tui.messages import NewGameRequested
+from ..tui.policy import Policy
 from ..tui.screens.select import SelectScreen
 from .driver import Channel, ChannelDriver
 from .lobby import LobbyScreen, WaitingScreen

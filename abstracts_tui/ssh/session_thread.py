@@ -33,21 +33,33 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from .crossing import call_in, on_thread
 
 if TYPE_CHECKING:
     from ..rooms.holder import Holder
+    from ..rooms.rooms import Rooms
+    from ..store import Store
     from .app import Command, ServerApp, Terminal
     from .driver import ChannelDriver
-    from .server import Server
 
 SWITCH_SECONDS = 0.001
 """How long a thread holding the interpreter keeps it while another waits (Python's
 default is 0.005 s), set by the server for its process: a key of a quiet session waits
 for a few such turns while another session's layout runs, so shorter turns answer it
 sooner (on this machine, under load, a third less at the median and the worst)."""
+
+
+class Host(Protocol):
+    """What a session's app needs of the server that runs it (`server.Server`): the rooms
+    and the store, on the server's loop, and each person's folder."""
+
+    rooms: Rooms
+    store: Store
+
+    def user_folder(self, user: str) -> Path: ...
 
 
 class AppInput:
@@ -153,7 +165,7 @@ class SessionThread:
 
     async def run_in_rooms(
         self,
-        server: Server,
+        server: Host,
         holder: Holder,
         write: Callable[[str], None],
         attached: Callable[[ChannelDriver, asyncio.AbstractEventLoop], None],

@@ -6,7 +6,7 @@ import asyncio
 import sys
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,7 +16,9 @@ from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
+from .keymaps import keymap_problems
 from .messages import HelpRequested, LoadRequested, NewGameRequested, ResumeRequested
+from .policy import Policy
 from .screens.select import SelectScreen
 from .settings import Settings, problems_report
 from .textual_internals import keep_tasks_lazy, lazy_strip_caches
@@ -38,19 +40,6 @@ NOTICES = 50
 """How many notifications' messages an app keeps."""
 
 ASCII_KEYS = {"←": "<", "→": ">", "↑": "^", "↓": "v", "⏎": "enter", "⇥": "tab", "⌫": "bksp"}
-
-
-@dataclass(frozen=True)
-class Policy:
-    """What an app may do besides playing: the plain app may save and load records; an
-    app of the SSH server may not (the server's disk is not the player's); an app in a
-    browser saves by downloading the record to the visitor's machine, and loads nothing."""
-
-    files: bool = True
-    files_refusal: str = ""
-    """What is said when `files` is False and a file is asked for."""
-    download: bool = False
-    """Whether saving a record downloads it instead (`App.deliver_text`)."""
 
 
 class AbstractsApp(App[None]):
@@ -100,7 +89,9 @@ class AbstractsApp(App[None]):
         for theme in THEMES:
             self.register_theme(theme)
         self.theme = self.settings.theme
-        if self.settings.keymap:
+        if self.settings.keymap:  # its ids and keys checked against this app's bindings
+            wrong = keymap_problems(self.settings.keymap, type(self))
+            self.settings = replace(self.settings, problems=(*self.settings.problems, *wrong))
             self.set_keymap(self.settings.keymap)
         if self.ascii:
             self.add_class("-ascii")

@@ -9,7 +9,8 @@ import gc
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .app import AbstractsApp, Policy
+from .app import AbstractsApp
+from .policy import Policy
 from .settings import Settings, load_settings
 
 if TYPE_CHECKING:

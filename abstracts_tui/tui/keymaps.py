@@ -13,7 +13,7 @@ import difflib
 import importlib
 import pkgutil
 from collections.abc import Iterator, Mapping
-from pathlib import Path
+from typing import Any
 
 from textual.app import App
 from textual.binding import Binding
@@ -133,13 +133,11 @@ def scopes(classes: list[type[DOMNode]]) -> list[list[Binding]]:
     return found
 
 
-def keymap_problems(keymap: Mapping[str, str], path: Path | str) -> list[str]:
-    """What is wrong in `keymap` (binding id to keys), one sentence each: an id no
-    binding has, a key that another binding of the same screen takes (ctrl+h beside
-    Backspace: terminals send ctrl+h as Backspace)."""
-    from .app import AbstractsApp
-
-    classes: list[type[DOMNode]] = [AbstractsApp, *app_classes()]
+def keymap_problems(keymap: Mapping[str, str], app: type[App[Any]]) -> list[str]:
+    """What is wrong in `keymap` (binding id to keys) for the app of class `app`, one
+    sentence each: an id no binding has, a key that another binding of the same screen
+    takes (ctrl+h beside Backspace: terminals send ctrl+h as Backspace)."""
+    classes: list[type[DOMNode]] = [app, *app_classes()]
     every = scopes(classes)
     known = {b.id for scope in every for b in scope if b.id}
     problems = []
@@ -150,12 +148,12 @@ def keymap_problems(keymap: Mapping[str, str], path: Path | str) -> list[str]:
             problems.append(f"keymap {binding_id!r} is not a binding id{guess}; it is ignored.")
     said: set[tuple[str, str]] = set()
     for scope in every:
-        problems += clashes(keymap, scope, path, said)
+        problems += clashes(keymap, scope, said)
     return problems
 
 
 def clashes(
-    keymap: Mapping[str, str], scope: list[Binding], path: Path | str, said: set[tuple[str, str]]
+    keymap: Mapping[str, str], scope: list[Binding], said: set[tuple[str, str]]
 ) -> list[str]:
     """The keymap's keys in `scope` that reach another binding than the one they are
     given to (`said`: the pairs named already, by another screen). Keys two bindings

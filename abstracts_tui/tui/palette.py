@@ -8,21 +8,40 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from textual.app import SystemCommand
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from .settings import save_setting, settings_path
+from .policy import Policy
+from .settings import Settings, save_setting, settings_path
 from .themes import theme_names
-
-if TYPE_CHECKING:
-    from .app import AbstractsApp
 
 COLOUR_BLIND = "colour-blind"
 
 
-def commands(app: AbstractsApp, screen: Screen[object]) -> Iterator[SystemCommand]:
+class Host(Protocol):
+    """What the palette's commands use of the app (`app.AbstractsApp`)."""
+
+    theme: str
+    ascii: bool
+    settings: Settings
+    policy: Policy
+
+    @property
+    def screen_stack(self) -> list[Screen[Any]]: ...
+
+    def set_class(self, add: bool, *class_names: str) -> object: ...
+
+    def push_screen(self, screen: Screen[Any]) -> object: ...
+
+    def notify(
+        self, message: str, *, severity: SeverityLevel = ..., markup: bool = ...
+    ) -> None: ...
+
+
+def commands(app: Host, screen: Screen[object]) -> Iterator[SystemCommand]:
     """The palette's commands for `app`, opened over `screen`."""
     for name in theme_names():
         if name == COLOUR_BLIND:
@@ -46,13 +65,13 @@ def commands(app: AbstractsApp, screen: Screen[object]) -> Iterator[SystemComman
     )
 
 
-def choose_theme(app: AbstractsApp, name: str) -> None:
+def choose_theme(app: Host, name: str) -> None:
     app.theme = name
     app.settings = replace(app.settings, theme=name)
     keep(app, "theme", name, f"Theme {name}")
 
 
-def set_ascii(app: AbstractsApp, on: bool) -> None:
+def set_ascii(app: Host, on: bool) -> None:
     """Draw every board and the footers' keys in ASCII (or not), at once."""
     from .widgets.board_view import BoardView
 
@@ -72,7 +91,7 @@ def set_ascii(app: AbstractsApp, on: bool) -> None:
     keep(app, "ascii", on, f"ASCII drawing {'on' if on else 'off'}")
 
 
-def keep(app: AbstractsApp, key: str, value: str | bool, done: str) -> None:
+def keep(app: Host, key: str, value: str | bool, done: str) -> None:
     """Save `key = value` in the settings file and say so, or say why not."""
     if not app.policy.files:
         app.notify(f"{done} for this session (the server keeps no settings of yours).")
@@ -92,7 +111,7 @@ def keep(app: AbstractsApp, key: str, value: str | bool, done: str) -> None:
     app.notify(f"{done}; kept in {path}.", markup=False)
 
 
-def keymap_text(app: AbstractsApp, screen: Screen[object]) -> str:
+def keymap_text(app: Host, screen: Screen[object]) -> str:
     """The keys in force on `screen` now, one line a binding id: its keys and what it does."""
     found: dict[str, tuple[list[str], str]] = {}
     for key, active in screen.active_bindings.items():
@@ -117,7 +136,7 @@ def keymap_text(app: AbstractsApp, screen: Screen[object]) -> str:
     return "\n".join(lines)
 
 
-def show_keymap(app: AbstractsApp, screen: Screen[object]) -> None:
+def show_keymap(app: Host, screen: Screen[object]) -> None:
     from .dialogs.reading import ReadingDialog
 
     app.push_screen(ReadingDialog("Keys in force", keymap_text(app, screen)))

@@ -137,10 +137,6 @@ def read(data: dict[str, Any], path: Path) -> Settings:
             keymap[str(binding)] = keys
         else:
             wrong(f"keymap.{binding}", 'keys such as "h" or "left,a"')
-    if keymap:  # the ids and keys are checked against the screens' bindings
-        from .keymaps import keymap_problems
-
-        problems += keymap_problems(keymap, path)
     known = ("theme", "ascii", "lines", "level", "sizes", "keymap")
     for key in sorted(set(data) - set(known)):
         problems.append(f"{key}: not a setting ({', '.join(known)}); ignored.")

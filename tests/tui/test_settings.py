@@ -123,17 +123,17 @@ def test_a_key_that_reaches_another_binding_is_named_at_start(tmp_path: Path) ->
         "keymap 'play.hint' = 'ctrl+h' clashes with play.undo: terminals send ctrl+h as "
         "Backspace, which play.undo has; choose another key."
     )
-    assert load_settings(path).problems == (clash,)
+    assert problems(path, tmp_path) == (clash,)
     assert clash in reported_at_start(load_settings(path), tmp_path / "data")
     # A key taken by the board (h moves the cursor left) is named too.
     path.write_text('[keymap]\n"play.hint" = "h"\n')
-    assert load_settings(path).problems == (
+    assert problems(path, tmp_path) == (
         "keymap 'play.hint' = 'h' clashes with board.left: board.left has h too; "
         "choose another key.",
     )
     # Unless the board is given other keys: nothing is said.
     path.write_text('[keymap]\n"play.hint" = "h"\n"board.left" = "left,a"\n')
-    assert load_settings(path).problems == ()
+    assert problems(path, tmp_path) == ()
 
 
 def test_a_misspelt_binding_id_is_named(tmp_path: Path) -> None:
@@ -141,6 +141,12 @@ def test_a_misspelt_binding_id_is_named(tmp_path: Path) -> None:
     path.write_text('[keymap]\n"play.hintz" = "i"\n')
     said = "keymap 'play.hintz' is not a binding id (did you mean play.hint?); it is ignored."
     assert said in reported_at_start(load_settings(path), tmp_path / "data")
+
+
+def problems(path: Path, tmp_path: Path) -> tuple[str, ...]:
+    """What the app built with the settings file at `path` finds wrong in it (the keymap's
+    ids and keys are checked against the app's bindings)."""
+    return build_app(data=tmp_path / "data", settings=load_settings(path)).settings.problems
 
 
 def reported_at_start(settings: Settings, data: Path) -> str:
@@ -167,7 +173,7 @@ def test_the_readmes_sample_keymap_works_and_the_tips_name_its_keys(tmp_path: Pa
     path = tmp_path / "settings.toml"
     path.write_text(readme_settings())
     settings = load_settings(path)
-    assert settings.problems == ()
+    assert problems(path, tmp_path) == ()
     hint = settings.keymap["play.hint"]
 
     async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
