@@ -677,9 +677,9 @@ async def attacks(
     return outcomes
 
 
-def attack(scale: int) -> tuple[list[Outcome], list[str], float | None]:
+def attack(scale: int) -> tuple[list[Outcome], list[str], float | None, str]:
     """Every attack at `scale` against a fresh server: what each sent and cost, what did
-    not hold, and the server's peak memory in MiB."""
+    not hold, the server's peak memory in MiB and its log."""
     with tempfile.TemporaryDirectory() as folder:
         server = start_server(Path(folder))
         try:
@@ -697,12 +697,21 @@ def attack(scale: int) -> tuple[list[Outcome], list[str], float | None]:
         failures.append("the server process ended")
     if "Traceback" in server.log:
         failures.append("the server's log has a traceback")
-    return outcomes, failures, peak
+    return outcomes, failures, peak, server.log
+
+
+def long_collections(log: str) -> str:
+    """The server's garbage collections that took 50 ms or more, from its log
+    (`ssh/collector.py` says them every 10 s)."""
+    said = re.findall(r"garbage collection: (\d+) pause.*?the longest (\d+) ms", log)
+    if not said:
+        return "none"
+    return f"{sum(int(n) for n, _ in said)}, the longest {max(int(ms) for _, ms in said)} ms"
 
 
 def run(scale: int) -> dict[str, Any]:
     """The figures of `attack(scale)` for scripts/hostile.py."""
-    outcomes, failures, peak = attack(scale)
+    outcomes, failures, peak, _ = attack(scale)
     return {
         "area": "ssh",
         "cases": sum(o.cases for o in outcomes),
@@ -715,13 +724,16 @@ def run(scale: int) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=int, default=10)
+    parser.add_argument("--server-log", type=Path, metavar="FILE", help="write the server's log")
     parser.add_argument("--quiet-client", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.quiet_client:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(quiet_client(args.quiet_client))
         return
-    outcomes, failures, peak = attack(args.scale)
+    outcomes, failures, peak, log = attack(args.scale)
+    if args.server_log:
+        args.server_log.write_text(log, encoding="utf-8")
     for outcome in outcomes:
         print(f"{outcome.name}: {outcome.cases} cases; the quiet player: {outcome.stalls}")
         for note in outcome.notes:
@@ -730,6 +742,7 @@ def main() -> None:
     print(f"cases: {sum(outcome.cases for outcome in outcomes)}")
     print(f"the quiet player, all along: {every}")
     print(f"the server's peak memory: {peak or 0:.0f} MiB")
+    print(f"the server's garbage collections of 50 ms or more: {long_collections(log)}")
     print(f"failures: {len(failures)}")
     for failure in failures:
         print(f"  - {failure}")

@@ -19,18 +19,65 @@ sessions little outlives a freeze (50 sessions with running clocks: about 2,000 
 every 10 seconds, against 1.2 million), so that one long pause (about a second at 50
 sessions) comes every 20 to 25 minutes instead of every few seconds; sessions coming and
 going bring it sooner, as the garbage they leave requires.
+
+Every collection that stops the process for `LONG_PAUSE` or more is timed
+(`gc.callbacks`) and said in the log once a period: the server's operator sees the pauses
+its sessions wait through, and `scripts/hostile_ssh.py` reports the longest.
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import logging
+import time
+from typing import Any
+
+log = logging.getLogger(__name__)
 
 FREEZE_EVERY = 10.0
 """Seconds between freezes: the longest a full collection walks what came since."""
 GROWTH = 0.25
 """How much the frozen objects grow, against what was frozen after the last collection
 of everything, before everything is collected again."""
+LONG_PAUSE = 0.05
+"""A collection this long or longer (seconds) is said in the log."""
+
+
+class Pauses:
+    """Times every collection of the process (a `gc.callbacks` entry); keeps the long ones
+    until they are said."""
+
+    def __init__(self, long: float = LONG_PAUSE) -> None:
+        self.long_pause = long
+        """The seconds from which a collection is said."""
+        self.started = 0.0
+        self.long: list[tuple[float, int]] = []
+        """Each long collection since the last report: its seconds and its generation."""
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        # Called with the interpreter stopped for the collection: nothing is allocated
+        # but the tuple kept for a long one.
+        if phase == "start":
+            self.started = time.perf_counter()
+            return
+        took = time.perf_counter() - self.started
+        if took >= self.long_pause:
+            self.long.append((took, info["generation"]))
+
+    def report(self) -> None:
+        """Say the long collections since the last report in one line, and forget them."""
+        if not self.long:
+            return
+        took, generation = max(self.long)
+        log.info(
+            "garbage collection: %d pause(s) of %d ms or more; the longest %d ms (generation %d)",
+            len(self.long),
+            self.long_pause * 1000,
+            took * 1000,
+            generation,
+        )
+        self.long = []
 
 
 def freeze() -> int:
@@ -56,6 +103,8 @@ async def keep_pauses_short(freeze_every: float = FREEZE_EVERY, growth: float = 
     """Freeze now and every `freeze_every` seconds; collect everything when the objects
     frozen since have grown by `growth` of those frozen then (runs until cancelled;
     everything is unfrozen then)."""
+    pauses = Pauses()
+    gc.callbacks.append(pauses)
     try:
         frozen = collect_all()  # the modules and the rooms read: never walked again
         grown = 0
@@ -65,5 +114,8 @@ async def keep_pauses_short(freeze_every: float = FREEZE_EVERY, growth: float = 
                 frozen, grown = collect_all(), 0
             else:
                 grown += freeze()
+            pauses.report()
     finally:
+        gc.callbacks.remove(pauses)
+        pauses.report()
         gc.unfreeze()

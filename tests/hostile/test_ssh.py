@@ -8,7 +8,9 @@ they run."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib.util
+import logging
 import statistics
 import sys
 from collections.abc import Callable, Iterator
@@ -17,6 +19,7 @@ from types import ModuleType
 
 import pytest
 
+from abstracts_tui.ssh.collector import Pauses
 from abstracts_tui.ssh.limits import MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, clamp_size
 
 from ..ssh.conftest import RunningServer
@@ -159,3 +162,26 @@ def test_a_quiet_player_is_answered_promptly_through_every_attack(serve) -> None
     assert statistics.median(times) < 150, sorted(times)
     assert statistics.quantiles(times, n=20)[-1] < 500, sorted(times)
     assert max(times) < 2000, sorted(times)
+
+
+def test_the_script_reads_the_servers_long_collections_from_its_log(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """What `scripts/hostile_ssh.py` prints of the collections the server said it paused
+    for (`ssh/collector.py`), from two lines as the server writes them."""
+    for _ in range(2):
+        pauses = Pauses(long=0.0)  # every collection is long enough to be said
+        gc.callbacks.append(pauses)
+        try:
+            gc.collect()
+            gc.collect()
+        finally:
+            gc.callbacks.remove(pauses)
+        with caplog.at_level(logging.INFO, logger="abstracts_tui.ssh.collector"):
+            pauses.report()
+    said = [record.getMessage() for record in caplog.records]
+    assert len(said) == 2
+    longest = max(int(line.split("the longest ")[1].split(" ms")[0]) for line in said)
+    log = "".join(f"2026-11-27 10:00:00 {line}\n" for line in said)
+    assert attacks.long_collections(log) == f"4, the longest {longest} ms"
+    assert attacks.long_collections("listening on ::1 port 2222\n") == "none"

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 import weakref
 from collections.abc import Iterator
 
 import pytest
 
-from abstracts_tui.ssh.collector import freeze, keep_pauses_short
+from abstracts_tui.ssh.collector import Pauses, freeze, keep_pauses_short
 
 
 class Screen:
@@ -63,3 +64,27 @@ def test_what_ended_while_frozen_is_given_back_once_the_frozen_objects_grow() ->
         assert gc.get_freeze_count() == 0  # a stopped server leaves nothing frozen
 
     asyncio.run(run())
+
+
+def said_by(pauses: Pauses, caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The lines `pauses.report()` writes in the log."""
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="abstracts_tui.ssh.collector"):
+        pauses.report()
+    return [record.getMessage() for record in caplog.records]
+
+
+def test_a_long_collection_is_said_in_the_log_once(caplog: pytest.LogCaptureFixture) -> None:
+    pauses, short = Pauses(long=0.0), Pauses(long=60.0)
+    gc.callbacks += [pauses, short]
+    try:
+        gc.collect()
+    finally:
+        gc.callbacks.remove(pauses)
+        gc.callbacks.remove(short)
+    said = said_by(pauses, caplog)
+    assert len(said) == 1
+    assert said[0].startswith("garbage collection: 1 pause(s) of 0 ms or more; the longest ")
+    assert said[0].endswith(" ms (generation 2)")
+    assert said_by(pauses, caplog) == []  # said once
+    assert said_by(short, caplog) == []  # none took a minute
