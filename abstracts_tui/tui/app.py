@@ -6,7 +6,6 @@ import asyncio
 import sys
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,7 +15,7 @@ from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from .keymaps import keymap_problems
+from .keymaps import checked_keymap
 from .messages import HelpRequested, LoadRequested, NewGameRequested, ResumeRequested
 from .policy import Policy
 from .screens.select import SelectScreen
@@ -90,8 +89,7 @@ class AbstractsApp(App[None]):
             self.register_theme(theme)
         self.theme = self.settings.theme
         if self.settings.keymap:  # its ids and keys checked against this app's bindings
-            wrong = keymap_problems(self.settings.keymap, type(self))
-            self.settings = replace(self.settings, problems=(*self.settings.problems, *wrong))
+            self.settings = checked_keymap(self.settings, type(self))
             self.set_keymap(self.settings.keymap)
         if self.ascii:
             self.add_class("-ascii")

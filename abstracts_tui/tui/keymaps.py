@@ -13,6 +13,7 @@ import difflib
 import importlib
 import pkgutil
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from textual.app import App
@@ -20,6 +21,8 @@ from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widget import Widget
+
+from .settings import Settings
 
 PACKAGE = __name__.rpartition(".")[0]
 """`abstracts_tui.tui`: whose classes' bindings the keymap may name."""
@@ -133,10 +136,22 @@ def scopes(classes: list[type[DOMNode]]) -> list[list[Binding]]:
     return found
 
 
-def keymap_problems(keymap: Mapping[str, str], app: type[App[Any]]) -> list[str]:
-    """What is wrong in `keymap` (binding id to keys) for the app of class `app`, one
-    sentence each: an id no binding has, a key that another binding of the same screen
-    takes (ctrl+h beside Backspace: terminals send ctrl+h as Backspace)."""
+def checked_keymap(settings: Settings, app: type[App[Any]]) -> Settings:
+    """`settings` with its keymap checked against the bindings of the app of class `app`:
+    the entries not to be used left out (their bindings keep their default keys) and
+    each named among its problems."""
+    wrong = keymap_problems(settings.keymap, app)
+    left_out = {name for name, _ in wrong}
+    keymap = {name: keys for name, keys in settings.keymap.items() if name not in left_out}
+    problems = (*settings.problems, *(sentence for _, sentence in wrong))
+    return replace(settings, keymap=keymap, problems=problems)
+
+
+def keymap_problems(keymap: Mapping[str, str], app: type[App[Any]]) -> list[tuple[str, str]]:
+    """What is wrong in `keymap` (binding id to keys) for the app of class `app`: each
+    entry not to be used, and one sentence why: an id no binding has, a key that another
+    binding of the same screen takes (ctrl+h beside Backspace: terminals send ctrl+h as
+    Backspace), a key that terminals send as another. The binding keeps its default keys."""
     classes: list[type[DOMNode]] = [app, *app_classes()]
     every = scopes(classes)
     known = {b.id for scope in every for b in scope if b.id}
@@ -145,18 +160,20 @@ def keymap_problems(keymap: Mapping[str, str], app: type[App[Any]]) -> list[str]
         if binding_id not in known:
             close = difflib.get_close_matches(binding_id, sorted(known), n=1)
             guess = f" (did you mean {close[0]}?)" if close else ""
-            problems.append(f"keymap {binding_id!r} is not a binding id{guess}; it is ignored.")
-    said: set[tuple[str, str]] = set()
+            said = f"keymap {binding_id!r} is not a binding id{guess}; it is ignored."
+            problems.append((binding_id, said))
+    named: set[tuple[str, str]] = set()
     for scope in every:
-        problems += clashes(keymap, scope, said)
+        problems += clashes(keymap, scope, named)
     return problems
 
 
 def clashes(
     keymap: Mapping[str, str], scope: list[Binding], said: set[tuple[str, str]]
-) -> list[str]:
-    """The keymap's keys in `scope` that reach another binding than the one they are
-    given to (`said`: the pairs named already, by another screen). Keys two bindings
+) -> list[tuple[str, str]]:
+    """The keymap's entries in `scope` whose keys reach another binding than the one they
+    are given to, or may never arrive, each with its sentence (`said`: the pairs named
+    already, by another screen). Keys two bindings
     share by default are left alone: the screen offers one of them at a time (`n`, New
     or Lobby)."""
     reached: dict[str, list[tuple[str, str]]] = {}  # key received -> (binding, key given)
@@ -179,8 +196,12 @@ def clashes(
                 continue
             if not others and key != received:
                 problems.append(
-                    f"keymap {name!r} = {keymap[name]!r} may never arrive: "
-                    f"most terminals send {key} as {SPOKEN.get(received, received)}."
+                    (
+                        name,
+                        f"keymap {name!r} = {keymap[name]!r} may never arrive: most "
+                        f"terminals send {key} as {SPOKEN.get(received, received)}; "
+                        f"{name} keeps its default keys.",
+                    )
                 )
             if not others:
                 continue
@@ -194,7 +215,10 @@ def clashes(
                 else f"{other} has {key} too"
             )
             problems.append(
-                f"keymap {name!r} = {keymap[name]!r} clashes with {other}: "
-                f"{how}; choose another key."
+                (
+                    name,
+                    f"keymap {name!r} = {keymap[name]!r} clashes with {other}: "
+                    f"{how}; {name} keeps its default keys: choose another key.",
+                )
             )
     return problems

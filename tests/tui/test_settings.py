@@ -121,15 +121,18 @@ def test_a_key_that_reaches_another_binding_is_named_at_start(tmp_path: Path) ->
     path.write_text('[keymap]\n"play.hint" = "ctrl+h"\n"play.undo" = "u,backspace"\n')
     clash = (
         "keymap 'play.hint' = 'ctrl+h' clashes with play.undo: terminals send ctrl+h as "
-        "Backspace, which play.undo has; choose another key."
+        "Backspace, which play.undo has; play.hint keeps its default keys: choose another key."
     )
     assert problems(path, tmp_path) == (clash,)
     assert clash in reported_at_start(load_settings(path), tmp_path / "data")
+    # The clashing entry is left out: ctrl+h (Backspace) undoes, b still hints.
+    app = build_app(data=tmp_path / "data", settings=load_settings(path))
+    assert app.settings.keymap == {"play.undo": "u,backspace"}
     # A key taken by the board (h moves the cursor left) is named too.
     path.write_text('[keymap]\n"play.hint" = "h"\n')
     assert problems(path, tmp_path) == (
         "keymap 'play.hint' = 'h' clashes with board.left: board.left has h too; "
-        "choose another key.",
+        "play.hint keeps its default keys: choose another key.",
     )
     # Unless the board is given other keys: nothing is said.
     path.write_text('[keymap]\n"play.hint" = "h"\n"board.left" = "left,a"\n')
@@ -196,7 +199,7 @@ def test_the_readmes_sample_keymap_works_and_the_tips_name_its_keys(tmp_path: Pa
 
 
 def test_the_tips_and_the_key_bar_follow_the_keymap(tmp_path: Path) -> None:
-    keymap = {"study.back": "comma", "study.forward": "full_stop", "play.analysis": "o"}
+    keymap = {"study.back": "minus", "study.forward": "plus", "play.analysis": "o"}
     keymap |= {"board.left": "a,left", "play.help": "f1"}
     settings = Settings(keymap=keymap)
 
@@ -206,7 +209,7 @@ def test_the_tips_and_the_key_bar_follow_the_keymap(tmp_path: Path) -> None:
         )
         assert " o Analysis " in str(screen.query_one(KeyBar).render())
         await pilot.press("o")
-        assert status(screen).startswith("Analysis: , . step, g go to,")
+        assert status(screen).startswith("Analysis: - + step, g go to,")
         assert status(screen).endswith("moves start variations; o leaves.")
 
     started(settings, tmp_path / "data", scenario)
