@@ -2,13 +2,14 @@
 
 The server's loop keeps asyncssh's connections, the password checks, the rooms and the
 store; every terminal session (`terminal_session`) runs its app on a thread of its own
-with its own loop (`session_thread`), drawn through `ChannelDriver` on its channel, and reaches the rooms
-through its `room_client.RoomClient`. The server offers terminal sessions and a few
-commands only: no shell, no commands but `join CODE` and `watch CODE` (with a terminal) and
-`games`, `export` and `ratings` (with or without one), no subsystems (so no sftp or scp),
-and no forwarding of ports, agents or X11 (asyncssh refuses those unless asked for them).
-Rooms, the archive, names and ratings are in the store: `server.db` in the data folder,
-or with `--database` a PostgreSQL database that any number of processes share (`shared`).
+with its own loop (`session_thread`), drawn through `ChannelDriver` on its channel, and
+reaching the rooms through its `room_client.RoomClient`. The server offers terminal
+sessions and a few commands only: no shell, no commands but `join CODE` and `watch CODE`
+(with a terminal) and `games`, `export` and `ratings` (with or without one), no
+subsystems (so no sftp or scp), and no forwarding of ports, agents or X11 (asyncssh
+refuses those unless asked for them). Rooms, the archive, names and ratings are in the
+store: `server.db` in the data folder, or with `--database` a PostgreSQL database that
+any number of processes share (`shared`).
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Coroutine, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import asyncssh
@@ -54,8 +53,6 @@ class Host(AppHost, Protocol):
     config: ServerConfig
     sessions: Counter[str]
     terminals: set[TerminalSession]
-
-    def user_folder(self, user: str) -> Path: ...
 
 
 class TerminalSession(asyncssh.SSHServerSession[str]):
