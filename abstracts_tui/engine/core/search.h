@@ -314,7 +314,7 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
         node = child;
     }
     if (result < 0) {
-        int from = nk, swap_key = (c->slots - 1) * 2;
+        int from = nk, swap_key = F(amaf_key)(c, MOVE_SWAP, 0); /* either colour's: & ~1 */
         nk += F(playout)(c, &st, &w->rng, keys + nk, NULL);
         result = F(winner)(c, &st);
         for (int ply = from; ply < nk && swap_at < 0; ply++) {
