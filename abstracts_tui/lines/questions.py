@@ -64,6 +64,9 @@ def cell(session: Session, rest: str, say: Say) -> None:
     from ..rules import RulesError
 
     game = session.game
+    if not rest.strip():
+        say(f"No cell given: type cell and its name, such as cell {game.geometry.name(0)}.")
+        return
     try:
         found = game.geometry.parse(rest)
     except RulesError as error:

@@ -108,7 +108,9 @@ def cell_words(game: Game, cell: int) -> str:
 def move_words(before: Game, after: Game, move: Move, person: str) -> str:
     """The move just played, by whom, and what it changed beside its own cells:
     `Blue (Ann) plays d4, capturing c4.`
-    `Orange (Bob) moves b3 to e3, capturing Blue stack of 2.`"""
+    `Orange (Bob) moves b3 to e3, capturing Blue stack of 2.`
+    `Blue (Ann) moves c6 to b6, capturing Orange, leaving a block on c6.`
+    `Black (Ann) plays c4, pushing d4 to e4, c3 to c2.`"""
     mover = before.turn
     who = f"{colour(before, mover)} ({person})"
     if move == PASS:
@@ -118,15 +120,24 @@ def move_words(before: Game, after: Game, move: Move, person: str) -> str:
     frm, to = before.move_cells(move)
     assert to is not None
     name = before.geometry.name
+    words = []
     if frm is None:
         text = f"{who} plays {name(to)}"
     else:
         taken = before.piece_at(to)
         text = f"{who} moves {name(frm)} to {name(to)}"
         if taken is not None and taken.colour not in (None, mover):
-            text += f", capturing {piece_words(before, taken)}"
-    changes = change_words(before, after, mover, skip={c for c in (frm, to) if c is not None})
-    return text + (", " + ", ".join(changes) if changes else "") + "."
+            words.append(f"capturing {piece_words(before, taken)}")
+        left = after.piece_at(frm)
+        if left is not None:
+            article = "a " if left.colour is None else ""  # a block, a neutral stone
+            words.append(f"leaving {article}{piece_words(after, left)} on {name(frm)}")
+    pushed = before.pushed(move)
+    if pushed:
+        words.append("pushing " + ", ".join(f"{name(a)} to {name(b)}" for a, b in pushed))
+    skip = {c for c in (frm, to) if c is not None} | {c for pair in pushed for c in pair}
+    words += change_words(before, after, mover, skip=skip)
+    return text + "".join(", " + word for word in words) + "."
 
 
 def change_words(before: Game, after: Game, mover: int, skip: set[int]) -> list[str]:

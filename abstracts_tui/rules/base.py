@@ -241,6 +241,11 @@ class Game(ABC):
         frm, to = capture_cells(move, n)
         return frm, to
 
+    def pushed(self, move: Move) -> list[tuple[int, int]]:
+        """The pieces a move (legal now) would push to other cells, as (from, to) cells;
+        none but in a game whose moves push (Egotzi)."""
+        return []
+
     # -- colours and results -----------------------------------------------------------
 
     def colour_name(self, colour: int) -> str:

@@ -123,11 +123,23 @@ def _place(
         white |= bit
     else:
         black |= bit
-    occupied = black | white
+    for source, target in _pushes(lines[p], full, black | white):
+        if black & source:
+            black ^= source | target
+        else:
+            white ^= source | target
+    return black, white
+
+
+def _pushes(lines: tuple[_Line, ...], full: int, occupied: int) -> list[tuple[int, int]]:
+    """The stones a placement pushes, as (the cell's bit, the bit of where it goes), for
+    the lines through the new stone and the board `occupied` just after it is placed; a
+    stone that stays is left out."""
     empty = full ^ occupied
+    pushed: list[tuple[int, int]] = []
     # A row push and a column push never meet (their lines cross only at p, which is
     # full), so each line is settled on its own.
-    for low, low_beyond, high, high_beyond, line in lines[p]:
+    for low, low_beyond, high, high_beyond, line in lines:
         line_empty = line & empty
         if not line_empty:
             continue  # nothing on this line can move
@@ -157,16 +169,10 @@ def _place(
             ahead_high = (high_beyond & line_empty) or line_empty
             target_high = ahead_high & -ahead_high
         if target_low:
-            if black & low:
-                black ^= low | target_low
-            else:
-                white ^= low | target_low
+            pushed.append((low, target_low))
         if target_high:
-            if black & high:
-                black ^= high | target_high
-            else:
-                white ^= high | target_high
-    return black, white
+            pushed.append((high, target_high))
+    return pushed
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -260,6 +266,15 @@ class Egotzi(Game):
     def swap_allowed(self) -> bool:
         """Whether White may swap now (the pie rule, second move of the game only)."""
         return self._swap_ok
+
+    def pushed(self, move: Move) -> list[tuple[int, int]]:
+        """The stones placing on `move` (legal now) would push: (from, to) cells, a
+        stone that stays left out."""
+        if move in (PASS, SWAP):
+            return []
+        occupied = self._black | self._white | 1 << move
+        pushes = _pushes(self._tables.lines[move], self._tables.full, occupied)
+        return [(source.bit_length() - 1, target.bit_length() - 1) for source, target in pushes]
 
     def legal_moves(self) -> list[Move]:
         """Every empty cell, lowest first, then SWAP when the pie rule allows it."""

@@ -117,6 +117,8 @@ def test_the_board_a_row_a_column_a_cell_and_the_legal_moves_in_words(tmp_path: 
     assert term.wait_for("d3:").startswith("d3: Orange. Around it:")
     term.send("row 9")
     assert term.wait_for("No row") == "No row 9: the rows are 1 to 6."
+    term.send("cell")
+    assert term.wait_for("No cell") == "No cell given: type cell and its name, such as cell a1."
     term.send("legal")
     legal = term.wait_for("35 legal moves: ").removesuffix(".").split(": ")[1].split(", ")
     assert "c3" not in legal and "d3" not in legal and "c3-d3" in legal  # Blue may capture

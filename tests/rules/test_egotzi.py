@@ -175,6 +175,10 @@ def test_straight_and_wrapped_push_onto_one_square_the_wrapped_stone_stays() -> 
         . . . . .
     """)
     assert game.turn == 1
+    # What the move pushed: b3 to a3; d3 stayed, so it is not said.
+    name = game.geometry.name
+    c3 = game.geometry.parse("c3")
+    assert [(name(a), name(b)) for a, b in setup(before).pushed(c3)] == [("b3", "a3")]
 
 
 def test_collision_on_a_column_the_stone_pushed_down_wraps_and_stays() -> None:
@@ -662,6 +666,7 @@ def test_every_move_adds_exactly_one_stone(rng: random.Random, size: int, varian
         counts = Counter(before.values())
         mover = game.turn
         move = rng.choice(game.legal_moves())
+        pushed = game.pushed(move)
         game.play(move)
         after_move = cells_of(game)
         if move == SWAP:
@@ -676,6 +681,16 @@ def test_every_move_adds_exactly_one_stone(rng: random.Random, size: int, varian
         expected = dict(before)
         reference_place(expected, size, game.geometry.coords(move), mover)
         assert after_move == expected
+        # The pushes said of the move (line mode says them) are what it did: each from a
+        # neighbour of the new stone, all together.
+        said = dict(before)
+        coords = game.geometry.coords
+        moving = {coords(source): said.pop(coords(source)) for source, _ in pushed}
+        for source, target in pushed:
+            assert source in game.geometry.neighbours[move]
+            said[coords(target)] = moving[coords(source)]
+        said[coords(move)] = mover
+        assert said == expected
     assert placements == size * size
 
 
