@@ -194,7 +194,10 @@ def test_two_line_mode_players_make_join_and_play_a_room(start_server, tmp_path:
         assert ann.wait_for("Time left").startswith("Time left: Blue (ann) ")
         # Ann captures; then asks to take it back, and Bob accepts.
         ann.send("c3-d3")
-        assert bob.wait_for("Blue (ann)") == "Blue (ann) moves c3 to d3, capturing Orange."
+        assert (
+            bob.wait_for("Blue (ann)")
+            == "Blue (ann) moves c3 to d3, capturing Orange, leaving a block on c3."
+        )
         ann.send("takeback")
         assert ann.wait_for("Take-back asked") == "Take-back asked: waiting for bob's answer."
         assert bob.wait_for("ann asks") == (
