@@ -33,19 +33,15 @@ import itertools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from ..commands import Abort, Command
-from ..rooms.apply import adopt, apply, twin
+from ..rooms.apply import adopt, apply
 from ..rooms.chat import Chat, ChatLine
 from ..rooms.holder import Holder
-from ..rooms.live import Refused
-from ..rooms.presence import PRESENCES
-from ..rooms.room import Room, RoomError
-from ..rooms.rooms import Rooms
 from ..rules import RulesError
-from ..session import Change, Changed, Phase, Session
-from ..store import PlayerRating, Store, StoredRoom
-from .crossing import call_in, run_in
+from ..session import Session
+from ..store import PlayerRating, StoredRoom
 
 log = logging.getLogger(__name__)
 
@@ -92,55 +88,6 @@ class RoomView:
 
     def describe(self) -> str:
         return self.description
-
-
-def view_of(room: Room) -> RoomView:
-    """The room now (on the server's loop)."""
-    waiting = room.session.waiting_for() if room.joiner is not None else None
-    return RoomView(
-        room.code,
-        room.setup.game,
-        room.creator,
-        room.joiner,
-        room.rated,
-        room.finished,
-        waiting,
-        room.game_text(),
-        room.state_text(),
-        room.describe(),
-        room.open,
-        room.setup.clock,
-    )
-
-
-def your_move(room: Room, changed: Changed, user: str) -> tuple[str, bool] | None:
-    """What `user` is told when somebody moved in `room` (on any connection, of any
-    process): (text, whether to ring), or None (not their room, their own move)."""
-    session = room.session
-    joined = changed.change is Change.PHASE and changed.by is None
-    by = room.joiner if joined else changed.by
-    if user not in room.players or by in (None, user):
-        return None
-    where = f"room {room.code} ({session.game.info.title})"
-    if changed.change is Change.END:  # resigned or called off: news, no bell
-        ended_how = session.ended()
-        aborted = ended_how is not None and ended_how.winner is None
-        what = "aborted the game" if aborted else "resigned"
-        return f"{by} {what} in {where}: {session.turn_text()}.", False
-    move = changed.move or session.node.move
-    if room.finished:  # news, but nothing to do: no bell
-        return f"{by} played {move} in {where}: {session.turn_text()}.", False
-    if session.waiting_for() != user:
-        return None
-    if joined:
-        what = "joined"
-    elif changed.change is Change.MOVE:
-        what = f"played {move}"
-    elif session.phase is Phase.SIDE:
-        what = "set komi: choose your side"
-    else:
-        what = "chose a side"
-    return f"{by} {what} in {where}: your move.", True
 
 
 @dataclass
@@ -201,50 +148,46 @@ class Shown:
         """Send a command to the room's gateway; raises Refused with its sentence. The
         replica followed has the command (applied in the order the room applied it)
         before this returns."""
-        await run_in(self.client.server, self.client.send_there(self.code, command))
+        await self.client.link.call("send_there", self.code, command)
 
 
-@dataclass
-class Watch:
-    """A shown room's ties on the server's loop, to be cut when it is no longer shown."""
+class Link(Protocol):
+    """How a session's client reaches its desk (`room_desk.RoomDesk`, on the server's
+    loop): by the name of one of the desk's methods named `_there`."""
 
-    room: Room
-    commanded: Callable[[Command, str | None, float], None]
-    moved: Callable[[Changed], None]
-    saving: Callable[[], None]
-    presence: Callable[[], None]
-    said: Callable[[ChatLine], None]
+    async def call(self, name: str, *args: Any) -> Any:
+        """Run the desk's coroutine `name` with `args`; its result, or what it raised."""
+        ...
+
+    def post(self, name: str, *args: Any) -> None:
+        """Call the desk's function `name` with `args` soon; nothing comes back."""
+        ...
 
 
 @dataclass
 class RoomClient:
-    """One session's way to the rooms. Made on the server's loop; `connect` on the app's."""
+    """One session's way to the rooms, on the app's loop: what it holds of them (the lists,
+    the rooms shown), and its desk on the server's loop, reached through `link`."""
 
-    rooms: Rooms
-    store: Store
     holder: Holder
-    server: asyncio.AbstractEventLoop
+    rated: bool
+    """Whether the server rates games (its store keeps ratings)."""
+    link: Link
     app: asyncio.AbstractEventLoop | None = None
     news: News | None = None
     views: tuple[RoomView, ...] = ()
-    """The unfinished rooms as last read (`refresh`), on the app's loop."""
+    """The unfinished rooms as last read (`refresh`)."""
     shown: dict[int, Shown] = field(default_factory=dict)
-    """On the app's loop."""
     opening: dict[int, list[Callable[[Shown], None]]] = field(default_factory=dict)
     """What came for a shown room before its replica was here (the server's loop told
-    it in order, after the replica; the app's loop may run it before), on the app's loop."""
-    watches: dict[int, Watch] = field(default_factory=dict)
-    """On the server's loop."""
-    waits: dict[int, tuple[Room, Callable[[Room], None]]] = field(default_factory=dict)
-    """Joins awaited, on the server's loop."""
+    it in order, after the replica; the app's loop may run it before)."""
+    joins: dict[int, Callable[[], None]] = field(default_factory=dict)
+    """Joins awaited: what each calls."""
     keys: itertools.count[int] = field(default_factory=itertools.count)
 
     def __post_init__(self) -> None:
         self.user = self.holder.user
-        self.rated = self.rooms.rated
         self.listing: Listing | None = None
-        self.rooms.movers.append(self.moved_there)
-        self.rooms.listing.append(self.listing_there)
 
     # -- the app's side -----------------------------------------------------------------------
 
@@ -284,37 +227,36 @@ class RoomClient:
 
     async def refresh(self) -> None:
         """Read the unfinished rooms again (the lobby's lists)."""
-        self.views = await run_in(self.server, self.views_there())
+        self.views = await self.link.call("views_there")
 
     async def enter(self, code: str, *, watch: bool) -> Entered:
         """Take the seat in room `code` (joining if one is open), or watch it."""
-        return await run_in(self.server, self.enter_there(code, watch))
+        return await self.link.call("enter_there", code, watch)  # type: ignore[no-any-return]
 
     async def create(self, setup: object, *, rated: bool, open: bool = False) -> RoomView:
         """A new room, an open challenge if `open` (raises RoomError)."""
-        return await run_in(self.server, self.create_there(setup, rated, open))
+        return await self.link.call("create_there", setup, rated, open)  # type: ignore[no-any-return]
 
     async def say(self, code: str, text: str) -> None:
         """Say `text` in room `code`'s chat; raises Refused or ChatRefused (a rules'
         error) with one sentence."""
-        await run_in(self.server, self.say_there(code, text))
+        await self.link.call("say_there", code, text)
 
     async def rematch(self, code: str) -> RoomView:
         """Accept the rematch of room `code`: the new room (raises RoomError)."""
-        return await run_in(self.server, self.rematch_there(code))
+        return await self.link.call("rematch_there", code)  # type: ignore[no-any-return]
 
     async def call_off(self, code: str) -> None:
         """Abort room `code`'s game before anybody joined; raises Refused."""
-        await run_in(self.server, self.send_there(code, Abort()))
+        await self.link.call("send_there", code, Abort())
 
     async def show(self, code: str) -> Shown | None:
         """A replica of room `code`'s session as it is now; kept up to date from the
         moment its screen follows it (`Shown.follow`) until it is hidden."""
-        assert self.app is not None
         key = next(self.keys)
         self.opening[key] = []
         try:
-            made = await run_in(self.server, self.show_there(code, key, self.app))
+            made = await self.link.call("show_there", code, key)
         finally:
             early = self.opening.pop(key)
         if made is None:
@@ -331,7 +273,7 @@ class RoomClient:
     def hide(self, shown: Shown) -> None:
         if self.shown.pop(shown.key, None) is not None:
             shown.ended = True
-            call_in(self.server, self.hide_there, shown.key)
+            self.link.post("hide_there", shown.key)
 
     def showing(self, code: str) -> bool:
         return any(shown.code == code for shown in self.shown.values())
@@ -339,23 +281,30 @@ class RoomClient:
     def when_joined(self, code: str, joined: Callable[[], None]) -> Callable[[], None]:
         """Call `joined` (on the app's loop) once somebody takes room `code`'s open seat
         (at once if somebody has); the callable returned stops waiting."""
-        assert self.app is not None
         key = next(self.keys)
-        call_in(self.server, self.wait_there, code, key, self.app, joined)
-        return lambda: call_in(self.server, self.unwait_there, key)
+        self.joins[key] = joined
+        self.link.post("wait_there", code, key)
+
+        def stop() -> None:
+            if self.joins.pop(key, None) is not None:
+                self.link.post("unwait_there", key)
+
+        return stop
 
     async def ratings(
         self, game: str | None, names: set[str], *, end: bool = False
     ) -> list[PlayerRating]:
         """The ratings of `names` in `game` (None: every game); at a game's `end`, once
         the end is kept (and rated). Raises StoreError."""
-        return await run_in(self.server, self.ratings_there(game, names, end))
+        return await self.link.call("ratings_there", game, names, end)  # type: ignore[no-any-return]
 
     async def archive(
         self, *, finished: bool, player: str | None, limit: int, offset: int
     ) -> list[StoredRoom]:
         """A page of the store's rooms (the archive). Raises StoreError."""
-        return await run_in(self.server, self.archive_there(finished, player, limit, offset))
+        return await self.link.call(  # type: ignore[no-any-return]
+            "archive_there", finished, player, limit, offset
+        )
 
     def _to_shown(self, key: int, act: Callable[[Shown], None]) -> None:
         shown = self.shown.get(key)
@@ -374,7 +323,7 @@ class RoomClient:
                 log.warning(
                     "room %s: %s does not apply to a replica (%s)", shown.code, command, error
                 )
-                call_in(self.server, self.copy_there, key)
+                self.link.post("copy_there", key)
 
         self._to_shown(key, act)
 
@@ -409,166 +358,7 @@ class RoomClient:
         if self.listing is not None:
             self.listing()
 
-    # -- the server's side -------------------------------------------------------------------
-
-    def moved_there(self, room: Room, changed: Changed) -> None:
-        told = your_move(room, changed, self.user)
-        if told is not None and self.app is not None:
-            call_in(self.app, self._news_here, room.code, *told)
-
-    def listing_there(self) -> None:
-        """A room was made, joined or ended: the lists read again go to the app."""
-        if self.app is not None:
-            views = tuple(view_of(room) for room in self.rooms.unfinished())
-            call_in(self.app, self._listing_here, views)
-
-    async def views_there(self) -> tuple[RoomView, ...]:
-        return tuple(view_of(room) for room in self.rooms.unfinished())
-
-    async def enter_there(self, code: str, watch: bool) -> Entered:
-        rooms = self.rooms
-        room = await rooms.get(code)
-        if room is None:
-            return Entered(None, f"There is no room {code}.")
-        notice = None
-        if self.user in room.players:
-            await rooms.take_seat(room, self.holder)
-        elif not watch:
-            try:
-                await rooms.join(room, self.holder)
-            except RoomError as error:
-                notice = f"{str(error).capitalize()}: you watch."
-        return Entered(view_of(room), notice)
-
-    async def create_there(self, setup: object, rated: bool, open: bool) -> RoomView:
-        from ..game_setup import Setup
-
-        assert isinstance(setup, Setup)
-        return view_of(await self.rooms.create(setup, self.holder, rated=rated, open=open))
-
-    async def say_there(self, code: str, text: str) -> None:
-        room = self.rooms.known(code)
-        if room is None:
-            raise Refused(f"room {code} is not here any more")
-        await self.rooms.say(room, text, self.holder)
-
-    async def rematch_there(self, code: str) -> RoomView:
-        room = self.rooms.known(code)
-        if room is None:
-            raise RoomError(f"room {code} is not here any more")
-        return view_of(await self.rooms.rematch(room, self.holder))
-
-    async def show_there(
-        self, code: str, key: int, app: asyncio.AbstractEventLoop
-    ) -> tuple[RoomView, Session, frozenset[str], tuple[ChatLine, ...]] | None:
-        room = await self.rooms.get(code)
-        if room is None:
-            return None
-        live = room.session
-        replica = twin(live)
-        if live.keeper is not None:
-            replica.keeper = Kept(live.keeper.location, live.keeper.trouble)
-
-        def commanded(command: Command, by: str | None, at: float) -> None:
-            call_in(app, self._apply_here, key, command, by, at)
-
-        records = [live.record]
-
-        def moved(changed: Changed) -> None:
-            # Read again whole (`Rooms._reload` adopts another record, then tells what
-            # changed): copied again, the replica tells its screen the same. A take-back's
-            # steps keep the record, and come to the replica with their command.
-            if live.record is not records[0]:
-                records[0] = live.record
-                call_in(app, self._adopt_here, key, twin(live))
-
-        def saving() -> None:
-            keeper = live.keeper
-            if keeper is not None:
-                call_in(app, self._kept_here, key, Kept(keeper.location, keeper.trouble))
-
-        def presence() -> None:
-            call_in(app, self._people_here, key, PRESENCES.people(code))
-
-        def said(line: ChatLine) -> None:
-            call_in(app, self._said_here, key, line)
-
-        room.commands.append(commanded)
-        live.listeners.append(moved)
-        live.saving_listeners.append(saving)
-        room.chat.listeners.append(said)
-        PRESENCES.follow(code, self.user, True, presence)
-        self.watches[key] = Watch(room, commanded, moved, saving, presence, said)
-        return view_of(room), replica, PRESENCES.people(code), tuple(room.chat.lines)
-
-    def copy_there(self, key: int) -> None:
-        watch = self.watches.get(key)
-        if watch is not None and self.app is not None:
-            call_in(self.app, self._adopt_here, key, twin(watch.room.session))
-
-    def hide_there(self, key: int) -> None:
-        watch = self.watches.pop(key, None)
-        if watch is None:
-            return
-        room, live = watch.room, watch.room.session
-        for ties, tie in (
-            (room.commands, watch.commanded),
-            (live.listeners, watch.moved),
-            (live.saving_listeners, watch.saving),
-            (room.chat.listeners, watch.said),
-        ):
-            if tie in ties:
-                ties.remove(tie)  # type: ignore[arg-type]
-        PRESENCES.follow(room.code, self.user, False, watch.presence)
-
-    def wait_there(
-        self, code: str, key: int, app: asyncio.AbstractEventLoop, joined: Callable[[], None]
-    ) -> None:
-        room = self.rooms.known(code)
-        if room is None:
-            return
-        if room.joiner is not None:
-            call_in(app, joined)
-            return
-
-        def listener(room: Room) -> None:
-            call_in(app, joined)
-
-        room.listeners.append(listener)
-        self.waits[key] = (room, listener)
-
-    def unwait_there(self, key: int) -> None:
-        waiting = self.waits.pop(key, None)
-        if waiting is not None and waiting[1] in waiting[0].listeners:
-            waiting[0].listeners.remove(waiting[1])
-
-    async def send_there(self, code: str, command: Command) -> None:
-        room = self.rooms.known(code)
-        if room is None:
-            raise Refused(f"room {code} is not here any more")
-        await self.rooms.send(room, command, self.holder)
-
-    async def ratings_there(
-        self, game: str | None, names: set[str], end: bool
-    ) -> list[PlayerRating]:
-        if end:  # the end is saved (and rated) before the ratings are read again
-            await self.rooms.flush()
-        return await asyncio.to_thread(self.store.ratings, game, names)
-
-    async def archive_there(
-        self, finished: bool, player: str | None, limit: int, offset: int
-    ) -> list[StoredRoom]:
-        return await asyncio.to_thread(
-            self.store.rooms, finished=finished, player=player, limit=limit, offset=offset
-        )
-
-    def close(self) -> None:
-        """The session ended (on the server's loop): nothing more is sent to it."""
-        if self.moved_there in self.rooms.movers:
-            self.rooms.movers.remove(self.moved_there)
-        if self.listing_there in self.rooms.listing:
-            self.rooms.listing.remove(self.listing_there)
-        for key in list(self.watches):
-            self.hide_there(key)
-        for key in list(self.waits):
-            self.unwait_there(key)
+    def _joined_here(self, key: int) -> None:
+        joined = self.joins.get(key)
+        if joined is not None:
+            joined()

@@ -181,10 +181,10 @@ class SessionThread:
         called on. An SSH session's app and a browser page's (`serve --web`) are made and
         run so; `reached` says which (`ServerApp`)."""
         from .app import ServerApp
-        from .room_client import RoomClient
+        from .room_desk import thread_client
 
         loop = asyncio.get_running_loop()
-        client = RoomClient(server.rooms, server.store, holder, loop)
+        client, desk = thread_client(server.rooms, server.store, holder, loop)
         frames = AppChannel(loop, write, attached)
         user = holder.user
         data = server.user_folder(user)
@@ -205,7 +205,7 @@ class SessionThread:
         try:
             return await self.run(make, (terminal.width, terminal.height))
         finally:
-            client.close()
+            desk.close()
 
     def end(self) -> None:
         """End the app (from the server's loop)."""

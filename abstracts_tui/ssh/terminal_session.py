@@ -324,13 +324,13 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         (`ssh/line_lobby.py`, reading the channel through `ssh/lines.py`)."""
         from ..engine.levels import DEFAULT_LEVEL
         from .line_lobby import start_thread
-        from .room_client import RoomClient
+        from .room_desk import thread_client
 
         if self.closed:
             self.release()
             return
         assert self.holder is not None
-        client = RoomClient(
+        client, desk = thread_client(
             self.server.rooms, self.server.store, self.holder, asyncio.get_running_loop()
         )
         self.server.terminals.add(self)
@@ -348,7 +348,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         except Exception:
             log.exception("%s: line mode failed", self.user)
         finally:
-            client.close()
+            desk.close()
             self.server.terminals.discard(self)
             self.release()
             if self.idle_check is not None:

@@ -26,7 +26,7 @@ from abstracts_tui.rooms.presence import PRESENCES
 from abstracts_tui.rooms.rooms import Rooms
 from abstracts_tui.session import Change, Changed, Phase, Session
 from abstracts_tui.ssh.crossing import on_thread, run_in
-from abstracts_tui.ssh.room_client import RoomClient
+from abstracts_tui.ssh.room_desk import thread_client
 from abstracts_tui.store import SqliteStore
 from abstracts_tui.store.live_sqlite import LiveSqlite
 
@@ -53,7 +53,7 @@ def test_a_replica_on_a_sessions_thread_follows_the_room(tmp_path: Path) -> None
         room = await rooms.create(Setup("linage", clock="10m"), ann)
         code = room.code
         loop = asyncio.get_running_loop()
-        client = RoomClient(rooms, store, bob, loop)
+        client, desk = thread_client(rooms, store, bob, loop)
 
         async def live_moves() -> tuple[list[str], str]:
             return moves(room.session), room.session.record.to_sgf()
@@ -93,8 +93,8 @@ def test_a_replica_on_a_sessions_thread_follows_the_room(tmp_path: Path) -> None
 
         await on_thread("session", lambda: asyncio.run(app()))
         assert room.commands == [] and "bob" not in PRESENCES.here(code)
-        client.close()
-        assert client.moved_there not in rooms.movers
+        desk.close()
+        assert desk.moved_there not in rooms.movers
         await rooms.close()
 
     asyncio.run(server())
@@ -112,7 +112,7 @@ def test_chat_take_back_and_the_lists_cross_to_a_sessions_thread(tmp_path: Path)
         rooms = Rooms(LiveSqlite(store))
         await rooms.start()
         loop = asyncio.get_running_loop()
-        client = RoomClient(rooms, store, bob, loop)
+        client, desk = thread_client(rooms, store, bob, loop)
         made: list[str] = []
 
         async def challenge() -> str:
@@ -171,8 +171,8 @@ def test_chat_take_back_and_the_lists_cross_to_a_sessions_thread(tmp_path: Path)
         await on_thread("session", lambda: asyncio.run(app()))
         room = rooms.known(made[0])
         assert room is not None and room.chat.listeners == [] and room.commands == []
-        client.close()
-        assert client.listing_there not in rooms.listing
+        desk.close()
+        assert desk.listing_there not in rooms.listing
         await rooms.close()
 
     asyncio.run(server())
@@ -192,7 +192,7 @@ def test_a_move_made_before_the_screen_listens_is_told_to_it_when_it_does(
         await rooms.start()
         room = await rooms.create(Setup("petrify"), ann)
         loop = asyncio.get_running_loop()
-        client = RoomClient(rooms, store, bob, loop)
+        client, desk = thread_client(rooms, store, bob, loop)
 
         async def as_ann(command: object) -> None:
             await rooms.send(room, command, ann)  # type: ignore[arg-type]
@@ -217,7 +217,7 @@ def test_a_move_made_before_the_screen_listens_is_told_to_it_when_it_does(
 
         await on_thread("session", lambda: asyncio.run(app()))
         assert room.commands == []
-        client.close()
+        desk.close()
         await rooms.close()
 
     asyncio.run(server())
@@ -238,7 +238,7 @@ def test_a_replica_copied_again_tells_its_screen_each_move_gained_and_by_whom(
         await rooms.start()
         room = await rooms.create(Setup("petrify"), ann)
         loop = asyncio.get_running_loop()
-        client = RoomClient(rooms, store, bob, loop)
+        client, desk = thread_client(rooms, store, bob, loop)
 
         async def read_again(*played: tuple[str, str]) -> None:
             # What `Rooms` does with the room read again from the store: adopt it whole.
@@ -290,7 +290,7 @@ def test_a_replica_copied_again_tells_its_screen_each_move_gained_and_by_whom(
             await run_in(loop, asyncio.sleep(0))
 
         await on_thread("session", lambda: asyncio.run(app()))
-        client.close()
+        desk.close()
         await rooms.close()
 
     asyncio.run(server())
