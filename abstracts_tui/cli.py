@@ -432,6 +432,13 @@ def review(
 )
 @click.option("--sessions-per-user", default=3, show_default=True, help="Sessions per user name.")
 @click.option(
+    "--max-sessions",
+    type=click.IntRange(min=1),
+    default=200,
+    show_default=True,
+    help="Sessions open at once on the server (with --isolate, about 27 MiB each).",
+)
+@click.option(
     "--connections-per-address",
     type=click.IntRange(min=1),
     default=10,
@@ -474,6 +481,12 @@ def review(
     help="With --web: trust the proxy's Forwarded or X-Forwarded-For/-Proto/-Host/-Prefix "
     "headers for the address browsers use and the browser's own.",
 )
+@click.option(
+    "--isolate",
+    is_flag=True,
+    help="Run each SSH session's app in a process of its own: no session's layouts or "
+    "garbage collections hold up the others, for tens of megabytes a session.",
+)
 @log_level_option
 def serve(
     host: str,
@@ -485,6 +498,7 @@ def serve(
     rated: bool,
     database: str | None,
     sessions_per_user: int,
+    max_sessions: int,
     connections_per_address: int,
     idle_timeout: float,
     check_only: bool,
@@ -492,6 +506,7 @@ def serve(
     web_address: str | None,
     public_url: str | None,
     behind_proxy: bool,
+    isolate: bool,
     log_level: str,
 ) -> None:
     """Serve the games over SSH: each connection gets its own app, with rooms to play in.
@@ -554,8 +569,10 @@ def serve(
         rated=rated,
         database=database,
         web=web,
+        isolate=isolate,
         limits=Limits(
             sessions_per_user=sessions_per_user,
+            sessions=max_sessions,
             connections_per_address=connections_per_address,
             idle_seconds=idle_timeout,
             login_seconds=login_timeout,

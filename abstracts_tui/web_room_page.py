@@ -18,19 +18,21 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 
 from .ssh.limits import clamp_size
+from .ssh.session_process import SessionProcess
 from .ssh.session_thread import AppInput, SessionThread
 from .web import CLOSE_SECONDS
 
 if TYPE_CHECKING:
     from .rooms.holder import Holder
-    from .ssh.driver import ChannelDriver
     from .ssh.server import Server
+    from .ssh.session_thread import Keys
 
 log = logging.getLogger("abstracts_tui.web")
 
 
 class RoomPage:
-    """One page's app: a room player's `ServerApp` on a thread of its own, its frames sent
+    """One page's app: a room player's `ServerApp` on a thread of its own (or in a process
+    of its own: `serve --isolate`), its frames sent
     to the page's websocket, the page's checked messages handed to its driver."""
 
     def __init__(
@@ -47,7 +49,8 @@ class RoomPage:
         self.input = AppInput(size)
         """The page's keys and sizes, for the app's driver."""
         self.address = address
-        self.thread = SessionThread(f"web-{user}")
+        name = f"web-{user}"
+        self.thread = SessionProcess(name) if server.config.isolate else SessionThread(name)
         self.out: list[bytes] = []
         """Frames not yet handed to the websocket."""
         self.out_bytes = 0
@@ -85,7 +88,7 @@ class RoomPage:
 
     # -- the app's side ---------------------------------------------------------------------
 
-    def attach_driver(self, driver: ChannelDriver, loop: asyncio.AbstractEventLoop) -> None:
+    def attach_driver(self, driver: Keys, loop: asyncio.AbstractEventLoop) -> None:
         self.input.attach(driver, loop)
 
     def write_screen(self, data: str) -> None:

@@ -677,11 +677,11 @@ async def attacks(
     return outcomes
 
 
-def attack(scale: int) -> tuple[list[Outcome], list[str], float | None, str]:
-    """Every attack at `scale` against a fresh server: what each sent and cost, what did
-    not hold, the server's peak memory in MiB and its log."""
+def attack(scale: int, *options: str) -> tuple[list[Outcome], list[str], float | None, str]:
+    """Every attack at `scale` against a fresh server (started with `options`): what each
+    sent and cost, what did not hold, the server's peak memory in MiB and its log."""
     with tempfile.TemporaryDirectory() as folder:
-        server = start_server(Path(folder))
+        server = start_server(Path(folder), *options)
         try:
             quiet = Quiet(server.port)
             try:
@@ -709,6 +709,15 @@ def long_collections(log: str) -> str:
     return f"{sum(int(n) for n, _ in said)}, the longest {max(int(ms) for _, ms in said)} ms"
 
 
+def loop_waits(log: str) -> str:
+    """The waits of the server's loop of 50 ms or more, from its log (`ssh/collector.py`
+    says them every 10 s)."""
+    said = re.findall(r"the server's loop: (\d+) wait.*?the longest (\d+) ms", log)
+    if not said:
+        return "none"
+    return f"{sum(int(n) for n, _ in said)}, the longest {max(int(ms) for _, ms in said)} ms"
+
+
 def run(scale: int) -> dict[str, Any]:
     """The figures of `attack(scale)` for scripts/hostile.py."""
     outcomes, failures, peak, _ = attack(scale)
@@ -725,13 +734,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=int, default=10)
     parser.add_argument("--server-log", type=Path, metavar="FILE", help="write the server's log")
+    parser.add_argument(
+        "--isolate",
+        action="store_true",
+        help="serve --isolate: each session's app in a process of its own",
+    )
     parser.add_argument("--quiet-client", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.quiet_client:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(quiet_client(args.quiet_client))
         return
-    outcomes, failures, peak, log = attack(args.scale)
+    outcomes, failures, peak, log = attack(args.scale, *(["--isolate"] if args.isolate else []))
     if args.server_log:
         args.server_log.write_text(log, encoding="utf-8")
     for outcome in outcomes:
@@ -743,6 +757,7 @@ def main() -> None:
     print(f"the quiet player, all along: {every}")
     print(f"the server's peak memory: {peak or 0:.0f} MiB")
     print(f"the server's garbage collections of 50 ms or more: {long_collections(log)}")
+    print(f"the server's loop, waits of 50 ms or more: {loop_waits(log)}")
     print(f"failures: {len(failures)}")
     for failure in failures:
         print(f"  - {failure}")

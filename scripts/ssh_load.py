@@ -233,6 +233,45 @@ def percentiles(values: list[float]) -> str:
     )
 
 
+def family(pid: int) -> list[int]:
+    """`pid` and every process below it (a session's process under --isolate)."""
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            parents.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        here = todo.pop()
+        found.append(here)
+        todo += parents.get(here, [])
+    return found
+
+
+def pss_kib(pid: int) -> int:
+    """The proportional memory (PSS) of `pid` and the processes below it: what the server
+    and its sessions take together, pages they share counted once."""
+    total = 0
+    for member in family(pid):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{member}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+    return total
+
+
+def family_cpu_seconds(pid: int) -> float:
+    """The CPU time of `pid` and the processes below it now (those ended included, once
+    waited for)."""
+    total = 0.0
+    for member in family(pid):
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks = sum(int(field) for field in fields[11:15])
+            total += ticks / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def cpu_seconds(pid: int) -> float:
     """The CPU time (user and system) process `pid` has used."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -322,6 +361,7 @@ async def measure(port: int, pid: int, sessions: int, hold: float, clock: str | 
         client.chan.close()
     await asyncio.sleep(3)
     before = rss_kib(pid)
+    before_all = pss_kib(pid)
 
     started = time.monotonic()
     clients: list[Client] = []
@@ -332,6 +372,7 @@ async def measure(port: int, pid: int, sessions: int, hold: float, clock: str | 
         client.screen = None  # from now on only bytes are counted
     await asyncio.sleep(3)
     after = rss_kib(pid)
+    after_all = pss_kib(pid)
     # The collector's first freeze after the opening collects what the opening left
     # (everything, once: see abstracts_tui/ssh/collector.py); let it come before the
     # quiet seconds, whose CPU is what the sessions cost while nobody types.
@@ -339,10 +380,10 @@ async def measure(port: int, pid: int, sessions: int, hold: float, clock: str | 
 
     # Nobody presses a key: what arrives is the clocks' faces.
     mark = sum(c.received for c in clients)
-    cpu = cpu_seconds(pid)
+    cpu = family_cpu_seconds(pid)
     await asyncio.sleep(10)
     idle = (sum(c.received for c in clients) - mark) / len(clients) / 10
-    idle_cpu = (cpu_seconds(pid) - cpu) / 10
+    idle_cpu = (family_cpu_seconds(pid) - cpu) / 10
 
     # One cursor move alone, on a quiet server.
     # (A cursor move changes the mover's screen only; its clock's share is taken off.)
@@ -382,8 +423,13 @@ async def measure(port: int, pid: int, sessions: int, hold: float, clock: str | 
     print(f"server RSS: {before / 1024:.1f} MiB before, {after / 1024:.1f} MiB with them open")
     print(f"memory per session: {(after - before) / len(clients):.0f} KiB")
     print(
+        f"the server and its sessions' processes, proportional (PSS): "
+        f"{before_all / 1024:.1f} MiB before, {after_all / 1024:.1f} MiB with them open, "
+        f"{(after_all - before_all) / len(clients):.0f} KiB per session"
+    )
+    print(
         f"with no key pressed (clock: {clock}): {idle:.0f} bytes a second per session, "
-        f"server CPU {idle_cpu:.0%} of a core"
+        f"server CPU (its sessions' processes included) {idle_cpu:.0%} of a core"
     )
     print(
         f"bytes sent per cursor move: {sent / max(moves, 1):.0f} over {moves} moves "
@@ -405,6 +451,11 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--clock", metavar="SPEC", help="rooms made with this clock (e.g. 60m)")
     parser.add_argument("--database", metavar="URL", help="a PostgreSQL database to share")
+    parser.add_argument(
+        "--isolate",
+        action="store_true",
+        help="serve --isolate: each session's app in a process of its own",
+    )
     parser.add_argument(
         "--think", default="10-20", help="seconds a player thinks on its turn: MIN-MAX"
     )
@@ -429,8 +480,9 @@ def main() -> None:
         # Every session comes from this one machine: lift the per-address limit for them.
         limit = str(args.sessions + 10)
         serve = [sys.executable, "-m", "abstracts_tui", "serve", "--port", "0", "--data", data]
+        isolate = ["--isolate"] if args.isolate else []
         server = subprocess.Popen(
-            [*serve, "--connections-per-address", limit],
+            [*serve, "--connections-per-address", limit, *isolate],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -445,9 +497,22 @@ def main() -> None:
                     break
             if not port:
                 sys.exit("the server did not start")
-            # Keep reading its log, so that a full pipe never stops the server.
-            threading.Thread(target=server.stdout.read, daemon=True).start()
+            # Keep reading its log, so that a full pipe never stops the server; keep what
+            # it says of its long garbage collections.
+            collections: list[str] = []
+            stdout = server.stdout
+
+            def keep_reading() -> None:
+                for line in stdout:
+                    if "garbage collection:" in line:
+                        collections.append(line.split("garbage collection: ", 1)[1].strip())
+
+            threading.Thread(target=keep_reading, daemon=True).start()
             asyncio.run(measure(port, server.pid, args.sessions, args.hold, args.clock))
+            print(
+                "the server's garbage collections of 50 ms or more (10 s periods): "
+                + ("; ".join(collections) or "none")
+            )
         finally:
             server.terminate()
             server.wait(30)

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
+from ..clock import SideTime
 from ..commands import (
     Abort,
     ChooseSide,
@@ -28,7 +30,7 @@ from ..commands import (
 from ..records import Record, RecordNode
 from ..records.results import How
 from ..rules import OptionError
-from ..session import Change, Changed, Phase, Session
+from ..session import Change, Changed, Offer, Phase, Session
 from . import play
 from .chat import check_line
 from .rows import OPEN_SEAT
@@ -129,16 +131,49 @@ APPLY: dict[type[Any], Apply] = {
 def twin(session: Session) -> Session:
     """A copy of `session` that shares nothing with it (no listeners, no saving): the
     gateway checks a command on it, and takes the room after the command from it."""
-    record = Record.from_sgf(session.record.to_sgf())
+    return from_state(state_of(session), session.now)
+
+
+@dataclass(frozen=True)
+class SessionState:
+    """A session as plain values, as a twin copies it: its record's text and what play
+    adds to it (the phase, the people, the clock, the offers)."""
+
+    sgf: str
+    phase: Phase
+    people: tuple[str, str]
+    clock_paused: bool
+    offers: dict[str, Offer]
+    rematch: str | None
+    clock: tuple[list[SideTime], int | None, float] | None
+    """Both sides' times, the side whose clock runs, and since when."""
+
+
+def state_of(session: Session) -> SessionState:
+    clock = session.clock
+    return SessionState(
+        session.record.to_sgf(),
+        session.phase,
+        session.people,
+        session.clock_paused,
+        dict(session.offers),
+        session.rematch,
+        (list(clock.sides), clock.running, clock.started) if clock is not None else None,
+    )
+
+
+def from_state(state: SessionState, now: Callable[[], float]) -> Session:
+    """A session from its plain values, its clock read from `now`."""
+    record = Record.from_sgf(state.sgf)
     copy = Session(record)
-    copy.now = session.now
-    copy.phase = session.phase
-    copy.people = record.players = session.people
-    copy.clock_paused = session.clock_paused
-    copy.offers, copy.rematch = dict(session.offers), session.rematch
-    clock, mine = session.clock, copy.clock
-    if clock is not None and mine is not None:
-        mine.sides, mine.running, mine.started = list(clock.sides), clock.running, clock.started
+    copy.now = now
+    copy.phase = state.phase
+    copy.people = record.players = state.people
+    copy.clock_paused = state.clock_paused
+    copy.offers, copy.rematch = dict(state.offers), state.rematch
+    if state.clock is not None and copy.clock is not None:
+        sides, copy.clock.running, copy.clock.started = state.clock
+        copy.clock.sides = list(sides)
     return copy
 
 

@@ -21,8 +21,9 @@ sessions) comes every 20 to 25 minutes instead of every few seconds; sessions co
 going bring it sooner, as the garbage they leave requires.
 
 Every collection that stops the process for `LONG_PAUSE` or more is timed
-(`gc.callbacks`) and said in the log once a period: the server's operator sees the pauses
-its sessions wait through, and `scripts/hostile_ssh.py` reports the longest.
+(`gc.callbacks`) and said in the log once a period, and so is every wait of the server's
+loop of `LONG_PAUSE` or more, whatever held it (`Lateness`): the server's operator sees
+the pauses its sessions wait through, and `scripts/hostile_ssh.py` reports the longest.
 """
 
 from __future__ import annotations
@@ -41,7 +42,10 @@ GROWTH = 0.25
 """How much the frozen objects grow, against what was frozen after the last collection
 of everything, before everything is collected again."""
 LONG_PAUSE = 0.05
-"""A collection this long or longer (seconds) is said in the log."""
+"""A collection, or a wait of the server's loop, this long or longer (seconds) is said
+in the log."""
+TICK = 0.01
+"""Seconds between the loop's wakes that `Lateness` times."""
 
 
 class Pauses:
@@ -80,6 +84,40 @@ class Pauses:
         self.long = []
 
 
+class Lateness:
+    """How late the server's loop wakes from short sleeps: whatever held it (a collection,
+    a layout on the loop's thread, the processor given to others) is a wait every
+    session of the loop shares. Keeps the waits of `long_pause` or more until said."""
+
+    def __init__(self, long: float = LONG_PAUSE, tick: float = TICK) -> None:
+        self.long_pause = long
+        self.tick = tick
+        self.long: list[float] = []
+
+    async def watch(self) -> None:
+        """Sleep `tick` at a time and note each wake `long_pause` or more late (until
+        cancelled)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            asleep = loop.time()
+            await asyncio.sleep(self.tick)
+            late = loop.time() - asleep - self.tick
+            if late >= self.long_pause:
+                self.long.append(late)
+
+    def report(self) -> None:
+        """Say the long waits since the last report in one line, and forget them."""
+        if not self.long:
+            return
+        log.info(
+            "the server's loop: %d wait(s) of %d ms or more; the longest %d ms",
+            len(self.long),
+            self.long_pause * 1000,
+            max(self.long) * 1000,
+        )
+        self.long = []
+
+
 def freeze() -> int:
     """Leave what lives now out of later collections, once what came since the last
     freeze has been collected (a full collection, which walks nothing frozen); how many
@@ -104,9 +142,13 @@ async def keep_pauses_short(freeze_every: float = FREEZE_EVERY, growth: float = 
     frozen since have grown by `growth` of those frozen then (runs until cancelled;
     everything is unfrozen then)."""
     pauses = Pauses()
+    # The modules and the rooms read, before anybody's session: never walked again. This
+    # first collection of everything is not counted: nobody has a session yet.
+    frozen = collect_all()
     gc.callbacks.append(pauses)
+    lateness = Lateness()
+    watching = asyncio.get_running_loop().create_task(lateness.watch())
     try:
-        frozen = collect_all()  # the modules and the rooms read: never walked again
         grown = 0
         while True:
             await asyncio.sleep(freeze_every)
@@ -115,7 +157,10 @@ async def keep_pauses_short(freeze_every: float = FREEZE_EVERY, growth: float = 
             else:
                 grown += freeze()
             pauses.report()
+            lateness.report()
     finally:
+        watching.cancel()
         gc.callbacks.remove(pauses)
         pauses.report()
+        lateness.report()
         gc.unfreeze()

@@ -82,6 +82,9 @@ class ServerConfig:
     """Where the server also listens for browsers (`--web [HOST:]PORT`): the rooms in a
     web page; None: SSH only."""
     limits: Limits = field(default_factory=Limits)
+    isolate: bool = False
+    """Whether each terminal session's app runs in a process of its own
+    (`session_process`); else on a thread of the server's process."""
 
 
 def listen_address(text: str, default_host: str) -> tuple[str, int]:

@@ -2,9 +2,10 @@
 
 The rooms (`Rooms`, each `Room` with its live `Session` and gateway), the presences and
 the store belong to the server's loop (`session_thread` says which loop owns what). An
-app on a session's thread never touches them: it calls this client, whose calls run on
-the server's loop (`crossing.run_in`) and bring back immutable snapshots (`RoomView`: a
-room as the lobby lists it) or objects made there for the app alone:
+app on a session's thread, or in a process of its own (`session_process`), never touches
+them: it calls this client, whose calls go to its desk on the server's loop
+(`room_desk.RoomDesk`, through a `Link`) and bring back immutable snapshots (`RoomView`:
+a room as the lobby lists it) or objects made there for the app alone:
 
 - a screen showing a room shows a REPLICA of its session (`Shown.session`): a copy made on
   the server's loop (`apply.twin`) when the screen asks for it; then every command the
@@ -23,7 +24,8 @@ room as the lobby lists it) or objects made there for the app alone:
   and resignation news, ratings and the lobby's lists once a room is made, joined or
   ended (read again on the server's loop: `listing`) cross as calls on the app's loop.
 
-The methods named `_here` run on the app's loop; those named `_there` on the server's.
+The methods named `_here` are what the desk tells the client (on the app's loop); the
+desk's, named `_there`, run on the server's.
 """
 
 from __future__ import annotations

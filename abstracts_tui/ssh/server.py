@@ -483,6 +483,10 @@ async def serve(
     server = Server(config)
     web = None
     try:
+        if config.isolate:
+            from .session_process import prepare
+
+            await prepare()
         await server.start()
         if beside is not None:
             web = await beside(server)

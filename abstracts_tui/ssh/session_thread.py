@@ -62,6 +62,15 @@ class Host(Protocol):
     def user_folder(self, user: str) -> Path: ...
 
 
+class Keys(Protocol):
+    """An app's driver as the client's input reaches it: what the client typed, and its
+    sizes (`ChannelDriver`, or a process's app: `session_process.ProcessKeys`)."""
+
+    def feed(self, text: str) -> None: ...
+
+    def resize(self, width: int, height: int) -> None: ...
+
+
 class AppInput:
     """What a client sends an app on its own thread, on the server's loop: its keys and
     its sizes go to the app's driver (on the app's loop) once it has one; until then the
@@ -73,7 +82,7 @@ class AppInput:
         """The size to draw for: the client's last, within the server's bounds."""
         self.started = size
         """The size the app was started at."""
-        self.driver: ChannelDriver | None = None
+        self.driver: Keys | None = None
         """The app's driver, once it has one (it belongs to `loop`)."""
         self.loop: asyncio.AbstractEventLoop | None = None
         self.early: list[str] = []
@@ -83,7 +92,7 @@ class AppInput:
         """The app starts now, at the size given last."""
         self.started = self.size
 
-    def attach(self, driver: ChannelDriver, loop: asyncio.AbstractEventLoop) -> None:
+    def attach(self, driver: Keys, loop: asyncio.AbstractEventLoop) -> None:
         """The app has its driver, of its loop `loop`: it gets the size, if it changed
         since the app started, and the keys typed meanwhile."""
         self.driver, self.loop = driver, loop
@@ -118,7 +127,7 @@ class AppChannel:
         self,
         server: asyncio.AbstractEventLoop,
         write: Callable[[str], None],
-        attached: Callable[[ChannelDriver, asyncio.AbstractEventLoop], None],
+        attached: Callable[[Keys, asyncio.AbstractEventLoop], None],
     ) -> None:
         self.server = server
         self.write = write
@@ -168,7 +177,7 @@ class SessionThread:
         server: Host,
         holder: Holder,
         write: Callable[[str], None],
-        attached: Callable[[ChannelDriver, asyncio.AbstractEventLoop], None],
+        attached: Callable[[Keys, asyncio.AbstractEventLoop], None],
         *,
         terminal: Terminal,
         address: str,

@@ -27,9 +27,9 @@ from .session_thread import Host as AppHost
 
 if TYPE_CHECKING:
     from ..rooms.holder import Holder
-    from .driver import ChannelDriver
     from .lines import ChannelLines
-    from .session_thread import SessionThread
+    from .session_process import SessionProcess
+    from .session_thread import Keys, SessionThread
 
 log = logging.getLogger("abstracts_tui.ssh")
 
@@ -67,7 +67,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         """The client's keys and sizes, for the app's driver."""
         self.clamped = False
         """Whether a size of the client's was out of bounds (said once in the log)."""
-        self.app: SessionThread | None = None
+        self.app: SessionThread | SessionProcess | None = None
         """The app on its thread, while it runs."""
         self.user = ""
         self.closed = False
@@ -265,6 +265,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
 
     async def run_app(self, command: object) -> None:
         from .app import OVER_SSH, Command, Terminal
+        from .session_process import SessionProcess
         from .session_thread import SessionThread
         from .signals import notice_kind
 
@@ -284,7 +285,8 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             notice_kind(term, env),
         )
         assert self.holder is not None
-        app = self.app = SessionThread(self.user)
+        isolate = self.server.config.isolate
+        app = self.app = SessionProcess(self.user) if isolate else SessionThread(self.user)
         self.to_app.start()
         self.server.terminals.add(self)
         self.schedule_idle_check()
@@ -360,7 +362,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
 
     # -- the channel, both ways ------------------------------------------------------------
 
-    def attach_driver(self, driver: ChannelDriver, loop: asyncio.AbstractEventLoop) -> None:
+    def attach_driver(self, driver: Keys, loop: asyncio.AbstractEventLoop) -> None:
         """The app on its thread has a driver, of its loop `loop`: input and sizes go there."""
         if self.app is not None:
             self.to_app.attach(driver, loop)

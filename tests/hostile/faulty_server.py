@@ -1,41 +1,21 @@
-"""The real server with two faults put in its lobby, for `test_session_threads.py`:
-`python tests/hostile/faulty_server.py serve ...`. The lobby of `dan` takes the processor
-for `HANG_SECONDS` at every layout (a layout that hangs); the lobby of `eve` fails as it
-is composed (an app that raises)."""
+"""The real server with the faults of `faults.py` put in its lobby, for
+`test_session_threads.py`: `python tests/hostile/faulty_server.py serve ...` (with
+`--isolate`, each session's process has them too)."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterable
-
-from textual import events
-from textual.widget import Widget
-
-from abstracts_tui.cli import main
-from abstracts_tui.ssh.lobby import LobbyScreen
-
-HANG_SECONDS = 2.0
-HANGS = "dan"
-FAILS = "eve"
-FAULT = "a fault put in by the test"
-
-compose = LobbyScreen.compose
-
-
-def faulty_compose(self: LobbyScreen) -> Iterable[Widget]:
-    if self.user == FAILS:
-        raise RuntimeError(FAULT)
-    return compose(self)
-
-
-def hanging_resize(self: LobbyScreen, event: events.Resize) -> None:
-    if self.user == HANGS:
-        end = time.monotonic() + HANG_SECONDS
-        while time.monotonic() < end:  # busy: the processor, not a sleep
-            pass
-
-
 if __name__ == "__main__":
-    LobbyScreen.compose = faulty_compose  # type: ignore[method-assign,assignment]
-    LobbyScreen.on_resize = hanging_resize  # type: ignore[attr-defined]
+    import os
+
+    import faults  # this script's folder is on the path
+
+    from abstracts_tui.cli import main
+    from abstracts_tui.ssh import session_process
+
+    faults.apply()
+    # The server of processes is a new interpreter: it finds `faulty_lobby` (which
+    # applies the faults as it is imported) on the path it is given.
+    here = os.path.dirname(os.path.abspath(__file__))
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))
+    session_process.PRELOAD.append("faulty_lobby")
     main()

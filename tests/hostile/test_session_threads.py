@@ -1,6 +1,7 @@
-"""One session's cost stays that session's: each app runs on a thread of its own, so a
-session whose layout hangs, or whose app fails, does not hold up another player's keys
-(the server is the real one, with the faults of `faulty_server.py` put in its lobby)."""
+"""One session's cost stays that session's: each app runs on a thread of its own (or in a
+process of its own), so a session whose layout hangs, or whose app fails, does not hold
+up another player's keys (the server is the real one, with the faults of `faults.py` put
+in its lobby)."""
 
 from __future__ import annotations
 
@@ -9,30 +10,35 @@ import statistics
 import sys
 from pathlib import Path
 
+import pytest
+
 from ..ssh.conftest import RunningServer
-from .faulty_server import FAILS, FAULT, HANG_SECONDS, HANGS
+from .faults import FAILS, FAULT, HANG_SECONDS, HANGS
 from .test_ssh import attacks
 
 FAULTY = Path(__file__).resolve().parent / "faulty_server.py"
 
 
-def start_faulty(folder: Path) -> RunningServer:
+def start_faulty(folder: Path, *options: str) -> RunningServer:
     folder.mkdir(parents=True, exist_ok=True)
     passwords = folder / "passwords"
     stored = attacks.hash_password(attacks.PASSWORD)
     passwords.write_text("".join(f"{name}:{stored}\n" for name in attacks.NAMES))
     server = RunningServer(
         folder / "data",
-        ["--password-file", str(passwords)],
+        ["--password-file", str(passwords), *options],
         program=[sys.executable, str(FAULTY)],
     )
     return server.wait_listening()
 
 
+@pytest.mark.parametrize("options", [(), ("--isolate",)], ids=["threads", "processes"])
 def test_a_hanging_layout_and_a_failing_app_do_not_hold_up_another_player(
-    tmp_path: Path,
+    tmp_path: Path, options: tuple[str, ...]
 ) -> None:
-    server = start_faulty(tmp_path)
+    """Each session's app on a thread of its own, or in a process of its own
+    (`serve --isolate`)."""
+    server = start_faulty(tmp_path, *options)
     try:
         quiet = attacks.Quiet(server.port)
         try:

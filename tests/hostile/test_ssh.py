@@ -13,13 +13,14 @@ import importlib.util
 import logging
 import statistics
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from abstracts_tui.ssh.collector import Pauses
+from abstracts_tui.ssh.collector import Lateness, Pauses
 from abstracts_tui.ssh.limits import MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, clamp_size
 
 from ..ssh.conftest import RunningServer
@@ -185,3 +186,30 @@ def test_the_script_reads_the_servers_long_collections_from_its_log(
     log = "".join(f"2026-11-27 10:00:00 {line}\n" for line in said)
     assert attacks.long_collections(log) == f"4, the longest {longest} ms"
     assert attacks.long_collections("listening on ::1 port 2222\n") == "none"
+
+
+def test_the_script_reads_the_servers_long_waits_from_its_log(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """What `scripts/hostile_ssh.py` prints of the waits of the server's loop that the
+    server said (`ssh/collector.py`): a loop held 120 ms by a blocking call is timed by
+    the collector's watch."""
+
+    async def held(seconds: float) -> Lateness:
+        lateness = Lateness()
+        watching = asyncio.create_task(lateness.watch())
+        await asyncio.sleep(0.05)
+        time.sleep(seconds)  # the loop held: no wake until it ends
+        await asyncio.sleep(0.05)
+        watching.cancel()
+        return lateness
+
+    with caplog.at_level(logging.INFO, logger="abstracts_tui.ssh.collector"):
+        asyncio.run(held(0.12)).report()
+    [said] = [record.getMessage() for record in caplog.records]
+    count = int(said.split("loop: ")[1].split(" wait")[0])
+    longest = int(said.split("the longest ")[1].split(" ms")[0])
+    assert count >= 1 and longest >= 110, said
+    log = f"2026-11-27 10:00:00 {said}\n"
+    assert attacks.loop_waits(log) == f"{count}, the longest {longest} ms"
+    assert attacks.loop_waits("listening on ::1 port 2222\n") == "none"

@@ -184,6 +184,21 @@ def test_sessions_per_user_and_idle_time(start_server) -> None:
     asyncio.run(attempts())
 
 
+def test_the_servers_sessions_are_bounded_whoever_asks(start_server) -> None:
+    server: RunningServer = start_server("--max-sessions", "1", "--isolate")
+
+    async def attempts() -> None:
+        ann_conn, ann = await connect(server.port, "ann")
+        await ann.wait_for("you are ann")
+        bob_conn, bob = await connect(server.port, "bob")
+        await asyncio.wait_for(bob.closed.wait(), 60)
+        assert "the server is full; try again later." in bob.output()
+        for conn in (ann_conn, bob_conn):
+            conn.close()
+
+    asyncio.run(attempts())
+
+
 def test_a_malformed_password_line_stops_the_start_with_its_line_number(tmp_path) -> None:
     passwords = tmp_path / "passwords"
     passwords.write_text(f"ann:{hash_password('x', iterations=1000)}\nbob:pbkdf2_sha256$x$y$z\n")

@@ -7,8 +7,13 @@ real terminal (tmux); the others from asyncssh clients whose screens the tests r
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import shlex
+import time
+from pathlib import Path
+
+import pytest
 
 from ..openssh import SSH, needs_ssh
 from ..tmux import Tmux, needs_tmux
@@ -29,10 +34,28 @@ async def wait_for(window: Tmux, *texts: str) -> str:
     )
 
 
+def session_processes(server: RunningServer) -> list[int]:
+    """The processes below the server's that run a session's app (`serve --isolate`):
+    those of its server of processes (the forkserver)."""
+    below: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            below.setdefault(parent, []).append(int(stat.parent.name))
+    return [
+        pid for forkserver in below.get(server.process.pid, []) for pid in below.get(forkserver, [])
+    ]
+
+
 @needs_ssh
 @needs_tmux
-def test_an_open_challenge_played_chatted_resigned_and_played_again(start_server) -> None:
-    server: RunningServer = start_server()
+@pytest.mark.parametrize("options", [(), ("--isolate",)], ids=["threads", "processes"])
+def test_an_open_challenge_played_chatted_resigned_and_played_again(
+    start_server, options: tuple[str, ...]
+) -> None:
+    """The same on a thread of the server for each session, and in a process of its own
+    for each (`serve --isolate`), whose processes end with their sessions."""
+    server: RunningServer = start_server(*options)
 
     async def play() -> None:
         # Ann makes an open challenge: Petrify, anyone may join.
@@ -93,12 +116,19 @@ def test_an_open_challenge_played_chatted_resigned_and_played_again(start_server
             screen = await wait_for(bob, "Blue to move (bob)")
             assert "resigned" not in screen
             await carol.wait_for("The players play again in room")
+            if options:  # a process for each of the three sessions
+                assert len(session_processes(server)) == 3, server.log
             for conn in (ann_conn, carol_conn):
                 conn.close()
         finally:
             bob.close()
 
     asyncio.run(play())
+    deadline = time.monotonic() + TIMEOUT
+    while session_processes(server) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert session_processes(server) == [], server.log
+    assert "Traceback" not in server.log, server.log
 
 
 def test_two_processes_chat_take_back_and_resign(start_server, database_url: str, tmp_path) -> None:

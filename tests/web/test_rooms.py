@@ -49,14 +49,16 @@ def web_url(server: RunningServer) -> str:
 
 
 @pytest.fixture
-def rooms_server(tmp_path: Path) -> Iterator[RunningServer]:
-    """A server on loopback with passwords for ann and bob, serving browsers too."""
+def rooms_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[RunningServer]:
+    """A server on loopback with passwords for ann and bob, serving browsers too (with the
+    options a test gives it as its parameter)."""
     passwords = tmp_path / "passwords"
     passwords.write_text(
         f"ann:{hash_password('s3cret', iterations=1000)}\n"
         f"bob:{hash_password('b0b-pass', iterations=1000)}\n"
     )
     args = ["--password-file", str(passwords), "--web", "127.0.0.1:0"]
+    args += getattr(request, "param", ())
     server = RunningServer(tmp_path / "data", args).wait_listening()
     yield server
     server.stop()
@@ -76,6 +78,9 @@ def typed(window: Tmux, *texts: str) -> str:
 @needs_ssh
 @needs_tmux
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt-get install chromium)")
+@pytest.mark.parametrize(
+    "rooms_server", [(), ("--isolate",)], ids=["threads", "processes"], indirect=True
+)
 def test_a_browser_and_openssh_play_chat_and_resign_in_one_room(
     browser: Any,  # noqa: F811
     rooms_server: RunningServer,

@@ -1,0 +1,115 @@
+"""Each session's app in a process of its own (`serve --isolate`): the messages between
+the server and such a process, and a session whose process dies (the others play on).
+The room played through processes by real clients is in `test_online_play.py` (OpenSSH)
+and `tests/web/test_rooms.py` (a browser)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pickle
+import signal
+import time
+
+import pytest
+
+from abstracts_tui.commands import ChooseSide, Play, SetKomi
+from abstracts_tui.game_setup import Setup
+from abstracts_tui.rooms.apply import apply
+from abstracts_tui.session import Phase, Session
+from abstracts_tui.ssh.messages import HEADER, MAX_MESSAGE, MessageError, pack, read
+from abstracts_tui.ssh.room_client import Kept
+
+from .client import TIMEOUT, connect
+from .conftest import RunningServer
+from .test_online_play import session_processes
+from .test_rooms import ENTER, create_room
+
+
+def read_back(data: bytes, *, restricted: bool = False) -> tuple[object, ...] | None:
+    async def main() -> tuple[object, ...] | None:
+        reader = asyncio.StreamReader()
+        reader.feed_data(data)
+        reader.feed_eof()
+        return await read(reader, restricted=restricted)
+
+    return asyncio.run(main())
+
+
+def test_a_rooms_game_crosses_to_a_process_with_its_clock_and_keeper() -> None:
+    session = Session.start(Setup("linage", clock="10m+5s", first="ann", second="bob"))
+    session.now = lambda: 5000.0 + time.time()  # the store's clock: not the wall clock
+    apply(session, SetKomi(3.5), "ann", at=session.now())
+    apply(session, ChooseSide(1), "bob", at=session.now())
+    session.play(session.game.move_name(session.game.legal_moves()[0]))
+    session.keeper = Kept("room k7m2", None)
+    message = read_back(pack(("reply", 7, True, session)))
+    assert message is not None and message[:3] == ("reply", 7, True)
+    copy = message[3]
+    assert isinstance(copy, Session) and copy is not session
+    assert copy.record.to_sgf() == session.record.to_sgf()
+    assert (copy.phase, copy.people) == (Phase.PLAY, session.people)
+    assert copy.clock is not None and session.clock is not None
+    assert copy.clock.sides == session.clock.sides
+    assert copy.clock.running == session.clock.running
+    assert abs(copy.now() - session.now()) < 1.0  # read by the same clock over there
+    assert copy.keeper == Kept("room k7m2", None)
+    assert copy.listeners == [] and copy.saving_listeners == []
+
+
+def test_what_is_not_a_message_is_refused() -> None:
+    with pytest.raises(MessageError, match="at most"):
+        read_back(HEADER.pack(MAX_MESSAGE + 1))
+    body = pickle.dumps(None)
+    with pytest.raises(MessageError, match="not a message"):
+        read_back(HEADER.pack(len(body)) + body)
+    assert read_back(b"") is None  # the other end closed
+
+
+def test_the_server_reads_commands_and_setups_from_an_app_and_no_other_object() -> None:
+    """An app's process reads what its client sends: the server takes plain values and
+    the commands' and setups' classes from it, nothing that names a function."""
+    call = ("call", 3, "create_there", (Setup("pilo", 8, clock="5m+3s"), True, False))
+    assert read_back(pack(call), restricted=True) == call
+    move = ("call", 4, "send_there", ("k7m2", Play("c3")))
+    assert read_back(pack(move), restricted=True) == move
+
+    class Shell:
+        def __reduce__(self) -> tuple[object, ...]:
+            return (os.system, ("echo owned",))
+
+    with pytest.raises(MessageError, match="which no message holds"):
+        read_back(pack(("post", "hide_there", (Shell(),))), restricted=True)
+    with pytest.raises(MessageError, match="which no message holds"):
+        read_back(pack(("call", 5, "send_there", ("k7m2", Session))), restricted=True)
+
+
+def test_a_session_whose_process_dies_ends_and_the_others_play_on(start_server) -> None:
+    server: RunningServer = start_server("--isolate")
+
+    async def play() -> None:
+        ann_conn, ann, code = await create_room(server.port, "ann")
+        bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
+        await ann.wait_for("Blue to move (ann)")
+        await bob.wait_for("Blue to move (ann)")
+        theirs = set(session_processes(server))
+        assert len(theirs) == 2
+        carl_conn, carl = await connect(server.port, "carl", width=100, height=30)
+        await carl.wait_for("you are carl")
+        [carls] = set(session_processes(server)) - theirs
+        # carl's process dies (as a crash would end it): his session ends, saying so.
+        os.kill(carls, signal.SIGKILL)
+        await asyncio.wait_for(carl.closed.wait(), TIMEOUT)
+        assert carl.chan is not None and carl.chan.get_exit_status() == 1
+        # ann and bob play on.
+        ann.send(ENTER)
+        await bob.wait_for("ann played d5")
+        for conn in (ann_conn, bob_conn, carl_conn):
+            conn.close()
+
+    asyncio.run(play())
+    assert "carl: session ended: the app failed (status 1)" in server.log, server.log
+    deadline = time.monotonic() + TIMEOUT
+    while session_processes(server) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert session_processes(server) == [], server.log
