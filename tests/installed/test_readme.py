@@ -295,6 +295,54 @@ def serve(product: Product, user: dict[str, str], tmp_path: Path) -> None:
     assert "Traceback" not in log
 
 
+def below(pid: int) -> list[int]:
+    """The processes two generations below `pid`: under `serve --isolate`, the sessions'
+    processes (children of the server's forkserver)."""
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        parents.setdefault(parent, []).append(int(stat.parent.name))
+    return [pid for child in parents.get(pid, []) for pid in parents.get(child, [])]
+
+
+@needs_ssh
+@needs_tmux
+@check("abstracts-tui serve --isolate ...", quick=True)
+def serve_isolated(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    server = Server(product, user, "--data", str(tmp_path / "server"), "--isolate")
+    try:
+        login = f"{server.login('ann')}; echo SSH-EXIT=$?; sleep 60"
+        with Tmux(login, 80, 24, env=user) as terminal:
+            terminal.wait_for("New room")
+            assert len(below(server.process.pid)) == 1  # ann's app, in a process
+            terminal.keys("c")
+            terminal.wait_for("Start (Enter)")
+            terminal.keys("Enter")
+            screen = terminal.wait_for("Waiting for a second player")
+            code = re.search(r"Room ([a-z0-9]{4})", screen)
+            assert code is not None, screen
+            join = f"{server.login('bob')} join {code.group(1)}; echo SSH-EXIT=$?; sleep 60"
+            with Tmux(join, 80, 24, env=user) as second:
+                second.wait_for("Blue to move (ann)")
+                terminal.wait_for("Blue to move (ann)")
+                assert len(below(server.process.pid)) == 2
+                terminal.keys("Enter")  # d5, from ann's process to bob's
+                second.wait_for("ann played d5")
+                second.keys("C-q")
+                second.wait_for("SSH-EXIT=0")
+            wait_until(lambda: len(below(server.process.pid)) == 1, 30)
+            server.stop()
+            screen = terminal.wait_for("SSH-EXIT=")
+            assert "the server is stopping; your games are kept" in screen
+    finally:
+        log = server.stop()
+    assert server.process.returncode == 0, log
+    assert "Traceback" not in log
+
+
 @needs_ssh
 @needs_tmux
 @check("abstracts-tui passwd NAME [--file FILE]", quick=True)
