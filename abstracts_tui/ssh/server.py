@@ -509,7 +509,11 @@ async def serve(
             ITERATIONS,
         )
     key = server.host_key.get_fingerprint()
-    collecting = asyncio.get_running_loop().create_task(keep_pauses_short())
+
+    def busy() -> bool:  # anybody has a session (an SSH terminal, a browser's page)
+        return any(server.sessions.values())
+
+    collecting = asyncio.get_running_loop().create_task(keep_pauses_short(busy=busy))
     log.info(
         "listening on %s port %d; authentication: %s; data: %s; store: %s; host key %s",
         config.host,
