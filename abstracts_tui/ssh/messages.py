@@ -24,6 +24,7 @@ import io
 import pickle
 import struct
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ..rooms.apply import SessionState, from_state, state_of
@@ -64,6 +65,20 @@ def restore_session(state: SessionState, offset: float, keeper: Any) -> Session:
 
 TABLE = copyreg.dispatch_table.copy()
 TABLE[Session] = session_parts
+
+
+Send = Callable[[tuple[Any, ...]], None]
+"""Sends one message to the other end."""
+
+
+def sender(writer: asyncio.StreamWriter) -> Send:
+    """Sends each message on `writer` (nothing once it is closing)."""
+
+    def send(message: tuple[Any, ...]) -> None:
+        if not writer.is_closing():
+            writer.write(pack(message))
+
+    return send
 
 
 def pack(message: tuple[Any, ...]) -> bytes:

@@ -22,7 +22,6 @@ import logging
 import signal
 import socket
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,15 +29,13 @@ from typing import Any
 from ..rooms.holder import Holder
 from .app import Command, ServerApp, Terminal
 from .driver import ChannelDriver
-from .messages import MessageError, methods, pack, read
+from .messages import MessageError, Send, methods, read, sender
 from .room_client import RoomClient
 
 log = logging.getLogger(__name__)
 
 HERE = methods(RoomClient, "_here")
 """What the server may tell the app's `RoomClient`."""
-
-Send = Callable[[tuple[Any, ...]], None]
 
 
 @dataclass(frozen=True)
@@ -136,11 +133,7 @@ def main(connection: socket.socket, spec: Spec) -> None:
 
 async def run(connection: socket.socket, spec: Spec) -> int:
     reader, writer = await asyncio.open_unix_connection(sock=connection)
-
-    def send(message: tuple[Any, ...]) -> None:
-        if not writer.is_closing():
-            writer.write(pack(message))
-
+    send = sender(writer)
     root = logging.getLogger()
     root.handlers = [ToServer(send)]
     root.setLevel(logging.INFO)

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from multiprocessing.process import BaseProcess
 from typing import TYPE_CHECKING, Any
 
-from .messages import MessageError, methods, pack, read
+from .messages import MessageError, Send, methods, read, sender
 from .room_desk import RoomDesk
 
 if TYPE_CHECKING:
@@ -42,8 +42,6 @@ PRELOAD = [CHILD_MODULE]
 END_SECONDS = 5.0
 """How long a process has to end once told to (its last frame written) before it is
 stopped (SIGTERM, then SIGKILL)."""
-
-Send = Callable[[tuple[Any, ...]], None]
 
 
 def context() -> multiprocessing.context.ForkServerContext:
@@ -144,11 +142,7 @@ class SessionProcess:
         finally:
             theirs.close()
         reader, writer = await asyncio.open_unix_connection(sock=ours)
-
-        def send(message: tuple[Any, ...]) -> None:
-            if not writer.is_closing():
-                writer.write(pack(message))
-
+        send = sender(writer)
         desk = RoomDesk(server.rooms, server.store, holder, ProcessTeller(send))
         self.send = send
         if self.ending:
