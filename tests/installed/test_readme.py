@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from ..openssh import SSH, needs_ssh
+from ..processes import session_processes
 from ..tmux import Tmux, needs_tmux
 from .conftest import Product, free_port, listening, wait_until
 from .readme import commands_table, quick_start, the_test_command
@@ -253,6 +254,17 @@ class Server:
         return self.log
 
 
+def make_room(terminal: Tmux) -> str:
+    """From the lobby: a room of the form's defaults (Petrify 8x8); its code."""
+    terminal.keys("c")
+    terminal.wait_for("Start (Enter)")
+    terminal.keys("Enter")
+    screen = terminal.wait_for("Waiting for a second player")
+    code = re.search(r"Room ([a-z0-9]{4})", screen)
+    assert code is not None, screen
+    return code.group(1)
+
+
 @needs_ssh
 @needs_tmux
 @check("abstracts-tui serve [--host H] [--port P] [--log-level L] ...", quick=True)
@@ -265,22 +277,17 @@ def serve(product: Product, user: dict[str, str], tmp_path: Path) -> None:
         login = f"{server.login('ann')}; echo SSH-EXIT=$?; sleep 60"
         with Tmux(login, 80, 24, env=user) as terminal:
             terminal.wait_for("New room")
-            terminal.keys("c")
-            terminal.wait_for("Start (Enter)")
-            terminal.keys("Enter")
-            screen = terminal.wait_for("Waiting for a second player")
-            code = re.search(r"Room ([a-z0-9]{4})", screen)
-            assert code is not None, screen
+            code = make_room(terminal)
             games = server.ssh("bob", "games")
             assert games.returncode == 0
-            assert f"{code.group(1)}\tPetrify 8x8\tann - waiting for a player" in games.stdout
-            join = f"{server.login('bob')} join {code.group(1)}; echo SSH-EXIT=$?; sleep 60"
+            assert f"{code}\tPetrify 8x8\tann - waiting for a player" in games.stdout
+            join = f"{server.login('bob')} join {code}; echo SSH-EXIT=$?; sleep 60"
             with Tmux(join, 80, 24, env=user) as second:  # a second player, after a first app
                 second.wait_for("Blue to move (ann)")
                 terminal.wait_for("Blue to move (ann)")
                 second.keys("C-q")
                 second.wait_for("SSH-EXIT=0")
-            export = server.ssh("bob", "export", code.group(1))
+            export = server.ssh("bob", "export", code)
             assert export.returncode == 0 and export.stdout.startswith("(;FF[4]GM[1000]")
             assert "GA[petrify]" in export.stdout and "PB[ann]" in export.stdout
             assert "PO[bob]" in export.stdout
@@ -295,19 +302,6 @@ def serve(product: Product, user: dict[str, str], tmp_path: Path) -> None:
     assert "Traceback" not in log
 
 
-def below(pid: int) -> list[int]:
-    """The processes two generations below `pid`: under `serve --isolate`, the sessions'
-    processes (children of the server's forkserver)."""
-    parents: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        parents.setdefault(parent, []).append(int(stat.parent.name))
-    return [pid for child in parents.get(pid, []) for pid in parents.get(child, [])]
-
-
 @needs_ssh
 @needs_tmux
 @check("abstracts-tui serve --isolate ...", quick=True)
@@ -317,23 +311,18 @@ def serve_isolated(product: Product, user: dict[str, str], tmp_path: Path) -> No
         login = f"{server.login('ann')}; echo SSH-EXIT=$?; sleep 60"
         with Tmux(login, 80, 24, env=user) as terminal:
             terminal.wait_for("New room")
-            assert len(below(server.process.pid)) == 1  # ann's app, in a process
-            terminal.keys("c")
-            terminal.wait_for("Start (Enter)")
-            terminal.keys("Enter")
-            screen = terminal.wait_for("Waiting for a second player")
-            code = re.search(r"Room ([a-z0-9]{4})", screen)
-            assert code is not None, screen
-            join = f"{server.login('bob')} join {code.group(1)}; echo SSH-EXIT=$?; sleep 60"
+            assert len(session_processes(server.process.pid)) == 1  # ann's app, in a process
+            code = make_room(terminal)
+            join = f"{server.login('bob')} join {code}; echo SSH-EXIT=$?; sleep 60"
             with Tmux(join, 80, 24, env=user) as second:
                 second.wait_for("Blue to move (ann)")
                 terminal.wait_for("Blue to move (ann)")
-                assert len(below(server.process.pid)) == 2
+                assert len(session_processes(server.process.pid)) == 2
                 terminal.keys("Enter")  # d5, from ann's process to bob's
                 second.wait_for("ann played d5")
                 second.keys("C-q")
                 second.wait_for("SSH-EXIT=0")
-            wait_until(lambda: len(below(server.process.pid)) == 1, 30)
+            wait_until(lambda: len(session_processes(server.process.pid)) == 1, 30)
             server.stop()
             screen = terminal.wait_for("SSH-EXIT=")
             assert "the server is stopping; your games are kept" in screen

@@ -20,9 +20,9 @@ from abstracts_tui.session import Phase, Session
 from abstracts_tui.ssh.messages import HEADER, MAX_MESSAGE, MessageError, pack, read
 from abstracts_tui.ssh.room_client import Kept
 
+from ..processes import left_after, session_processes
 from .client import TIMEOUT, connect
 from .conftest import RunningServer
-from .test_online_play import session_processes
 from .test_rooms import ENTER, create_room
 
 
@@ -92,11 +92,11 @@ def test_a_session_whose_process_dies_ends_and_the_others_play_on(start_server) 
         bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
         await ann.wait_for("Blue to move (ann)")
         await bob.wait_for("Blue to move (ann)")
-        theirs = set(session_processes(server))
+        theirs = set(session_processes(server.process.pid))
         assert len(theirs) == 2
         carl_conn, carl = await connect(server.port, "carl", width=100, height=30)
         await carl.wait_for("you are carl")
-        [carls] = set(session_processes(server)) - theirs
+        [carls] = set(session_processes(server.process.pid)) - theirs
         # carl's process dies (as a crash would end it): his session ends, saying so.
         os.kill(carls, signal.SIGKILL)
         await asyncio.wait_for(carl.closed.wait(), TIMEOUT)
@@ -109,7 +109,4 @@ def test_a_session_whose_process_dies_ends_and_the_others_play_on(start_server) 
 
     asyncio.run(play())
     assert "carl: session ended: the app failed (status 1)" in server.log, server.log
-    deadline = time.monotonic() + TIMEOUT
-    while session_processes(server) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert session_processes(server) == [], server.log
+    assert left_after(server.process.pid, TIMEOUT) == [], server.log

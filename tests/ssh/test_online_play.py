@@ -7,15 +7,13 @@ real terminal (tmux); the others from asyncssh clients whose screens the tests r
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 import shlex
-import time
-from pathlib import Path
 
 import pytest
 
 from ..openssh import SSH, needs_ssh
+from ..processes import left_after, session_processes
 from ..tmux import Tmux, needs_tmux
 from .client import TIMEOUT, connect, run_until
 from .conftest import RunningServer
@@ -32,19 +30,6 @@ async def wait_for(window: Tmux, *texts: str) -> str:
     return await asyncio.to_thread(
         window.wait_for, lambda screen: all(text in screen for text in texts), TIMEOUT
     )
-
-
-def session_processes(server: RunningServer) -> list[int]:
-    """The processes below the server's that run a session's app (`serve --isolate`):
-    those of its server of processes (the forkserver)."""
-    below: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError, IndexError, ValueError):
-            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-            below.setdefault(parent, []).append(int(stat.parent.name))
-    return [
-        pid for forkserver in below.get(server.process.pid, []) for pid in below.get(forkserver, [])
-    ]
 
 
 @needs_ssh
@@ -117,17 +102,14 @@ def test_an_open_challenge_played_chatted_resigned_and_played_again(
             assert "resigned" not in screen
             await carol.wait_for("The players play again in room")
             if options:  # a process for each of the three sessions
-                assert len(session_processes(server)) == 3, server.log
+                assert len(session_processes(server.process.pid)) == 3, server.log
             for conn in (ann_conn, carol_conn):
                 conn.close()
         finally:
             bob.close()
 
     asyncio.run(play())
-    deadline = time.monotonic() + TIMEOUT
-    while session_processes(server) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert session_processes(server) == [], server.log
+    assert left_after(server.process.pid, TIMEOUT) == [], server.log
     assert "Traceback" not in server.log, server.log
 
 
