@@ -31,8 +31,8 @@ log = logging.getLogger("abstracts_tui.web")
 
 
 class RoomPage:
-    """One page's app: a room player's `ServerApp` on a thread of its own (or in a process
-    of its own: `serve --isolate`), its frames sent
+    """One page's app: a room player's `ServerApp` in a process of its own (`serve`'s
+    default) or on a thread of its own (`--threads`), its frames sent
     to the page's websocket, the page's checked messages handed to its driver."""
 
     def __init__(

@@ -421,6 +421,11 @@ async def connection_storm(port: int, count: int, source: str = "127.0.0.40") ->
                 **OPTIONS,
             ):
                 return "logged in without a password"
+        except (BrokenPipeError, ConnectionResetError, asyncssh.ConnectionLost):
+            # Closed by the server (to make room, or its time up) while the client was
+            # still writing: the reset came before the sentence could be read. (Before
+            # DisconnectError: asyncssh's ConnectionLost is one.)
+            return "closed"
         except asyncssh.DisconnectError as error:
             for expected in (
                 "logged in or logging in already",
@@ -431,10 +436,6 @@ async def connection_storm(port: int, count: int, source: str = "127.0.0.40") ->
                 if expected in error.reason:
                     return expected
             return f"disconnected: {error.reason}"
-        except (BrokenPipeError, ConnectionResetError, asyncssh.ConnectionLost):
-            # Closed by the server (to make room, or its time up) while the client was
-            # still writing: the reset came before the sentence could be read.
-            return "closed"
         except (OSError, asyncssh.Error) as error:
             return f"{type(error).__name__}: {error}"
 
@@ -735,9 +736,9 @@ def main() -> None:
     parser.add_argument("--scale", type=int, default=10)
     parser.add_argument("--server-log", type=Path, metavar="FILE", help="write the server's log")
     parser.add_argument(
-        "--isolate",
+        "--threads",
         action="store_true",
-        help="serve --isolate: each session's app in a process of its own",
+        help="serve --threads: each session's app on a thread of the server's process",
     )
     parser.add_argument("--quiet-client", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -745,7 +746,7 @@ def main() -> None:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(quiet_client(args.quiet_client))
         return
-    outcomes, failures, peak, log = attack(args.scale, *(["--isolate"] if args.isolate else []))
+    outcomes, failures, peak, log = attack(args.scale, *(["--threads"] if args.threads else []))
     if args.server_log:
         args.server_log.write_text(log, encoding="utf-8")
     for outcome in outcomes:

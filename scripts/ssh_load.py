@@ -234,7 +234,7 @@ def percentiles(values: list[float]) -> str:
 
 
 def family(pid: int) -> list[int]:
-    """`pid` and every process below it (a session's process under --isolate)."""
+    """`pid` and every process below it (a session's process, unless --threads)."""
     parents: dict[int, list[int]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         with contextlib.suppress(OSError, IndexError, ValueError):
@@ -452,9 +452,9 @@ def main() -> None:
     parser.add_argument("--clock", metavar="SPEC", help="rooms made with this clock (e.g. 60m)")
     parser.add_argument("--database", metavar="URL", help="a PostgreSQL database to share")
     parser.add_argument(
-        "--isolate",
+        "--threads",
         action="store_true",
-        help="serve --isolate: each session's app in a process of its own",
+        help="serve --threads: each session's app on a thread of the server's process",
     )
     parser.add_argument(
         "--think", default="10-20", help="seconds a player thinks on its turn: MIN-MAX"
@@ -480,9 +480,9 @@ def main() -> None:
         # Every session comes from this one machine: lift the per-address limit for them.
         limit = str(args.sessions + 10)
         serve = [sys.executable, "-m", "abstracts_tui", "serve", "--port", "0", "--data", data]
-        isolate = ["--isolate"] if args.isolate else []
+        threads = ["--threads"] if args.threads else []
         server = subprocess.Popen(
-            [*serve, "--connections-per-address", limit, *isolate],
+            [*serve, "--connections-per-address", limit, *threads],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,

@@ -1,4 +1,4 @@
-"""The processes of a server run with `serve --isolate`: each session's app runs in a
+"""The processes of a server (`serve`, unless `--threads`): each session's app runs in a
 process forked by the server's forkserver (a child of the server), so the sessions'
 processes are the server's grandchildren."""
 

@@ -33,8 +33,9 @@ class Limits:
 
     sessions_per_user: int = 3
     """Terminal sessions open at once under one user name."""
-    sessions: int = 200
-    """Terminal sessions open at once on the whole server."""
+    sessions: int | None = None
+    """Terminal sessions (and browsers' pages) open at once on the whole server; None: as
+    many as half the memory available at the start holds, at most 200 (`capacity`)."""
     connections_per_address: int = 10
     """Connections at once from one address (IPv6: one /64 network) that are logged in or
     logging in; one that has not asked to log in yet (a half-open or silent connection) is
@@ -82,9 +83,9 @@ class ServerConfig:
     """Where the server also listens for browsers (`--web [HOST:]PORT`): the rooms in a
     web page; None: SSH only."""
     limits: Limits = field(default_factory=Limits)
-    isolate: bool = False
+    isolate: bool = True
     """Whether each terminal session's app runs in a process of its own
-    (`session_process`); else on a thread of the server's process."""
+    (`session_process`); else on a thread of the server's process (`--threads`)."""
 
 
 def listen_address(text: str, default_host: str) -> tuple[str, int]:

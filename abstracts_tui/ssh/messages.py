@@ -109,18 +109,19 @@ class Restricted(pickle.Unpickler):
 
 
 async def read(reader: asyncio.StreamReader, *, restricted: bool = False) -> tuple[Any, ...] | None:
-    """The next message; None once the other end has closed. `restricted`: from an app's
-    process (`Restricted`)."""
+    """The next message; None once the other end has closed (a write of ours that found
+    it closed, a broken pipe, is that end too). `restricted`: from an app's process
+    (`Restricted`)."""
     try:
         header = await reader.readexactly(HEADER.size)
-    except asyncio.IncompleteReadError:
+    except (asyncio.IncompleteReadError, ConnectionError):
         return None
     (size,) = HEADER.unpack(header)
     if size > MAX_MESSAGE:
         raise MessageError(f"a message of {size} bytes (at most {MAX_MESSAGE})")
     try:
         body = await reader.readexactly(size)
-    except asyncio.IncompleteReadError:
+    except (asyncio.IncompleteReadError, ConnectionError):
         return None
     try:
         message = Restricted(io.BytesIO(body)).load() if restricted else pickle.loads(body)

@@ -41,6 +41,7 @@ from .auth import (
     read_password_file,
     weak_hashes,
 )
+from .capacity import default_sessions, memory_available
 from .collector import keep_pauses_short
 from .files import own_folder, tidy_user_files
 from .guesses import Guesses, TooManyGuesses
@@ -56,10 +57,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("abstracts_tui.ssh")
 
-READ_BUFFER = 16 * 1024
+READ_BUFFER = 4 * 1024
 """Bytes the kernel keeps for a connection before the server reads them (it doubles it):
 all that has arrived is decrypted in one go, so a client sending a flood of small packets
-(a thousand window changes) holds the loop for what one read holds, not for the flood."""
+(a thousand window changes) holds the loop for what one read holds, not for the flood. A
+window change costs the loop about 0.2 ms: 8 KiB read (about 120 of them) hold it for
+30 ms at most, where 32 KiB held it up to 71 ms (`scripts/resize_storm.py`)."""
 STOP_SECONDS = 5.0
 """The longest a stopping server waits for its apps to end and say goodbye."""
 STOPPING = (
@@ -109,6 +112,11 @@ class Server:
             raise
         self.sessions: Counter[str] = Counter()
         """Terminal sessions open per user name."""
+        self.max_sessions = config.limits.sessions or default_sessions(
+            config.isolate, memory_available()
+        )
+        """Sessions open at once on the server: `--max-sessions`, or by the memory the
+        machine has available now."""
         self.connections: dict[str, list[Connection]] = {}
         """Connections open per address (`address_key`), oldest first."""
         self.terminals: set[TerminalSession] = set()
@@ -514,6 +522,12 @@ async def serve(
         return any(server.sessions.values())
 
     collecting = asyncio.get_running_loop().create_task(keep_pauses_short(busy=busy))
+    log.info(
+        "sessions: at most %d at once (%s), each app %s",
+        server.max_sessions,
+        "--max-sessions" if config.limits.sessions else "by the memory available",
+        "in a process of its own" if config.isolate else "on a thread (--threads)",
+    )
     log.info(
         "listening on %s port %d; authentication: %s; data: %s; store: %s; host key %s",
         config.host,

@@ -1,5 +1,5 @@
-"""A session's app in a process of its own (`serve --isolate`): this side runs in that
-process, `session_process` in the server's.
+"""A session's app in a process of its own (`serve`'s default; `--threads` for a thread):
+this side runs in that process, `session_process` in the server's.
 
 The app is the one a session's thread runs (`ServerApp`, with its `ChannelDriver`); only
 what it reaches through differs. Its frames go to the server as messages (`ChildChannel`),

@@ -1,5 +1,5 @@
-"""A session's app in a process of its own (`serve --isolate`): this side runs on the
-server's loop, `session_child` in that process.
+"""A session's app in a process of its own (`serve`'s default; `--threads` for a thread):
+this side runs on the server's loop, `session_child` in that process.
 
 On a thread (`session_thread`) every app shares the server's interpreter: its lock, so a
 layout of the largest terminal is time-sliced with every other session's keys, and its
@@ -37,8 +37,25 @@ log = logging.getLogger(__name__)
 THERE = methods(RoomDesk, "_there")
 """What an app's process may ask of its desk."""
 CHILD_MODULE = "abstracts_tui.ssh.session_child"
-PRELOAD = [CHILD_MODULE]
-"""The modules the server of processes imports before it forks a session's process."""
+PRELOAD = [
+    CHILD_MODULE,
+    # What every session's app comes to import later (a game's screen, the computer, the
+    # driver's parts): imported once here, their pages are shared by every session's
+    # process instead of copied into each (5 MiB of a session's 27; scripts/ssh_load.py).
+    "abstracts_tui.ssh.create",
+    "abstracts_tui.tui.screens.play",
+    "abstracts_tui.tui.screens.setup",
+    "abstracts_tui.engine.search",
+    "abstracts_tui.engine.review",
+    "textual.drivers.headless_driver",
+    "textual.drivers.linux_driver",
+    "textual.pilot",
+    "textual.scrollbar",
+    "rich.pretty",
+    "statistics",
+]
+"""The modules the server of processes imports before it forks a session's process (one
+that cannot be imported is passed over)."""
 END_SECONDS = 5.0
 """How long a process has to end once told to (its last frame written) before it is
 stopped (SIGTERM, then SIGKILL)."""

@@ -1,5 +1,5 @@
 """Two faults put in the lobby by `apply` (`faulty_server.py` does, and `faulty_lobby`
-as it is imported, in the server's processes of sessions under `--isolate`): the
+as it is imported, in the server's processes of sessions): the
 lobby of `dan` takes the processor for `HANG_SECONDS` at every layout (a layout that
 hangs); the lobby of `eve` fails as it is composed (an app that raises)."""
 

@@ -1,4 +1,4 @@
-"""Imported by the server of processes of `faulty_server.py --isolate`, before it forks a
+"""Imported by the server of processes of `faulty_server.py`, before it forks a
 session's process: the faults of `faults.py`, applied there too."""
 
 import faults

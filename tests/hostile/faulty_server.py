@@ -1,6 +1,6 @@
 """The real server with the faults of `faults.py` put in its lobby, for
-`test_session_threads.py`: `python tests/hostile/faulty_server.py serve ...` (with
-`--isolate`, each session's process has them too)."""
+`test_session_threads.py`: `python tests/hostile/faulty_server.py serve ...` (each
+session's process has them too; with `--threads`, each session's thread)."""
 
 from __future__ import annotations
 

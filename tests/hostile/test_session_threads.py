@@ -32,12 +32,12 @@ def start_faulty(folder: Path, *options: str) -> RunningServer:
     return server.wait_listening()
 
 
-@pytest.mark.parametrize("options", [(), ("--isolate",)], ids=["threads", "processes"])
+@pytest.mark.parametrize("options", [("--threads",), ()], ids=["threads", "processes"])
 def test_a_hanging_layout_and_a_failing_app_do_not_hold_up_another_player(
     tmp_path: Path, options: tuple[str, ...]
 ) -> None:
-    """Each session's app on a thread of its own, or in a process of its own
-    (`serve --isolate`)."""
+    """Each session's app in a process of its own (the default), or on a thread of its own
+    (`serve --threads`)."""
     server = start_faulty(tmp_path, *options)
     try:
         quiet = attacks.Quiet(server.port)

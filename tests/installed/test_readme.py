@@ -277,6 +277,7 @@ def serve(product: Product, user: dict[str, str], tmp_path: Path) -> None:
         login = f"{server.login('ann')}; echo SSH-EXIT=$?; sleep 60"
         with Tmux(login, 80, 24, env=user) as terminal:
             terminal.wait_for("New room")
+            assert len(session_processes(server.process.pid)) == 1  # ann's app, in a process
             code = make_room(terminal)
             games = server.ssh("bob", "games")
             assert games.returncode == 0
@@ -285,8 +286,12 @@ def serve(product: Product, user: dict[str, str], tmp_path: Path) -> None:
             with Tmux(join, 80, 24, env=user) as second:  # a second player, after a first app
                 second.wait_for("Blue to move (ann)")
                 terminal.wait_for("Blue to move (ann)")
+                assert len(session_processes(server.process.pid)) == 2
+                terminal.keys("Enter")  # d5, from ann's process to bob's
+                second.wait_for("ann played d5")
                 second.keys("C-q")
                 second.wait_for("SSH-EXIT=0")
+            wait_until(lambda: len(session_processes(server.process.pid)) == 1, 30)
             export = server.ssh("bob", "export", code)
             assert export.returncode == 0 and export.stdout.startswith("(;FF[4]GM[1000]")
             assert "GA[petrify]" in export.stdout and "PB[ann]" in export.stdout
@@ -304,25 +309,23 @@ def serve(product: Product, user: dict[str, str], tmp_path: Path) -> None:
 
 @needs_ssh
 @needs_tmux
-@check("abstracts-tui serve --isolate ...", quick=True)
-def serve_isolated(product: Product, user: dict[str, str], tmp_path: Path) -> None:
-    server = Server(product, user, "--data", str(tmp_path / "server"), "--isolate")
+@check("abstracts-tui serve --threads ...", quick=True)
+def serve_on_threads(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    server = Server(product, user, "--data", str(tmp_path / "server"), "--threads")
     try:
         login = f"{server.login('ann')}; echo SSH-EXIT=$?; sleep 60"
         with Tmux(login, 80, 24, env=user) as terminal:
             terminal.wait_for("New room")
-            assert len(session_processes(server.process.pid)) == 1  # ann's app, in a process
             code = make_room(terminal)
             join = f"{server.login('bob')} join {code}; echo SSH-EXIT=$?; sleep 60"
             with Tmux(join, 80, 24, env=user) as second:
                 second.wait_for("Blue to move (ann)")
                 terminal.wait_for("Blue to move (ann)")
-                assert len(session_processes(server.process.pid)) == 2
-                terminal.keys("Enter")  # d5, from ann's process to bob's
+                assert session_processes(server.process.pid) == []  # both apps on threads
+                terminal.keys("Enter")  # d5, from ann's thread to bob's
                 second.wait_for("ann played d5")
                 second.keys("C-q")
                 second.wait_for("SSH-EXIT=0")
-            wait_until(lambda: len(session_processes(server.process.pid)) == 1, 30)
             server.stop()
             screen = terminal.wait_for("SSH-EXIT=")
             assert "the server is stopping; your games are kept" in screen

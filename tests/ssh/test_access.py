@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
 import socket
 import subprocess
 import sys
@@ -186,6 +187,9 @@ def test_sessions_per_user_and_idle_time(start_server) -> None:
 
 def test_the_servers_sessions_are_bounded_whoever_asks(start_server) -> None:
     server: RunningServer = start_server("--max-sessions", "1", "--isolate")
+    assert "sessions: at most 1 at once (--max-sessions), each app in a process of its own" in (
+        server.log
+    )
 
     async def attempts() -> None:
         ann_conn, ann = await connect(server.port, "ann")
@@ -197,6 +201,25 @@ def test_the_servers_sessions_are_bounded_whoever_asks(start_server) -> None:
             conn.close()
 
     asyncio.run(attempts())
+
+
+@pytest.mark.parametrize(
+    ("options", "each"),
+    [((), "in a process of its own"), (("--threads",), "on a thread (--threads)")],
+    ids=["processes", "threads"],
+)
+def test_the_server_says_how_many_sessions_it_takes_and_how_it_runs_them(
+    start_server, options: tuple[str, ...], each: str
+) -> None:
+    """Without --max-sessions the bound comes from the memory available (at most 200, at
+    least 1), and the log says it with the sessions' model."""
+    server: RunningServer = start_server(*options)
+    said = re.search(
+        r"sessions: at most (\d+) at once \(by the memory available\), each app (.*)", server.log
+    )
+    assert said is not None, server.log
+    assert 1 <= int(said[1]) <= 200
+    assert said[2] == each
 
 
 def test_a_malformed_password_line_stops_the_start_with_its_line_number(tmp_path) -> None:

@@ -1,4 +1,4 @@
-"""Each session's app in a process of its own (`serve --isolate`): the messages between
+"""Each session's app in a process of its own (`serve`'s default): the messages between
 the server and such a process, and a session whose process dies (the others play on).
 The room played through processes by real clients is in `test_online_play.py` (OpenSSH)
 and `tests/web/test_rooms.py` (a browser)."""
@@ -9,7 +9,9 @@ import asyncio
 import os
 import pickle
 import signal
+import socket
 import time
+from typing import Any
 
 import pytest
 
@@ -84,8 +86,27 @@ def test_the_server_reads_commands_and_setups_from_an_app_and_no_other_object() 
         read_back(pack(("call", 5, "send_there", ("k7m2", Session))), restricted=True)
 
 
+def test_an_end_closed_while_the_other_writes_is_the_end_of_its_messages() -> None:
+    """A session's process that ends (its player's connection closed) as the server
+    sends it a key: the server's write finds the socket closed, and its reading ends
+    there, as at any end (not a failed app: its exit status says how it ended)."""
+
+    async def closed_while_writing() -> tuple[Any, ...] | None:
+        ours, theirs = socket.socketpair()
+        reader, writer = await asyncio.open_unix_connection(sock=ours)
+        theirs.close()
+        writer.write(pack(("keys", "\t")))
+        await asyncio.sleep(0.1)  # the write fails: the reader holds the broken pipe
+        try:
+            return await read(reader, restricted=True)
+        finally:
+            writer.close()
+
+    assert asyncio.run(closed_while_writing()) is None
+
+
 def test_a_session_whose_process_dies_ends_and_the_others_play_on(start_server) -> None:
-    server: RunningServer = start_server("--isolate")
+    server: RunningServer = start_server()
 
     async def play() -> None:
         ann_conn, ann, code = await create_room(server.port, "ann")

@@ -34,12 +34,12 @@ async def wait_for(window: Tmux, *texts: str) -> str:
 
 @needs_ssh
 @needs_tmux
-@pytest.mark.parametrize("options", [(), ("--isolate",)], ids=["threads", "processes"])
+@pytest.mark.parametrize("options", [("--threads",), ()], ids=["threads", "processes"])
 def test_an_open_challenge_played_chatted_resigned_and_played_again(
     start_server, options: tuple[str, ...]
 ) -> None:
-    """The same on a thread of the server for each session, and in a process of its own
-    for each (`serve --isolate`), whose processes end with their sessions."""
+    """The same in a process of its own for each session (the default), whose processes
+    end with their sessions, and on a thread of the server for each (`serve --threads`)."""
     server: RunningServer = start_server(*options)
 
     async def play() -> None:
@@ -101,7 +101,7 @@ def test_an_open_challenge_played_chatted_resigned_and_played_again(
             screen = await wait_for(bob, "Blue to move (bob)")
             assert "resigned" not in screen
             await carol.wait_for("The players play again in room")
-            if options:  # a process for each of the three sessions
+            if not options:  # a process for each of the three sessions
                 assert len(session_processes(server.process.pid)) == 3, server.log
             for conn in (ann_conn, carol_conn):
                 conn.close()

@@ -79,7 +79,7 @@ def typed(window: Tmux, *texts: str) -> str:
 @needs_tmux
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt-get install chromium)")
 @pytest.mark.parametrize(
-    "rooms_server", [(), ("--isolate",)], ids=["threads", "processes"], indirect=True
+    "rooms_server", [("--threads",), ()], ids=["threads", "processes"], indirect=True
 )
 def test_a_browser_and_openssh_play_chat_and_resign_in_one_room(
     browser: Any,  # noqa: F811

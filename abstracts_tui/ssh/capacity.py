@@ -1,0 +1,96 @@
+"""How many sessions the server takes at once when `--max-sessions` is not given: as many
+as half the memory available when it starts can hold, at most `MOST`, so that strangers
+opening sessions cannot take a small machine's memory (or a container's) from under it.
+
+A session's cost is its app: in a process of its own (the default) about 22 to 27 MiB,
+pages shared with the others counted once; on a thread of the server's process
+(`--threads`) about 4 MiB (`scripts/ssh_load.py` measures both). The figures below leave
+room for large screens."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+MIB = 1024 * 1024
+MOST = 200
+"""Sessions at once however much memory there is."""
+IN_PROCESS = 32 * MIB
+"""What a session whose app has a process of its own is counted as using."""
+ON_THREAD = 8 * MIB
+"""What a session whose app runs on a thread of the server's process is counted as using."""
+SHARE = 0.5
+"""The part of the memory available at the start that sessions may take."""
+UNLIMITED = 1 << 60
+"""A control group's limit at or above this is no limit (cgroup v1 writes 2**63 less a
+page for none)."""
+
+
+def default_sessions(isolate: bool, available: int | None) -> int:
+    """The sessions the server takes at once, given the bytes of memory `available` (None:
+    not known, so `MOST`)."""
+    if available is None:
+        return MOST
+    each = IN_PROCESS if isolate else ON_THREAD
+    return max(1, min(MOST, int(available * SHARE) // each))
+
+
+def memory_available(root: Path = Path("/")) -> int | None:
+    """Bytes of memory the server may still use: what the system has available (Linux's
+    MemAvailable), or less where the server's control group (a container, a service's
+    slice) is limited to less; None where neither can be read (not Linux)."""
+    found = [
+        value for value in (system_available(root), group_available(root)) if value is not None
+    ]
+    return min(found) if found else None
+
+
+def system_available(root: Path) -> int | None:
+    try:
+        text = (root / "proc/meminfo").read_text()
+    except OSError:
+        return None
+    for line in text.splitlines():
+        name, _, rest = line.partition(":")
+        if name == "MemAvailable":
+            words = rest.split()
+            if words and words[0].isdigit():
+                return int(words[0]) * 1024
+    return None
+
+
+def group_available(root: Path) -> int | None:
+    """The limit of this process's memory control group less what it uses (cgroup v2, or
+    v1's memory controller; in a container whose view of the groups starts at its own,
+    the top one); None when it has none or it cannot be read."""
+    try:
+        lines = (root / "proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    top = root / "sys/fs/cgroup"
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        _, controllers, path = parts
+        if controllers == "":  # cgroup v2
+            folders, files = [top / path.lstrip("/"), top], ("memory.max", "memory.current")
+        elif "memory" in controllers.split(","):
+            folders = [top / "memory" / path.lstrip("/"), top / "memory"]
+            files = ("memory.limit_in_bytes", "memory.usage_in_bytes")
+        else:
+            continue
+        for folder in folders:
+            if folder.is_dir():
+                return limit_less_use(folder, *files)
+    return None
+
+
+def limit_less_use(folder: Path, limit_file: str, use_file: str) -> int | None:
+    try:
+        limit = (folder / limit_file).read_text().strip()
+        use = (folder / use_file).read_text().strip()
+    except OSError:
+        return None
+    if not (limit.isdigit() and use.isdigit()) or int(limit) >= UNLIMITED:
+        return None
+    return max(0, int(limit) - int(use))

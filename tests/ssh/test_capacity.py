@@ -1,0 +1,103 @@
+"""How many sessions a server takes when `--max-sessions` is not given: half the memory
+available, read as Linux writes it (/proc/meminfo, the control group's files), at about
+32 MiB a session in a process (8 MiB on a thread), at most 200 and at least 1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from abstracts_tui.ssh.capacity import MIB, MOST, default_sessions, memory_available
+
+MEMINFO = """MemTotal:       24683928 kB
+MemFree:        23314436 kB
+MemAvailable:   {available} kB
+Buffers:          102400 kB
+"""
+V1_UNLIMITED = "9223372036854771712"
+
+
+def machine(
+    root: Path, available_kib: int, cgroup: str, files: dict[str, str] | None = None
+) -> Path:
+    """A file tree laid out as Linux's /proc and /sys/fs/cgroup, under `root`."""
+    (root / "proc/self").mkdir(parents=True)
+    (root / "proc/meminfo").write_text(MEMINFO.format(available=available_kib))
+    (root / "proc/self/cgroup").write_text(cgroup)
+    for name, text in (files or {}).items():
+        path = root / "sys/fs/cgroup" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text + "\n")
+    return root
+
+
+def test_a_machine_without_a_limit_gives_what_it_has_available(tmp_path: Path) -> None:
+    root = machine(
+        tmp_path,
+        1_000_000,
+        "4:memory:/user.slice\n0::/\n",
+        {
+            "memory/user.slice/memory.limit_in_bytes": V1_UNLIMITED,
+            "memory/user.slice/memory.usage_in_bytes": "58925056",
+        },
+    )
+    assert memory_available(root) == 1_000_000 * 1024
+
+
+def test_a_container_limited_by_cgroup_v2_gives_its_limit_less_its_use(tmp_path: Path) -> None:
+    # A container sees its own group as the top one ("0::/"), the host's memory in meminfo.
+    root = machine(
+        tmp_path,
+        20_000_000,
+        "0::/\n",
+        {"memory.max": str(512 * MIB), "memory.current": str(112 * MIB)},
+    )
+    available = memory_available(root)
+    assert available == 400 * MIB
+    assert default_sessions(True, available) == 6  # 200 MiB at 32 each
+    assert default_sessions(False, available) == 25  # at 8 each
+
+
+def test_a_group_named_by_its_path_is_read_there(tmp_path: Path) -> None:
+    root = machine(
+        tmp_path,
+        20_000_000,
+        "0::/system.slice/abstracts.service\n",
+        {
+            "system.slice/abstracts.service/memory.max": str(2048 * MIB),
+            "system.slice/abstracts.service/memory.current": str(48 * MIB),
+            "memory.max": "max",  # the top of the tree has no limit
+        },
+    )
+    assert memory_available(root) == 2000 * MIB
+
+
+def test_cgroup_v1s_memory_controller_is_read(tmp_path: Path) -> None:
+    root = machine(
+        tmp_path,
+        20_000_000,
+        "9:name=systemd:/\n4:memory:/process_api/abc\n1:cpu:/\n",
+        {
+            "memory/process_api/abc/memory.limit_in_bytes": str(1024 * MIB),
+            "memory/process_api/abc/memory.usage_in_bytes": str(24 * MIB),
+        },
+    )
+    assert memory_available(root) == 1000 * MIB
+
+
+def test_a_group_over_its_limit_leaves_one_session(tmp_path: Path) -> None:
+    root = machine(
+        tmp_path,
+        20_000_000,
+        "0::/\n",
+        {"memory.max": str(64 * MIB), "memory.current": str(80 * MIB)},
+    )
+    assert memory_available(root) == 0
+    assert default_sessions(True, 0) == 1
+
+
+def test_a_large_machine_stops_at_the_most_and_an_unknown_one_takes_the_most(
+    tmp_path: Path,
+) -> None:
+    assert default_sessions(True, 64 * 1024 * MIB) == MOST
+    assert memory_available(tmp_path) is None  # no /proc: not Linux
+    assert default_sessions(True, None) == MOST
