@@ -34,6 +34,22 @@ def default_sessions(isolate: bool, available: int | None) -> int:
     return max(1, min(MOST, int(available * SHARE) // each))
 
 
+def sessions_bound(given: int | None, isolate: bool) -> tuple[int, str]:
+    """The sessions the server takes at once (`given` by `--max-sessions`, else by the
+    memory available now), and why, in words for the log."""
+    if given is not None:
+        return given, "--max-sessions"
+    available = memory_available()
+    each = (IN_PROCESS if isolate else ON_THREAD) // MIB
+    if available is None:
+        return MOST, "the memory available cannot be read"
+    gib = available / (1024 * MIB)
+    return default_sessions(isolate, available), (
+        f"by the memory: half of the {gib:.1f} GiB available at {each} MiB a session, "
+        f"{MOST} at most"
+    )
+
+
 def memory_available(root: Path = Path("/")) -> int | None:
     """Bytes of memory the server may still use: what the system has available (Linux's
     MemAvailable), or less where the server's control group (a container, a service's

@@ -41,7 +41,7 @@ from .auth import (
     read_password_file,
     weak_hashes,
 )
-from .capacity import default_sessions, memory_available
+from .capacity import sessions_bound
 from .collector import keep_pauses_short
 from .files import own_folder, tidy_user_files
 from .guesses import Guesses, TooManyGuesses
@@ -112,8 +112,8 @@ class Server:
             raise
         self.sessions: Counter[str] = Counter()
         """Terminal sessions open per user name."""
-        self.max_sessions = config.limits.sessions or default_sessions(
-            config.isolate, memory_available()
+        self.max_sessions, self.sessions_why = sessions_bound(
+            config.limits.sessions, config.isolate
         )
         """Sessions open at once on the server: `--max-sessions`, or by the memory the
         machine has available now."""
@@ -525,7 +525,7 @@ async def serve(
     log.info(
         "sessions: at most %d at once (%s), each app %s",
         server.max_sessions,
-        "--max-sessions" if config.limits.sessions else "by the memory available",
+        server.sessions_why,
         "in a process of its own" if config.isolate else "on a thread (--threads)",
     )
     log.info(

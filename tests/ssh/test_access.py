@@ -204,22 +204,27 @@ def test_the_servers_sessions_are_bounded_whoever_asks(start_server) -> None:
 
 
 @pytest.mark.parametrize(
-    ("options", "each"),
-    [((), "in a process of its own"), (("--threads",), "on a thread (--threads)")],
+    ("options", "mib", "each"),
+    [((), 32, "in a process of its own"), (("--threads",), 8, "on a thread (--threads)")],
     ids=["processes", "threads"],
 )
 def test_the_server_says_how_many_sessions_it_takes_and_how_it_runs_them(
-    start_server, options: tuple[str, ...], each: str
+    start_server, options: tuple[str, ...], mib: int, each: str
 ) -> None:
-    """Without --max-sessions the bound comes from the memory available (at most 200, at
-    least 1), and the log says it with the sessions' model."""
+    """Without --max-sessions the bound is half the memory available at the start, at
+    32 MiB a session in a process (8 on a thread), at most 200 and at least 1; the log
+    says it, with the memory it counted and how the sessions run."""
     server: RunningServer = start_server(*options)
     said = re.search(
-        r"sessions: at most (\d+) at once \(by the memory available\), each app (.*)", server.log
+        r"sessions: at most (\d+) at once \(by the memory: half of the ([\d.]+) GiB "
+        rf"available at {mib} MiB a session, 200 at most\), each app (.*)",
+        server.log,
     )
     assert said is not None, server.log
-    assert 1 <= int(said[1]) <= 200
-    assert said[2] == each
+    sessions, gib = int(said[1]), float(said[2])
+    expected = min(200, max(1, int(gib * 1024 / 2) // mib))
+    assert abs(sessions - expected) <= 1  # the GiB said are rounded to a tenth
+    assert said[3] == each
 
 
 def test_a_malformed_password_line_stops_the_start_with_its_line_number(tmp_path) -> None:

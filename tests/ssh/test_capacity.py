@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from abstracts_tui.ssh.capacity import MIB, MOST, default_sessions, memory_available
+from abstracts_tui.ssh.capacity import (
+    MIB,
+    MOST,
+    default_sessions,
+    memory_available,
+    sessions_bound,
+)
 
 MEMINFO = """MemTotal:       24683928 kB
 MemFree:        23314436 kB
@@ -101,3 +107,10 @@ def test_a_large_machine_stops_at_the_most_and_an_unknown_one_takes_the_most(
     assert default_sessions(True, 64 * 1024 * MIB) == MOST
     assert memory_available(tmp_path) is None  # no /proc: not Linux
     assert default_sessions(True, None) == MOST
+
+
+def test_the_bound_given_is_the_bound_and_the_log_says_why() -> None:
+    assert sessions_bound(5, True) == (5, "--max-sessions")
+    sessions, why = sessions_bound(None, False)  # this machine's memory, as Linux says it
+    assert why.endswith(f"GiB available at 8 MiB a session, {MOST} at most")
+    assert 1 <= sessions <= MOST
