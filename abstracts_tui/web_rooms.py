@@ -255,7 +255,7 @@ class WebRooms:
             return WSCloseCode.POLICY_VIOLATION, (
                 f"{user} has {limits.sessions_per_user} sessions open already; close one first."
             )
-        if sum(self.server.sessions.values()) >= self.server.max_sessions:
+        if self.server.full():
             log.info("%s: a page refused, the server is full", user)
             return WSCloseCode.TRY_AGAIN_LATER, "The server is full; try again later."
         return None

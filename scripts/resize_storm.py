@@ -15,19 +15,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import tempfile
 from pathlib import Path
 
 import hostile_ssh  # this script's folder is on the path
+from ssh_load import cpu_seconds
 
 CHANGES = 1000
-
-
-def cpu_seconds(pid: int) -> float:
-    """The process's processor time so far (user and system)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def storm(port: int, pid: int, rounds: int) -> list[float]:

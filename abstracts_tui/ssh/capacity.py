@@ -25,13 +25,17 @@ UNLIMITED = 1 << 60
 page for none)."""
 
 
+def per_session(isolate: bool) -> int:
+    """The bytes a session is counted as using: its app in a process, or on a thread."""
+    return IN_PROCESS if isolate else ON_THREAD
+
+
 def default_sessions(isolate: bool, available: int | None) -> int:
     """The sessions the server takes at once, given the bytes of memory `available` (None:
     not known, so `MOST`)."""
     if available is None:
         return MOST
-    each = IN_PROCESS if isolate else ON_THREAD
-    return max(1, min(MOST, int(available * SHARE) // each))
+    return max(1, min(MOST, int(available * SHARE) // per_session(isolate)))
 
 
 def sessions_bound(given: int | None, isolate: bool) -> tuple[int, str]:
@@ -40,7 +44,7 @@ def sessions_bound(given: int | None, isolate: bool) -> tuple[int, str]:
     if given is not None:
         return given, "--max-sessions"
     available = memory_available()
-    each = (IN_PROCESS if isolate else ON_THREAD) // MIB
+    each = per_session(isolate) // MIB
     if available is None:
         return MOST, "the memory available cannot be read"
     gib = available / (1024 * MIB)

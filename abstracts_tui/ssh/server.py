@@ -116,12 +116,17 @@ class Server:
             config.limits.sessions, config.isolate
         )
         """Sessions open at once on the server: `--max-sessions`, or by the memory the
-        machine has available now."""
+        machine has available now (`full`)."""
         self.connections: dict[str, list[Connection]] = {}
         """Connections open per address (`address_key`), oldest first."""
         self.terminals: set[TerminalSession] = set()
         """The sessions whose app is running."""
         self.acceptor: asyncssh.SSHAcceptor | None = None
+
+    def full(self) -> bool:
+        """Whether the server has all the sessions it takes (SSH terminals and browsers'
+        pages together): the next is refused."""
+        return sum(self.sessions.values()) >= self.max_sessions
 
     def open_rooms(self) -> Rooms:
         """The rooms over the live store: in this process (SQLite), or shared with every

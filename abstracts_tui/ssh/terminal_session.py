@@ -48,13 +48,14 @@ and, with or without a terminal:
 
 class Host(AppHost, Protocol):
     """What a session needs of the server (`server.Server`): besides what its app needs,
-    the server's settings, the sessions open per person and at most, and the sessions
-    whose app runs."""
+    the server's settings, the sessions open per person, whether it takes another, and
+    the sessions whose app runs."""
 
     config: ServerConfig
     sessions: Counter[str]
-    max_sessions: int
     terminals: set[TerminalSession]
+
+    def full(self) -> bool: ...
 
 
 class TerminalSession(asyncssh.SSHServerSession[str]):
@@ -161,7 +162,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
                 f"abstracts-tui: {self.user} has {limits.sessions_per_user} sessions open "
                 "already; close one first.\r\n"
             )
-        if sum(self.server.sessions.values()) >= self.server.max_sessions:
+        if self.server.full():
             return self.refuse("abstracts-tui: the server is full; try again later.\r\n")
         from ..rooms.holder import new_holder
 

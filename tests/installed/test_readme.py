@@ -265,6 +265,22 @@ def make_room(terminal: Tmux) -> str:
     return code.group(1)
 
 
+def bob_joins_and_sees_a_move(
+    server: Server, user: dict[str, str], terminal: Tmux, code: str, *, processes: int
+) -> None:
+    """bob joins ann's room `code` (ann in `terminal`), with `processes` session processes
+    then (2: a process each; 0: both apps on threads), sees ann's d5, and quits."""
+    join = f"{server.login('bob')} join {code}; echo SSH-EXIT=$?; sleep 60"
+    with Tmux(join, 80, 24, env=user) as second:  # a second player, after a first app
+        second.wait_for("Blue to move (ann)")
+        terminal.wait_for("Blue to move (ann)")
+        assert len(session_processes(server.process.pid)) == processes
+        terminal.keys("Enter")  # d5, from ann's app to bob's
+        second.wait_for("ann played d5")
+        second.keys("C-q")
+        second.wait_for("SSH-EXIT=0")
+
+
 @needs_ssh
 @needs_tmux
 @check("abstracts-tui serve [--host H] [--port P] [--log-level L] ...", quick=True)
@@ -282,15 +298,7 @@ def serve(product: Product, user: dict[str, str], tmp_path: Path) -> None:
             games = server.ssh("bob", "games")
             assert games.returncode == 0
             assert f"{code}\tPetrify 8x8\tann - waiting for a player" in games.stdout
-            join = f"{server.login('bob')} join {code}; echo SSH-EXIT=$?; sleep 60"
-            with Tmux(join, 80, 24, env=user) as second:  # a second player, after a first app
-                second.wait_for("Blue to move (ann)")
-                terminal.wait_for("Blue to move (ann)")
-                assert len(session_processes(server.process.pid)) == 2
-                terminal.keys("Enter")  # d5, from ann's process to bob's
-                second.wait_for("ann played d5")
-                second.keys("C-q")
-                second.wait_for("SSH-EXIT=0")
+            bob_joins_and_sees_a_move(server, user, terminal, code, processes=2)
             wait_until(lambda: len(session_processes(server.process.pid)) == 1, 30)
             export = server.ssh("bob", "export", code)
             assert export.returncode == 0 and export.stdout.startswith("(;FF[4]GM[1000]")
@@ -317,15 +325,7 @@ def serve_on_threads(product: Product, user: dict[str, str], tmp_path: Path) -> 
         with Tmux(login, 80, 24, env=user) as terminal:
             terminal.wait_for("New room")
             code = make_room(terminal)
-            join = f"{server.login('bob')} join {code}; echo SSH-EXIT=$?; sleep 60"
-            with Tmux(join, 80, 24, env=user) as second:
-                second.wait_for("Blue to move (ann)")
-                terminal.wait_for("Blue to move (ann)")
-                assert session_processes(server.process.pid) == []  # both apps on threads
-                terminal.keys("Enter")  # d5, from ann's thread to bob's
-                second.wait_for("ann played d5")
-                second.keys("C-q")
-                second.wait_for("SSH-EXIT=0")
+            bob_joins_and_sees_a_move(server, user, terminal, code, processes=0)
             server.stop()
             screen = terminal.wait_for("SSH-EXIT=")
             assert "the server is stopping; your games are kept" in screen

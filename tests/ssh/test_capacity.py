@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from abstracts_tui.ssh.capacity import (
     MIB,
     MOST,
@@ -63,31 +65,34 @@ def test_a_container_limited_by_cgroup_v2_gives_its_limit_less_its_use(tmp_path:
     assert default_sessions(False, available) == 25  # at 8 each
 
 
-def test_a_group_named_by_its_path_is_read_there(tmp_path: Path) -> None:
-    root = machine(
-        tmp_path,
-        20_000_000,
-        "0::/system.slice/abstracts.service\n",
-        {
-            "system.slice/abstracts.service/memory.max": str(2048 * MIB),
-            "system.slice/abstracts.service/memory.current": str(48 * MIB),
-            "memory.max": "max",  # the top of the tree has no limit
-        },
-    )
-    assert memory_available(root) == 2000 * MIB
-
-
-def test_cgroup_v1s_memory_controller_is_read(tmp_path: Path) -> None:
-    root = machine(
-        tmp_path,
-        20_000_000,
-        "9:name=systemd:/\n4:memory:/process_api/abc\n1:cpu:/\n",
-        {
-            "memory/process_api/abc/memory.limit_in_bytes": str(1024 * MIB),
-            "memory/process_api/abc/memory.usage_in_bytes": str(24 * MIB),
-        },
-    )
-    assert memory_available(root) == 1000 * MIB
+@pytest.mark.parametrize(
+    ("cgroup", "files", "available"),
+    [
+        (  # cgroup v2, the group named by its path (the top of the tree has no limit)
+            "0::/system.slice/abstracts.service\n",
+            {
+                "system.slice/abstracts.service/memory.max": str(2048 * MIB),
+                "system.slice/abstracts.service/memory.current": str(48 * MIB),
+                "memory.max": "max",
+            },
+            2000 * MIB,
+        ),
+        (  # cgroup v1's memory controller
+            "9:name=systemd:/\n4:memory:/process_api/abc\n1:cpu:/\n",
+            {
+                "memory/process_api/abc/memory.limit_in_bytes": str(1024 * MIB),
+                "memory/process_api/abc/memory.usage_in_bytes": str(24 * MIB),
+            },
+            1000 * MIB,
+        ),
+    ],
+    ids=["v2-by-path", "v1"],
+)
+def test_the_servers_own_group_is_read_where_proc_names_it(
+    tmp_path: Path, cgroup: str, files: dict[str, str], available: int
+) -> None:
+    root = machine(tmp_path, 20_000_000, cgroup, files)
+    assert memory_available(root) == available
 
 
 def test_a_group_over_its_limit_leaves_one_session(tmp_path: Path) -> None:
