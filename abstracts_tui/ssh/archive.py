@@ -15,7 +15,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -24,6 +23,7 @@ from ..session import Session
 from ..store import StoredRoom, StoreError
 from ..tui.screens import play
 from ..tui.screens.play import ANALYSIS, PlayScreen, Seat
+from ..tui.textual_internals import SteadyScreen
 from ..tui.widgets.key_bar import KeyBar
 from .commands import game_line
 
@@ -63,7 +63,7 @@ def archive_line(room: StoredRoom) -> str:
     return "  ".join(fields)
 
 
-class ArchiveScreen(Screen[None]):
+class ArchiveScreen(SteadyScreen[None]):
     """Finished games, newest first: the person's own, or everyone's (`a`)."""
 
     DEFAULT_CSS = ARCHIVE_CSS

@@ -16,10 +16,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..tui.textual_internals import SteadyScreen
 from ..tui.widgets.key_bar import KeyBar
 from .challenges import Challenge, ChallengeList
 from .rated import Ratings, own_ratings, rated_name, read_ratings
@@ -131,7 +131,7 @@ WaitingScreen #waiting-text {
 """
 
 
-class LobbyScreen(Screen[None]):
+class LobbyScreen(SteadyScreen[None]):
     """Your games, games to watch, and a room code to join."""
 
     DEFAULT_CSS = LOBBY_CSS
@@ -310,7 +310,7 @@ class LobbyScreen(Screen[None]):
 OPEN_TEXT = "An open challenge: anyone may accept it in their lobby.\n\n"
 
 
-class WaitingScreen(Screen[None]):
+class WaitingScreen(SteadyScreen[None]):
     """The creator of a room waits here until a second person joins."""
 
     DEFAULT_CSS = LOBBY_CSS

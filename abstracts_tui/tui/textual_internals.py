@@ -35,7 +35,7 @@ import os
 import selectors
 from codecs import getincrementaldecoder
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual import events
 from textual.geometry import Region, Size
@@ -179,13 +179,17 @@ def use_row_compositor(screen: Screen[Any]) -> bool:
     return True
 
 
-class SteadyScreen(Screen[None]):
-    """A screen whose small changes are drawn as small ones.
+ResultT = TypeVar("ResultT")
+
+
+class SteadyScreen(Screen[ResultT]):
+    """A screen whose small changes are drawn as small ones (every full screen of the app
+    is one: its games, the lobby, the archive, setting up a position...).
 
     - Textual's `Screen.focused` repaints every line of the screen when the focus moves,
-      which over SSH sends the whole screen to the client (':' and Enter of a typed move
-      each move the focus); here the widgets it concerns repaint themselves as their
-      `:focus` styles change.
+      which over SSH sends the whole screen to the client (Tab from one part of the lobby
+      to the next; ':' and Enter of a typed move); here the widgets it concerns repaint
+      themselves as their `:focus` styles change.
     - A part of the screen drawn again asks each widget for the changed rows only
       (`RowCompositor`).
     """

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,7 @@ from abstracts_tui.rules import PASS, Game, new_game
 from abstracts_tui.ssh.signals import notice_kind, signal
 from abstracts_tui.store import Finish, RoomSave, RoomSetup, SqliteStore, Store
 
-from .client import connect
+from .client import ScreenClient, connect
 from .conftest import RunningServer
 from .test_rooms import CURSOR_RIGHT, ENTER, create_room
 from .test_store import near_end
@@ -348,3 +350,67 @@ def test_a_finished_game_studied_from_the_archive_runs_no_clock(
         conn.close()
 
     asyncio.run(study())
+
+
+TAB = "\t"
+
+
+async def sent_for(client: ScreenClient, keys: str, quiet: float = 0.5) -> int:
+    """The bytes the server sends for `keys`: until nothing more comes for `quiet` s."""
+    before = client.received
+    client.send(keys)
+    while True:
+        client.changed.clear()
+        try:
+            await asyncio.wait_for(client.changed.wait(), quiet)
+        except TimeoutError:
+            return client.received - before
+
+
+def test_moving_the_focus_sends_what_it_changes_not_the_whole_screen(start_server) -> None:
+    """Tab from one part of the lobby or of the room form to the next draws the parts
+    whose look changes (the part left, the part reached, the keys shown); the whole
+    screen (about 23 KB at 100x31) went out at every Tab before, for a player over a
+    slow link to wait for and for a busy server to send."""
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        conn, ann = await connect(server.port, "ann", width=100, height=30)
+        await ann.wait_for("you are ann", "Games to watch", "^q Quit")
+        await sent_for(ann, "")
+        # The whole screen: a window one row taller draws every line again.
+        ann.resize(100, 31)
+        whole = await sent_for(ann, "")
+        assert whole > 6_000, whole
+        # Your games, the open challenges, the code field (whose keys are its own), and on.
+        tabs = [await sent_for(ann, TAB) for _ in range(2)]
+        keys = " ".join(ann.text().splitlines()[-1].split())
+        assert keys == "tab Next part ? Help ^q Quit", keys
+        tabs += [await sent_for(ann, TAB) for _ in range(2)]
+        assert max(tabs) < whole / 2, (tabs, whole)
+        assert "c New room" in ann.text().splitlines()[-1]
+        ann.send("c")
+        await ann.wait_for("choose a game", "Who joins")
+        await sent_for(ann, "")
+        tabs = [await sent_for(ann, TAB) for _ in range(4)]
+        assert max(tabs) < whole / 2, (tabs, whole)
+        conn.close()
+
+    asyncio.run(play())
+
+
+def test_the_tab_cost_script_prints_what_a_tab_costs() -> None:
+    """`scripts/tab_cost.py`, as the README runs it: its figures, and a Tab's frame well
+    under the whole lobby (about 7,800 characters at 100x30)."""
+    done = subprocess.run(
+        [sys.executable, "scripts/tab_cost.py", "--tabs", "5"],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "processor of the player's app:" in done.stdout, done.stdout
+    assert re.search(r"key to first byte: median [\d.]+ ms", done.stdout), done.stdout
+    sent = re.search(r"characters sent: (\d+)", done.stdout)
+    assert sent is not None and int(sent.group(1)) < 5_000, done.stdout

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import Static
 
 from ...rooms.chat import Chat
+from ..textual_internals import SteadyScreen
 from ..widgets.chat_panel import ChatPanel, Send
 from ..widgets.key_bar import KeyBar
 
 
-class ChatScreen(Screen[None]):
+class ChatScreen(SteadyScreen[None]):
     """Room `code`'s chat, the field to type in focused."""
 
     DEFAULT_CSS = """

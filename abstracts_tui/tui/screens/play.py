@@ -175,7 +175,7 @@ class MoveText(Validator):
         return self.failure(reason) if reason else self.success()
 
 
-class PlayScreen(SteadyScreen):
+class PlayScreen(SteadyScreen[None]):
     """A game in progress, played from the keyboard or the mouse, or studied."""
 
     CSS_PATH = "play.tcss"

@@ -12,7 +12,6 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.style import Style
 from textual.validation import ValidationResult, Validator
 from textual.widget import Widget
@@ -25,6 +24,7 @@ from ...game_setup import COMPUTER_NAME, DEFAULT_NAMES, Setup, seat_names
 from ...rules.catalogue import CATALOGUE, GameInfo, format_number
 from ..dialogs.komi import KomiValidator, komi_error, komi_rule
 from ..messages import ResumeRequested
+from ..textual_internals import SteadyScreen
 from ..widgets.key_bar import KeyBar
 
 PLAYERS = ["person", *LEVELS]
@@ -419,7 +419,7 @@ def game_prompt(info: GameInfo, highlighted: bool) -> Content:
     )
 
 
-class SelectScreen(Screen[Setup | None]):
+class SelectScreen(SteadyScreen[Setup | None]):
     """Choose a game, its board size, variant and komi, and the two players' names.
 
     As the app's home screen it posts `Chosen(setup)` when the game starts (Start button

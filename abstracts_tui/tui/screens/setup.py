@@ -12,10 +12,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
-from textual.screen import Screen
 from textual.widgets import Static
 
 from ...rules import Game, Piece, RulesError
+from ..textual_internals import SteadyScreen
 from ..widgets.board import BoardView, board_for
 from ..widgets.key_bar import KeyBar
 
@@ -26,7 +26,7 @@ def piece_name(game: Game, piece: Piece) -> str:
     return f"{game.colour_name(piece.colour)} {piece.kind}"
 
 
-class SetupScreen(Screen[str | None]):
+class SetupScreen(SteadyScreen[str | None]):
     """Set up a position of `game`'s kind, starting from `game`'s."""
 
     CSS_PATH = "play.tcss"
