@@ -32,6 +32,7 @@ from pathlib import Path
 
 from aiohttp import WSCloseCode, web
 
+from .ssh.capacity import StartTurn, starting_at_once
 from .web_address import Address, BrowserAddresses
 from .web_internals import Page, VisitorApp, check_app_service
 from .web_limits import MAX_MESSAGE, MAX_VISITORS, PAGES_PER_ADDRESS, size_from_query
@@ -145,6 +146,8 @@ class VisitorServer:
         """The pages open now, by the address they come from (`client_key`)."""
         self.handlers: set[asyncio.Task[object]] = set()
         """The open pages' websocket handlers."""
+        self.starting = asyncio.Semaphore(starting_at_once())
+        """Turns for the pages' apps to start (`StartTurn`)."""
         self.runner: web.AppRunner | None = None
 
     @property
@@ -239,12 +242,15 @@ class VisitorServer:
         self.apps.setdefault(token, set()).add(app)
         if handler is not None:
             self.handlers.add(handler)
+        turn = StartTurn(self.starting)
         try:
             small_reads(request)
             await websocket.prepare(request)
-            await app.start(websocket, *size_from_query(request.query))
+            await turn.take()
+            await app.start(websocket, *size_from_query(request.query), drawn=turn.give)
             await PageSession(request, websocket, app, who).run()
         finally:
+            turn.give()
             try:
                 await app.stop(QUIT_SECONDS)
                 if websocket.prepared:

@@ -32,6 +32,7 @@ import contextlib
 import html
 import logging
 import secrets
+from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
 
@@ -159,12 +160,20 @@ class VisitorApp:
         self.server = Server(command, title=title)
         self.service: AppService | None = None
 
-    async def start(self, websocket: web.WebSocketResponse, width: int, height: int) -> None:
-        """Start the app at `width` x `height`, drawing to `websocket`."""
+    async def start(
+        self,
+        websocket: web.WebSocketResponse,
+        width: int,
+        height: int,
+        drawn: Callable[[], object] = lambda: None,
+    ) -> None:
+        """Start the app at `width` x `height`, drawing to `websocket`; `drawn` at each
+        of its frames."""
 
         # A page gone away must not end the service's reading of the app's output: the
         # app would be left writing to a pipe nobody reads, and never see its "quit".
         async def write_bytes(data: bytes) -> None:
+            drawn()
             with contextlib.suppress(ConnectionError):
                 await websocket.send_bytes(data)
 

@@ -9,6 +9,8 @@ room for large screens."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 from pathlib import Path
 
 MIB = 1024 * 1024
@@ -23,6 +25,44 @@ SHARE = 0.5
 UNLIMITED = 1 << 60
 """A control group's limit at or above this is no limit (cgroup v1 writes 2**63 less a
 page for none)."""
+
+
+START_SECONDS = 3.0
+"""The longest an app's start holds its turn (`StartTurn`): one that has not drawn by then
+goes on beside the next."""
+
+
+def starting_at_once() -> int:
+    """How many apps may start at once: one for each core the server may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class StartTurn:
+    """An app's turn to start. A browser's page starts a process of its own whose start
+    (Python and the app's modules loaded, its screen built: a second of a core or so) is
+    most of what the page costs; pages opened at once, each taking a share of the cores,
+    would slow every player's answers until all had started. Each start waits for one
+    of `starting_at_once()` turns and holds it until the app draws (`give`), or
+    `START_SECONDS` pass; the pages waiting wait about as long as all the starts take
+    anyway."""
+
+    def __init__(self, turns: asyncio.Semaphore) -> None:
+        self.turns = turns
+        self.held: asyncio.TimerHandle | None = None
+
+    async def take(self) -> None:
+        await self.turns.acquire()
+        self.held = asyncio.get_running_loop().call_later(START_SECONDS, self.give)
+
+    def give(self) -> None:
+        """Give the turn to the next start (the first call; the others do nothing)."""
+        if self.held is not None:
+            self.held.cancel()
+            self.held = None
+            self.turns.release()
 
 
 def per_session(isolate: bool) -> int:

@@ -1,19 +1,25 @@
 """How many sessions a server takes when `--max-sessions` is not given: half the memory
 available, read as Linux writes it (/proc/meminfo, the control group's files), at about
-32 MiB a session in a process (8 MiB on a thread), at most 200 and at least 1."""
+32 MiB a session in a process (8 MiB on a thread), at most 200 and at least 1; and how
+many apps start at once."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 from pathlib import Path
 
 import pytest
 
+from abstracts_tui.ssh import capacity
 from abstracts_tui.ssh.capacity import (
     MIB,
     MOST,
+    StartTurn,
     default_sessions,
     memory_available,
     sessions_bound,
+    starting_at_once,
 )
 
 MEMINFO = """MemTotal:       24683928 kB
@@ -119,3 +125,33 @@ def test_the_bound_given_is_the_bound_and_the_log_says_why() -> None:
     sessions, why = sessions_bound(None, False)  # this machine's memory, as Linux says it
     assert why.endswith(f"GiB available at 8 MiB a session, {MOST} at most")
     assert 1 <= sessions <= MOST
+
+
+def test_apps_start_one_a_core_at_a_time() -> None:
+    assert starting_at_once() == len(os.sched_getaffinity(0))
+
+
+def test_a_start_holds_its_turn_until_its_app_draws_or_its_time_is_up(monkeypatch) -> None:
+    monkeypatch.setattr(capacity, "START_SECONDS", 0.3)
+
+    async def run() -> None:
+        turns = asyncio.Semaphore(1)
+        first, second, third = StartTurn(turns), StartTurn(turns), StartTurn(turns)
+        await first.take()
+        waiting = asyncio.create_task(second.take())
+        await asyncio.sleep(0.1)
+        assert not waiting.done()  # one start at a time
+        first.give()  # its app drew (and drew again: the turn is given back once)
+        first.give()
+        await asyncio.wait_for(waiting, 1)
+        assert turns.locked()
+        # The second app never draws: its turn goes to the next after START_SECONDS.
+        started = asyncio.get_running_loop().time()
+        await asyncio.wait_for(third.take(), 2)
+        assert asyncio.get_running_loop().time() - started >= 0.2
+        second.give()  # too late to give anything back
+        assert turns.locked()
+        third.give()
+        assert not turns.locked()
+
+    asyncio.run(run())
