@@ -5,7 +5,11 @@ opening sessions cannot take a small machine's memory (or a container's) from un
 A session's cost is its app: in a process of its own (the default) about 22 to 27 MiB,
 pages shared with the others counted once; on a thread of the server's process
 (`--threads`) about 4 MiB (`scripts/ssh_load.py` measures both). The figures below leave
-room for large screens."""
+room for large screens.
+
+And how many apps start at once (`StartTurn`: the pages of `abstracts-tui web`, each a
+process that loads Python and the app), so that a crowd of them arriving together does
+not take the processor from the players already there."""
 
 from __future__ import annotations
 
@@ -41,7 +45,7 @@ def starting_at_once() -> int:
 
 
 class StartTurn:
-    """An app's turn to start. A browser's page starts a process of its own whose start
+    """An app's turn to start. A browser's page (`web.py`) starts a process whose start
     (Python and the app's modules loaded, its screen built: a second of a core or so) is
     most of what the page costs; pages opened at once, each taking a share of the cores,
     would slow every player's answers until all had started. Each start waits for one
