@@ -68,8 +68,7 @@ def main() -> None:
         try:
             asyncio.run(press(server.port, server.process.pid, args.tabs, args.threads))
         finally:
-            server.process.terminate()
-            server.process.wait()
+            server.stop()
 
 
 if __name__ == "__main__":
