@@ -20,6 +20,9 @@ host) and takes from textual-serve, here and nowhere else:
   messages it has checked (web_limits), instead of `Server.handle_websocket`, which takes
   every message and the terminal's size as given. Without an AppService as this one,
   `web` refuses to start (`check_app_service`) rather than fall back to that handler.
+  Its process (`AppService._process`) is reached for twice, and done without where it
+  is missing: an app told to quit runs at a lower priority (`step_aside`), and one that
+  does not quit in time is killed.
 
 textual.js is a bundle that any release may change, hence the upper bound on
 textual-serve's version in pyproject.toml.
@@ -40,6 +43,7 @@ import textual_serve
 from aiohttp import web
 from textual_serve.server import Server
 
+from .ssh.capacity import step_aside
 from .web_address import Address
 
 try:
@@ -212,6 +216,7 @@ class VisitorApp:
         if self.service is None:
             return
         service, self.service = self.service, None
+        step_aside(process_id(service))
         stopping = asyncio.ensure_future(service.stop())
         STOPPING.add(stopping)  # the loop holds tasks weakly; this one may outlive the wait
         stopping.add_done_callback(forget)
@@ -242,6 +247,13 @@ def forget(stopping: asyncio.Future[None]) -> None:
     STOPPING.discard(stopping)
     if not stopping.cancelled():
         stopping.exception()  # retrieved: one that nobody awaited is not reported again
+
+
+def process_id(service: AppService) -> int | None:
+    """The id of the service's process (its private `_process`), None without one."""
+    process = getattr(service, "_process", None)
+    pid = getattr(process, "pid", None)
+    return pid if isinstance(pid, int) and getattr(process, "returncode", 0) is None else None
 
 
 def kill(service: AppService) -> None:

@@ -9,7 +9,8 @@ room for large screens.
 
 And how many apps start at once (`StartTurn`: the pages of `abstracts-tui web`, each a
 process that loads Python and the app), so that a crowd of them arriving together does
-not take the processor from the players already there."""
+not take the processor from the players already there; and that an app told to end runs
+after those in play (`step_aside`), so that a crowd leaving together does not either."""
 
 from __future__ import annotations
 
@@ -67,6 +68,35 @@ class StartTurn:
             self.held.cancel()
             self.held = None
             self.turns.release()
+
+
+ENDING_NICE = 10
+"""How much lower the priority of an app's process is once it is told to end (the nice
+value added, at most 19)."""
+
+
+def step_aside(pid: int | None) -> bool:
+    """Lower the priority of the process `pid`, an app told to end, by `ENDING_NICE`:
+    its last work (its game saved, its interpreter ended: a few tenths of a second of a
+    core) is nobody's wait, while pages closed in a crowd, each ending at once, took the
+    cores from the players still playing (`scripts/hostile_web.py`, its malformed
+    pages). Every thread of it on Linux, where a priority is a thread's. Whether it was
+    lowered: not where the system has no such priorities, nor once the process is gone."""
+    if pid is None or not hasattr(os, "setpriority"):
+        return False
+    try:
+        threads = [int(name) for name in os.listdir(f"/proc/{pid}/task")]
+    except OSError:  # not Linux, or gone already
+        threads = [pid]
+    lowered = False
+    for thread in threads:
+        try:
+            now = os.getpriority(os.PRIO_PROCESS, thread)
+            os.setpriority(os.PRIO_PROCESS, thread, min(19, now + ENDING_NICE))
+        except OSError:  # it ended meanwhile
+            continue
+        lowered = True
+    return lowered
 
 
 def per_session(isolate: bool) -> int:

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from multiprocessing.process import BaseProcess
 from typing import TYPE_CHECKING, Any
 
+from .capacity import step_aside
 from .messages import MessageError, Send, methods, read, sender
 from .room_desk import RoomDesk
 
@@ -123,6 +124,7 @@ class SessionProcess:
         self.name = name
         self.send: Send | None = None
         self.ending = False
+        self.pid: int | None = None
         self.answers: set[asyncio.Task[None]] = set()
 
     async def run_in_rooms(
@@ -162,8 +164,10 @@ class SessionProcess:
         send = sender(writer)
         desk = RoomDesk(server.rooms, server.store, holder, ProcessTeller(send))
         self.send = send
+        self.pid = process.pid
         if self.ending:
             send(("end",))
+            step_aside(self.pid)
         try:
             await self.serve(reader, desk, write, attached)
         except MessageError as error:
@@ -217,10 +221,12 @@ class SessionProcess:
             send(("reply", key, False, RuntimeError(f"{name}: {error}")))
 
     def end(self) -> None:
-        """End the app (from the server's loop)."""
+        """End the app (from the server's loop); its process runs after those in play
+        meanwhile (`capacity.step_aside`)."""
         self.ending = True
         if self.send is not None:
             self.send(("end",))
+            step_aside(self.pid)
 
 
 async def stop(process: BaseProcess) -> int:

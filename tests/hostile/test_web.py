@@ -20,6 +20,7 @@ from aiohttp import WSCloseCode
 
 from abstracts_tui.rates import TokenBucket
 from abstracts_tui.records import Record
+from abstracts_tui.ssh.capacity import ENDING_NICE
 from abstracts_tui.web_address import client_key
 from abstracts_tui.web_limits import (
     INPUT_BURST,
@@ -464,3 +465,41 @@ def test_a_flood_from_one_page_does_not_stall_another_and_is_closed(tmp_path: Pa
     assert "127.0.0.1: a message of unknown type 'hello' ignored" in log
     assert "127.0.0.1: closed, a flood of messages for 5 s" in log
     assert "Traceback" not in log
+
+
+def test_an_app_whose_page_closed_runs_after_the_pages_in_play_until_it_ends(
+    tmp_path: Path,
+) -> None:
+    """A page closed (here for a malformed message) tells its app to quit, and until it
+    has (its game saved, its interpreter ended), the app runs below the apps of the pages
+    still open (`capacity.step_aside`): a crowd of pages closed at once no longer takes the
+    cores from them (scripts/hostile_web.py, its malformed pages)."""
+    seen: list[int] = []
+
+    async def test() -> None:
+        browser = await Browser(server.url).visit()
+        try:
+            page = await browser.open()
+            await page.wait_for("choose a game")
+            [pid] = visitor_processes(server.data)
+            server_nice = os.getpriority(os.PRIO_PROCESS, server.process.pid)
+            assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, server_nice + NICENESS)
+            await page.send("not json")
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                try:
+                    seen.append(os.getpriority(os.PRIO_PROCESS, pid))
+                except ProcessLookupError:
+                    break
+                await asyncio.sleep(0.002)
+            assert await page.wait_closed() == (WSCloseCode.POLICY_VIOLATION, MALFORMED)
+        finally:
+            await browser.close()
+        await wait_gone(server.data)
+        playing = min(19, server_nice + NICENESS)
+        assert seen[0] == playing  # read before the server had the message
+        assert seen[-1] == min(19, playing + ENDING_NICE), seen
+
+    with web_server(tmp_path) as server:
+        run(test)
+        assert "Traceback" not in log_of(server)

@@ -1,18 +1,21 @@
 """How many sessions a server takes when `--max-sessions` is not given: half the memory
 available, read as Linux writes it (/proc/meminfo, the control group's files), at about
 32 MiB a session in a process (8 MiB on a thread), at most 200 and at least 1; and how
-many apps start at once."""
+many apps start at once, and that an app told to end runs after those in play."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from abstracts_tui.ssh import capacity
 from abstracts_tui.ssh.capacity import (
+    ENDING_NICE,
     MIB,
     MOST,
     StartTurn,
@@ -20,7 +23,9 @@ from abstracts_tui.ssh.capacity import (
     memory_available,
     sessions_bound,
     starting_at_once,
+    step_aside,
 )
+from abstracts_tui.ssh.session_process import SessionProcess
 
 MEMINFO = """MemTotal:       24683928 kB
 MemFree:        23314436 kB
@@ -155,3 +160,68 @@ def test_a_start_holds_its_turn_until_its_app_draws_or_its_time_is_up(monkeypatc
         assert not turns.locked()
 
     asyncio.run(run())
+
+
+TWO_THREADS = (
+    "import threading, time\n"
+    "threading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n"
+    "print('ready', flush=True)\n"
+    "time.sleep(60)\n"
+)
+
+
+def threads_nice(pid: int) -> dict[int, int]:
+    """Each thread's nice value, as Linux gives it (/proc/PID/task/TID/stat: field 19)."""
+    found = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        found[int(task.name)] = int(fields[16])
+    return found
+
+
+def an_app() -> subprocess.Popen[str]:
+    """A process of two threads, as an app's is (its loop's, and its input's or saves')."""
+    app = subprocess.Popen([sys.executable, "-c", TWO_THREADS], stdout=subprocess.PIPE, text=True)
+    assert app.stdout is not None and app.stdout.readline() == "ready\n"
+    return app
+
+
+@pytest.mark.skipif(
+    not Path("/proc/self/task").is_dir(), reason="reads each thread's priority from Linux's /proc"
+)
+def test_an_app_told_to_end_runs_after_those_in_play_every_thread_of_it() -> None:
+    app = an_app()
+    try:
+        before = threads_nice(app.pid)
+        assert len(before) == 2
+        assert step_aside(app.pid)
+        assert threads_nice(app.pid) == {
+            thread: min(19, nice + ENDING_NICE) for thread, nice in before.items()
+        }
+        step_aside(app.pid)  # told twice: never past the lowest priority there is
+        assert set(threads_nice(app.pid).values()) == {min(19, max(before.values()) + 20)}
+    finally:
+        app.kill()
+        app.wait()
+    assert not step_aside(app.pid)  # gone
+    assert not step_aside(None)  # never started
+
+
+@pytest.mark.skipif(
+    not Path("/proc/self/task").is_dir(), reason="reads each thread's priority from Linux's /proc"
+)
+def test_a_sessions_app_told_to_end_steps_aside() -> None:
+    """`SessionProcess.end` (a session's app in a process of its own, told to end as its
+    connection closes or the server stops) tells the app and lowers its process."""
+    app = an_app()
+    told: list[tuple[object, ...]] = []
+    try:
+        session = SessionProcess("ann")
+        session.pid, session.send = app.pid, told.append
+        playing = os.getpriority(os.PRIO_PROCESS, app.pid)
+        session.end()
+        assert told == [("end",)]
+        assert set(threads_nice(app.pid).values()) == {min(19, playing + ENDING_NICE)}
+    finally:
+        app.kill()
+        app.wait()
