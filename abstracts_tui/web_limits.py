@@ -46,8 +46,10 @@ MESSAGE_BURST = 1000.0
 """Messages of any kind: on average `MESSAGE_RATE` a second, `MESSAGE_BURST` at once.
 Beyond them the server reads that page's messages no faster (they wait; none is lost)."""
 CHANGES_PER_SECOND = 10.0
-"""Sizes (and the focus) passed on to the app at most this often: in a storm of "resize"
-messages the app draws the last size, not each (a screen of 500 x 200 takes a while)."""
+"""The focus passed on to the app at most this often. Sizes are passed on as over SSH
+(`ssh.limits.layout_spacing`): at most 10 times a second up to 10,000 cells, once a
+second at 500 x 200; in a storm of "resize" messages the app draws the last size, not
+each (a screen of 500 x 200 takes a while)."""
 PINGS_PER_SECOND = 1.0
 """Pings answered: textual.js sends one, when it connects; more are ignored."""
 FLOOD_SECONDS = 5.0

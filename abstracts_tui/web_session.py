@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 from typing import Generic, Protocol, TypeVar
@@ -19,6 +20,7 @@ from typing import Generic, Protocol, TypeVar
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from .rates import TokenBucket
+from .ssh.limits import layout_spacing
 from .web_limits import (
     CHANGES_PER_SECOND,
     FLOOD_SECONDS,
@@ -61,21 +63,23 @@ class PageApp(Protocol):
 
 
 class Latest(Generic[T]):
-    """A state the page sets (its size, its focus) passed on with `apply` at most once per
-    `interval` seconds: the value last set, not each one of a storm."""
+    """A state the page sets (its size, its focus) passed on with `apply` no sooner than
+    `spacing(value)` seconds after the last: the value last set, not each one of a storm."""
 
-    def __init__(self, apply: Callable[[T], Awaitable[None]], interval: float) -> None:
+    def __init__(
+        self, apply: Callable[[T], Awaitable[None]], spacing: Callable[[T], float]
+    ) -> None:
         self.apply = apply
-        self.interval = interval
+        self.spacing = spacing
         self.value: T | None = None
-        self.applied = -interval
+        self.applied = -math.inf
         self.later: asyncio.Task[None] | None = None
 
     async def set(self, value: T) -> None:
         self.value = value
         if self.later is not None:
             return  # passed on when its time comes
-        wait = self.applied + self.interval - time.monotonic()
+        wait = self.applied + self.spacing(value) - time.monotonic()
         if wait <= 0:
             self.applied = time.monotonic()
             await self.apply(value)
@@ -108,8 +112,12 @@ class PageSession:
         self.messages = TokenBucket(MESSAGE_RATE, MESSAGE_BURST)
         self.keys = TokenBucket(INPUT_RATE, INPUT_BURST)
         self.pings = TokenBucket(PINGS_PER_SECOND, 5)
-        self.size = Latest[tuple[int, int]](lambda size: app.resize(*size), 1 / CHANGES_PER_SECOND)
-        self.focus = Latest[bool](app.focus, 1 / CHANGES_PER_SECOND)
+        # A size is laid out as over SSH: once a tenth of a second, once a second at the
+        # largest (a layout's cost grows with the cells).
+        self.size = Latest[tuple[int, int]](
+            lambda size: app.resize(*size), lambda size: layout_spacing(*size)
+        )
+        self.focus = Latest[bool](app.focus, lambda focused: 1 / CHANGES_PER_SECOND)
         self.slowed_since: float | None = None
         """Since when the page's messages have had to wait (it sends faster than the rate,
         without a second's worth of rest since)."""

@@ -51,13 +51,13 @@ if str(ROOT) not in sys.path:
 
 from abstracts_tui.rooms.rooms import WAITING_ROOMS  # noqa: E402
 from abstracts_tui.ssh.auth import hash_password  # noqa: E402
-from abstracts_tui.ssh.driver import RESIZE_CELLS, RESIZE_SECONDS  # noqa: E402
 from abstracts_tui.ssh.limits import (  # noqa: E402
     MAX_COLUMNS,
     MAX_ROWS,
     MIN_ROWS,
     Limits,
     clamp_size,
+    layout_spacing,
 )
 from tests.ssh.conftest import RunningServer  # noqa: E402
 
@@ -206,7 +206,7 @@ def layout_wait(width: int = MAX_COLUMNS, height: int = MAX_ROWS) -> float:
     """Long enough for the layout of a window change to `width` x `height` to come (the
     server spaces layouts by their size)."""
     width, height = clamp_size(width, height)
-    return RESIZE_SECONDS * max(1.0, width * height / RESIZE_CELLS) + 0.3
+    return layout_spacing(width, height) + 0.3
 
 
 def last_frame(text: str) -> str:

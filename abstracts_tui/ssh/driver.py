@@ -19,6 +19,7 @@ from textual.driver import Driver
 from textual.geometry import Size
 
 from ..tui.textual_internals import terminal_parser
+from .limits import layout_spacing
 
 # Mouse clicks (1000) in SGR coordinates (1006), but not every motion (1003): reporting
 # each move of the mouse would cost the client's bandwidth and the server's time.
@@ -36,15 +37,6 @@ STOP = (
     "\x1b[?1049l"  # back to the normal screen
     "\x1b[?25h"  # show the cursor
 )
-RESIZE_SECONDS = 0.1
-RESIZE_CELLS = 10_000
-"""The least time between two layouts for new sizes is `RESIZE_SECONDS` for every
-`RESIZE_CELLS` cells of the new size (0.1 s up to 125x80, 1 s at 500x200): a window
-dragged, or a client sending a thousand window changes, is laid out for the last size in
-each such time, not for every size it went through. A layout costs the session's thread
-time in proportion to the cells (up to a tenth of a second at 500x200 on a small
-machine), which it shares with the other sessions and the server's loop: so one client's
-resizes take about a tenth of a core."""
 ESCAPE_TICK = 0.12
 """Seconds after a lone Escape before it counts as the Escape key (Textual waits 0.1 s)."""
 
@@ -126,12 +118,11 @@ class ChannelDriver(Driver):
     def resize(self, width: int, height: int) -> None:
         """The client's window changed size: the app lays itself out again for it, at
         once, or for the last size given once the spacing for that size (see
-        `RESIZE_CELLS`) has passed since the last layout."""
+        `limits.RESIZE_CELLS`) has passed since the last layout."""
         self._size = (width, height)
         if self.resizing is not None:
             return  # the layout waiting will take this size
-        spacing = RESIZE_SECONDS * max(1.0, width * height / RESIZE_CELLS)
-        wait = self.resized + spacing - self._loop.time()
+        wait = self.resized + layout_spacing(width, height) - self._loop.time()
         if wait > 0:
             self.resizing = self._loop.call_later(wait, self.lay_out)
         else:

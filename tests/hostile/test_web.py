@@ -217,6 +217,43 @@ def test_sizes_are_clamped_in_the_address_and_in_every_resize(tmp_path: Path) ->
         assert "Traceback" not in log_of(server)
 
 
+def processor_seconds(pid: int) -> float:
+    """The processor time the process has used (/proc/PID/stat: user and system)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_a_storm_of_the_largest_sizes_is_laid_out_about_once_a_second(tmp_path: Path) -> None:
+    """A page's sizes reach its app as a window's changes do over SSH
+    (`ssh.limits.layout_spacing`): 10 layouts a second for a small size, one a second at
+    500 x 200, whose layout costs a tenth of a second of a core or so. A page sending the
+    largest sizes 20 times a second for 4 s gets about 5 layouts, not 40."""
+    used: list[float] = []
+
+    async def test() -> None:
+        ann = await Browser(server.url).visit()
+        try:
+            page = await ann.open("width=500&height=200", width=520, height=210)
+            await page.wait_for("choose a game")
+            await page.settle()
+            [pid] = visitor_processes(server.data)
+            before = processor_seconds(pid)
+            for i in range(80):
+                await page.send(["resize", {"width": 500 - i % 2, "height": 200 - i % 3}])
+                await asyncio.sleep(0.05)
+            await page.settle(quiet=1.5)
+            used.append(processor_seconds(pid) - before)
+            await page.close()
+        finally:
+            await ann.close()
+        await wait_gone(server.data)
+
+    with web_server(tmp_path) as server:
+        run(test)
+    print(f"the app's processor during the storm: {used[0]:.2f} s")
+    assert used[0] < 3.0  # 9.8 s when each size was laid out, 10 a second
+
+
 def test_a_malformed_message_closes_its_page_alone_and_the_game_is_kept(
     tmp_path: Path,
 ) -> None:
