@@ -366,11 +366,17 @@ class PythonSearch:
                 if parent.total < amaf_from:
                     continue
                 amaf = parent.amaf = {}
-            for at, key in played:
-                if at < depth:
-                    break
-                if before and at > swap_ply:
-                    continue
+            if before:
+                # The moves from this ply up to the swap, each once: one played there and
+                # again after the swap counts (its last ply, kept above, is past it).
+                window = list(dict.fromkeys(keys[depth : swap_ply + 1]))
+            else:
+                window = []
+                for at, key in played:
+                    if at < depth:
+                        break
+                    window.append(key)
+            for key in window:
                 entry = amaf.get(key)
                 if entry is None:
                     amaf[key] = [got[key & 1], 1.0]
