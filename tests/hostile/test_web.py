@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import itertools
 import os
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -16,11 +17,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from aiohttp import WSCloseCode
+from aiohttp import WSCloseCode, web
+from aiohttp.test_utils import TestClient, TestServer
 
 from abstracts_tui.rates import TokenBucket
 from abstracts_tui.records import Record
 from abstracts_tui.ssh.capacity import ENDING_NICE
+from abstracts_tui.ssh.limits import RESIZE_CELLS, layout_spacing
 from abstracts_tui.web_address import client_key
 from abstracts_tui.web_limits import (
     INPUT_BURST,
@@ -39,7 +42,7 @@ from abstracts_tui.web_limits import (
     parse_message,
     size_from_query,
 )
-from abstracts_tui.web_session import FLOODED, MALFORMED
+from abstracts_tui.web_session import FLOODED, MALFORMED, PageSession
 from abstracts_tui.web_visitor import NICENESS
 from tests.web.client import (
     Browser,
@@ -217,41 +220,62 @@ def test_sizes_are_clamped_in_the_address_and_in_every_resize(tmp_path: Path) ->
         assert "Traceback" not in log_of(server)
 
 
-def processor_seconds(pid: int) -> float:
-    """The processor time the process has used (/proc/PID/stat: user and system)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+class SizesGiven:
+    """A page's app that notes the sizes `PageSession` gives it, and when."""
+
+    def __init__(self) -> None:
+        self.sizes: list[tuple[float, int, int]] = []
+
+    async def send_input(self, text: str) -> None:
+        pass
+
+    async def resize(self, width: int, height: int) -> None:
+        self.sizes.append((time.monotonic(), width, height))
+
+    async def focus(self, focused: bool) -> None:
+        pass
 
 
-def test_a_storm_of_the_largest_sizes_is_laid_out_about_once_a_second(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("width", "height"), [(500, 200), (80, 24)])
+def test_a_storm_of_sizes_reaches_the_app_spaced_by_the_size(width: int, height: int) -> None:
     """A page's sizes reach its app as a window's changes do over SSH
-    (`ssh.limits.layout_spacing`): 10 layouts a second for a small size, one a second at
-    500 x 200, whose layout costs a tenth of a second of a core or so. A page sending the
-    largest sizes 20 times a second for 4 s gets about 5 layouts, not 40."""
-    used: list[float] = []
+    (`ssh.limits.layout_spacing`): 0.1 s apart for a small size, 1 s apart near 500 x
+    200, whose layout costs its app most; the size last sent always comes. A page that
+    sent sizes near 500 x 200 20 times a second for 4 s cost its app 9.8 s of a core
+    when they came 0.1 s apart whatever the size (its layouts queued), 0.9 s now (one
+    run each way, the app's processor time read from /proc)."""
+    app = SizesGiven()
+    sent: list[tuple[int, int]] = []
+
+    async def page(request: web.Request) -> web.WebSocketResponse:
+        websocket = web.WebSocketResponse()
+        await websocket.prepare(request)
+        await PageSession(request, websocket, app, "127.0.0.1").run()
+        return websocket
 
     async def test() -> None:
-        ann = await Browser(server.url).visit()
-        try:
-            page = await ann.open("width=500&height=200", width=520, height=210)
-            await page.wait_for("choose a game")
-            await page.settle()
-            [pid] = visitor_processes(server.data)
-            before = processor_seconds(pid)
-            for i in range(80):
-                await page.send(["resize", {"width": 500 - i % 2, "height": 200 - i % 3}])
+        application = web.Application()
+        application.router.add_get("/ws", page)
+        async with TestServer(application) as server, TestClient(server) as client:
+            socket = await client.ws_connect("/ws")
+            for i in range(40):  # 2 s, 20 a second
+                sent.append((width - i % 2, height - i % 3))
+                await socket.send_json(["resize", {"width": sent[-1][0], "height": sent[-1][1]}])
                 await asyncio.sleep(0.05)
-            await page.settle(quiet=1.5)
-            used.append(processor_seconds(pid) - before)
-            await page.close()
-        finally:
-            await ann.close()
-        await wait_gone(server.data)
+            await asyncio.sleep(layout_spacing(width, height) + 0.5)
+            await socket.close()
 
-    with web_server(tmp_path) as server:
-        run(test)
-    print(f"the app's processor during the storm: {used[0]:.2f} s")
-    assert used[0] < 3.0  # 9.8 s when each size was laid out, 10 a second
+    run(test)
+    spacing = layout_spacing(width, height)
+    assert app.sizes[0][1:] == sent[0]  # the first at once
+    assert app.sizes[-1][1:] == sent[-1]  # and the last sent, whatever came between
+    times = [when for when, _, _ in app.sizes]
+    gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
+    assert min(gaps) >= spacing - 0.01, gaps
+    if width * height > RESIZE_CELLS:
+        assert len(app.sizes) <= 4, app.sizes  # at 0, 1, 2 s and the last
+    else:
+        assert len(app.sizes) >= 8, app.sizes  # sizes of a window dragged keep coming
 
 
 def test_a_malformed_message_closes_its_page_alone_and_the_game_is_kept(
