@@ -20,9 +20,9 @@ host) and takes from textual-serve, here and nowhere else:
   messages it has checked (web_limits), instead of `Server.handle_websocket`, which takes
   every message and the terminal's size as given. Without an AppService as this one,
   `web` refuses to start (`check_app_service`) rather than fall back to that handler.
-  Its process (`AppService._process`) is reached for twice, and done without where it
-  is missing: an app told to quit runs at a lower priority (`step_aside`), and one that
-  does not quit in time is killed.
+  Its process (`AppService._process`, read in `running` alone, and done without where
+  it is missing): an app told to quit runs at a lower priority (`step_aside`), and one
+  that does not quit in time is killed.
 
 textual.js is a bundle that any release may change, hence the upper bound on
 textual-serve's version in pyproject.toml.
@@ -216,7 +216,8 @@ class VisitorApp:
         if self.service is None:
             return
         service, self.service = self.service, None
-        step_aside(process_id(service))
+        process = running(service)
+        step_aside(process.pid if process is not None else None)
         stopping = asyncio.ensure_future(service.stop())
         STOPPING.add(stopping)  # the loop holds tasks weakly; this one may outlive the wait
         stopping.add_done_callback(forget)
@@ -249,17 +250,19 @@ def forget(stopping: asyncio.Future[None]) -> None:
         stopping.exception()  # retrieved: one that nobody awaited is not reported again
 
 
-def process_id(service: AppService) -> int | None:
-    """The id of the service's process (its private `_process`), None without one."""
+def running(service: AppService) -> asyncio.subprocess.Process | None:
+    """The service's process while it runs (its private `_process`); None without one:
+    then there is nothing to lower or kill, and the process ends when its pipes close
+    with the server."""
     process = getattr(service, "_process", None)
-    pid = getattr(process, "pid", None)
-    return pid if isinstance(pid, int) and getattr(process, "returncode", 0) is None else None
+    if isinstance(process, asyncio.subprocess.Process) and process.returncode is None:
+        return process
+    return None
 
 
 def kill(service: AppService) -> None:
-    """End the service's process (its private `_process`; without it, nothing to do but
-    leave it: the process ends when its pipes close with the server)."""
-    process = getattr(service, "_process", None)
-    with contextlib.suppress(ProcessLookupError, AttributeError):
-        if process is not None and process.returncode is None:
+    """End the service's process, if it runs."""
+    process = running(service)
+    if process is not None:
+        with contextlib.suppress(ProcessLookupError):
             process.kill()
