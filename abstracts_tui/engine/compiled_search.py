@@ -29,12 +29,12 @@ if TYPE_CHECKING:
 
 from .terms import (
     DEFAULT_AMAF_FROM,
-    DEFAULT_BIAS,
     DEFAULT_EXPLORATION,
     DEFAULT_REF,
     UCT_EXPLORATION,
     Budget,
     Candidate,
+    bias_for,
     rank_candidates,
 )
 
@@ -82,7 +82,7 @@ class CompiledSearch:
         *,
         grave: bool = True,
         ref: int = DEFAULT_REF,
-        bias: float = DEFAULT_BIAS,
+        bias: float | None = None,
         exploration: float | None = None,
         amaf_from: int = DEFAULT_AMAF_FROM,
         threads: int | None = None,
@@ -104,7 +104,7 @@ class CompiledSearch:
             self.threads,
             int(grave),
             ref,
-            bias,
+            bias_for(game) if bias is None else bias,
             exploration,
             amaf_from,
             max_bytes,

@@ -60,6 +60,7 @@ from .terms import (
     UCT_EXPLORATION,
     Budget,
     Candidate,
+    bias_for,
     rank_candidates,
 )
 
@@ -157,7 +158,7 @@ class PythonSearch:
         *,
         grave: bool = True,
         ref: int = DEFAULT_REF,
-        bias: float = DEFAULT_BIAS,
+        bias: float | None = None,
         exploration: float | None = None,
         amaf_from: int = DEFAULT_AMAF_FROM,
         max_nodes: int = DEFAULT_MAX_NODES,
@@ -166,7 +167,7 @@ class PythonSearch:
         self.rng = random.Random(seed)
         self.grave = grave
         self.ref = ref
-        self.bias = bias
+        self.bias = bias_for(game) if bias is None else bias
         self.exploration = (
             exploration
             if exploration is not None
@@ -456,7 +457,7 @@ class Search:
         core: str | None = None,
         grave: bool = True,
         ref: int = DEFAULT_REF,
-        bias: float = DEFAULT_BIAS,
+        bias: float | None = None,
         exploration: float | None = None,
         amaf_from: int = DEFAULT_AMAF_FROM,
         max_nodes: int = DEFAULT_MAX_NODES,

@@ -11,6 +11,7 @@ import pytest
 
 from abstracts_tui.engine.core_status import CORE_VARIABLE
 from abstracts_tui.engine.search import Budget, Search, choose_move
+from abstracts_tui.engine.terms import DEFAULT_BIAS, GAME_BIAS
 from abstracts_tui.rules import GAMES, PASS, SWAP, Game, load_position, new_game
 
 from .compiled_support import CORES
@@ -413,3 +414,21 @@ def test_a_first_move_played_again_after_the_swap_counts_for_the_root(core: str,
     with 39 AMAF playouts on the Python core, one of 59 with 55 on the compiled one), and
     the test of the threads' batches failed at times."""
     assert root_amaf_shortfall(core, seed) == []
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_each_game_searches_with_its_own_bias(name: str) -> None:
+    """Petrify's searches let a move's own mean take over from its AMAF mean sooner than
+    the other games' (`GAME_BIAS`): with no bias given, a search plays as one given the
+    game's, and not as one given another."""
+    game = new_game(name, size=GAMES[name].info.sizes[0])
+    own = GAME_BIAS.get(name, DEFAULT_BIAS)
+    other = DEFAULT_BIAS if name in GAME_BIAS else 1e-3
+
+    def root(bias: float | None) -> list[tuple[str, int]]:
+        search = Search(game, seed=5, threads=1, bias=bias)
+        search.run(Budget(playouts=1500))
+        return [(game.move_name(c.move), c.visits) for c in search.candidates()]
+
+    assert root(None) == root(own)
+    assert root(None) != root(other)
