@@ -230,6 +230,16 @@ static void tell_held(Tree *t, Worker *w)
     }
 }
 
+/* One playout's addition `x` to entry `key` of a node's AMAF table: held by the thread
+   where `table` is NULL (the root's, with several threads), else added to the table. */
+static inline void amaf_note(Worker *w, Amaf *table, int key, uint64_t x, int single)
+{
+    if (table)
+        amaf_add(&table[key], x, single);
+    else
+        w->held[key] += x;
+}
+
 /* 1 / sqrt(n + 1) for the visit counts selection meets most: a look-up instead of a
    square root and a division per move per step. */
 #define INV_SQRT_SIZE 8192

@@ -367,8 +367,7 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
             if (amaf < 0) continue;
         }
         /* The root's table is held by the thread and told in batches (several threads). */
-        int held = d == 0 && !single;
-        Amaf *table = held ? NULL : &t->amaf[(int64_t)amaf * t->table];
+        Amaf *table = d == 0 && !single ? NULL : &t->amaf[(int64_t)amaf * t->table];
         if (before) {
             /* The moves from this node's ply up to the swap, each (move, colour) once:
                one played there and again after the swap counts (its last ply, which the
@@ -377,20 +376,14 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
             for (int ply = d; ply <= swap_ply; ply++) {
                 int key = keys[ply], again = 0;
                 for (int q = d; q < ply; q++) again |= keys[q] == key;
-                if (again) continue;
-                if (held)
-                    w->held[key] += AMAF_PLAYOUT | r2[key & 1];
-                else
-                    amaf_add(&table[key], AMAF_PLAYOUT | r2[key & 1], single);
+                if (!again) amaf_note(w, table, key, AMAF_PLAYOUT | r2[key & 1], single);
             }
             continue;
         }
         for (int j = 0; j < np; j++) {
             if (played_ply[j] < d) break;
-            if (held)
-                w->held[played_key[j]] += AMAF_PLAYOUT | r2[played_key[j] & 1];
-            else
-                amaf_add(&table[played_key[j]], AMAF_PLAYOUT | r2[played_key[j] & 1], single);
+            int key = played_key[j];
+            amaf_note(w, table, key, AMAF_PLAYOUT | r2[key & 1], single);
         }
     }
     if (!single && ++w->held_for == HOLD_PLAYOUTS) tell_held(t, w);
