@@ -1,10 +1,12 @@
 """How well the compiled search's threads share its one tree: for each game, playouts a
 second with 1 thread and with K, and how many of one thread's playouts a CPU second each
 thread does then (1.00: the threads cost each other nothing; less: the time lost to the
-counters they share). With `--build PATH` another build of the core (a `_core*.so` or
-`.pyd`) runs in turn with the installed one, in the same process, and the ratio of the
-two at K threads is printed: the way to tell a change to the tree's sharing from the
-machine's noise.
+counters they share), and the share of the K threads' walks that took a move below the
+root while another walk was under way through it ("walks met": the virtual loss keeps
+it down, so that the threads spread over the tree). With `--build PATH` another build of
+the core (a `_core*.so` or `.pyd`) runs in turn with the installed one, in the same
+process, and the ratio of the two at K threads is printed: the way to tell a change to
+the tree's sharing from the machine's noise.
 
 Each round searches the start and a position after 8 random moves (seeded) for
 `--seconds` each; the figures are the medians of `--rounds` rounds.
@@ -63,8 +65,12 @@ def positions(name: str, seed: int) -> list[Game]:
     return [new_game(name), later]
 
 
-def searched(core: ModuleType, game: Game, threads: int, seconds: float) -> tuple[float, float]:
-    """Playouts a wall second and a CPU second of one search."""
+def searched(
+    core: ModuleType, game: Game, threads: int, seconds: float
+) -> tuple[float, float, float | None]:
+    """Playouts a wall second and a CPU second of one search, and the share of its walks
+    that met another under way below the root (None from a build that does not count
+    them)."""
     installed = compiled._core
     compiled._core = core
     try:
@@ -74,7 +80,9 @@ def searched(core: ModuleType, game: Game, threads: int, seconds: float) -> tupl
     cpu, wall = cpu_seconds(), time.perf_counter()
     search.run(Budget(seconds=seconds))
     wall, cpu = time.perf_counter() - wall, cpu_seconds() - cpu
-    return search.playouts / wall, search.playouts / max(cpu, 1e-9)
+    met = getattr(search._searcher, "met", None)
+    share = None if met is None else met / max(search.playouts, 1)
+    return search.playouts / wall, search.playouts / max(cpu, 1e-9), share
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -104,19 +112,26 @@ def main(argv: list[str] | None = None) -> int:
         games = positions(name, args.seed)
         walls: dict[tuple[str, int], list[float]] = {}
         cpus: dict[tuple[str, int], list[float]] = {}
+        met: dict[str, list[float]] = {}
         for _ in range(args.rounds):
             for label, core in cores:  # in turn, so that the machine's changes fall on both
                 for threads in (1, k):
                     for game in games:
-                        wall, cpu = searched(core, game, threads, args.seconds)
+                        wall, cpu, share = searched(core, game, threads, args.seconds)
                         walls.setdefault((label, threads), []).append(wall)
                         cpus.setdefault((label, threads), []).append(cpu)
+                        if threads > 1 and share is not None:
+                            met.setdefault(label, []).append(share)
         line = []
         for label, _core in cores:
             one = statistics.median(walls[(label, 1)])
             many = statistics.median(walls[(label, k)])
             share = statistics.median(cpus[(label, k)]) / statistics.median(cpus[(label, 1)])
-            line.append(f"{label}: {one:,.0f} and {many:,.0f} ({many / one:.2f}x), {share:.2f}")
+            shares = met.get(label)
+            walks = f", walks met {statistics.median(shares):.0%}" if shares else ""
+            line.append(
+                f"{label}: {one:,.0f} and {many:,.0f} ({many / one:.2f}x), {share:.2f}{walks}"
+            )
         if len(cores) == 2:
             ratio = statistics.median(walls[("installed", k)]) / statistics.median(
                 walls[("--build", k)]

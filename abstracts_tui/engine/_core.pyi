@@ -31,6 +31,7 @@ class Searcher:
     seconds: float
     nodes: int
     threads: int
+    met: int
     bytes: int
     solved: int
     def __init__(

@@ -3,11 +3,12 @@
 The whole iteration (GRAVE or UCT selection, expansion, playout, outcome, update, and
 the MCTS-solver's proofs) runs in C with the interpreter lock released. Every thread
 searches the same tree (tree parallelisation): statistics are atomic counters, a move
-being explored counts as a lost visit until its playout ends (virtual loss) so that the
-other threads look elsewhere meanwhile, and a playout budget is shared among them. So
-more threads reach deeper, not only wider. One thread with a seed and a playout budget
-gives the same result on every run; several threads do not (their interleaving
-changes), so `ABSTRACTS_TUI_SEED` (reproducible runs) makes one thread the default.
+being explored has its value lowered as if its playout had lost until the playout ends
+(virtual loss) so that the other threads look elsewhere meanwhile, and a playout budget
+is shared among them. So more threads reach deeper, not only wider. One thread with a
+seed and a playout budget gives the same result on every run; several threads do not
+(their interleaving changes), so `ABSTRACTS_TUI_SEED` (reproducible runs) makes one
+thread the default.
 
 Memory: the tree never takes more than `max_bytes` (256 MiB by default), AMAF tables
 included: a tenth for nodes, half for edges (a node's moves and their statistics),
@@ -144,6 +145,13 @@ class CompiledSearch:
     @property
     def seconds(self) -> float:
         return self._searcher.seconds
+
+    @property
+    def walks_met(self) -> int:
+        """Walks (over every run) that took a move below the root while another thread's
+        walk was under way through it: what the virtual loss keeps down (0 with one
+        thread)."""
+        return self._searcher.met
 
     @property
     def nodes(self) -> int:

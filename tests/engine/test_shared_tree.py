@@ -172,9 +172,26 @@ def test_runs_and_tree_reuse_keep_the_counts() -> None:
     check_tree(search._searcher.dump(), kept + 1000)
 
 
+def test_walks_that_met_are_counted_below_the_root_only_between_threads() -> None:
+    """A walk that takes a move another thread's walk is on (the virtual loss lowering its
+    value meanwhile) is counted: never with one thread, never more than the playouts."""
+    from abstracts_tui.engine.compiled_search import CompiledSearch
+
+    game = new_game("pilo", size=6)
+    alone = CompiledSearch(game, seed=2, threads=1)
+    alone.run(Budget(playouts=4000))
+    assert alone.walks_met == 0
+    shared = CompiledSearch(game, seed=2, threads=THREADS)
+    shared.run(Budget(playouts=4000))
+    shared.run(Budget(playouts=2000))
+    assert 0 <= shared.walks_met <= shared.playouts == 6000
+    check_tree(shared._searcher.dump(), 6000)
+
+
 def test_the_threads_bench_prints_each_games_figures() -> None:
     """`scripts/threads_bench.py`, as run to measure the threads' sharing: a line a game,
-    its playouts a second with 1 and K threads and the share per CPU second."""
+    its playouts a second with 1 and K threads, the share per CPU second, and the share
+    of the K threads' walks that met another."""
     import subprocess
     import sys
     from pathlib import Path
@@ -187,7 +204,8 @@ def test_the_threads_bench_prints_each_games_figures() -> None:
     assert done.returncode == 0, done.stderr
     header, line = done.stdout.splitlines()
     assert header.startswith("playouts a second, 1 and 3 threads")
-    assert re.fullmatch(r"egotzi +installed: [\d,]+ and [\d,]+ \([\d.]+x\), [\d.]+", line), line
+    figures = r"egotzi +installed: [\d,]+ and [\d,]+ \([\d.]+x\), [\d.]+, walks met \d+%"
+    assert re.fullmatch(figures, line), line
     wrong = subprocess.run(
         [sys.executable, str(script), "--game", "chess"], capture_output=True, text=True
     )

@@ -475,6 +475,15 @@ static PyObject *Searcher_get_nodes(Searcher *self, void *closure)
     return PyLong_FromLongLong(load_ll(&self->search.tree.nnodes));
 }
 
+/* Walks that took a move below the root while another walk was under way through it. */
+static PyObject *Searcher_get_met(Searcher *self, void *closure)
+{
+    unsigned long long met = 0;
+    for (int i = 0; self->search.workers && i < self->search.nworkers; i++)
+        met += atomic_load(&self->search.workers[i].met);
+    return PyLong_FromUnsignedLongLong(met);
+}
+
 static PyObject *Searcher_get_threads(Searcher *self, void *closure)
 {
     return PyLong_FromLong(self->search.nworkers);
@@ -507,6 +516,7 @@ static PyGetSetDef Searcher_getset[] = {
     {"seconds", (getter)Searcher_get_seconds, NULL, "Wall time spent in run so far, the run under way included.", NULL},
     {"nodes", (getter)Searcher_get_nodes, NULL, "Nodes in the tree.", NULL},
     {"threads", (getter)Searcher_get_threads, NULL, "Threads that search the tree.", NULL},
+    {"met", (getter)Searcher_get_met, NULL, "Walks that met another under way below the root, over every run.", NULL},
     {"bytes", (getter)Searcher_get_bytes, NULL, "Memory the tree uses now.", NULL},
     {"solved", (getter)Searcher_get_solved, NULL, "The root's proof (0 unknown).", NULL},
     {NULL, NULL, NULL, NULL, NULL},

@@ -98,11 +98,15 @@ static inline uint32_t rng_below(Rng *r, uint32_t n)
 
 typedef struct {
     int32_t move;
-    atomic_uint visits; /* counted on the way down, so a walk under way is a loss meanwhile */
+    atomic_uint visits; /* counted on the way down, its walks under way among them */
     atomic_uint wins2;  /* results in half points for the colour to move at the parent */
     atomic_int child;   /* its node, NO_CHILD or MAKING */
     atomic_uchar proven; /* 0 unknown, 1 + winner colour, 3 a draw */
+    atomic_ushort pending; /* walks through it under way (several threads; one: 0) */
 } Edge;
+
+/* Each walk under way through a move counts as this many lost playouts in its value. */
+#define VIRTUAL_LOSS 1.0
 
 typedef struct {
     int32_t edges; /* the first of its edges */
@@ -153,6 +157,7 @@ typedef struct {
     uint32_t *stamp;
     uint32_t iter;
     uint64_t playouts;
+    atomic_ullong met; /* walks that took a move below the root another walk was on */
     uint64_t *held;   /* additions to the root's AMAF table not yet told (several threads) */
     int held_for;     /* playouts since they were last told */
     int played_ply[MAXPLIES * 2], played_key[MAXPLIES * 2];

@@ -93,6 +93,7 @@ static int F(new_node)(const Ctx *c, Tree *t, Worker *w, const State *s)
         atomic_store_explicit(&e->wins2, 0, memory_order_relaxed);
         atomic_store_explicit(&e->child, NO_CHILD, memory_order_relaxed);
         atomic_store_explicit(&e->proven, 0, memory_order_relaxed);
+        atomic_store_explicit(&e->pending, 0, memory_order_relaxed);
     }
     if (t->exact && count <= EXACT_MOVES) {
         int budget = EXACT_BUDGET;
@@ -119,9 +120,12 @@ static int F(tree_init)(const Ctx *c, Tree *t, Worker *w, const State *root)
 }
 
 /* Statistics are read without locks while other threads update them: a value may be a
-   playout behind, never torn. A move some thread is exploring counts as a visit without
-   its win until that thread's playout ends (the virtual loss), which steers the other
-   threads elsewhere meanwhile.
+   playout behind, never torn. A move some thread is exploring counts as a visit, and its
+   value is lowered as if each walk under way through it (its `pending`) had lost, until
+   that thread's playout ends (the virtual loss), which steers the other threads
+   elsewhere meanwhile. GRAVE's value is lowered as a whole: a move's own visits weigh
+   little beside its AMAF statistics until they near 1 / bias, so a lost visit counted
+   among them alone hardly moved it, and the threads followed each other down one line.
 
    A move proven lost for the mover is never chosen; a move proven a draw only when every
    other move is proven too (the best draw then). Its value is known, and a visit tells
@@ -129,7 +133,7 @@ static int F(tree_init)(const Ctx *c, Tree *t, Worker *w, const State *root)
    every visit, and a winning move that looked bad was never tried (a timed search then
    never ended, its time spent on the draw: score-bounded MCTS prunes such a move). */
 static inline int F(select_grave)(const Ctx *c, const Params *pr, Tree *t, Node *nd, int ref,
-                                  uint32_t total)
+                                  uint32_t total, int single)
 {
     const Amaf *table = ref >= 0 ? &t->amaf[(int64_t)ref * t->table] : NULL;
     double scale = pr->exploration * sqrt(log((double)total + 1.0));
@@ -172,8 +176,14 @@ static inline int F(select_grave)(const Ctx *c, const Params *pr, Tree *t, Node 
         }
         uint32_t visits = atomic_load_explicit(&e->visits, memory_order_relaxed);
         double n = visits, w = atomic_load_explicit(&e->wins2, memory_order_relaxed) * 0.5;
+        double p = 0.0; /* walks under way: its visits less these have their results */
+        if (!single) {
+            p = atomic_load_explicit(&e->pending, memory_order_relaxed);
+            n = n > p ? n - p : 0.0; /* read at another instant than the visits */
+        }
         double weight = an + n + bias * an * n;
         double value = weight > 0.0 ? (w + aw + bias * an * w) / weight : 1.0;
+        if (p > 0.0) value *= (n + 1.0) / (n + 1.0 + VIRTUAL_LOSS * p);
         if (scale > 0.0) value += scale * inv_sqrt1(visits);
         consider(&choice, i, value, proven == PROVEN_DRAW);
     }
@@ -231,6 +241,7 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
     /* The path's depth whose node's move (or playout) swapped, and that ply of keys:
        nodes at that depth or above see results flipped. */
     int swap_at = -1, swap_ply = -1;
+    int met = 0; /* whether the walk took a move below the root that another walk was on */
     for (;;) {
         Node *nd = &t->nodes[node];
         /* Below the root a proven node gives its result at once; the root goes on
@@ -244,11 +255,15 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
         uint32_t total = atomic_fetch_add_explicit(&nd->total, 1, memory_order_relaxed);
         int amaf = atomic_load_explicit(&nd->amaf, memory_order_acquire);
         if (total >= (uint32_t)pr->ref && amaf >= 0) ref = amaf;
-        int pick = pr->grave ? F(select_grave)(c, pr, t, nd, ref, total)
-                             : F(select_uct)(pr, t, nd, total);
+        /* one thread's selection, made apart, reads no walks under way */
+        int pick = !pr->grave   ? F(select_uct)(pr, t, nd, total)
+                   : t->single ? F(select_grave)(c, pr, t, nd, ref, total, 1)
+                               : F(select_grave)(c, pr, t, nd, ref, total, 0);
         int ei = nd->edges + pick;
         Edge *e = &t->edges[ei];
         uint32_t seen = atomic_fetch_add_explicit(&e->visits, 1, memory_order_relaxed);
+        if (!t->single && atomic_fetch_add_explicit(&e->pending, 1, memory_order_relaxed) && depth)
+            met = 1;
         if (e->move == MOVE_SWAP) {
             swap_at = depth;
             swap_ply = nk;
@@ -355,6 +370,7 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
         int before = d <= swap_at; /* this node came before the swap */
         const uint32_t *r2 = before ? flipped2 : reward2;
         atomic_fetch_add_explicit(&e->wins2, r2[nd->turn], memory_order_relaxed);
+        if (!single) atomic_fetch_sub_explicit(&e->pending, 1, memory_order_relaxed);
         int amaf = atomic_load_explicit(&nd->amaf, memory_order_acquire);
         if (amaf < 0) {
             if (amaf == MAKING ||
@@ -387,6 +403,9 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
         }
     }
     if (!single && ++w->held_for == HOLD_PLAYOUTS) tell_held(t, w);
+    if (met) /* the worker's own counter: a plain increment, read by others between runs */
+        atomic_store_explicit(&w->met, atomic_load_explicit(&w->met, memory_order_relaxed) + 1,
+                              memory_order_relaxed);
     for (int d = proven_at; d >= 0; d--) {
         Node *nd = &t->nodes[path_node[d]];
         int proof = F(node_proof)(t, nd);

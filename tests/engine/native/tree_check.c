@@ -82,6 +82,7 @@ static void check_tree(Tree *t, uint64_t playouts)
             int child = atomic_load(&e->child), proven = atomic_load(&e->proven);
             visits += v;
             if (wins2 > 2 * v) fail("a move's wins over its visits", i, wins2, v);
+            if (atomic_load(&e->pending)) fail("a walk left under way once the search ended", i, j, atomic_load(&e->pending));
             if (child < -1 || child >= count) fail("a move's node half made or out of the tree", i, j, child);
             if (child < 0 || child >= count) continue;
             Node *below = &t->nodes[child];
