@@ -117,11 +117,11 @@ def main(argv: list[str] | None = None) -> int:
             for label, core in cores:  # in turn, so that the machine's changes fall on both
                 for threads in (1, k):
                     for game in games:
-                        wall, cpu, share = searched(core, game, threads, args.seconds)
+                        wall, cpu, walks_met = searched(core, game, threads, args.seconds)
                         walls.setdefault((label, threads), []).append(wall)
                         cpus.setdefault((label, threads), []).append(cpu)
-                        if threads > 1 and share is not None:
-                            met.setdefault(label, []).append(share)
+                        if threads > 1 and walks_met is not None:
+                            met.setdefault(label, []).append(walks_met)
         line = []
         for label, _core in cores:
             one = statistics.median(walls[(label, 1)])

@@ -242,6 +242,7 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
        nodes at that depth or above see results flipped. */
     int swap_at = -1, swap_ply = -1;
     int met = 0; /* whether the walk took a move below the root that another walk was on */
+    int single = t->single;
     for (;;) {
         Node *nd = &t->nodes[node];
         /* Below the root a proven node gives its result at once; the root goes on
@@ -257,12 +258,12 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
         if (total >= (uint32_t)pr->ref && amaf >= 0) ref = amaf;
         /* one thread's selection, made apart, reads no walks under way */
         int pick = !pr->grave   ? F(select_uct)(pr, t, nd, total)
-                   : t->single ? F(select_grave)(c, pr, t, nd, ref, total, 1)
+                   : single    ? F(select_grave)(c, pr, t, nd, ref, total, 1)
                                : F(select_grave)(c, pr, t, nd, ref, total, 0);
         int ei = nd->edges + pick;
         Edge *e = &t->edges[ei];
         uint32_t seen = atomic_fetch_add_explicit(&e->visits, 1, memory_order_relaxed);
-        if (!t->single && atomic_fetch_add_explicit(&e->pending, 1, memory_order_relaxed) && depth)
+        if (!single && atomic_fetch_add_explicit(&e->pending, 1, memory_order_relaxed) && depth)
             met = 1;
         if (e->move == MOVE_SWAP) {
             swap_at = depth;
@@ -363,7 +364,6 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
             played_key[np++] = key;
         }
     }
-    int single = t->single;
     for (int d = 0; d < depth; d++) {
         Node *nd = &t->nodes[path_node[d]];
         Edge *e = &t->edges[path_edge[d]];
