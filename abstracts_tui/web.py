@@ -25,13 +25,13 @@ import logging
 import re
 import secrets
 import shlex
-import socket
 import sys
 from collections import Counter
 from pathlib import Path
 
 from aiohttp import WSCloseCode, web
 
+from .ssh.bites import bite_reads
 from .ssh.capacity import StartTurn, starting_at_once
 from .web_address import Address, BrowserAddresses
 from .web_internals import Page, VisitorApp, check_app_service
@@ -47,8 +47,6 @@ TITLE = "abstracts-tui"
 HEARTBEAT = 15.0
 """Seconds between the server's pings on a page's websocket: a page that answers none
 within half of it is closed (its browser is gone)."""
-RECEIVE_BUFFER = 16 * 1024
-"""The socket's receive buffer for a page's websocket (the kernel may double it)."""
 CLOSE_SECONDS = 2.0
 """How long closing a page's websocket waits for the browser's answer."""
 QUIT_SECONDS = 10.0
@@ -75,14 +73,10 @@ def too_many(most: int) -> str:
 
 
 def small_reads(request: web.Request) -> None:
-    """Keep what the server reads of a page at once small (RECEIVE_BUFFER): aiohttp parses
-    all the messages of one read before anything else runs, and a read of a flood's
-    thousands of messages would hold up the other pages."""
-    transport = request.transport
-    sock = transport.get_extra_info("socket") if transport is not None else None
-    if sock is not None:
-        with contextlib.suppress(OSError):
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
+    """Read a page a bite at a time (`ssh.bites`): aiohttp parses all the messages of
+    one read before anything else runs, and a read of a flood's thousands of messages
+    would hold up the other pages."""
+    bite_reads(request.transport)
 
 
 def new_token() -> str:

@@ -13,8 +13,8 @@ not delay it) presses Tab and times the first byte of each answer, sends in turn
   the same address logs in;
 - a guess flood: 8 clients (from 127.0.0.2 to 127.0.0.9) sending wrong passwords, SCALE x
   100 in all, while a player logs in from another address;
-- a room flood: one person typing `new pilo` 10 + SCALE x 10 times in line mode (the
-  first 10 made, the others refused).
+- a room flood: one person typing `new pilo` 10 + SCALE x 10 times in line mode, as fast
+  as a session's input rate takes them (the first 10 made, the others refused).
 
 Prints per attack the cases sent, what did not hold, and the quiet player's key to first
 byte (median, 95th percentile, worst); a login's time without and with the flood; the
@@ -323,6 +323,7 @@ async def oversized(port: int, count: int) -> Outcome:
         if drawn != MAX_ROWS:
             outcome.failures.append(f"a {width}x{height} terminal was drawn on {drawn} rows")
         sink.kept.clear()
+        # Smaller and back to the largest in one go: drawn whole again at that size.
         sink.resize(100, 30)
         sink.resize(*HUGE[(number + 1) % len(HUGE)])
         outcome.cases += 1
@@ -631,8 +632,16 @@ async def room_flood(port: int, count: int) -> Outcome:
     )
     _, sink = await conn.create_session(lambda: Sink(keep=True), "lines", encoding="utf-8")
     await sink.settle()
+    # As fast as a session's input is taken (`Limits.input_burst` at once, then
+    # `input_rate` a second): beyond it keys are dropped, and the lines with them.
+    limits, line = Limits(), "new pilo\nleave\n"
+    sent, start = 0.0, time.monotonic()
     for _ in range(count):
-        sink.send("new pilo\nleave\n")
+        # At 90% of what is allowed by then: the server's clock is not the script's.
+        due = ((sent + len(line)) / 0.9 - limits.input_burst) / limits.input_rate
+        await asyncio.sleep(max(0.0, start + due - time.monotonic()))
+        sink.send(line)
+        sent += len(line)
         outcome.cases += 1
     sink.send("rooms\n")
     deadline = time.monotonic() + TIMEOUT
@@ -711,12 +720,25 @@ def long_collections(log: str) -> str:
 
 
 def loop_waits(log: str) -> str:
-    """The waits of the server's loop of 50 ms or more, from its log (`ssh/collector.py`
-    says them every 10 s)."""
-    said = re.findall(r"the server's loop: (\d+) wait.*?the longest (\d+) ms", log)
+    """The waits of the server's loop of 50 ms or more, from its log (`ssh/lateness.py`
+    says them every 10 s): how many, the longest and what held it, and how many the
+    loop's own work made (the rest waited for a processor, given to other processes)."""
+    said = re.findall(
+        r"the server's loop: (\d+) wait.*?the longest (\d+) ms \(([^)]*)\); "
+        r"(\d+) with (\d+) ms or more of its own work(?: \(the most (\d+) ms\))?",
+        log,
+    )
     if not said:
         return "none"
-    return f"{sum(int(n) for n, _ in said)}, the longest {max(int(ms) for _, ms in said)} ms"
+    count = sum(int(line[0]) for line in said)
+    longest = max(said, key=lambda line: int(line[1]))
+    own = sum(int(line[3]) for line in said)
+    most = max((int(line[5]) for line in said if line[5]), default=0)
+    held = f"{own} (the most {most} ms)" if own else "none"
+    return (
+        f"{count}, the longest {longest[1]} ms ({longest[2]}); "
+        f"with {said[0][4]} ms or more of its own work: {held}"
+    )
 
 
 def run(scale: int) -> dict[str, Any]:

@@ -22,8 +22,9 @@ going bring it sooner, as the garbage they leave requires.
 
 Every collection that stops the process for `LONG_PAUSE` or more is timed
 (`gc.callbacks`) and said in the log once a period, and so is every wait of the server's
-loop of `LONG_PAUSE` or more, whatever held it (`Lateness`): the server's operator sees
-the pauses its sessions wait through, and `scripts/hostile_ssh.py` reports the longest.
+loop of `LONG_PAUSE` or more, whatever held it (`lateness.Lateness`, which tells the
+loop's own work from the processor given to others): the server's operator sees the
+pauses its sessions wait through, and `scripts/hostile_ssh.py` reports the longest.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from .lateness import LONG_PAUSE, Lateness
+
 log = logging.getLogger(__name__)
 
 FREEZE_EVERY = 10.0
@@ -42,14 +45,6 @@ FREEZE_EVERY = 10.0
 GROWTH = 0.25
 """How much the frozen objects grow, against what was frozen after the last collection
 of everything, before everything is collected again."""
-LONG_PAUSE = 0.05
-"""A collection, or a wait of the server's loop, this long or longer (seconds) is said
-in the log."""
-TICK = 0.01
-"""Seconds between the loop's wakes that `Lateness` times while sessions are open."""
-IDLE_TICK = 1.0
-"""Seconds between them while none is (an idle server wakes once a second, not 100
-times: about 1.5% of a core on this project's machine)."""
 
 
 class Pauses:
@@ -84,48 +79,6 @@ class Pauses:
             self.long_pause * 1000,
             took * 1000,
             generation,
-        )
-        self.long = []
-
-
-class Lateness:
-    """How late the server's loop wakes from short sleeps: whatever held it (a collection,
-    a layout on the loop's thread, the processor given to others) is a wait every
-    session of the loop shares. Keeps the waits of `long_pause` or more until said."""
-
-    def __init__(
-        self,
-        long: float = LONG_PAUSE,
-        tick: float = TICK,
-        busy: Callable[[], bool] = lambda: True,
-    ) -> None:
-        self.long_pause = long
-        self.tick = tick
-        self.busy = busy
-        """Whether anybody has a session (else the watch sleeps `IDLE_TICK` at a time)."""
-        self.long: list[float] = []
-
-    async def watch(self) -> None:
-        """Sleep `tick` at a time (`IDLE_TICK` while nobody is `busy`) and note each wake
-        `long_pause` or more late (until cancelled)."""
-        loop = asyncio.get_running_loop()
-        while True:
-            tick = self.tick if self.busy() else IDLE_TICK
-            asleep = loop.time()
-            await asyncio.sleep(tick)
-            late = loop.time() - asleep - tick
-            if late >= self.long_pause:
-                self.long.append(late)
-
-    def report(self) -> None:
-        """Say the long waits since the last report in one line, and forget them."""
-        if not self.long:
-            return
-        log.info(
-            "the server's loop: %d wait(s) of %d ms or more; the longest %d ms",
-            len(self.long),
-            self.long_pause * 1000,
-            max(self.long) * 1000,
         )
         self.long = []
 

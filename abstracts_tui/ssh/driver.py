@@ -72,6 +72,8 @@ class ChannelDriver(Driver):
         """The layout for the last size the client gave, when it waits for its turn."""
         self.resized = float("-inf")
         """When the app was last given a size (the loop's time)."""
+        self.laid_out: Size | None = None
+        """The size the app was last given."""
         self.pending: list[str] = []
         """What was written since the last flush."""
 
@@ -132,6 +134,13 @@ class ChannelDriver(Driver):
         self.resizing = None
         self.resized = self._loop.time()
         size = Size(*(self._size or (80, 24)))
+        if size == self.laid_out:
+            # The window is back at the app's size (the sizes between came too close
+            # to be laid out): the terminal may have cut what it showed meanwhile, so
+            # the whole screen is drawn again, as Textual does not for a size it has.
+            self._app.refresh()
+            return
+        self.laid_out = size
         self.send_message(events.Resize(size, size))
 
     def disable_input(self) -> None:

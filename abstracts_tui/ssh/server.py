@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import socket
 import sys
 import time
 from collections import Counter
@@ -41,6 +40,7 @@ from .auth import (
     read_password_file,
     weak_hashes,
 )
+from .bites import ACCEPT_BITE, bite_connection, queue_accepts
 from .capacity import sessions_bound
 from .collector import keep_pauses_short
 from .files import own_folder, tidy_user_files
@@ -57,12 +57,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("abstracts_tui.ssh")
 
-READ_BUFFER = 4 * 1024
-"""Bytes the kernel keeps for a connection before the server reads them (it doubles it):
-all that has arrived is decrypted in one go, so a client sending a flood of small packets
-(a thousand window changes) holds the loop for what one read holds, not for the flood. A
-window change costs the loop about 0.2 ms: 8 KiB read (about 120 of them) hold it for
-30 ms at most, where 32 KiB held it up to 71 ms (`scripts/resize_storm.py`)."""
 STOP_SECONDS = 5.0
 """The longest a stopping server waits for its apps to end and say goodbye."""
 STOPPING = (
@@ -168,7 +162,9 @@ class Server:
             login_timeout=config.limits.login_seconds + 1,
             keepalive_interval=60,
             keepalive_count_max=3,
+            backlog=ACCEPT_BITE,  # a storm of connections is taken a few a turn
         )
+        queue_accepts(self.acceptor.sockets)
 
     @property
     def port(self) -> int:
@@ -332,10 +328,7 @@ class Connection(asyncssh.SSHServer):
             loop.call_later(self.silent_seconds(), self.check_asked),
             loop.call_later(limits.login_seconds, self.check_logged_in),
         ]
-        with contextlib.suppress(OSError, AttributeError):
-            conn.get_extra_info("socket").setsockopt(
-                socket.SOL_SOCKET, socket.SO_RCVBUF, READ_BUFFER
-            )
+        bite_connection(conn)  # a flood is read a bite a turn, between the others' work
 
     def counts(self) -> bool:
         """Whether it counts against its address's connections: logged in or logging in."""

@@ -87,6 +87,8 @@ class AppInput:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.early: list[str] = []
         """What the client typed before the app had a driver (within the input's rate)."""
+        self.size_due = False
+        """Whether a size is on its way to the driver (one given meanwhile goes with it)."""
 
     def start(self) -> None:
         """The app starts now, at the size given last."""
@@ -114,9 +116,17 @@ class AppInput:
 
     def resize(self, size: tuple[int, int]) -> None:
         self.size = size
+        if self.driver is not None and self.loop is not None and not self.size_due:
+            # The last size given in this turn of the loop goes on at the next turn:
+            # a storm of window changes (a hundred in one read) crosses to the app once
+            # a turn, not once a change; the driver spaces the layouts.
+            self.size_due = True
+            asyncio.get_running_loop().call_soon(self.hand_size)
+
+    def hand_size(self) -> None:
+        self.size_due = False
         if self.driver is not None and self.loop is not None:
-            # Each one: the driver spaces the layouts, and lays out the last size.
-            call_in(self.loop, self.driver.resize, *size)
+            call_in(self.loop, self.driver.resize, *self.size)
 
 
 class AppChannel:
