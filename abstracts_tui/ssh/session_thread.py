@@ -118,7 +118,7 @@ class AppInput:
         self.size = size
         if self.driver is not None and self.loop is not None and not self.size_due:
             # The last size given in this turn of the loop goes on at the next turn:
-            # a storm of window changes (a hundred in one read) crosses to the app once
+            # a storm of window changes (32 in one bite) crosses to the app once
             # a turn, not once a change; the driver spaces the layouts.
             self.size_due = True
             asyncio.get_running_loop().call_soon(self.hand_size)
