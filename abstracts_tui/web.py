@@ -72,13 +72,6 @@ def too_many(most: int) -> str:
     )
 
 
-def small_reads(request: web.Request) -> None:
-    """Read a page a bite at a time (`ssh.bites`): aiohttp parses all the messages of
-    one read before anything else runs, and a read of a flood's thousands of messages
-    would hold up the other pages."""
-    bite_reads(request.transport)
-
-
 def new_token() -> str:
     return secrets.token_hex(16)
 
@@ -238,7 +231,9 @@ class VisitorServer:
             self.handlers.add(handler)
         turn = StartTurn(self.starting)
         try:
-            small_reads(request)
+            # A page read a bite a turn: aiohttp parses all the messages of one read
+            # before anything else runs (`ssh.bites`).
+            bite_reads(request.transport)
             await websocket.prepare(request)
             await turn.take()
             await app.start(websocket, *size_from_query(request.query), drawn=turn.give)

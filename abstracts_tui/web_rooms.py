@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 from aiohttp import WSCloseCode, web
 
 from .ssh.auth import auth_required
+from .ssh.bites import bite_reads
 from .ssh.limits import ConfigError, clamp_size
 from .web import (
     CLOSE_SECONDS,
@@ -32,7 +33,6 @@ from .web import (
     font_size,
     full,
     pages,
-    small_reads,
     stop_serving,
     too_many,
 )
@@ -287,7 +287,7 @@ class WebRooms:
         if handler is not None:
             self.handlers.add(handler)
         try:
-            small_reads(request)
+            bite_reads(request.transport)  # a bite a turn, as the visitors' pages
             await websocket.prepare(request)
             assert holder is not None
             refusal = await server.rooms.live.open_session(

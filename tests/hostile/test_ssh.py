@@ -22,10 +22,10 @@ from types import ModuleType
 import pytest
 
 from abstracts_tui.ssh.collector import Pauses
-from abstracts_tui.ssh.lateness import Lateness
 from abstracts_tui.ssh.limits import MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, clamp_size
 
 from ..ssh.conftest import RunningServer
+from ..ssh.test_lateness import spin, watched
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 LOGIN_SECONDS = 3.0
@@ -208,37 +208,23 @@ def test_the_script_reads_the_servers_long_waits_from_its_log(
     held 120 ms by a blocking call (not its own work: it ran meanwhile for next to
     nothing), then 120 ms by work of its own."""
 
-    async def held(hold: Callable[[], None]) -> Lateness:
-        lateness = Lateness()
-        watching = asyncio.create_task(lateness.watch())
-        await asyncio.sleep(0.05)
-        hold()  # the loop held: no wake until it ends
-        await asyncio.sleep(0.05)
-        watching.cancel()
-        return lateness
-
-    def work() -> None:
-        end = time.thread_time() + 0.12
-        while time.thread_time() < end:
-            pass
+    def longest_ms(line: str) -> int:
+        return int(line.split("the longest ")[1].split(" ms")[0])
 
     with caplog.at_level(logging.INFO, logger="abstracts_tui.ssh.lateness"):
-        asyncio.run(held(lambda: time.sleep(0.12))).report()
-        asyncio.run(held(work)).report()
+        watched(lambda: time.sleep(0.12)).report()
+        watched(lambda: spin(0.12)).report()
     blocked, busy = [record.getMessage() for record in caplog.records]
     assert "; 0 with 50 ms or more of its own work" in blocked, blocked
     assert "; 1 with 50 ms or more of its own work (the most " in busy, busy
     log = f"2026-11-27 10:00:00 {blocked}\n2026-11-27 10:00:10 {busy}\n"
     count = sum(int(line.split("loop: ")[1].split(" wait")[0]) for line in (blocked, busy))
-    longest = max(
-        (line for line in (blocked, busy)),
-        key=lambda line: int(line.split("the longest ")[1].split(" ms")[0]),
-    )
+    longest = max((blocked, busy), key=longest_ms)
     held_by = longest.split("ms (")[1].split(")")[0]
     most = busy.split("(the most ")[1].split(" ms")[0]
     assert int(most) >= 110
     assert attacks.loop_waits(log) == (
-        f"{count}, the longest {longest.split('the longest ')[1].split(' ms')[0]} ms "
+        f"{count}, the longest {longest_ms(longest)} ms "
         f"({held_by}); with 50 ms or more of its own work: 1 (the most {most} ms)"
     )
     assert attacks.loop_waits("listening on ::1 port 2222\n") == "none"

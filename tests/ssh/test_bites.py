@@ -142,8 +142,8 @@ def test_a_transport_without_a_read_size_is_read_as_before_and_said_once(
 
 
 def test_a_browser_page_has_the_transport_the_bite_sets() -> None:
-    """aiohttp hands a page's request an asyncio transport with a read size (the browser
-    mode's `small_reads`)."""
+    """aiohttp hands a page's request an asyncio transport with a read size (what the
+    browser mode's pages are read through)."""
     web = pytest.importorskip(
         "aiohttp.web", reason="the browser mode is not installed (pip install '.[web]')"
     )
