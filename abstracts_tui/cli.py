@@ -37,8 +37,10 @@ def log_to_stderr(level: str) -> None:
     real one, since the apps swap sys.stderr while they run."""
     import logging
 
+    from .printable import LogLine
+
     handler = logging.StreamHandler(sys.__stderr__)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%d %H:%M:%S"))
+    handler.setFormatter(LogLine("%(asctime)s %(message)s", "%Y-%m-%d %H:%M:%S"))
     logger = logging.getLogger("abstracts_tui")
     logger.addHandler(handler)
     logger.setLevel(level.upper())
@@ -277,6 +279,7 @@ def engine() -> None:
 @click.argument("path", type=click.Path(dir_okay=False))
 def check(path: str) -> None:
     """Read a game record (SGF), check every move, and print its main line."""
+    from .printable import NAME_LIMIT, printable
     from .records import Record, RecordError
     from .records.timing import time_winner
 
@@ -288,8 +291,8 @@ def check(path: str) -> None:
     info = game.info
     click.echo(f"{info.title} {record.options.token(info)}")
     for colour, name in zip(info.colours, record.players, strict=True):
-        if name:
-            click.echo(f"{colour.capitalize()} at the start: {name}")
+        if name:  # a record's text: what it holds is shown, never acted on by the terminal
+            click.echo(f"{colour.capitalize()} at the start: {printable(name, NAME_LIMIT)}")
     click.echo("moves: " + (" ".join(game.move_name(m) for m in game.moves) or "(none)"))
     variations = sum(max(0, len(node.children) - 1) for node in record.root.walk())
     if variations:
@@ -299,7 +302,7 @@ def check(path: str) -> None:
         click.echo(f"opens at: {where(shown)}")
     click.echo(game.board_text())
     if record.clock is not None:
-        click.echo(f"clock: {record.clock.spec}")
+        click.echo(f"clock: {printable(record.clock.spec)}")
     outcome = game.outcome()
     on_time = time_winner(record.result, info.colours)
     if on_time is not None:

@@ -206,6 +206,9 @@ class Clock:
     """The side whose clock runs; None while stopped."""
     started: float = 0.0
     """When the running clock was started."""
+    held: float | None = None
+    """Since when the running clock is held (its room's store cannot keep a change): it
+    reads as it stood then, and is charged nothing after, until `release`."""
 
     def __post_init__(self) -> None:
         if not self.sides:
@@ -257,8 +260,29 @@ class Clock:
         return SideTime(0.0, time.periods - lost, time.out)
 
     def used(self, side: int, now: float) -> float:
-        """Seconds on `side`'s running clock since it started (0 if it is not running)."""
-        return max(0.0, now - self.started) if side == self.running else 0.0
+        """Seconds on `side`'s running clock since it started (0 if it is not running),
+        none of them after the moment it is held from."""
+        if side != self.running:
+            return 0.0
+        if self.held is not None:
+            now = min(now, self.held)
+        return max(0.0, now - self.started)
+
+    def hold(self, since: float) -> None:
+        """Charge the running clock nothing from `since` on, until `release` (a held
+        clock stays held from its first moment)."""
+        if self.running is not None and self.held is None:
+            self.held = since
+
+    def release(self, since: float, now: float) -> None:
+        """The running clock stood still from `since` until `now`: charged up to `since`
+        (nothing if it started later), it runs again from `now`, held no more. In
+        byo-yomi the period in use is whole again, as after any stop."""
+        self.held = None
+        side = self.running
+        if side is not None:
+            self.sides[side] = self.left(side, min(since, now))
+            self.started = now
 
     def left(self, side: int, now: float) -> SideTime:
         """`side`'s time as it stands at `now`."""

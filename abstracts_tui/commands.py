@@ -9,6 +9,7 @@ No user-interface code and no store here.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -87,6 +88,15 @@ class Rematch:
 
 
 @dataclass(frozen=True)
+class Hold:
+    """The room's store kept no change from `since` (the store's time, in seconds since
+    the epoch) until this one: the running clock is charged nothing for that time, and
+    runs again from this change (nobody's command: the store's, once it is back)."""
+
+    since: float
+
+
+@dataclass(frozen=True)
 class Say:
     """A line of chat in the room, by a player or a watcher."""
 
@@ -94,7 +104,7 @@ class Say:
 
 
 Command: TypeAlias = (
-    Join | SetKomi | ChooseSide | Play | Flag | Resign | Abort | Takeback | Rematch | Say
+    Join | SetKomi | ChooseSide | Play | Flag | Hold | Resign | Abort | Takeback | Rematch | Say
 )
 
 
@@ -111,6 +121,8 @@ def encode(command: Command) -> tuple[str, str]:
             return "move", move
         case Flag():
             return "flag", ""
+        case Hold(since):
+            return "hold", repr(since)
         case Resign():
             return "resign", ""
         case Abort():
@@ -139,6 +151,11 @@ def decode(kind: str, value: str) -> Command:
                 return Play(value)
             case "flag":
                 return Flag()
+            case "hold":
+                since = float(value)
+                if not math.isfinite(since):
+                    raise CommandError(f"hold {value!r} is not a moment")
+                return Hold(since)
             case "resign":
                 return Resign()
             case "abort":

@@ -13,8 +13,9 @@ message's size, kind and rate; a refused page is told why in a sentence it shows
 
 The page's links are made from the address the browser used (`web_address`: behind a
 reverse proxy, the one `--public-url` names or the proxy's headers say), and it loads
-nothing from another host. What this takes from textual-serve beyond its documented use
-is in `web_internals`.
+nothing from another host. Only the names the server answers to are taken, and what a
+connection may hold before it is a page is bounded (`web_http`). What this takes from
+textual-serve beyond its documented use is in `web_internals`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from aiohttp import WSCloseCode, web
 from .ssh.bites import bite_reads
 from .ssh.capacity import StartTurn, starting_at_once
 from .web_address import Address, BrowserAddresses
+from .web_http import CONNECTIONS_PER_ADDRESS, HttpGuard, handler_args, stop_listening
 from .web_internals import Page, VisitorApp, check_app_service
 from .web_limits import MAX_MESSAGE, MAX_VISITORS, PAGES_PER_ADDRESS, size_from_query
 from .web_session import PageSession
@@ -91,7 +93,9 @@ def font_size(text: str) -> int:
         return 16
 
 
-async def stop_serving(handlers: set[asyncio.Task[object]], runner: web.AppRunner | None) -> None:
+async def stop_serving(
+    handlers: set[asyncio.Task[object]], runner: web.AppRunner | None, http: HttpGuard
+) -> None:
     """Stop the pages' handlers first (each ends its visitor's app, which saves the game,
     and tells the page why), instead of the server waiting out their connections; then
     stop listening."""
@@ -99,8 +103,24 @@ async def stop_serving(handlers: set[asyncio.Task[object]], runner: web.AppRunne
     for handler in running:
         handler.cancel()
     await asyncio.gather(*running, return_exceptions=True)
-    if runner is not None:
-        await runner.cleanup()
+    await stop_listening(http, runner)
+
+
+def refused_origin(addresses: BrowserAddresses, request: web.Request) -> None:
+    """A form posted, or a websocket opened, from another site's page is refused (403):
+    the browser would send this site's cookie with it (`foreign_origin`)."""
+    if addresses.foreign_origin(request) is not None:
+        raise web.HTTPForbidden(text="This address takes requests from its own page only.")
+
+
+def mark_page(http: HttpGuard, request: web.Request, who: str) -> None:
+    """The request's connection becomes a page's websocket (`HttpGuard.page`); 400 if the
+    client sent frames before the handshake's answer."""
+    if not http.page(request, who):
+        log.info("%s: refused, websocket frames sent before the handshake's answer", who)
+        raise web.HTTPBadRequest(
+            text="A websocket's frames come after the server's answer to its handshake."
+        )
 
 
 class VisitorServer:
@@ -125,6 +145,10 @@ class VisitorServer:
         self.per_address = per_address
         self.addresses = BrowserAddresses(public, behind_proxy)
         """The address browsers use (--public-url or the proxy's headers), and who they are."""
+        # Behind a trusted proxy every connection is the proxy's: it bounds its clients.
+        self.http = HttpGuard(
+            self.addresses, per_address=None if behind_proxy else CONNECTIONS_PER_ADDRESS
+        )
         self.page = Page(TITLE)
         check_app_service()
         self.apps: dict[str, set[VisitorApp]] = {}
@@ -142,7 +166,7 @@ class VisitorServer:
         return self.pages.total()
 
     def application(self) -> web.Application:
-        app = web.Application()
+        app = web.Application(middlewares=[self.http.middleware])
         for prefix in self.addresses.prefixes():
             app.add_routes(
                 [
@@ -156,14 +180,12 @@ class VisitorServer:
 
     async def start(self) -> int:
         """Listen; returns the port."""
-        self.runner = web.AppRunner(self.application(), handle_signals=False)
+        self.runner = web.AppRunner(self.application(), handle_signals=False, **handler_args())
         await self.runner.setup()
-        site = web.TCPSite(self.runner, self.host, self.port)
-        await site.start()
-        return int(self.runner.addresses[0][1])
+        return await self.http.listen(self.runner, self.host, self.port)
 
     async def stop(self) -> None:
-        await stop_serving(self.handlers, self.runner)
+        await stop_serving(self.handlers, self.runner, self.http)
 
     def address(self, request: web.Request) -> Address:
         """The address the browser used to reach the app."""
@@ -203,7 +225,9 @@ class VisitorServer:
             raise web.HTTPForbidden(
                 text="Open the page first: it names your games' folder."
             ) from None
+        refused_origin(self.addresses, request)
         who = self.client(request)
+        mark_page(self.http, request, who)
         websocket = web.WebSocketResponse(
             heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE, timeout=CLOSE_SECONDS
         )
@@ -286,8 +310,10 @@ async def serve(
     per_address: int = PAGES_PER_ADDRESS,
 ) -> None:
     """Serve the app until SIGINT or SIGTERM."""
+    from .descriptors import prepare_descriptors
     from .serving import until_stopped
 
+    prepare_descriptors()
     server = VisitorServer(
         data,
         host,
@@ -300,6 +326,7 @@ async def serve(
     bound = await server.start()
     shown = f"[{host}]" if ":" in host else host
     log.info("listening on http://%s:%d/ ; visitors' games in %s", shown, bound, data / "visitors")
+    log.info("answering for %s", server.addresses.names_shown())
     if public is not None:
         log.info("browsers open %s", public.url())
     elif behind_proxy:

@@ -11,10 +11,20 @@ never trusted unasked: anyone who reaches the port directly could send them.
 The same holds for the browser's own address, which the limit of pages per address
 counts: the proxy's `Forwarded: for=` or `X-Forwarded-For` with `--behind-proxy`, else the
 address the connection comes from (behind a proxy that is not trusted, the proxy's).
+
+The names a browser may use are bounded too (`ServedNames`): a page whose address is
+another name is refused before it gets a cookie, a form or a websocket. A name in DNS
+can be made to point at 127.0.0.1 ("DNS rebinding"): a page served from such a name
+would be, for the browser, of the same origin as this server, and could sign in and play
+as anyone where a name is enough. The names served are the address it listens on (with
+its port, as a browser writes it), `localhost` when that is a loopback address, any IP
+address when it listens on all of them (an address cannot be made to point elsewhere),
+`--public-url`'s host, and with `--behind-proxy` the host the proxy says.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import re
 from collections.abc import Iterable, Mapping
@@ -170,6 +180,100 @@ def client_key(
     return (address_key(peer) if peer else None) or peer or "unknown"
 
 
+def split_host(host: str) -> tuple[str, int | None] | None:
+    """`host` as a browser writes it (`name`, `name:port`, `[IPv6]:port`) as its name
+    (lower case; an address in its usual form, IPv6 without brackets) and port (None when
+    not written); None when it is not a plain host."""
+    if not plain_host(host):
+        return None
+    if host.startswith("["):
+        name, _, rest = host[1:].partition("]")
+        port = rest.removeprefix(":") or None
+    else:
+        name, _, port = host.partition(":")
+    address = ip_of(name)
+    return (
+        str(address) if address is not None else name.lower(),
+        int(port) if port else None,
+    )
+
+
+def ip_of(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(name)
+    except ValueError:
+        return None
+
+
+WILDCARDS = ("", "0.0.0.0", "::")
+"""Hosts that mean every address of the machine."""
+
+
+@dataclass(frozen=True)
+class ServedNames:
+    """The hosts a browser may reach this server by (see the module's docstring): `exact`
+    names at the port they listen on, any IP address at `port` (`any_address`, when
+    listening on every address), and `named` hosts at any port (`--public-url`'s: a proxy
+    may pass its host on with or without its port)."""
+
+    port: int
+    exact: frozenset[tuple[str, int]]
+    any_address: bool = False
+    named: frozenset[str] = frozenset()
+
+    def serves(self, host: str) -> bool:
+        """Whether `host` (a Host header, an Origin's host) names this server."""
+        parts = split_host(host)
+        if parts is None:
+            return False
+        name, port = parts
+        if name in self.named:
+            return True
+        port = 80 if port is None else port  # the listeners speak plain HTTP
+        if (name, port) in self.exact:
+            return True
+        return self.any_address and port == self.port and ip_of(name) is not None
+
+    def shown(self) -> str:
+        """The names, for the log."""
+        exact = sorted(f"[{n}]:{p}" if ":" in n else f"{n}:{p}" for n, p in self.exact)
+        if self.any_address:
+            exact.append(f"any IP address:{self.port}")
+        return ", ".join([*exact, *sorted(self.named)])
+
+
+def served_names(
+    host: str, port: int, bound: Iterable[str] = (), public: Address | None = None
+) -> ServedNames:
+    """The names served by a listener on `host` (as given) at `port` (the one bound),
+    whose sockets have the addresses `bound`, with `public` (`--public-url`)."""
+    given = ip_of(host)
+    everywhere = host in WILDCARDS or (given is not None and given.is_unspecified)
+    names: set[str] = set()
+    if not everywhere:
+        names.add(str(given) if given is not None else host.lower())
+        names.update(str(a) for b in bound if (a := ip_of(b)) is not None and not a.is_unspecified)
+    addresses = [a for name in names if (a := ip_of(name)) is not None]
+    if everywhere or "localhost" in names or any(a.is_loopback for a in addresses):
+        names.add("localhost")
+    public_parts = split_host(public.host) if public is not None else None
+    return ServedNames(
+        port,
+        frozenset((name, port) for name in names),
+        any_address=everywhere,
+        named=frozenset([public_parts[0]] if public_parts is not None else []),
+    )
+
+
+def forwarded_host(
+    headers: Iterable[tuple[str, str]], forwarded: tuple[Mapping[str, str], ...]
+) -> str | None:
+    """The host a proxy says the browser asked for (the nearest `Forwarded` element's
+    `host`, else the last `X-Forwarded-Host`), if it says one."""
+    nearest = forwarded[-1] if forwarded else {}
+    return nearest.get("host") or last_value(headers, "x-forwarded-host")
+
+
 class Request(Protocol):
     """What is read of a request (aiohttp's `web.Request`)."""
 
@@ -198,6 +302,64 @@ class BrowserAddresses:
         self.public = public
         self.behind_proxy = behind_proxy
         self.warned = False
+        self.served: ServedNames | None = None
+        """The names browsers may use (`listening`); None: any (not listening yet)."""
+
+    def listening(self, host: str, port: int, bound: Iterable[str] = ()) -> ServedNames:
+        """Note where the listener listens (`served_names`); the names it serves."""
+        self.served = served_names(host, port, bound, self.public)
+        return self.served
+
+    def names_shown(self) -> str:
+        """The names served, for the log."""
+        shown = self.served.shown() if self.served is not None else "?"
+        if self.behind_proxy and self.public is None:
+            shown += ", and the host the proxy says"
+        return shown
+
+    def misdirected(self, request: Request) -> str | None:
+        """The host a request names if it is not one this server answers for, else None
+        (ValueError when its Host is not a host at all: it would go into the page):
+        the request's Host, or with `--behind-proxy` the host the proxy says (which is
+        taken as said, unless `--public-url` names the one host browsers use)."""
+        served = self.served
+        if served is None:
+            return None
+        if self.behind_proxy:
+            said = forwarded_host(request.headers.items(), request.forwarded)
+            if said is not None and plain_host(said):
+                return None if self.public is None or served.serves(said) else said
+        if not plain_host(request.host):
+            raise ValueError("The request's Host is not a host name or address.")
+        return None if served.serves(request.host) else request.host
+
+    def foreign_origin(self, request: Request) -> str | None:
+        """The request's Origin if it is another site's page (a browser sends the cookies
+        of this one with it), else None. The page's own origin is the address the
+        browser used (`of`), whose host `misdirected` has checked: the Origin's host must
+        be that one, a name this server answers for."""
+        origin = request.headers.get("Origin")
+        if origin is None:
+            return None  # not a browser's request from a page
+        try:
+            host = urlsplit(origin).netloc
+        except ValueError:
+            return origin
+        try:
+            own = self.of(request).host
+        except ValueError:
+            return origin
+        if host.lower() != own.lower():
+            return origin
+        served = self.served
+        if served is not None and not served.serves(host):
+            # Only a proxy's word, taken as said (`misdirected`), may name another.
+            said = forwarded_host(request.headers.items(), request.forwarded)
+            if not (
+                self.behind_proxy and self.public is None and said is not None and plain_host(said)
+            ):
+                return origin
+        return None
 
     def of(self, request: Request) -> Address:
         """ValueError when the request's Host is not a host name or address (it would

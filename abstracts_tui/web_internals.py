@@ -26,6 +26,11 @@ host) and takes from textual-serve, here and nowhere else:
 
 textual.js is a bundle that any release may change, hence the upper bound on
 textual-serve's version in pyproject.toml.
+
+From aiohttp, one thing: what a client sent after its websocket's handshake before the
+server answered it (`early_frames`: the request handler's `_message_tail`), which aiohttp
+hands to the websocket's reader unread by `web_http`'s check of the frames' masks. Where
+it is missing, `web_http` knows such bytes by the handshake's last four alone.
 """
 
 from __future__ import annotations
@@ -266,3 +271,11 @@ def kill(service: AppService) -> None:
     if process is not None:
         with contextlib.suppress(ProcessLookupError):
             process.kill()
+
+
+def early_frames(request: web.Request) -> bool:
+    """Whether the client sent bytes after its websocket's handshake before the server
+    answered it (a browser never does: RFC 6455 has it wait for the answer). aiohttp
+    keeps them as its request handler's `_message_tail`; False where it has none."""
+    tail = getattr(request.protocol, "_message_tail", b"")
+    return isinstance(tail, bytes | bytearray) and len(tail) > 0

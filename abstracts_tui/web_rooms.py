@@ -23,6 +23,8 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, web
 
+from .printable import NAME_LIMIT, printable
+from .quiet_log import Hush
 from .ssh.auth import auth_required
 from .ssh.bites import bite_reads
 from .ssh.limits import ConfigError, clamp_size
@@ -32,11 +34,14 @@ from .web import (
     TITLE,
     font_size,
     full,
+    mark_page,
     pages,
+    refused_origin,
     stop_serving,
     too_many,
 )
 from .web_address import Address, BrowserAddresses
+from .web_http import CONNECTIONS_PER_ADDRESS, HttpGuard, handler_args, read_form
 from .web_internals import Page
 from .web_limits import MAX_MESSAGE, MAX_VISITORS, PAGES_PER_ADDRESS, size_from_query
 from .web_room_page import RoomPage
@@ -112,6 +117,10 @@ class WebRooms:
         self.server = server
         self.addresses = BrowserAddresses(public, behind_proxy)
         """The address browsers use (--public-url or the proxy's headers), and who they are."""
+        # Behind a trusted proxy every connection is the proxy's: it bounds its clients.
+        self.http = HttpGuard(
+            self.addresses, per_address=None if behind_proxy else CONNECTIONS_PER_ADDRESS
+        )
         self.host = host
         self.port = port
         self.max_visitors = max_visitors
@@ -125,6 +134,7 @@ class WebRooms:
             reached = "the proxy's address"
         self.passwords = sign_in_needs_password(server, reached)
         self.signins = SignIns(server.guesses, passwords=self.passwords)
+        self.many_signins = Hush(log)
         self.page = Page(TITLE)
         self.by_token: dict[str, set[RoomPage]] = {}
         """The pages open now, by the sign-in they were opened with (a sign-out ends them)."""
@@ -134,7 +144,7 @@ class WebRooms:
         self.runner: web.AppRunner | None = None
 
     def application(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_FORM)
+        app = web.Application(client_max_size=MAX_FORM, middlewares=[self.http.middleware])
         for prefix in self.addresses.prefixes():
             app.add_routes(
                 [
@@ -149,18 +159,17 @@ class WebRooms:
 
     async def start(self) -> int:
         """Listen; returns the port."""
-        self.runner = web.AppRunner(self.application(), handle_signals=False)
+        self.runner = web.AppRunner(self.application(), handle_signals=False, **handler_args())
         await self.runner.setup()
         try:
-            await web.TCPSite(self.runner, self.host, self.port).start()
+            return await self.http.listen(self.runner, self.host, self.port)
         except OSError as error:
             await self.runner.cleanup()
             raise ConfigError(f"--web cannot listen on {self.host}:{self.port}: {error}") from None
-        return int(self.runner.addresses[0][1])
 
     async def stop(self) -> None:
         """End every page's app (each page is told why), then stop listening."""
-        await stop_serving(self.handlers, self.runner)
+        await stop_serving(self.handlers, self.runner, self.http)
 
     # -- requests ---------------------------------------------------------------------------
 
@@ -171,9 +180,7 @@ class WebRooms:
     def check_origin(self, request: web.Request) -> None:
         """A form posted, or a websocket opened, from another site's page is refused: the
         browser would send the player's cookie with it."""
-        origin = request.headers.get("Origin")
-        if origin is not None and urlsplit(origin).netloc != self.address(request).host:
-            raise web.HTTPForbidden(text="This address takes requests from its own page only.")
+        refused_origin(self.addresses, request)
 
     def address(self, request: web.Request) -> Address:
         """The address the browser used to reach the page."""
@@ -202,15 +209,20 @@ class WebRooms:
     async def handle_signin(self, request: web.Request) -> web.StreamResponse:
         self.check_origin(request)
         address = self.address(request)
-        form = await request.post()
+        form = await read_form(request)
         name = str(form.get("name", "")).strip()
         password = str(form.get("password", ""))
         who = self.client(request)
         try:
             token = await self.signins.sign_in(who, name, password)
         except SignInRefused as refusal:
-            log.info("%s: a sign-in as %r refused: %s", who, name[:40], refusal)
-            return self.form(name=name[:24], refusal=str(refusal), status=403)
+            line = "%s: a sign-in as '%s' refused: %s"
+            said = (who, printable(name, NAME_LIMIT), refusal)
+            if refusal.status == 429:  # a flood of sign-ins: a line now and then
+                self.many_signins.say(logging.INFO, line, *said)
+            else:
+                log.info(line, *said)
+            return self.form(name=name[:24], refusal=str(refusal), status=refusal.status)
         log.info("%s signed in from %s (web)", name, who)
         response = web.Response(status=303, headers={"Location": address.url()})
         response.set_cookie(
@@ -268,6 +280,7 @@ class WebRooms:
             raise web.HTTPForbidden(text="Sign in first: open the page.")
         self.check_origin(request)
         who = self.client(request)
+        mark_page(self.http, request, who)
         websocket = web.WebSocketResponse(
             heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE, timeout=CLOSE_SECONDS
         )
@@ -388,6 +401,7 @@ async def start_web(
     shown = f"[{host}]" if ":" in host else host
     sign_in = "name and password" if rooms.passwords else "a name (no password)"
     log.info("web: listening on http://%s:%d/ ; sign-in: %s", shown, bound, sign_in)
+    log.info("web: answering for %s", rooms.addresses.names_shown())
     if public is not None:
         log.info("web: browsers open %s", public.url())
     return rooms

@@ -19,6 +19,7 @@ from typing import Generic, Protocol, TypeVar
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from .printable import NAME_LIMIT, printable
 from .rates import TokenBucket
 from .ssh.limits import layout_spacing
 from .web_limits import (
@@ -214,4 +215,5 @@ class PageSession:
             case Focus(focused):
                 await self.focus.set(focused)
             case Unknown(kind):
-                self.once("unknown", "%s: a message of unknown type %r ignored", self.who, kind)
+                shown = printable(kind, NAME_LIMIT)
+                self.once("unknown", "%s: a message of unknown type '%s' ignored", self.who, shown)

@@ -11,15 +11,24 @@ A browser that signed in holds a random token in an HttpOnly cookie; the server 
 which name each token is for, in memory (a restart signs everybody out), at most
 `MAX_SIGNED_IN` of them, each for `SIGNED_IN_SECONDS`, or until the browser signs out
 (the page's closed dialog offers it: its pages end, the cookie is cleared).
+
+One address (IPv6: one /64) signs in at most `SIGN_IN_BURST` times at once, then
+`SIGN_IN_RATE` times a second, and holds at most `SIGNED_IN_PER_ADDRESS` sign-ins: its
+own oldest is forgotten to make room for its newest. When the server holds
+`MAX_SIGNED_IN`, the oldest sign-in of the address that holds the most goes. So a flood
+of sign-ins from one address never signs anybody else out.
 """
 
 from __future__ import annotations
 
 import html
+import math
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 
+from .rates import TokenBucket
 from .ssh.auth import valid_name
 from .ssh.guesses import Guesses, TooManyGuesses
 
@@ -27,8 +36,20 @@ COOKIE = "abstracts_tui_player"
 SIGNED_IN_SECONDS = 7 * 24 * 3600.0
 """How long a browser stays signed in."""
 MAX_SIGNED_IN = 10_000
-"""Browsers signed in at once: beyond it, the oldest sign-in is forgotten (that browser
-signs in again), so that a flood of sign-ins costs a bounded table."""
+"""Browsers signed in at once: beyond it, the oldest sign-in of the address that holds
+the most is forgotten (that browser signs in again), so that a flood of sign-ins costs a
+bounded table."""
+SIGNED_IN_PER_ADDRESS = 100
+"""Sign-ins one address (IPv6: one /64) holds at once: beyond it, its own oldest is
+forgotten. A household or an office behind one address has a browser each."""
+SIGN_IN_BURST = 10
+SIGN_IN_RATE = 10 / 60
+"""Sign-ins from one address: `SIGN_IN_BURST` at once, then `SIGN_IN_RATE` a second (one
+every 6 s); beyond, the form says when to try again. Wrong passwords have their own,
+stricter budget (`ssh.guesses`), shared with SSH."""
+KEPT_RATES = 4096
+"""Addresses whose sign-ins are counted at most: beyond it, those with their whole burst
+left are forgotten first, then the oldest."""
 MAX_FORM = 4096
 """The longest sign-in form the server reads, in bytes."""
 MAX_PASSWORD = 1024
@@ -36,7 +57,12 @@ MAX_PASSWORD = 1024
 
 
 class SignInRefused(Exception):
-    """The name or password is refused (the text is the sentence the form shows)."""
+    """The name or password is refused (the text is the sentence the form shows, with the
+    HTTP status `status`)."""
+
+    def __init__(self, sentence: str, status: int = 403) -> None:
+        super().__init__(sentence)
+        self.status = status
 
 
 def bad_name(name: str) -> str:
@@ -47,18 +73,46 @@ def bad_name(name: str) -> str:
 class SignIns:
     """Who signed in, by their browser's token."""
 
-    def __init__(self, guesses: Guesses, *, passwords: bool) -> None:
+    def __init__(
+        self, guesses: Guesses, *, passwords: bool, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.guesses = guesses
         self.passwords = passwords
         """Whether a password is asked for (else a name is enough)."""
-        self.names: OrderedDict[str, tuple[str, float]] = OrderedDict()
-        """Token: (name, until when), oldest first."""
+        self.clock = clock
+        self.names: OrderedDict[str, tuple[str, float, str]] = OrderedDict()
+        """Token: (name, until when, the address it signed in from), oldest first."""
+        self.by_address: dict[str, OrderedDict[str, None]] = {}
+        """Each address's tokens, oldest first."""
+        self.rates: dict[str, TokenBucket] = {}
+        """Each address's sign-ins, as a rate."""
+
+    def rate(self, address: str) -> TokenBucket:
+        bucket = self.rates.get(address)
+        if bucket is None:
+            if len(self.rates) >= KEPT_RATES:
+                for other, kept in list(self.rates.items()):
+                    kept.refill()
+                    if kept.tokens >= kept.burst:
+                        del self.rates[other]
+                while len(self.rates) >= KEPT_RATES:
+                    del self.rates[next(iter(self.rates))]
+            bucket = TokenBucket(SIGN_IN_RATE, SIGN_IN_BURST, self.clock)
+            self.rates[address] = bucket
+        return bucket
 
     async def sign_in(self, address: str, name: str, password: str) -> str:
         """A new token for `name`, once its password is checked (from `address`, within
-        its budget of guesses); SignInRefused with the sentence to show otherwise."""
+        its budget of sign-ins and of guesses); SignInRefused with the sentence to show
+        otherwise."""
         if not valid_name(name):
             raise SignInRefused(bad_name(name))
+        bucket = self.rate(address)
+        if not bucket.take(1):
+            wait = math.ceil((1 - bucket.tokens) / bucket.rate)
+            raise SignInRefused(
+                f"Too many sign-ins from your address: try again in {wait} seconds.", 429
+            )
         if self.passwords:
             try:
                 right = len(password) <= MAX_PASSWORD and await self.guesses.check(
@@ -71,24 +125,49 @@ class SignIns:
             if not right:
                 raise SignInRefused("Wrong name or password.")
         token = secrets.token_hex(16)
-        while len(self.names) >= MAX_SIGNED_IN:
-            self.names.popitem(last=False)
-        self.names[token] = (name, time.monotonic() + SIGNED_IN_SECONDS)
+        self.make_room(address)
+        self.names[token] = (name, self.clock() + SIGNED_IN_SECONDS, address)
+        self.by_address.setdefault(address, OrderedDict())[token] = None
         return token
+
+    def make_room(self, address: str) -> None:
+        """Forget sign-ins until `address` may hold one more: its own oldest beyond its
+        share, then those expired, then the oldest of the address that holds the most."""
+        own = self.by_address.get(address)
+        while own and len(own) >= SIGNED_IN_PER_ADDRESS:
+            self.forget(next(iter(own)))
+        now = self.clock()
+        while self.names and next(iter(self.names.values()))[1] < now:
+            self.forget(next(iter(self.names)))
+        while len(self.names) >= MAX_SIGNED_IN:
+            most = max(self.by_address.values(), key=len)
+            self.forget(next(iter(most)))
+
+    def forget(self, token: str) -> str | None:
+        """Forget `token`; the name it was for, if any."""
+        found = self.names.pop(token, None)
+        if found is None:
+            return None
+        name, _, address = found
+        own = self.by_address.get(address)
+        if own is not None:
+            own.pop(token, None)
+            if not own:
+                del self.by_address[address]
+        return name
 
     def sign_out(self, token: str) -> str | None:
         """Forget `token` (its browser signs in again); the name it was for, if any."""
-        found = self.names.pop(token, None)
-        return None if found is None else found[0]
+        return self.forget(token)
 
     def who(self, token: str) -> str | None:
         """The name the token is for, while it holds."""
         found = self.names.get(token)
         if found is None:
             return None
-        name, until = found
-        if time.monotonic() > until:
-            del self.names[token]
+        name, until, _ = found
+        if self.clock() > until:
+            self.forget(token)
             return None
         return name
 

@@ -14,7 +14,16 @@ not delay it) presses Tab and times the first byte of each answer, sends in turn
 - a guess flood: 8 clients (from 127.0.0.2 to 127.0.0.9) sending wrong passwords, SCALE x
   100 in all, while a player logs in from another address;
 - a room flood: one person typing `new pilo` 10 + SCALE x 10 times in line mode, as fast
-  as a session's input rate takes them (the first 10 made, the others refused).
+  as a session's input rate takes them (the first 10 made, the others refused);
+- a room churn: one name making open challenges and calling them off from three line-mode
+  sessions as fast as it is let, for 10 + SCALE x 10 s, while other names' lobbies sit
+  idle (one of them reading nothing): what each is sent, the server's processor time, the
+  rooms made, and the archive (which keeps none of them);
+- client texts: terminal types with newlines, escapes and 5,000 characters, and chat
+  lines that show nothing (Hangul fillers, braille blanks);
+- logins without a session: SCALE x 2 addresses, each with as many connections as it may
+  have, logged in and opening none; a player from one of them gets in once they are
+  closed (30 s).
 
 Prints per attack the cases sent, what did not hold, and the quiet player's key to first
 byte (median, 95th percentile, worst); a login's time without and with the flood; the
@@ -31,6 +40,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import re
 import statistics
 import subprocess
@@ -49,6 +59,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from abstracts_tui.rooms.bounds import ROOMS_AT_ONCE, ROOMS_PER_MINUTE  # noqa: E402
 from abstracts_tui.rooms.rooms import WAITING_ROOMS  # noqa: E402
 from abstracts_tui.ssh.auth import hash_password  # noqa: E402
 from abstracts_tui.ssh.limits import (  # noqa: E402
@@ -62,7 +73,7 @@ from abstracts_tui.ssh.limits import (  # noqa: E402
 from tests.ssh.conftest import RunningServer  # noqa: E402
 
 PASSWORD = "hostile-s3cret"
-NAMES = ("quiet", "ann", "bob", "carl", "dan", "eve")
+NAMES = ("quiet", "ann", "bob", "carl", "dan", "eve", "fay")
 TAB, ENTER = "\t", "\r"
 TIMEOUT = 60.0
 CURSOR = re.compile(r"\x1b\[(\d+);(\d+)H")
@@ -661,7 +672,289 @@ async def room_flood(port: int, count: int) -> Outcome:
     return outcome
 
 
+STALLED_WINDOW = 64 * 1024
+"""The SSH window of the room churn's lobby that stops reading."""
+CHURN_SECONDS = 20.0
+"""How long the room churn runs at scale 1 (10 s more for each scale above)."""
+
+
+def tree_seconds(pid: int) -> float:
+    """The processor time (user and system) of process `pid` and of every process under
+    it, in seconds (the sessions' apps run in processes of their own)."""
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            parents[int(entry.name)] = int(fields[1])
+            times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    total, todo = 0.0, [pid]
+    while todo:
+        here = todo.pop()
+        total += times.get(here, 0.0)
+        todo += [child for child, parent in parents.items() if parent == here]
+    return total
+
+
+async def said(
+    sink: Sink, start: int, pattern: str, timeout: float = TIMEOUT
+) -> re.Match[str] | None:
+    """The first match of `pattern` in what `sink` kept from character `start` on (waited
+    for up to `timeout` seconds); None if it never came."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = re.compile(pattern).search(sink.text(), start)
+        if found or time.monotonic() > deadline or sink.closed.is_set():
+            return found
+        sink.arrived.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(sink.arrived.wait(), 0.5)
+
+
+async def lines_session(port: int, user: str) -> tuple[asyncssh.SSHClientConnection, Sink]:
+    conn = await asyncssh.connect(
+        "127.0.0.1", port, username=user, password=PASSWORD, preferred_auth="password", **OPTIONS
+    )
+    _, sink = await conn.create_session(lambda: Sink(keep=True), "lines", encoding="utf-8")
+    await said(sink, 0, r"Type .*\n")
+    return conn, sink
+
+
+async def room_churn(port: int, pid: int, seconds: float) -> Outcome:
+    """One name (fay) making open challenges and calling them off as fast as the server
+    lets it, from three line-mode sessions, for `seconds`, while other names' lobbies
+    sit idle: a full screen that reads, one that stops reading (as ctrl+s or a laptop
+    asleep), and one in line mode. The figures: rooms made and refused, what each idle
+    lobby was sent, the server's processor time (its sessions' processes too), and how
+    many of the rooms the archive keeps. What must hold: no more rooms are made than
+    `ROOMS_AT_ONCE` and `ROOMS_PER_MINUTE` allow, the lobby that stops reading is not
+    closed, and no room called off before anybody joined is kept."""
+    outcome = Outcome("room churn")
+    # Names whose sessions before left no game to resume (a dialog, not the lobby).
+    reading_conn, reading = await login(port, "dan", keep=True)
+    stalled_conn = await asyncssh.connect(
+        "127.0.0.1", port, username="bob", password=PASSWORD, preferred_auth="password", **OPTIONS
+    )
+    # A window of its own of 64 KiB (OpenSSH's is 2 MiB): the server's buffer fills sooner.
+    _, stalled = await stalled_conn.create_session(
+        lambda: Sink(keep=True),
+        term_type="xterm-256color",
+        term_size=(100, 30),
+        encoding="utf-8",
+        window=STALLED_WINDOW,
+    )
+    line_conn, line = await lines_session(port, "ann")
+    for name, sink in (("dan", reading), ("bob", stalled)):
+        if not await sink.drawn():
+            outcome.failures.append(f"{name}'s lobby was not drawn: {sink.text()[-200:]!r}")
+    assert stalled.chan is not None
+    stalled.chan.pause_reading()  # nothing more is read: the server's window fills
+    made, refused, other = [0], [0], [0]
+    before = {sink: sink.received for sink in (reading, line)}
+    cpu, start = tree_seconds(pid), time.monotonic()
+
+    async def churn() -> None:
+        conn, sink = await lines_session(port, "fay")
+        while time.monotonic() - start < seconds and not sink.closed.is_set():
+            mark = len(sink.text())
+            sink.send("new pilo open\n")
+            outcome.cases += 1
+            answer = await said(sink, mark, r"(Room \w{4}: Pilo|Not made: [^\n]*)")
+            if answer is None:
+                other[0] += 1
+                last = sink.text()[mark:][-200:]
+                outcome.notes.append(f"no answer to `new`; after it: {last!r}")
+                break
+            if answer.group(0).startswith("Not made"):
+                refused[0] += 1
+                wait = re.search(r"wait (\d+) s", answer.group(0))  # as soon as allowed
+                await asyncio.sleep(int(wait.group(1)) if wait else 1.0)
+                continue
+            made[0] += 1
+            sink.send("abort\nleave\n")
+            await said(sink, mark, r"You leave room[^\n]*\n(.*\n)*Type [^\n]*\n")
+        conn.close()
+
+    await asyncio.gather(*(churn() for _ in range(3)))
+    elapsed = time.monotonic() - start
+    spent = tree_seconds(pid) - cpu
+    sent = {sink: sink.received - count for sink, count in before.items()}
+    outcome.notes.append(
+        f"{made[0]} rooms made and called off, {refused[0]} refused, in {elapsed:.0f} s; "
+        f"the server's processor time {spent:.1f} s"
+    )
+    outcome.notes.append(
+        f"an idle lobby was sent {sent[reading] / 1024:.0f} KiB on the full screen, "
+        f"{sent[line] / 1024:.1f} KiB in line mode"
+    )
+    if other[0]:
+        outcome.failures.append(f"{other[0]} room churners got no answer")
+    allowed = ROOMS_AT_ONCE + ROOMS_PER_MINUTE * elapsed / 60
+    if made[0] > allowed + 1:
+        outcome.failures.append(f"{made[0]} rooms made in {elapsed:.0f} s by one name")
+    # The lobby that stopped reading reads again (what was held comes at once): it is
+    # still there, and sent what it missed.
+    await asyncio.sleep(2.0)
+    stalled.chan.resume_reading()
+    held = stalled.received
+    await stalled.settle(quiet=0.5, timeout=5)
+    if stalled.closed.is_set():
+        outcome.failures.append("the lobby that stopped reading was closed")
+    outcome.notes.append(
+        f"the lobby that stopped reading: {held / 1024:.0f} KiB in all until it read "
+        f"again, {(stalled.received - held) / 1024:.0f} KiB after"
+    )
+    kept = await asyncio.wait_for(
+        asyncssh.connect(
+            "127.0.0.1",
+            port,
+            username="quiet",
+            password=PASSWORD,
+            preferred_auth="password",
+            **OPTIONS,
+        ),
+        TIMEOUT,
+    )
+    listed = await kept.run("games fay", timeout=TIMEOUT)
+    kept.close()
+    rows = str(listed.stdout).count("aborted")
+    outcome.notes.append(f"the archive keeps {rows} of the rooms called off")
+    if rows:
+        outcome.failures.append(f"{rows} rooms called off before anybody joined are kept")
+    for conn in (reading_conn, stalled_conn, line_conn):
+        conn.close()
+    return outcome
+
+
+FORGED = "2026-01-01 00:00:00 root: the server stops now"
+"""A line of the server's log, which a newline in a client's text would start."""
+HOSTILE_TERMS = (
+    f"xterm\n{FORGED}",
+    "xterm\x1b]0;owned\x07",
+    "xterm\x1b[2J\x1b[3J\x1bc",
+    "xterm\x1b]52;c;c2VjcmV0\x07",
+    "\x00\x7f\r\t",
+    "A" * 5000,
+)
+"""Terminal types that a log written raw would show as a forged line, a title, a cleared
+screen, a clipboard write, or 5,000 characters (ASCII: asyncssh refuses any other)."""
+BLANK_CHAT = (
+    "\u3164" * 20,
+    "\u115f\u1160\uffa0",
+    "\u2800" * 60,
+    "\u3164 \u2800\u200b\u2060\ufeff\u00ad\u034f\ufe0f\u3000",
+    "\x1b[2J\u202e\u200f",
+)
+"""Chat lines that show nothing: Hangul fillers, braille blanks, invisible characters."""
+
+
+async def client_texts(port: int, log: Callable[[], str]) -> Outcome:
+    """Terminal types (`HOSTILE_TERMS`) each in a session of its own, and chat lines that
+    show nothing (`BLANK_CHAT`) said in a room by lines. What must hold: the log has no
+    escape, no forged line, and each terminal type on one line cut to its bound; each
+    blank line is refused with its sentence."""
+    outcome = Outcome("client texts")
+    for term in HOSTILE_TERMS:
+        conn = await asyncssh.connect(
+            "127.0.0.1",
+            port,
+            username="eve",
+            password=PASSWORD,
+            preferred_auth="password",
+            **OPTIONS,
+        )
+        _, sink = await conn.create_session(
+            lambda: Sink(keep=True), term_type=term, term_size=(100, 30), encoding="utf-8"
+        )
+        if not await sink.drawn():
+            outcome.failures.append(f"no screen for the terminal type {term[:20]!r}")
+        conn.close()
+        outcome.cases += 1
+    await asyncio.sleep(1.0)  # the sessions' lines reach the log
+    text = log()
+    if "\x1b" in text or "\x07" in text:
+        outcome.failures.append("an escape sequence was written to the log")
+    if any(line.startswith(FORGED) for line in text.splitlines()):
+        outcome.failures.append("a client's newline forged a line of the log")
+    started = [line for line in text.splitlines() if "eve: session started" in line]
+    if any(len(line) > 200 for line in started):
+        outcome.failures.append("a terminal type was logged whole")
+    conn, sink = await lines_session(port, "dan")
+    mark = len(sink.text())
+    sink.send("new pilo\n")
+    if await said(sink, mark, r"Room \w{4}: Pilo") is None:
+        outcome.failures.append("no room to chat in")
+    for line in BLANK_CHAT:
+        mark = len(sink.text())
+        sink.send(f"say {line}\n")
+        answer = await said(sink, mark, r"(Not said: [^\n]*|dan says: [^\n]*)")
+        if answer is None or answer.group(0) != "Not said: There is nothing to say in that line.":
+            outcome.failures.append(f"a blank chat line was said: {line[:20]!r}")
+        outcome.cases += 1
+    sink.send("abort\nleave\n")
+    conn.close()
+    return outcome
+
+
 # -- all of them -------------------------------------------------------------------------
+
+
+async def idle_logins(port: int, addresses: int, seconds: float) -> Outcome:
+    """From each of `addresses` addresses (127.0.0.60 on), as many connections as an
+    address may have, logged in and opening no session: a player from the last (whose
+    connections were made last: at a large scale the first address's may have been
+    closed already) is refused while they are held, they are closed within `seconds`
+    (the bound on a login without a session, and a margin), and the player gets in
+    then."""
+    outcome = Outcome("logins without a session")
+    per_address = Limits().connections_per_address
+    sources = [f"127.0.0.{60 + n}" for n in range(addresses)]
+    held: list[asyncssh.SSHClientConnection] = []
+    for source in sources:
+        for _ in range(per_address):
+            with contextlib.suppress(OSError, asyncssh.Error):
+                held.append(
+                    await asyncssh.connect(
+                        "127.0.0.1",
+                        port,
+                        username="eve",
+                        password=PASSWORD,
+                        preferred_auth="password",
+                        local_addr=(source, 0),
+                        **OPTIONS,
+                    )
+                )
+            outcome.cases += 1
+    opened = time.monotonic()
+    if len(held) < outcome.cases:
+        outcome.failures.append(f"{outcome.cases - len(held)} of the logins were refused")
+    try:
+        conn, _ = await login(port, "dan", source=sources[-1])
+        conn.close()
+        outcome.failures.append("a player was let in beside a full address's connections")
+    except asyncssh.DisconnectError:
+        pass  # refused, as the address's connections are all logged in
+    ends = await asyncio.gather(
+        *(asyncio.wait_for(conn.wait_closed(), seconds + 10) for conn in held),
+        return_exceptions=True,
+    )
+    still = sum(1 for end in ends if isinstance(end, TimeoutError))
+    if still:
+        outcome.failures.append(
+            f"{still} logins without a session still open after {seconds + 10:g} s"
+        )
+    outcome.notes.append(f"closed in {time.monotonic() - opened:.0f} s")
+    try:
+        conn, sink = await asyncio.wait_for(login(port, "dan", source=sources[-1]), TIMEOUT)
+        await sink.settle()
+        conn.close()
+        outcome.cases += 1
+    except (OSError, asyncssh.Error, TimeoutError) as error:
+        outcome.failures.append(f"the player was not let in once they were closed: {error!r}")
+    return outcome
 
 
 async def attacks(
@@ -678,6 +971,9 @@ async def attacks(
         lambda: guesses_on_one_connection(port, 3, lambda: server.log),
         lambda: guess_flood(port, 100 * scale),
         lambda: room_flood(port, WAITING_ROOMS + 10 * scale),
+        lambda: room_churn(port, server.process.pid, CHURN_SECONDS + 10 * (scale - 1)),
+        lambda: idle_logins(port, 2 * scale, Limits().no_session_seconds),
+        lambda: client_texts(port, lambda: server.log),
     ]
     for step in steps:
         start = time.monotonic()

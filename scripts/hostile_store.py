@@ -6,8 +6,10 @@ written to), stores damaged while the server runs (told to the players, logged o
 alone; a quiet player meanwhile not kept waiting), starts under open and closed umasks
 (the players' folders 0700, files 0600), temporary files left by killed writers, and
 outages of the PostgreSQL database under two server processes (the players connected
-again, their moves through). The cases are the tests' (`tests/hostile/store_cases.py`);
-`run(scale)` gives the figures to `scripts/hostile.py`.
+again, their moves through), and rooms' clocks through outages and another program's
+locks of the store (held on every screen, run on after, nobody lost on time). The cases
+are the tests' (`tests/hostile/store_cases.py`); `run(scale)` gives the figures to
+`scripts/hostile.py`.
 """
 
 from __future__ import annotations
@@ -39,6 +41,17 @@ def database_outages(folder: Path, outages: int) -> Report:
         return Report()
 
 
+def clocks_through_outages(folder: Path, outages: int) -> Report:
+    """Clocks through outages of 14 seconds; none where PostgreSQL is not installed."""
+    try:
+        return store_cases.clocks_through_outages(folder, outages, seconds=14)
+    except BaseException as error:  # pytest's skip: no PostgreSQL (or psycopg) here
+        if type(error).__name__ != "Skipped":
+            raise
+        print(f"no clocks through outages: {error}", file=sys.stderr)
+        return Report()
+
+
 def run(scale: int) -> dict[str, Any]:
     """Every case at `scale` times the tests' counts or so; the figures."""
     logging.disable(logging.ERROR)  # the in-process starts log what they refuse
@@ -51,6 +64,10 @@ def run(scale: int) -> dict[str, Any]:
             "umasks": lambda where: store_cases.umask_starts(where, UMASKS),
             "stale": lambda where: store_cases.stale_temporary_files(where, count=20 * scale),
             "outages": lambda where: database_outages(where, outages=max(1, scale // 3)),
+            "clock outages": lambda where: clocks_through_outages(where, max(2, scale // 3)),
+            "clock locks": lambda where: store_cases.clocks_through_locks(
+                where, locks=max(2, scale // 3), seconds=14
+            ),
         }
         for name, step in steps.items():
             where = folder / name

@@ -16,7 +16,14 @@ tests/hostile/test_web.py does, at small counts):
   each page closed with its sentence, no traceback in the log;
 - floods from 2 x N pages at once (16 at most) (mixed messages, as fast as the client can): each
   slowed, then closed after 5 s;
-- asks for a visitor's download with 10 x N other cookies (and none): all 404.
+- asks for a visitor's download with 10 x N other cookies (and none): all 404;
+- asks every route for 10 x N hosts that are not the server's (as DNS rebinding would):
+  each 421, with no cookie, and a websocket refused;
+- sends 4 x N requests' heads a byte a second: each closed within `HEAD_SECONDS`;
+- holds `CONNECTIONS_PER_ADDRESS` half-sent heads from one address, then sends 10 x N
+  more: each refused at once (429) while another address gets the page;
+- sends every malformed request of the tests (N times each): each 400, no traceback;
+- sends an unmasked websocket frame on N pages: each closed (1002).
 
 Prints each figure, and what did not hold. `run(scale)` returns them for
 scripts/hostile.py: the cases sent, the failures, the worst delay the quiet page saw
@@ -46,11 +53,13 @@ sys.path.insert(0, str(ROOT))
 import aiohttp  # noqa: E402
 from aiohttp import WSCloseCode  # noqa: E402
 
+from abstracts_tui.web_http import CONNECTIONS_PER_ADDRESS, HEAD_SECONDS  # noqa: E402
 from abstracts_tui.web_limits import MAX_COLUMNS, MAX_ROWS  # noqa: E402
 from abstracts_tui.web_session import FLOODED  # noqa: E402
 from tests.hostile.test_web import MALFORMED_MESSAGES  # noqa: E402
 from tests.web.client import Browser, Page, play_a_move, visitor_processes  # noqa: E402
 from tests.web.server import WebServer  # noqa: E402
+from tests.web.test_guard import MALFORMED, handshake, text_frame  # noqa: E402
 
 MIB = 1024 * 1024
 PAGES = 16
@@ -181,13 +190,23 @@ class Hostile:
             await asyncio.gather(*(p.wait_for("choose a game") for p in held))
             before = len(visitor_processes(self.server.data))
             start = time.monotonic()
-            storm = await asyncio.gather(*(browser.open() for _ in range(50 * self.scale)))
-            self.cases += len(storm)
+            opened = await asyncio.gather(
+                *(browser.open() for _ in range(50 * self.scale)), return_exceptions=True
+            )
+            self.cases += len(opened)
+            storm = [page for page in opened if isinstance(page, Page)]
+            for error in opened:
+                # Past the connections one address may hold, a handshake is refused at
+                # once (429), before it is a page.
+                if not isinstance(error, Page) and not (
+                    isinstance(error, aiohttp.WSServerHandshakeError) and error.status == 429
+                ):
+                    self.fail(f"a storm's page failed: {error!r}")
             for page in storm:
                 await self.expect_closed(page, WSCloseCode.POLICY_VIOLATION, "a storm's page")
             print(
-                f"  {len(storm)} sockets from one address refused in "
-                f"{time.monotonic() - start:.1f} s",
+                f"  {len(opened)} sockets from one address refused in "
+                f"{time.monotonic() - start:.1f} s ({len(opened) - len(storm)} at the handshake)",
                 flush=True,
             )
             if len(visitor_processes(self.server.data)) > before:
@@ -304,6 +323,108 @@ class Hostile:
             await ann.close()
             await bob.close()
 
+    @property
+    def port(self) -> int:
+        return int(self.server.url.rsplit(":", 1)[1].strip("/"))
+
+    async def names(self) -> None:
+        """Requests for names that are not the server's, on every route."""
+        port = self.port
+        async with aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(local_addr=(next(self.addresses), 0))
+        ) as client:
+            for n in range(10 * self.scale):
+                host = f"evil{n}.example:{port}"
+                headers = {"Host": host, "Origin": f"http://{host}"}
+                for path in ("", "static/css/xterm.css", "download/x", "ws"):
+                    async with client.get(self.server.url + path, headers=headers) as answer:
+                        self.cases += 1
+                        if answer.status != 421 or "Set-Cookie" in answer.headers:
+                            self.fail(f"{host}/{path} answered {answer.status}")
+
+    async def slow_heads(self) -> None:
+        """Heads sent a byte a second: each closed within HEAD_SECONDS (and a little)."""
+
+        async def drip() -> None:
+            address = next(self.addresses)
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", self.port, local_addr=(address, 0)
+            )
+            start = time.monotonic()
+
+            async def send() -> None:
+                for byte in f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nX: ".encode():
+                    writer.write(bytes([byte]))
+                    await asyncio.sleep(1)
+
+            sending = asyncio.create_task(send())
+            try:
+                await asyncio.wait_for(reader.read(), HEAD_SECONDS + 10)
+            except TimeoutError:
+                self.fail("a head sent a byte a second was still open 20 s later")
+            sending.cancel()
+            self.cases += 1
+            if time.monotonic() - start > HEAD_SECONDS + 5:
+                self.fail(f"a slow head was closed after {time.monotonic() - start:.1f} s")
+            writer.close()
+
+        await asyncio.gather(*(drip() for _ in range(4 * self.scale)))
+
+    async def held_heads(self) -> None:
+        """One address holds all the half-sent heads it may; more are refused at once."""
+        address = next(self.addresses)
+        held = []
+        try:
+            for _ in range(CONNECTIONS_PER_ADDRESS):
+                _, writer = await asyncio.open_connection(
+                    "127.0.0.1", self.port, local_addr=(address, 0)
+                )
+                writer.write(b"GET / HTTP/1.1\r\n")
+                held.append(writer)
+            await asyncio.sleep(0.5)
+            for _ in range(10 * self.scale):
+                reader, writer = await asyncio.open_connection(
+                    "127.0.0.1", self.port, local_addr=(address, 0)
+                )
+                writer.write(b"GET / HTTP/1.1\r\n")
+                self.cases += 1
+                try:
+                    said = await asyncio.wait_for(reader.read(), 5)
+                except (TimeoutError, ConnectionError) as error:
+                    said = repr(error).encode()
+                if not said.startswith(b"HTTP/1.1 429"):
+                    self.fail(f"a head past the address's bound got {said[:40]!r}")
+                writer.close()
+            other = await self.browser().visit()  # another address: the page
+            await other.close()
+        finally:
+            for writer in held:
+                writer.close()
+
+    async def bad_requests(self) -> None:
+        for data in list(MALFORMED.values()) * self.scale:
+            reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+            writer.write(data.replace(b"Host: H", f"Host: 127.0.0.1:{self.port}".encode()))
+            said = await asyncio.wait_for(reader.read(), 30)
+            self.cases += 1
+            if not said.startswith(b"HTTP/1.0 400"):
+                self.fail(f"a malformed request got {said[:40]!r}")
+            writer.close()
+
+    async def unmasked(self) -> None:
+        browser = await self.browser().visit()
+        try:
+            for _ in range(self.scale):
+                reader, writer, answer = await handshake(self.port, browser.token)
+                writer.write(text_frame(b'["stdin","x"]', masked=False))
+                said = await asyncio.wait_for(reader.read(), 30)
+                self.cases += 1
+                if not answer.startswith(b"HTTP/1.1 101") or b"\x03\xeaFrames" not in said:
+                    self.fail(f"an unmasked frame got {said[-60:]!r}")
+                writer.close()
+        finally:
+            await browser.close()
+
 
 async def observe(url: str) -> None:
     """The quiet page, in a process of its own (the hostile pages' client is busy): a key
@@ -354,6 +475,11 @@ async def hostile(server: WebServer, scale: int) -> Hostile:
             run.malformed,
             run.flood,
             run.downloads,
+            run.names,
+            run.slow_heads,
+            run.held_heads,
+            run.bad_requests,
+            run.unmasked,
         ):
             await run.drained()
             start = time.monotonic()

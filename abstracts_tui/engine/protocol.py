@@ -13,7 +13,6 @@ N + k), and `ABSTRACTS_TUI_PLAYOUTS=N` gives every search N playouts instead of 
 
 from __future__ import annotations
 
-import math
 import os
 import re
 import sys
@@ -21,10 +20,17 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from .. import __version__
-from ..rules import GAMES, Game, RulesError, format_number, game_class, load_position, shown
-from ..rules.catalogue import read_float, read_int
+from ..rules import GAMES, Game, RulesError, format_number, game_class, load_position
 from .core_status import describe
-from .protocol_input import END, Input, TooLong
+from .protocol_input import (
+    END,
+    MAX_ID_DIGITS,
+    Input,
+    NumberError,
+    TooLong,
+    decimal,
+    whole,
+)
 from .settings import PLAYOUTS_VARIABLE, SEED_VARIABLE, whole_number
 
 if TYPE_CHECKING:
@@ -33,6 +39,15 @@ if TYPE_CHECKING:
 DEFAULT_TIME_PER_MOVE = 1.0
 """Seconds of thought for `genmove` (and `analyze` without an argument) until changed."""
 MAX_TIME_PER_MOVE = 24 * 3600.0
+MIN_TIME_PER_MOVE = 0.01
+"""The shortest search asked for, in seconds: a shorter one (`analyze 1e-9`) could end
+before its first playout and answer nothing."""
+SECONDS_DIGITS = (5, 3)
+"""Digits of a time in seconds, before and after its point (`86400`, `0.015`)."""
+SIZE_DIGITS = 2
+"""Digits of a board size (every game's sizes are under 100)."""
+KOMI_DIGITS = (4, 2)
+"""Digits of a komi, before and after its point (komi lies between -1000 and 1000)."""
 ANALYZE_LINES = 10
 """The most candidate moves `analyze` lists."""
 
@@ -106,6 +121,10 @@ class Engine:
         if read is None:
             return None
         ident, words = read
+        if len(ident) > MAX_ID_DIGITS:
+            return (
+                f"? the command id must be at most {MAX_ID_DIGITS} digits, not {len(ident):,}\n\n"
+            )
         if not words:
             return f"?{ident} no command after the id\n\n"
         command, args = words[0], words[1:]
@@ -114,7 +133,7 @@ class Engine:
             if handler is None:
                 raise CommandError(f"unknown command '{command[:40]}' (see list_commands)")
             result = handler(args)
-        except (CommandError, RulesError) as error:
+        except (CommandError, RulesError, NumberError) as error:
             return f"?{ident} {_one_paragraph(str(error))}\n\n"
         except Exception as error:  # the engine must outlive any bug behind one command
             return f"?{ident} internal error: {type(error).__name__}: {error}\n\n"
@@ -221,16 +240,8 @@ class Engine:
             if key in values:
                 raise CommandError(f"the option {key} is given twice")
             values[key] = value
-        size: int | None = None
-        if "size" in values:
-            size = read_int(values["size"])
-            if size is None:
-                raise CommandError(f"size must be a whole number, not '{shown(values['size'])}'")
-        komi: float | None = None
-        if "komi" in values:
-            komi = read_float(values["komi"])
-            if komi is None:
-                raise CommandError(f"komi must be a number, not '{shown(values['komi'])}'")
+        size = _size(values["size"]) if "size" in values else None
+        komi = _komi(values["komi"]) if "komi" in values else None
         self.game = cls.new(size, values.get("variant"), komi)
         return ""
 
@@ -288,6 +299,13 @@ class Engine:
     def setposition(self, args: list[str]) -> str:
         if not args:
             raise CommandError("usage: setposition POSITION (as given by the position command)")
+        if len(args) > 1:  # its options' numbers are read as newgame's are
+            for option in args[1].split(","):
+                key, _, value = option.partition("=")
+                if key.strip().lower() == "size":
+                    _size(value)
+                elif key.strip().lower() == "komi":
+                    _komi(value)
         self.game = load_position(" ".join(args))
         return ""
 
@@ -388,15 +406,25 @@ class Engine:
 
 
 def _seconds(text: str) -> float:
-    """A positive, finite number of seconds; `CommandError` saying what is wrong."""
-    seconds = read_float(text)
-    if seconds is None:
-        raise CommandError(f"the time must be a number of seconds, not '{shown(text)}'")
-    if not math.isfinite(seconds) or seconds <= 0:
-        raise CommandError(f"the time must be a positive number of seconds, not {text[:40]}")
-    if seconds > MAX_TIME_PER_MOVE:
-        raise CommandError(f"the time must be at most {MAX_TIME_PER_MOVE:.0f} seconds (a day)")
+    """A time in seconds, from `MIN_TIME_PER_MOVE` to `MAX_TIME_PER_MOVE`; `NumberError`
+    or `CommandError` saying what is wrong."""
+    seconds = decimal(text, "the time", *SECONDS_DIGITS)
+    if not MIN_TIME_PER_MOVE <= seconds <= MAX_TIME_PER_MOVE:
+        raise CommandError(
+            f"the time must be from {MIN_TIME_PER_MOVE:g} to {MAX_TIME_PER_MOVE:.0f} seconds "
+            f"(a day), not {text}"
+        )
     return seconds
+
+
+def _size(text: str) -> int:
+    """A board size as the protocol takes it (the game checks its range)."""
+    return whole(text, "size", SIZE_DIGITS)
+
+
+def _komi(text: str) -> float:
+    """A komi as the protocol takes it (the game checks its range and step)."""
+    return decimal(text, "komi", *KOMI_DIGITS, signed=True)
 
 
 def _command(line: str) -> tuple[str, list[str]] | None:
@@ -414,7 +442,7 @@ def _command(line: str) -> tuple[str, list[str]] | None:
 def _is_quit(line: str) -> bool:
     """Whether `line` is the command `quit` (with an id or not)."""
     read = _command(line)
-    return read is not None and read[1][:1] == ["quit"]
+    return read is not None and len(read[0]) <= MAX_ID_DIGITS and read[1][:1] == ["quit"]
 
 
 def _one_paragraph(text: str) -> str:

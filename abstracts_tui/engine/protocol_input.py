@@ -8,6 +8,10 @@ answered in order, then the engine exits.
 Memory stays bounded whatever comes in: a line over `MAX_LINE` bytes is counted and
 skipped as it streams past, never held, and the reader waits once the lines read ahead
 hold `MAX_WAITING` bytes.
+
+The numbers a line carries (a command's id, `size=`, `komi=`, seconds) are read by
+`whole` and `decimal`: ASCII digits only, a few of them, without exponents,
+`inf` or `nan`, each refused with one sentence that names what is allowed.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from ..rules import shown
+
 MAX_LINE = 1024 * 1024
 """The longest command line, in bytes (its line break not counted): 1 MiB."""
 MAX_WAITING = 8 * MAX_LINE
@@ -28,7 +34,11 @@ STOP_EVERY = 0.02
 """Seconds between the requests to stop a search, once the input has ended (a search
 that starts after one request clears it, so they go on until the engine exits)."""
 
-_IDENT = re.compile(rb"\s*([0-9]+)\s")
+MAX_ID_DIGITS = 9
+"""The most digits of a command's id (GTP's ids are whole numbers: nine digits fit the
+32-bit integers of the programs that send them); a longer id is refused."""
+
+_IDENT = re.compile(rb"\s*([0-9]{1,%d})\s" % MAX_ID_DIGITS)
 
 
 @dataclass(frozen=True)
@@ -153,3 +163,33 @@ def _line(held: bytearray, skipped: int, ident: str) -> list[str | TooLong]:
 def _cost(line: str) -> int:
     """The memory a line read ahead counts for: its text and the object around it."""
     return len(line) + 64
+
+
+class NumberError(ValueError):
+    """A number in a command line that is not what the protocol takes (the message, one
+    sentence, says what is)."""
+
+
+def whole(text: str, what: str, digits: int) -> int:
+    """`text` as a whole number of 1 to `digits` ASCII digits (no sign, no spaces);
+    raises NumberError naming `what` otherwise."""
+    if not (1 <= len(text) <= digits and text.isascii() and text.isdigit()):
+        raise NumberError(
+            f"{what} must be a whole number of at most {digits} ASCII digits, not '{shown(text)}'"
+        )
+    return int(text)
+
+
+def decimal(text: str, what: str, before: int, after: int, *, signed: bool = False) -> float:
+    """`text` as a decimal number in ASCII digits: up to `before` digits, then a point
+    and up to `after` more if any (`2.5`, `10`; with `signed` a leading `-` too; no
+    exponent, `inf` or `nan`); raises NumberError naming `what` otherwise."""
+    sign = "-?" if signed else ""
+    pattern = rf"{sign}[0-9]{{1,{before}}}(?:\.[0-9]{{1,{after}}})?"
+    if not text.isascii() or re.fullmatch(pattern, text) is None:
+        example = "-2 or 6.5" if signed else "2 or 2.5"
+        raise NumberError(
+            f"{what} must be a number in ASCII digits such as {example} (at most {before} "
+            f"digits before the point and {after} after), not '{shown(text)}'"
+        )
+    return float(text) + 0.0  # no negative zero

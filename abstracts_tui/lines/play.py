@@ -4,7 +4,8 @@
 call a line, never an escape sequence) and reads through the reader it is given, so that
 the same game runs on a terminal (`lines.terminal`) or on any pair of streams. The
 computer thinks on the reading thread, between lines; the clock's warnings and its flag
-come from a watcher thread, under the same lock as every change of the session.
+come from a watcher thread, under the same lock as every change of the session, as does
+the news that the game is not being saved (a full disk: why), and saved again.
 """
 
 from __future__ import annotations
@@ -103,6 +104,8 @@ class LineGame:
         self.pie_said = False
         self.turn_said: tuple[int, int] | None = None
         """The session and node whose turn was said last (said again only when it changes)."""
+        self.saving_said: str | None = None
+        """Why the game is not being saved, as last said (None: it is, or nothing said)."""
 
     # -- the loop ---------------------------------------------------------------------
 
@@ -439,7 +442,20 @@ class LineGame:
             with self.lock:
                 if not self.watching.is_set():
                     return
+                self._tell_saving()
                 self._clock_tick()
+
+    def _tell_saving(self) -> None:
+        """Say once when the game stops being saved, and why, and once when it is saved
+        again (its autosave tries again meanwhile: the game goes on)."""
+        problem = self.session.save_problem
+        if problem == self.saving_said:
+            return
+        if problem is not None:
+            self.say(f"Not being saved: {problem.rstrip('.')}. Play goes on.")
+        elif self.saving_said is not None:
+            self.say("The game is being saved again.")
+        self.saving_said = problem
 
     def _clock_tick(self) -> None:
         session = self.session

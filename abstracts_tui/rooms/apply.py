@@ -19,6 +19,7 @@ from ..commands import (
     ChooseSide,
     Command,
     Flag,
+    Hold,
     Join,
     Play,
     Rematch,
@@ -56,8 +57,19 @@ def apply(session: Session, command: Command, by: str | None, at: float) -> None
         how = APPLY[type(command)]
     except KeyError:
         raise OptionError(f"{type(command).__name__.lower()} is not possible here yet") from None
-    with at_moment(session, at):
-        how(session, command, by)
+    clock = session.clock
+    held = clock.held if clock is not None else None
+    if clock is not None and not isinstance(command, Hold):
+        # Held here while this process could not keep changes, and changed meanwhile by
+        # one that could: the store's changes are the truth, charged at their moments.
+        clock.held = None
+    try:
+        with at_moment(session, at):
+            how(session, command, by)
+    except BaseException:
+        if clock is not None and session.clock is clock:
+            clock.held = held
+        raise
 
 
 def _waited_for(session: Session, by: str | None) -> None:
@@ -100,6 +112,16 @@ def _flag(session: Session, command: Flag, by: str | None) -> None:
         raise OptionError("the clock to move has time left")
 
 
+def _hold(session: Session, command: Hold, by: str | None) -> None:
+    """The store is back: the running clock, held since `command.since`, runs again from
+    now, charged nothing for the time between."""
+    if by is not None:
+        raise OptionError("only the server holds a clock")
+    clock = session.clock
+    if clock is not None:
+        clock.release(command.since, session.now())
+
+
 def _online(session: Session, command: Command, by: str | None) -> None:
     """Resign, abort, a take-back or a rematch: see `play`."""
     if by is None:
@@ -119,6 +141,7 @@ APPLY: dict[type[Any], Apply] = {
     ChooseSide: _choose_side,
     Play: _play,
     Flag: _flag,
+    Hold: _hold,
     Resign: _online,
     Abort: _online,
     Takeback: _online,
@@ -145,8 +168,9 @@ class SessionState:
     clock_paused: bool
     offers: dict[str, Offer]
     rematch: str | None
-    clock: tuple[list[SideTime], int | None, float] | None
-    """Both sides' times, the side whose clock runs, and since when."""
+    clock: tuple[list[SideTime], int | None, float, float | None] | None
+    """Both sides' times, the side whose clock runs, since when, and since when it is
+    held (None: it is not)."""
 
 
 def state_of(session: Session) -> SessionState:
@@ -158,7 +182,9 @@ def state_of(session: Session) -> SessionState:
         session.clock_paused,
         dict(session.offers),
         session.rematch,
-        (list(clock.sides), clock.running, clock.started) if clock is not None else None,
+        (list(clock.sides), clock.running, clock.started, clock.held)
+        if clock is not None
+        else None,
     )
 
 
@@ -172,7 +198,7 @@ def from_state(state: SessionState, now: Callable[[], float]) -> Session:
     copy.clock_paused = state.clock_paused
     copy.offers, copy.rematch = dict(state.offers), state.rematch
     if state.clock is not None and copy.clock is not None:
-        sides, copy.clock.running, copy.clock.started = state.clock
+        sides, copy.clock.running, copy.clock.started, copy.clock.held = state.clock
         copy.clock.sides = list(sides)
     return copy
 

@@ -1,25 +1,30 @@
 """A room's chat: lines bounded and cleaned, a rate per person, the lines kept.
 
 Anyone in a room, players and watchers, may say a line. A line typed is text, never
-anything a terminal or `rich` would act on: escape sequences are taken out whole, every
-other control or format character (line breaks, tabs, bidirectional overrides, zero
-widths) becomes a space or goes, and what remains is at most `CHAT_LIMIT` characters.
-The screens show it with `rich.text.Text` (never markup), so `[bold]` is shown as typed.
-No store and no screen here: the gateway checks a `Say` with `check_line` and `Rates`,
-commits it, and every process adds the line to the room's `Chat`.
+anything a terminal or `rich` would act on (`printable.plain`): escape sequences are
+taken out whole, line breaks, tabs and characters drawn blank (the Hangul fillers, the
+braille blank) become spaces, runs of them one, other control, format and invisible
+characters (bidirectional overrides, zero widths) go, and what remains is at most
+`CHAT_LIMIT` characters; a line with nothing left to see is refused. The screens show it
+with `rich.text.Text` (never markup), so `[bold]` is shown as typed, and each row of a
+line wrapped on a screen starts with who said it (`rows`), so that no part of a line
+reads as the server's or another person's. No store and no screen here: the gateway
+checks a `Say` with `check_line` and `Rates`, commits it, and every process adds the
+line to the room's `Chat`.
 """
 
 from __future__ import annotations
 
 import math
-import re
 import time
-import unicodedata
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rich.cells import cell_len, chop_cells, set_cell_size
+
 from ..commands import CHAT_LIMIT
+from ..printable import plain
 from ..rates import TokenBucket
 from ..rules import RulesError
 
@@ -31,15 +36,8 @@ BURST = 4
 """...and at once."""
 PEOPLE = 1000
 """Persons whose rates a room remembers; beyond it, those with a full allowance go."""
-
-_ESCAPES = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves, ...
-    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC: titles, links, clipboard, ...
-    r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"  # DCS, SOS, PM, APC strings
-    r"|\x1b[@-Z\\-_]"  # other two-byte escapes
-    r"|\x9b[0-?]*[ -/]*[@-~]"  # the 8-bit CSI
-)
-_SPACES = re.compile(r"\s+")
+NARROWEST = 20
+"""The fewest columns a line is wrapped to (a narrower screen wraps the rows again)."""
 
 
 class ChatRefused(RulesError):
@@ -48,20 +46,8 @@ class ChatRefused(RulesError):
 
 
 def clean(text: str) -> str:
-    """`text` as the room shows it: escape sequences out, any other control or format
-    character a space (a line break, a tab) or gone (a bidirectional override), runs of
-    spaces one, the ends trimmed, at most `CHAT_LIMIT` characters."""
-    text = _ESCAPES.sub("", text)
-    kept = []
-    for char in text:
-        category = unicodedata.category(char)
-        if category in ("Zl", "Zp") or char in "\t\n\r\v\f":
-            kept.append(" ")
-        elif category in ("Cc", "Cf", "Cs", "Co", "Cn"):
-            continue
-        else:
-            kept.append(char)
-    return _SPACES.sub(" ", "".join(kept)).strip()[:CHAT_LIMIT]
+    """`text` as the room shows it (`printable.plain`), at most `CHAT_LIMIT` characters."""
+    return plain(text)[:CHAT_LIMIT]
 
 
 def check_line(text: str) -> str:
@@ -73,6 +59,38 @@ def check_line(text: str) -> str:
     if not line:
         raise ChatRefused("There is nothing to say in that line.")
     return line
+
+
+def rows(text: str, width: int, first: str, then: str) -> list[tuple[str, str]]:
+    """`text` (a cleaned line) wrapped to rows of at most `width` cells (`NARROWEST` at
+    least), as (prefix, words) pairs: `first` starts the first row, `then` every other,
+    so that no row of a line starts with its own words. Words are kept whole where they
+    fit; a prefix wider than half the row is cut, ending in `…`."""
+    width = max(width, NARROWEST)
+    first, then = (_fitted(prefix, width // 2) for prefix in (first, then))
+    room = width - cell_len(first)
+    wrapped: list[tuple[str, str]] = []
+    row = ""
+    for word in text.split(" "):
+        joined = f"{row} {word}" if row else word
+        if cell_len(joined) <= room:
+            row = joined
+            continue
+        if row:
+            wrapped.append((first if not wrapped else then, row))
+            room = width - cell_len(then)
+        *whole, row = chop_cells(word, room) or [""]
+        for piece in whole:
+            wrapped.append((first if not wrapped else then, piece))
+            room = width - cell_len(then)
+    wrapped.append((first if not wrapped else then, row))
+    return wrapped
+
+
+def _fitted(prefix: str, cells: int) -> str:
+    if cell_len(prefix) <= cells:
+        return prefix
+    return set_cell_size(prefix, cells - 2).rstrip() + "… "
 
 
 class Rates:

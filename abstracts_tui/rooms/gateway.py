@@ -6,6 +6,10 @@
 live store at the room's next version (the copy after the command is the room saved),
 and only then applies the same command, at the same moment, to the live session, whose
 listeners (every screen showing the room) redraw. Nothing is ever rolled back.
+
+While the store keeps no change every command is refused with its sentence, and the
+room's running clock is held (`Rooms.lost`); the first change kept after that is its
+`Hold`, which gives back the time the store was away, the same in every process.
 """
 
 from __future__ import annotations
@@ -13,10 +17,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 
-from ..commands import Command, Play, encode
+from ..commands import Command, Hold, Play, encode
 from ..rules import RulesError
+from ..session import Session
 from .apply import apply, twin
 from .holder import Holder
 from .kept import RoomSave
@@ -26,8 +32,8 @@ from .room import Room
 log = logging.getLogger(__name__)
 
 COMMIT_SECONDS = 4.0
-"""How long a command waits for the store before it is refused (if it committed after
-all, the catch-up applies it)."""
+"""How long a command waits for the store before it is refused: the store is in trouble
+from the moment it was asked (`LiveRooms.late`: the clocks are held) until it answers."""
 
 Applied = Callable[[Room, Command, str | None], None]
 """Told after a command is applied to the live session (the room's own effects: a join)."""
@@ -66,7 +72,9 @@ class Gateway:
 
     async def send(self, command: Command, holder: Holder | None) -> None:
         """Commit `command` by `holder` (None: the clock) and apply it; raises Refused
-        with one sentence, nothing changed, if it cannot be made."""
+        with one sentence, nothing changed, if it cannot be made. A clock held while the
+        store kept no change has its `Hold` committed first: every process reads the
+        time it gives back from the store, before the change."""
         room = self.room
         by = holder.user if holder is not None else None
         refusal = self.seat_refusal(by, holder)
@@ -75,41 +83,62 @@ class Gateway:
         async with self.lock:
             if self.live.problem is not None:
                 raise Refused(self.live.problem)
-            try:  # at once, on a copy at the store's time now: no wait for a sure refusal
-                apply(twin(room.session), command, by, self.live.now())
+            held = _held(room)
+            if held is not None and not isinstance(command, Hold):
+                await self._commit(Hold(held), None)
+            await self._commit(command, holder)
+
+    async def resume(self) -> None:
+        """The store keeps changes again: the room's clock, held until now, runs on from
+        where it was held (its `Hold` committed here, unless another process's change
+        came first: the catch-up applies that one). Raises Refused."""
+        async with self.lock:
+            held = _held(self.room)
+            if held is not None and self.live.problem is None:
+                await self._commit(Hold(held), None)
+
+    async def _commit(self, command: Command, holder: Holder | None) -> None:
+        """Check `command` on a copy, commit it, and apply it here (under the lock)."""
+        room = self.room
+        by = holder.user if holder is not None else None
+        began = self.live.now()
+        try:  # at once, on a copy at the store's time now: no wait for a sure refusal
+            apply(twin(room.session), command, by, began)
+        except RulesError as error:
+            raise Refused(str(error)) from None
+        copy = twin(room.session)
+        version = room.version + 1
+        kind, value = encode(command)
+
+        def make(at: float) -> tuple[RoomSave, Change]:
+            try:
+                apply(copy, command, by, at)
             except RulesError as error:
                 raise Refused(str(error)) from None
-            copy = twin(room.session)
-            version = room.version + 1
-            kind, value = encode(command)
+            left = copy.node.time_left if isinstance(command, Play) else None
+            kept = (left.seconds, left.periods) if left is not None else None
+            when = datetime.fromtimestamp(at, UTC)
+            return clock_at(room.save(copy), copy, at), Change(version, kind, value, by, when, kept)
 
-            def make(at: float) -> tuple[RoomSave, Change]:
-                try:
-                    apply(copy, command, by, at)
-                except RulesError as error:
-                    raise Refused(str(error)) from None
-                left = copy.node.time_left if isinstance(command, Play) else None
-                kept = (left.seconds, left.periods) if left is not None else None
-                when = datetime.fromtimestamp(at, UTC)
-                return room.save(copy), Change(version, kind, value, by, when, kept)
-
-            try:
-                at = await asyncio.wait_for(
-                    self.live.commit(room.code, version, make, holder),
-                    COMMIT_SECONDS,
-                )
-            except TimeoutError:
-                raise Refused(
-                    f"the database did not answer in {COMMIT_SECONDS:g} seconds; try again"
-                ) from None
-            except Conflict as conflict:
-                self.conflict(room)
-                if conflict.seat and by is not None:
-                    room.holders[by] = "elsewhere"
-                    raise Refused(f"{by}'s seat is played from another connection now") from None
-                raise Refused("the game changed meanwhile: look again") from None
-            room.version = version
-            self.apply_here(command, by, at)
+        try:
+            at = await asyncio.wait_for(
+                self.live.commit(room.code, version, make, holder),
+                COMMIT_SECONDS,
+            )
+        except TimeoutError:
+            self.live.late(began)  # its clocks are held from the moment it was asked
+            raise Refused(
+                self.live.problem
+                or f"the database did not answer in {COMMIT_SECONDS:g} seconds; try again"
+            ) from None
+        except Conflict as conflict:
+            self.conflict(room)
+            if conflict.seat and by is not None:
+                room.holders[by] = "elsewhere"
+                raise Refused(f"{by}'s seat is played from another connection now") from None
+            raise Refused("the game changed meanwhile: look again") from None
+        room.version = version
+        self.apply_here(command, by, at)
 
     def apply_here(self, command: Command, by: str | None, at: float) -> bool:
         """Apply a command committed (here or elsewhere) to the live session; False if it
@@ -123,3 +152,22 @@ class Gateway:
             told(command, by, at)
         self.applied(self.room, command, by)
         return True
+
+
+def _held(room: Room) -> float | None:
+    """Since when the room's running clock is held, if it is."""
+    clock = room.session.clock
+    return clock.held if clock is not None else None
+
+
+def clock_at(save: RoomSave, session: Session, at: float) -> RoomSave:
+    """`save`, taken from `session` after a change committed at `at`, with the running
+    side's time as it stands at `at`: a store that keeps when the running clock started
+    keeps `at` (a chat line, an offer), and a process that reads the room whole then
+    charges that side nothing twice and gives it nothing back."""
+    clock = session.clock
+    if clock is None or clock.running is None or save.clock_main is None:
+        return save
+    sides = [clock.left(side, at) for side in (0, 1)]
+    main = tuple(side.main for side in sides)
+    return replace(save, clock_main=main, clock_periods=tuple(side.periods for side in sides))

@@ -65,7 +65,8 @@ class Told(Protocol):
         """`name`'s seat in room `code` is held by connection `holder` now."""
 
     def lost(self) -> None:
-        """The store is lost or back (`LiveRooms.problem` says which): tell the players."""
+        """The store is lost or back (`LiveRooms.problem` and `held_since` say which): hold the
+        clocks, or run them on, and tell the players."""
 
     def held(self) -> list[tuple[str, str, str]]:
         """Every seat as last told: (code, name, holder)."""
@@ -82,7 +83,12 @@ class LiveRooms(Protocol):
 
     rated: bool
     problem: str | None
-    """Why commands are refused now (the store is lost); None while it is there."""
+    """Why commands are refused now (the store is lost, or cannot keep them); None while
+    it takes them."""
+    held_since: float | None
+    """Since when the store has kept no change (the store's time): every room's running
+    clock is held from then until it keeps them again (`commands.Hold`); None while it
+    keeps them."""
 
     @property
     def trouble(self) -> str | None:
@@ -121,10 +127,26 @@ class LiveRooms(Protocol):
         code is taken. Raises Refused."""
         ...
 
+    def late(self, began: float) -> None:
+        """A commit begun at `began` (the store's time) had no answer in time: the store
+        is in trouble from then on, until it answers again."""
+        ...
+
+    def settle(self, code: str, timeout: float) -> str | None:
+        """Wait up to `timeout` seconds (blocking: off the event loop) until every change
+        of room `code` taken here is kept in the store: None once it is, else why not."""
+        ...
+
     async def commit(self, code: str, version: int, make: Make, holder: Holder | None) -> float:
         """Commit the change `make(at)` gives as version `version` of room `code`; the
         store's time `at` of the commit. Raises Conflict, Refused (the store is lost, or
-        did not answer in time: if it committed after all, `Told.changed` says so)."""
+        cannot keep it now). A commit its caller stopped waiting for is not made after
+        all, unless it was on its way already: then `Told.changed` says so."""
+        ...
+
+    async def discard(self, code: str) -> None:
+        """Delete room `code` from the store once its saves are made: it ended before
+        anybody joined it (`Room.abandoned`). Raises Refused."""
         ...
 
     async def changes(self, code: str, after: int) -> list[Change]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..commands import Abort, Command, Rematch, Resign, Say, Takeback
+from ..commands import Abort, Command, Hold, Rematch, Resign, Say, Takeback
 from ..game_setup import Setup
 from ..records import RecordNode
 from ..rules import RulesError
@@ -227,8 +227,8 @@ def restore_offers(session: Session, commands: list[tuple[Command, str]]) -> Non
                 session.rematch = room or session.rematch
             case Rematch(Rematch.DECLINE):
                 waiting.pop(REMATCH, None)
-            case Say():
-                pass  # chat changes no game
+            case Say() | Hold():
+                pass  # chat changes no game; a clock held changes no offer
             case _:  # a move, an answer to a take-back, komi, side, the end
                 waiting.pop(TAKEBACK, None)
     moves = session.move_number()
@@ -287,6 +287,37 @@ def rematch_setup(setup: Setup, joiner: str) -> Setup:
     joiner makes the new room: moves first, or with komi to choose, sets it (and the
     old room's creator chooses the side)."""
     return replace(setup, first=joiner, second=setup.first, first_level=None, second_level=None)
+
+
+NOT_KEPT = "Not being saved"
+"""How every screen of a room starts to say that its game is not being saved."""
+HELD = "The clocks are held meanwhile."
+"""Said with it in a room whose clock runs: it is held while nothing is kept (see
+`clock.Clock.hold`)."""
+KEPT_AGAIN = "The game is being saved again."
+RUN_ON = "The clocks run on from where they were held."
+
+
+def clocks_held(session: Session) -> bool:
+    """Whether the session is a room's whose clock runs: every screen of it says that the
+    clock is held while its store keeps no change, and runs on after (the moment it runs
+    on, the first change kept, may come before or after a screen is told)."""
+    clock = session.clock
+    return session.keeper is not None and clock is not None and clock.running is not None
+
+
+def not_kept_text(session: Session, problem: str) -> str:
+    """What a room's screens say once when its game stops being saved: `Not being saved:
+    the disk is full: moves wait until the games can be saved again. The clocks are held
+    meanwhile.` (`problem` says itself what becomes of moves)."""
+    text = f"{NOT_KEPT}: {problem.rstrip('.')}."
+    return f"{text} {HELD}" if clocks_held(session) else text
+
+
+def kept_again_text(session: Session) -> str:
+    """What they say once when it is saved again (a clock held runs on with the first
+    change kept, charged nothing for the time it was held)."""
+    return f"{KEPT_AGAIN} {RUN_ON}" if clocks_held(session) else KEPT_AGAIN
 
 
 def watchers(connected: frozenset[str], players: tuple[str, ...]) -> int:

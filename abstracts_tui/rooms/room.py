@@ -72,6 +72,12 @@ class Room:
     def finished(self) -> bool:
         return self.session.phase is Phase.PLAY and self.session.over
 
+    @property
+    def abandoned(self) -> bool:
+        """Whether the room ended before anybody joined it (its creator called it off):
+        it has one player and no move, and nothing of it is worth keeping."""
+        return self.finished and self.joiner is None
+
     def waits_for(self, name: str) -> bool:
         """Whether the game waits for `name` (a move, komi or a side), both seats taken."""
         return self.joiner is not None and self.session.waiting_for() == name

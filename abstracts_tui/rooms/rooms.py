@@ -10,7 +10,10 @@ the room here by the same function (`apply.apply`), under the same lock.
 A room with a clock keeps its time here: the side to move's clock runs from the moment
 both people are in (komi and sides chosen), whoever is connected or not, and a timer on
 the event loop sends the clock's `Flag` command when it runs out, even if nobody presses
-a key. Every clock reads the store's time (`LiveRooms.now`).
+a key. Every clock reads the store's time (`LiveRooms.now`). While the store keeps no
+change (`LiveRooms.held_since`: lost, locked, full) every running clock is held and no flag
+is sent; once it keeps them again the first change of each room is its `Hold`, which
+runs the clock on from where it was held, as every process reads it.
 
 Reading a room never takes a seat: `take_seat` does, when a player enters their room.
 """
@@ -26,11 +29,13 @@ from dataclasses import replace
 from typing import Any
 
 from ..clock import SideTime
-from ..commands import Command, CommandError, Flag, Join, Rematch, Say, decode
+from ..commands import Abort, Command, CommandError, Flag, Join, Rematch, Say, decode
 from ..game_setup import Setup
+from ..printable import printable
 from ..records import Record
 from ..session import Change, Changed, Phase, Session
 from .apply import adopt
+from .bounds import Coalesced, RoomRates
 from .chat import ChatLine, check_line
 from .gateway import Gateway
 from .holder import Holder, new_holder
@@ -39,7 +44,7 @@ from .live import Change as StoredChange
 from .live import LiveRooms, Refused
 from .play import check, rematch_setup, restore_offers
 from .room import Room, RoomError, ending
-from .rows import BAD_ROW, CODE_LENGTH, CODE_LETTERS, OPEN_SEAT, check_record, printable, why
+from .rows import BAD_ROW, CODE_LENGTH, CODE_LETTERS, OPEN_SEAT, check_record, why
 from .rows import room_session as session_of_record
 
 log = logging.getLogger(__name__)
@@ -65,7 +70,13 @@ class Rooms:
         self.rated = live.rated
         self.listing: list[Callable[[], None]] = []
         """Told when the lobby's lists change: a room made, joined or ended (here or by
-        another process)."""
+        another process), at most every `bounds.LISTING_SECONDS`."""
+        self.telling = Coalesced(self._told_listing)
+        self.rates = RoomRates()
+        """How fast each name makes rooms (`bounds.ROOMS_PER_MINUTE`)."""
+        self.discarded: set[str] = set()
+        """The rooms ended before anybody joined them, deleted from the store (kept in
+        memory as finished until they are let go of, as every finished room is)."""
         self.movers: list[Callable[[Room, Changed], None]] = []
         """Told of every move, komi, side and join in any room (for the your-move signals)."""
         self.rooms: dict[str, Room] = {}
@@ -76,6 +87,8 @@ class Rooms:
         self.unshown: set[str] = set()
         """The finished rooms that no screen showed at the last sweep."""
         self.sweeper: asyncio.TimerHandle | None = None
+        self.armers: dict[str, Callable[[Changed | None], None]] = {}
+        """Each room's listener that sets its flag timer again (see `run_clock`)."""
         for stored in live.unfinished():
             room = self._load(stored)
             if room is None:
@@ -104,6 +117,7 @@ class Rooms:
     async def close(self) -> None:
         if self.sweeper is not None:
             self.sweeper.cancel()
+        self.telling.cancel()
         for room in self.rooms.values():
             if room.flag_timer is not None:
                 room.flag_timer.cancel()
@@ -128,6 +142,8 @@ class Rooms:
             if self.live.forget(code):
                 del self.rooms[code]
                 del self.gateways[code]
+                self.discarded.discard(code)
+                self.armers.pop(code, None)
                 unshown.discard(code)
         self.unshown = unshown
 
@@ -178,6 +194,9 @@ class Rooms:
         self._tell_listing()
 
     def _tell_listing(self) -> None:
+        self.telling.ask()
+
+    def _told_listing(self) -> None:
         for told in list(self.listing):
             told()
 
@@ -203,13 +222,25 @@ class Rooms:
         if session.clock is None:
             return
         session.resume_clock()
+        arm = self.armers.get(room.code)
+        if arm is None or arm not in session.listeners:
+            arm = self.armers[room.code] = self._armer(room)
+            session.listeners.append(arm)
+        arm(None)
+
+    def _armer(self, room: Room) -> Callable[[Changed | None], None]:
+        """What sets the room's flag timer again after each change (none while its clock
+        is held: a process that cannot keep changes decides no flag)."""
+        session = room.session
 
         def arm(changed: Changed | None = None) -> None:
             if room.flag_timer is not None:
                 room.flag_timer.cancel()
                 room.flag_timer = None
             clock = session.clock
-            left = clock.seconds_to_flag(session.now()) if clock is not None else None
+            if clock is None or clock.held is not None:
+                return
+            left = clock.seconds_to_flag(session.now())
             if left is None or room.finished:
                 return
             try:
@@ -228,11 +259,28 @@ class Rooms:
             try:
                 await self.send(room, Flag(), None)
             except Refused:
-                arm()  # the store refused it, or another process flagged first: catch-up
+                arm(None)  # the store refused it, or another process flagged first: catch-up
 
-        if arm not in session.listeners:
-            session.listeners.append(arm)
-        arm()
+        return arm
+
+    def _hold_clock(self, room: Room, since: float) -> None:
+        """The store keeps no change from `since`: the room's running clock is held."""
+        clock = room.session.clock
+        if clock is None or clock.running is None or room.finished:
+            return
+        clock.hold(since)
+        arm = self.armers.get(room.code)
+        if arm is not None:
+            arm(None)  # its flag timer stops
+
+    async def _run_on(self, room: Room) -> None:
+        """The store keeps changes again: the room's held clock runs on (its `Hold`
+        committed, or another process's change read instead)."""
+        gateway = self.gateways.get(room.code)
+        if gateway is None:
+            return
+        with contextlib.suppress(Refused):  # lost again, or changed first by another process
+            await gateway.resume()
 
     def spawn(self, work: Coroutine[Any, Any, object]) -> None:
         """Run a coroutine on the loop, kept until it ends."""
@@ -243,8 +291,26 @@ class Rooms:
     # -- commands ------------------------------------------------------------------------------
 
     async def send(self, room: Room, command: Command, holder: Holder | None) -> None:
-        """Commit `command` in `room` and apply it; raises Refused (one sentence)."""
+        """Commit `command` in `room` and apply it; raises Refused (one sentence). A room
+        it ends before anybody joined (its creator called it off) is deleted from the
+        store: an empty room made and called off in a loop is not kept for ever."""
+        if room.code in self.discarded:
+            raise Refused(f"room {room.code} was called off before anybody joined it")
         await self.gateways[room.code].send(command, holder)
+        if room.abandoned and room.code not in self.discarded:
+            self.discarded.add(room.code)
+            self.spawn(self._discard(room.code))
+
+    async def _discard(self, code: str) -> None:
+        try:
+            await self.live.discard(code)
+        except Refused as refused:
+            log.warning(
+                "room %s, called off before anybody joined it, stays in %s: %s",
+                code,
+                self.location,
+                refused,
+            )
 
     def sender(self, room: Room, holder: Holder) -> Callable[[Command], Awaitable[None]]:
         """What a screen of `holder`'s sends its commands in `room` with."""
@@ -252,6 +318,9 @@ class Rooms:
 
     def _applied(self, room: Room, command: Command, by: str | None) -> None:
         """A command applied to a room's session: what it does to the room itself."""
+        arm = self.armers.get(room.code)
+        if arm is not None:  # a clock held, and run on by this change (`Hold`, or any)
+            arm(None)
         if isinstance(command, Say) and by is not None:
             room.chat.add(ChatLine(by, command.text, watcher=by not in room.players))
         if isinstance(command, Join) and by is not None:
@@ -286,6 +355,7 @@ class Rooms:
         problem = check(room.session, Rematch(Rematch.ACCEPT), holder.user)
         if problem is not None:  # before a room is made for nothing
             raise RoomError(problem)
+        self.rates.check(holder.user)
         setup = rematch_setup(room.setup, room.joiner)
         # Each seat is the accepter's, or the other player's until their screen takes it.
         first, second = (
@@ -293,6 +363,7 @@ class Rooms:
             for name in (setup.first, setup.second)
         )
         new = await self.create(setup, first, rated=room.rated, rematch=True)
+        self.rates.take(holder.user)
         await self.join(new, second)
         try:
             await self.send(room, Rematch(Rematch.ACCEPT, new.code), holder)
@@ -320,6 +391,8 @@ class Rooms:
                 f"you have {waiting} rooms waiting for a player already: abort one of them "
                 "(enter it, then abort) before you make another"
             )
+        if not rematch:  # counted against whoever accepted it (`rematch`)
+            self.rates.check(creator)
         setup = replace(setup, first=creator, second=OPEN_SEAT, first_level=None, second_level=None)
         rated = self.rated if rated is None else rated
         for _ in range(20):
@@ -334,6 +407,8 @@ class Rooms:
                 raise RoomError(str(refused)) from None
             self.codes.add(code)
             if made:
+                if not rematch:
+                    self.rates.take(creator)
                 room.holders[creator] = holder.token
                 self._add(room)
                 return room
@@ -443,13 +518,21 @@ class Rooms:
         mine = [room for room in self.unfinished() if name in room.players]
         return sorted(mine, key=lambda room: not room.waits_for(name))
 
+    def listed(self, name: str) -> list[Room]:
+        """The unfinished rooms `name`'s lobby lists: their own games, and the rooms open
+        to anyone (an open challenge, then its game). A room made to be joined by its
+        code is listed to its players only: the others reach it by its code, as a
+        private game of lichess's is not in its lobby or on its TV but is seen by its
+        link."""
+        return [room for room in self.unfinished() if room.open or name in room.players]
+
     def to_watch(self, name: str) -> list[Room]:
-        """Other people's unfinished games (open challenges aside: they are accepted,
-        not watched)."""
+        """Other people's games open to anyone, under way (an open challenge nobody has
+        accepted is accepted, not watched)."""
         return [
             room
-            for room in self.unfinished()
-            if name not in room.players and not (room.open and room.joiner is None)
+            for room in self.listed(name)
+            if name not in room.players and room.joiner is not None
         ]
 
     def challenges(self, name: str) -> list[Room]:
@@ -457,7 +540,7 @@ class Rooms:
         process learnt of them)."""
         return [
             room
-            for room in self.unfinished()
+            for room in self.listed(name)
             if room.open and room.joiner is None and name not in room.players
         ]
 
@@ -475,7 +558,13 @@ class Rooms:
             room.holders[name] = holder
 
     def lost(self) -> None:
+        held = self.live.held_since
         for room in self.rooms.values():
+            clock = room.session.clock
+            if held is not None:
+                self._hold_clock(room, held)
+            elif clock is not None and clock.held is not None:
+                self.spawn(self._run_on(room))
             for listener in list(room.session.saving_listeners):
                 listener()
 
@@ -516,15 +605,27 @@ class Rooms:
                 if version is not None and version <= room.version:
                     return
                 joined = False
-                for change in await self.live.changes(code, room.version):
+                changes = await self.live.changes(code, room.version)
+                for change in changes:
                     if change.version != room.version + 1 or not self._apply(gateway, change):
                         await self._reload(room)
                         return
                     joined = joined or change.kind == "join"
                 if joined:  # the joiner's seat may have been told before the room was here
                     await self._read_seats(room)
+                if not changes and not room.finished and await self.live.room(code) is None:
+                    self._gone(gateway)
         except Refused:
             pass  # the store is lost: everything is read again when it is back
+
+    def _gone(self, gateway: Gateway) -> None:
+        """The gateway's room is no longer in the store: another process deleted it,
+        called off before anybody joined it, before its end was read here. It ends here
+        too, as its creator's call-off (only such a room is ever deleted)."""
+        room = gateway.room
+        self.discarded.add(room.code)
+        if room.joiner is None:
+            gateway.apply_here(Abort(), room.creator, self.live.now())
 
     def _apply(self, gateway: Gateway, change: StoredChange) -> bool:
         """Apply a change read from the store; False if it does not fit the room here."""

@@ -41,13 +41,6 @@ def why(error: BaseException) -> str:
     return str(error)
 
 
-def printable(text: str, limit: int = 300) -> str:
-    """`text` for a log line: control characters escaped (a value from a store could
-    otherwise forge log lines), and cut to `limit` characters."""
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def check_record(record: Record, setup: Setup, name: str) -> None:
     """Raise RoomFileError unless `record` (called `name`) is of the room's game and
     played by its creator (`setup.first`), in either seat, with no computer."""

@@ -4,7 +4,7 @@ Every message is written for a person: the app shows it in its status line and t
 engine protocol returns it after `?`, as it is.
 """
 
-import re
+from ..printable import printable
 
 
 class RulesError(ValueError):
@@ -31,13 +31,8 @@ class UndoError(RulesError):
     """There is no move to take back."""
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
 def shown(text: str, length: int = 40) -> str:
     """Outside text quoted in a message: at most `length` characters of it, with line
-    breaks and other control characters written as escapes (`\\n`), so that the message
-    stays one line."""
-    if len(text) > length:
-        text = text[: length - 1] + "…"
-    return _CONTROL.sub(lambda found: repr(found.group())[1:-1], text)
+    breaks, control and invisible characters written as escapes (`\\n`), so that the
+    message stays one line and shows what was given (`printable.printable`)."""
+    return printable(text, length)

@@ -4,7 +4,7 @@ Anyone may connect to a server on loopback (it is the machine's own users); anyw
 a password or a listed key is needed unless the operator says `--open`. A person is known
 by their SSH user name; where keys are used, the first key a name logs in with is kept for
 that name (in the server's store), so nobody else with a listed key can take the name
-(and its seats) later.
+(and its seats) later, nor one that looks like it (`KeyBook`); a key keeps a few names.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from pathlib import Path
 
 import asyncssh
 
+from ..printable import NAME_LIMIT, printable
 from ..store import Store, StoreError
 from .files import RefusedFile, read_own_file, set_aside, write_private_once
 from .limits import ConfigError
@@ -178,23 +179,81 @@ def weak_hashes(passwords: Mapping[str, str]) -> list[str]:
 
 
 class KeyBook:
-    """The key each user name first logged in with, kept in the server's store.
+    """The keys user names are kept for, in the server's store: the first key a name
+    logs in with keeps it, and any name that looks like it (`store.names.skeleton`:
+    `ANN`, `ann.` and `Ann_` are `ann`); a key keeps at most `most` names.
 
     Both methods block (they ask the store): the server calls them off its event loop.
     """
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, most: int) -> None:
         self.store = store
+        self.most = most
 
-    def allows(self, name: str, fingerprint: str) -> bool:
-        """Whether `name` may log in with this key: its own key, or any for a new name."""
+    def refusal(self, name: str, fingerprint: str) -> str | None:
+        """Why `name` may not log in with this key, as one sentence to the person; None
+        if it may: its own name (or one that looks like it), or a new name while the
+        key has fewer than `most`. A name no player may have is left for the session
+        to refuse (it is never kept)."""
+        if not valid_name(name):
+            return None
         kept = self.store.name_key(name)
-        return kept is None or kept == fingerprint
+        if kept == fingerprint:
+            return None
+        if kept is not None:
+            return taken(name)
+        names = self.store.key_names(fingerprint)
+        if len(names) >= self.most:
+            return too_many(names, self.most)
+        return None
 
-    def keep(self, name: str, fingerprint: str) -> bool:
-        """Keep this key for `name` if it has none yet; False if it has another (kept by
-        a login that came first)."""
-        return self.store.keep_name(name, fingerprint) == fingerprint
+    def keep(self, name: str, fingerprint: str) -> str | None:
+        """Keep this key for `name` if it is new (checked again: another login may have
+        come first); None if it is the key's, else why not, as `refusal` says it."""
+        if not valid_name(name):
+            return None
+        kept = self.store.keep_name(name, fingerprint, self.most)
+        if kept == fingerprint:
+            return None
+        if kept is not None:
+            return taken(name)
+        return too_many(self.store.key_names(fingerprint), self.most)
+
+    def look_alikes_note(self) -> str | None:
+        """What the log says at the start about the names kept for different keys that
+        look alike (kept before names were compared so), if there are any."""
+        groups = self.store.look_alikes()
+        if not groups:
+            return None
+        shown = "; ".join(
+            ", ".join(printable(name, NAME_LIMIT) for name in group)
+            for group in groups[:SHOWN_GROUPS]
+        )
+        more = f" and {len(groups) - SHOWN_GROUPS} more" if len(groups) > SHOWN_GROUPS else ""
+        return (
+            "names that look alike are kept for different keys, as they were before names "
+            f"were compared by their look ({shown}{more}): each keeps its key, and no other "
+            "name like them can be taken"
+        )
+
+
+SHOWN_GROUPS = 10
+"""The most sets of look-alike names the log line at the start lists."""
+
+
+def taken(name: str) -> str:
+    return (
+        f"the name {name} is kept for another key (names that differ only in case, in '.', "
+        "'_' or '-', or in 0/o, 1/l/i or m/rn are one name): choose another"
+    )
+
+
+def too_many(names: list[str], most: int) -> str:
+    shown = ", ".join(names[:most]) + (", ..." if len(names) > most else "")
+    return (
+        f"this key has {len(names)} names already ({shown}), the most one key may have: "
+        "log in as one of them"
+    )
 
 
 def import_names(path: Path, store: Store) -> None:
@@ -215,7 +274,7 @@ def import_names(path: Path, store: Store) -> None:
         raise ConfigError(f"{path} is not a table of names and keys: repair or remove it")
     try:
         for name, key in sorted(keys.items()):
-            store.keep_name(name, key)
+            store.keep_name(name, key, alike=False)  # as they were: look-alikes included
         set_aside(path.parent, [path.name], "imported")
     except (StoreError, OSError) as error:
         raise ConfigError(f"{path} cannot be imported into the store: {error}") from None

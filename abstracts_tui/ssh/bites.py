@@ -24,11 +24,11 @@ turn, and then gives the kernel's queue of waiting connections `ACCEPT_QUEUE` ag
 (`queue_accepts`), so that a storm is accepted a few a turn and nobody's connection is
 dropped for it.
 
-This relies on internals of the libraries, kept here: asyncio's selector transports
-read `max_size` bytes at a time and accept `backlog` connections a turn, and asyncssh's
-connection keeps its transport as `_transport`. Where one is missing (another event
-loop, another version), nothing is changed: the connection is read as asyncio reads it,
-and `bite_reads` says so.
+This relies on internals of the libraries: asyncio's selector transports read
+`max_size` bytes at a time and accept `backlog` connections a turn, and asyncssh's
+connection keeps its transport (`asyncssh_internals.transport`). Where one is missing
+(another event loop, another version), nothing is changed: the connection is read as
+asyncio reads it, and `bite_reads` says so.
 """
 
 from __future__ import annotations
@@ -36,6 +36,8 @@ from __future__ import annotations
 import contextlib
 import logging
 from typing import Any
+
+from .asyncssh_internals import transport
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +76,7 @@ def bite_reads(transport: Any, bite: int = READ_BITE) -> bool:
 
 def bite_connection(conn: Any, bite: int = READ_BITE) -> bool:
     """`bite_reads` for an asyncssh connection (once it is made)."""
-    return bite_reads(getattr(conn, "_transport", None), bite)
+    return bite_reads(transport(conn), bite)
 
 
 def queue_accepts(sockets: Any, queue: int = ACCEPT_QUEUE) -> None:

@@ -1,5 +1,7 @@
 """The room creation screen: the selection screen, with whether the room is rated and
-whether anyone may join it from the lobby (an open challenge) or only who has its code."""
+whether anyone may join it from the lobby (an open challenge) or only who has its code
+(a room listed to nobody else: the others do not see it, in their lobby or as a game
+to watch)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,9 @@ JOINER_DESCRIBED = "the player who joins by code"
 """The second seat as the explanation names it."""
 OPENS = ["by its code", "anyone"]
 """Who may join, as the row names it."""
+OPENS_HINTS = ["private", "listed"]
+"""What each choice of `OPENS` does to the lobbies, beside it: a room by its code is in
+nobody else's lobby, one for anyone in every lobby."""
 ACCEPTER = "(anyone)"
 """The second seat as the screen shows it for an open challenge."""
 ACCEPTER_DESCRIBED = "whoever accepts it in the lobby"
@@ -46,7 +51,9 @@ class RoomScreen(SelectScreen):
         # Textual runs SelectScreen's on_mount too: this adds a row to what it composed.
         row = ChoiceRow("Rated", ["no", "yes"], int(self.rated), hint=RATED_HINT, id="rated")
         self.query_one("#setup").mount(row, before="#explanation")
-        opens = ChoiceRow("Who joins", OPENS, int(self.open), id="open")
+        opens = ChoiceRow(
+            "Who joins", OPENS, int(self.open), hint=OPENS_HINTS[self.open], id="open"
+        )
         self.query_one("#setup").mount(opens, before="#explanation")
         # A room is for two people: the creator, by the name they connected with, and
         # whoever joins by the code. Neither name is typed here, so neither is a field.
@@ -78,4 +85,5 @@ class RoomScreen(SelectScreen):
     @on(Stepper.Changed, "#open")
     def _open_changed(self, event: Stepper.Changed) -> None:
         self.open = event.index == 1
+        self.query_one("#open", ChoiceRow).set_hint(OPENS_HINTS[self.open])
         self._show_joiner()

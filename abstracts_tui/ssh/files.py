@@ -149,13 +149,6 @@ def set_aside(folder: Path, names: list[str], into: str) -> list[str]:
     return moved
 
 
-def printable(text: str, limit: int = 300) -> str:
-    """`text` for a log line: control characters escaped (a file name or a value from a
-    file could otherwise forge log lines), and cut to `limit` characters."""
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def write_private_once(path: Path, data: bytes) -> None:
     """Create `path` (owner-only) with `data`, synced with its folder; FileExistsError if
     it exists already."""

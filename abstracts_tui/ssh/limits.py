@@ -55,6 +55,15 @@ class Limits:
     """A connection must have logged in this long after it opened, or it is closed."""
     silent_seconds: float = 10.0
     """A connection that has not asked to log in this long after it opened is closed."""
+    no_session_seconds: float = 30.0
+    """A connection that has logged in and has no session open this long (since it
+    logged in, or since its last session ended) is closed: it holds one of its address's
+    places (`connections_per_address`) and is used for nothing. OpenSSH bounds the time
+    to log in (`LoginGraceTime`) but not this; a game server's connection is there for
+    its sessions (`ssh -T host games` opens one at once)."""
+    names_per_key: int = 3
+    """User names one key may keep (`auth.KeyBook`): a person's few, not a stock of names
+    (lichess allows one account a person)."""
     password_tries: int = 3
     """Wrong passwords on one connection before it is closed (as OpenSSH's MaxAuthTries)."""
     input_rate: float = 100.0

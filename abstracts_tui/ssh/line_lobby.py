@@ -32,7 +32,8 @@ a number: enter that room (your game, an open challenge to accept, or a game to 
 rooms (or lobby): the lists again.
 join CODE: take a seat in room CODE (or your seat back); watch CODE: watch it.
 new GAME [SIZE] [clock SPEC] [rated] [open]: a new room, such as new pilo 6 clock 5m+3s;
-open makes it an open challenge, listed in every lobby.
+open makes it an open challenge, listed in every lobby; without it the room is listed to
+nobody else, and whoever you give its code to joins it with join CODE.
 play: a game here, hot-seat or against the computer (quit in it comes back here).
 help (?): this list. quit (q): leave; your games are kept."""
 
@@ -288,7 +289,14 @@ class LineLobby:
             self.say(f"There is no room {code}.")
             return
         self.leave()
-        self.room = LineRoom(shown, self.client, self.say, address=self.address, go_to=self.go_to)
+        self.room = LineRoom(
+            shown,
+            self.client,
+            self.say,
+            address=self.address,
+            go_to=self.go_to,
+            columns=lambda: self.channel.columns,
+        )
         self.room.start()
 
     def go_to(self, code: str) -> None:

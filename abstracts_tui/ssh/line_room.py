@@ -4,7 +4,8 @@ It follows a replica of the room's session (`room_client.Shown`) on the line ses
 own loop, and says every event once as one line, in line mode's words (`lines.words`):
 a move and what it took, whose turn it is, the komi, side and pie questions to whom they
 are for, a chat line, a player joining, leaving or coming back, an offer and its answer,
-and the end with its explanation. What is said comes from the changes of the replica
+the game no longer being saved (and its clocks held) and saved again, and the end with
+its explanation. What is said comes from the changes of the replica
 compared with what was said before (the moves gained, the phase, the people, the
 offers), so a replica read again whole tells the moves it gained as well.
 
@@ -32,13 +33,15 @@ from ..lines.words import (
     score_words,
     side_question,
 )
-from ..rooms.chat import ChatLine
+from ..rooms.chat import ChatLine, rows
 from ..rooms.play import (
     REMATCH,
     TAKEBACK,
     answer_text,
     check,
     done_text,
+    kept_again_text,
+    not_kept_text,
     offer,
     opponent,
     takeback_moves,
@@ -75,6 +78,9 @@ ROOM_COMMANDS = (
 
 CHAT_SHOWN = 10
 """The chat lines `chat` reads again."""
+ASSUMED_COLUMNS = 80
+"""The width chat is wrapped to for a client without a terminal (`ssh -T`), whose own
+width the server is not told: the common one."""
 TICK = 0.25
 """Seconds between two looks at the clock (for its warnings)."""
 
@@ -110,7 +116,9 @@ class LineRoom:
         *,
         address: str,
         go_to: Callable[[str], None],
+        columns: Callable[[], int],
     ) -> None:
+        """`columns`: the terminal's width now (0: not known), which chat is wrapped to."""
         self.shown = shown
         self.session = shown.session
         self.client = client
@@ -120,6 +128,7 @@ class LineRoom:
         self.address = address
         self.go_to = go_to
         """Enter room `code` instead of this one (the rematch's)."""
+        self.columns = columns
         session = self.session
         self.game = session.game.copy()
         self.line = line_names(session)
@@ -136,6 +145,8 @@ class LineRoom:
         """The command a `yes` on the next line sends (a resignation)."""
         self.warned: set[float] = set()
         self.ticking: asyncio.Task[None] | None = None
+        self.saving_said: str | None = None
+        """Why the game is not being saved, as last said (None: it is, or nothing said)."""
 
     @property
     def player(self) -> bool:
@@ -151,6 +162,7 @@ class LineRoom:
         """Say where the person is, and follow the room from now on."""
         session, room = self.session, self.shown.room
         self.session.listeners.append(self.changed)
+        self.session.saving_listeners.append(self.saving_changed)
         self.shown.chat.listeners.append(self.chat_said)
         self.shown.follow(True, self.presence)
         rated = ", rated" if room.rated else ""
@@ -163,8 +175,8 @@ class LineRoom:
             listed = ", listed in every lobby as an open challenge" if room.open else ""
             self.say(
                 f"It waits for a player{listed}: give them the code {self.code} (ssh -t "
-                f"{self.address} join {self.code}), or they choose it in their lobby. leave "
-                "goes back to the lobby; the room stays open."
+                f"{self.address} join {self.code}), or they type join {self.code} in their "
+                "lobby. leave goes back to the lobby; the room stays open."
             )
         elif self.player:
             side = self.colour_text() or ": komi and sides are chosen first"
@@ -175,6 +187,7 @@ class LineRoom:
                 f"You watch ({count} watching). say and a line chats; leave goes back to the lobby."
             )
         self.tell_offers({})
+        self.saving_changed()
         self.next()
         self.ticking = asyncio.get_running_loop().create_task(self.tick())
 
@@ -189,6 +202,8 @@ class LineRoom:
         """No more is said of this room (back to the lobby, or the session ends)."""
         with contextlib.suppress(ValueError):
             self.session.listeners.remove(self.changed)
+        with contextlib.suppress(ValueError):
+            self.session.saving_listeners.remove(self.saving_changed)
         with contextlib.suppress(ValueError):
             self.shown.chat.listeners.remove(self.chat_said)
         self.shown.follow(False, lambda: None)
@@ -356,7 +371,26 @@ class LineRoom:
         return told
 
     def chat_said(self, line: ChatLine) -> None:
-        self.say(chat_words(line))
+        self.say_chat(line)
+
+    def say_chat(self, line: ChatLine) -> None:
+        """`line` in rows the width of the terminal, each starting with its speaker: the
+        terminal would wrap a longer one, and its rows after the first could read as the
+        server's (`rooms.chat.rows`)."""
+        for row in chat_rows(line, self.columns() or ASSUMED_COLUMNS):
+            self.say(row)
+
+    def saving_changed(self) -> None:
+        """Say once when the game stops being saved, why, and that the clocks are held,
+        and once when it is saved again (as the full screen's panel shows it)."""
+        problem = self.session.save_problem
+        if problem == self.saving_said:
+            return
+        if problem is not None:
+            self.say(not_kept_text(self.session, problem))
+        elif self.saving_said is not None:
+            self.say(kept_again_text(self.session))
+        self.saving_said = problem
 
     def presence(self) -> None:
         """Who is connected to the room changed: a player gone or back, the watchers."""
@@ -452,7 +486,7 @@ class LineRoom:
             return
         self.say(f"The last {len(lines)} lines said:" if len(lines) > 1 else "The last line said:")
         for said in lines:
-            self.say(chat_words(said))
+            self.say_chat(said)
 
     async def chat(self, text: str) -> None:
         if not text:
@@ -613,7 +647,11 @@ class LineRoom:
         await self.send(Play(name), f"Sent {name}, waiting for the server.", "Not played: ")
 
 
-def chat_words(line: ChatLine) -> str:
-    """`bob says: good luck`; a watcher's `carl, watching, says: ...`."""
+def chat_rows(line: ChatLine, width: int) -> list[str]:
+    """`bob says: good luck`; a watcher's `carl, watching, says: ...`; wrapped to `width`
+    columns, every row after the first starting `bob goes on: `."""
     who = f"{line.by}, watching," if line.watcher else line.by
-    return f"{who} says: {line.text}"
+    return [
+        prefix + words
+        for prefix, words in rows(line.text, width, f"{who} says: ", f"{line.by} goes on: ")
+    ]

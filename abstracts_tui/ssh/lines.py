@@ -35,10 +35,13 @@ class ChannelLines:
         loop: asyncio.AbstractEventLoop,
         *,
         terminal: bool,
+        columns: int = 0,
     ) -> None:
         self.send_on_loop = send
         self.loop = loop
         self.terminal = terminal
+        self.columns = columns
+        """The terminal's width, kept up to date by the session; 0: not known."""
         self.newline = "\r\n" if terminal else "\n"
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.typed = ""

@@ -3,7 +3,8 @@
 The lobby is the home screen of every SSH connection. It lists the person's own
 unfinished games first, so that somebody whose connection dropped takes the seat back
 with Enter, then the open challenges of others (Enter accepts one), then the games others
-play, to watch.
+play in rooms open to anyone, to watch. A room made to be joined by its code is listed
+to its players only: the others reach it by its code (the code field, `j`).
 """
 
 from __future__ import annotations
@@ -175,6 +176,8 @@ class LobbyScreen(SteadyScreen[None]):
         self.rooms = host.rooms
         self.address = host.address
         self.ratings: Ratings = {}
+        self.drawn: tuple[object, ...] | None = None
+        """What the lists, the title and the news showed when last drawn."""
 
     def compose(self) -> ComposeResult:
         yield Static(self.title_text(), id="lobby-title", markup=False)
@@ -186,7 +189,7 @@ class LobbyScreen(SteadyScreen[None]):
             challenges.border_title = "Open challenges (Enter: accept, and play)"
             yield challenges
             others = RoomList(id="others")
-            others.border_title = "Games to watch (Enter: watch, or take a seat still open)"
+            others.border_title = "Games to watch (Enter: watch)"
             yield others
             with Horizontal(id="code-row"):
                 yield Label("Room code:")
@@ -227,15 +230,27 @@ class LobbyScreen(SteadyScreen[None]):
             self.draw_lists()
 
     def draw_lists(self) -> None:
+        """Draw the lists, the title and the news as they are now; nothing if none of them
+        changed since they were drawn (the lists are read again whenever any room is made,
+        joined or ended, most often for rooms this lobby does not show)."""
         mine = self.rooms.of_player(self.user)
-        for list_id, rooms in (("#mine", mine), ("#others", self.rooms.to_watch(self.user))):
+        others = self.rooms.to_watch(self.user)
+        challenges = [challenge(room, self.ratings) for room in self.rooms.challenges(self.user)]
+        lines = {
+            list_id: [(room.code, room_line(room, self.user, self.ratings)) for room in rooms]
+            for list_id, rooms in (("#mine", mine), ("#others", others))
+        }
+        news = self.host.news[0] if self.host.news else None
+        rated = own_ratings(self.user, self.ratings)
+        drawn = (tuple(map(tuple, lines.values())), tuple(challenges), rated, news)
+        if drawn == self.drawn:
+            return
+        self.drawn = drawn
+        for list_id, rooms in (("#mine", mine), ("#others", others)):
             options = self.query_one(list_id, OptionList)
             highlighted = options.highlighted_option
             options.clear_options()
-            options.add_options(
-                Option(Content(room_line(room, self.user, self.ratings)), id=room.code)
-                for room in rooms
-            )
+            options.add_options(Option(Content(line), id=code) for code, line in lines[list_id])
             if rooms:  # Enter takes the first game at once (your move first)
                 codes = [room.code for room in rooms]
                 kept = highlighted.id if highlighted is not None else None
@@ -244,14 +259,11 @@ class LobbyScreen(SteadyScreen[None]):
             self.query_one("#mine", OptionList).add_option(
                 Option("No games yet: c creates a room, j joins one by its code.", disabled=True)
             )
-        self.query_one(Challenges).show(
-            challenge(room, self.ratings) for room in self.rooms.challenges(self.user)
-        )
+        self.query_one(Challenges).show(challenges)
         title = self.title_text()
-        rated = own_ratings(self.user, self.ratings)
         self.query_one("#lobby-title", Static).update(f"{title} ({rated})" if rated else title)
-        if self.host.news:
-            self.say(self.host.news[0])
+        if news is not None:
+            self.say(news)
 
     def title_text(self) -> str:
         return f"abstracts-tui {self.host.reached}: you are {self.user}"
@@ -262,13 +274,8 @@ class LobbyScreen(SteadyScreen[None]):
     @on(OptionList.OptionSelected)
     def room_chosen(self, event: OptionList.OptionSelected) -> None:
         code = event.option.id
-        if code is None:
-            return
-        # Somebody else's room still waiting for a player is joined, as its code would
-        # be (watching it would show an empty board and nobody to move).
-        room = self.rooms.known(code)
-        waiting = room is not None and room.joiner is None
-        self.post_message(self.Open(code, watch=event.option_list.id == "others" and not waiting))
+        if code is not None:
+            self.post_message(self.Open(code, watch=event.option_list.id == "others"))
 
     @on(ChallengeList.Accept)
     def challenge_accepted(self, event: ChallengeList.Accept) -> None:
@@ -308,6 +315,7 @@ class LobbyScreen(SteadyScreen[None]):
 
 
 OPEN_TEXT = "An open challenge: anyone may accept it in their lobby.\n\n"
+BY_CODE_TEXT = "Listed in nobody else's lobby: only those given its code find it.\n\n"
 
 
 class WaitingScreen(SteadyScreen[None]):
@@ -339,7 +347,7 @@ class WaitingScreen(SteadyScreen[None]):
         yield Static(f"Room {room.code}", id="waiting-title")
         yield Static(
             f"{room.describe()}\n\n"
-            f"{OPEN_TEXT if room.open else ''}"
+            f"{OPEN_TEXT if room.open else BY_CODE_TEXT}"
             f"Waiting for a second player. Give them the room code {room.code}:\n\n"
             f"    ssh -t {self.address} join {room.code}\n\n"
             "or they type the code in the lobby. The game starts as soon as they join.",

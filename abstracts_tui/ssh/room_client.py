@@ -20,7 +20,8 @@ a room as the lobby lists it) or objects made there for the app alone:
   the room adds); a line said (`say`), a rematch accepted (`rematch`) and a room called
   off (`call_off`) run on the server's loop and come back done, or raise with a sentence;
 - who is connected to the room (`Shown` is the play screen's presence, and its watcher
-  count), whether its store keeps it (the replica's `keeper`), a join awaited, your-move
+  count), whether its store keeps it (the replica's `keeper`, with its clock held while
+  it does not: the `Hold` that runs it on comes as a command), a join awaited, your-move
   and resignation news, ratings and the lobby's lists once a room is made, joined or
   ended (read again on the server's loop: `listing`) cross as calls on the app's loop.
 
@@ -98,6 +99,19 @@ class Kept:
 
     location: str
     trouble: str | None
+    held: float | None = None
+    """Since when the room's running clock is held (its store keeps no change): the
+    replica's is held from then too, until the `Hold` that runs it on is applied."""
+
+
+def kept_of(session: Session) -> Kept | None:
+    """What a replica of the room's `session` is told of who keeps its game, and of its
+    clock held (on the server's loop)."""
+    keeper = session.keeper
+    if keeper is None:
+        return None
+    clock = session.clock
+    return Kept(keeper.location, keeper.trouble, clock.held if clock is not None else None)
 
 
 @dataclass
@@ -334,8 +348,11 @@ class RoomClient:
 
     def _kept_here(self, key: int, kept: Kept) -> None:
         def act(shown: Shown) -> None:
-            shown.session.keeper = kept
-            for listener in list(shown.session.saving_listeners):
+            session = shown.session
+            session.keeper = kept
+            if kept.held is not None and session.clock is not None:
+                session.clock.hold(kept.held)
+            for listener in list(session.saving_listeners):
                 listener()
 
         self._to_shown(key, act)

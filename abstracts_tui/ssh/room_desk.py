@@ -27,7 +27,7 @@ from ..rooms.rooms import Rooms
 from ..session import Change, Changed, Phase, Session
 from ..store import PlayerRating, Store, StoredRoom
 from .crossing import call_in, run_in
-from .room_client import Entered, Kept, RoomClient, RoomView
+from .room_client import Entered, RoomClient, RoomView, kept_of
 
 
 class Teller(Protocol):
@@ -122,11 +122,11 @@ class RoomDesk:
 
     def listing_there(self) -> None:
         """A room was made, joined or ended: the lists read again go to the app."""
-        views = tuple(view_of(room) for room in self.rooms.unfinished())
+        views = tuple(view_of(room) for room in self.rooms.listed(self.user))
         self.teller.tell("_listing_here", views)
 
     async def views_there(self) -> tuple[RoomView, ...]:
-        return tuple(view_of(room) for room in self.rooms.unfinished())
+        return tuple(view_of(room) for room in self.rooms.listed(self.user))
 
     async def enter_there(self, code: str, watch: bool) -> Entered:
         rooms = self.rooms
@@ -170,8 +170,7 @@ class RoomDesk:
         live = room.session
         replica = twin(live)
         tell = self.teller.tell
-        if live.keeper is not None:
-            replica.keeper = Kept(live.keeper.location, live.keeper.trouble)
+        replica.keeper = kept_of(live)
 
         def commanded(command: Command, by: str | None, at: float) -> None:
             tell("_apply_here", key, command, by, at)
@@ -187,9 +186,9 @@ class RoomDesk:
                 tell("_adopt_here", key, twin(live))
 
         def saving() -> None:
-            keeper = live.keeper
-            if keeper is not None:
-                tell("_kept_here", key, Kept(keeper.location, keeper.trouble))
+            kept = kept_of(live)
+            if kept is not None:
+                tell("_kept_here", key, kept)
 
         def presence() -> None:
             tell("_people_here", key, PRESENCES.people(code))

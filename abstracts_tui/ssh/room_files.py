@@ -26,6 +26,7 @@ from typing import Any
 
 from ..clock import ClockSpecError
 from ..game_setup import Setup
+from ..printable import printable
 from ..records import Record, RecordError
 from ..rooms.rows import (
     CODE_LENGTH,
@@ -39,7 +40,7 @@ from ..rooms.rows import (
 from ..rules import OptionError, RulesError, game_class
 from ..store import RoomSave, RoomSetup, Store, StoreError
 from .auth import valid_name
-from .files import RefusedFile, own_folder, printable, read_own_file, set_aside
+from .files import RefusedFile, own_folder, read_own_file, set_aside
 from .limits import ConfigError
 
 ROOM_LIMIT = 64 * 1024

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Protocol
 import asyncssh
 
 from ..extras import missing_extra
+from ..printable import NAME_LIMIT, printable
 from ..rates import network_of
 from ..serving import until_stopped
 from ..store import STORE_FILE, SqliteStore, Store, StoreError
@@ -45,6 +46,7 @@ from .capacity import sessions_bound
 from .collector import keep_pauses_short
 from .files import own_folder, tidy_user_files
 from .guesses import Guesses, TooManyGuesses
+from .keys import check_signatures, key_refusal, rsa_refused, signature_refusal
 from .limits import (
     ConfigError,
     DatabaseError,
@@ -95,7 +97,10 @@ class Server:
             # Earlier versions kept names and rooms in files: put them in the store, once.
             import_names(config.data / "names.json", self.store)
             import_rooms(config.data / "rooms", self.store)
-            self.names = KeyBook(self.store)
+            self.names = KeyBook(self.store, config.limits.names_per_key)
+            look_alikes = self.names.look_alikes_note()
+            if look_alikes is not None:
+                log.warning("%s", look_alikes)
             self.host_key = server_key(config.data, self.store if config.database else None)
             self.rooms: Rooms = self.open_rooms()
         except StoreError as error:
@@ -304,6 +309,16 @@ class Connection(asyncssh.SSHServer):
         self.keeping: asyncio.Task[None] | None = None
         """Keeping the name's key, after a login with a new name (the loop holds tasks
         weakly)."""
+        self.sessions: set[TerminalSession] = set()
+        """Its sessions open (started: a terminal or a command asked for)."""
+        self.had_session = False
+        """Whether a session has started on it (the clock then runs from the last's end)."""
+        self.signatures_checked = False
+        """Whether its clients' signatures are checked (`keys.check_signatures`)."""
+        self.told: set[str] = set()
+        """What the client was told while logging in (each refusal once)."""
+        self.gone = False
+        """Whether the connection has closed."""
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -329,6 +344,7 @@ class Connection(asyncssh.SSHServer):
             loop.call_later(limits.login_seconds, self.check_logged_in),
         ]
         bite_connection(conn)  # a flood is read a bite a turn, between the others' work
+        self.signatures_checked = check_signatures(conn, self.weak_signature)
 
     def counts(self) -> bool:
         """Whether it counts against its address's connections: logged in or logging in."""
@@ -378,7 +394,42 @@ class Connection(asyncssh.SSHServer):
         if conn is not None:
             asyncio.get_running_loop().call_soon(conn.disconnect, code, reason)
 
+    def check_used(self) -> None:
+        """Close the connection if it still has no session open (`no_session_seconds`)."""
+        if self.sessions:
+            return
+        seconds = self.server.config.limits.no_session_seconds
+        since = "since its last session ended" if self.had_session else "since logging in"
+        assert self.conn is not None
+        name = printable(self.conn.get_extra_info("username") or "", NAME_LIMIT)
+        self.close(
+            f"closed: no session opened within {seconds:g} seconds {since}",
+            f"closed a connection from {self.address} ({name}): no session open for "
+            f"{seconds:g} seconds {since}",
+            code=asyncssh.DISC_BY_APPLICATION,
+        )
+
+    def wait_for_session(self) -> None:
+        """Start the clock of `no_session_seconds` (after the login, or the last session)."""
+        for timer in self.timers:
+            timer.cancel()
+        seconds = self.server.config.limits.no_session_seconds
+        self.timers = [asyncio.get_running_loop().call_later(seconds, self.check_used)]
+
+    def session_began(self, session: TerminalSession) -> None:
+        self.sessions.add(session)
+        self.had_session = True
+        for timer in self.timers:
+            timer.cancel()
+
+    def session_ended(self, session: TerminalSession) -> None:
+        if session in self.sessions:
+            self.sessions.discard(session)
+            if not self.sessions and not self.gone:
+                self.wait_for_session()
+
     def connection_lost(self, exc: Exception | None) -> None:
+        self.gone = True
         for timer in self.timers:
             timer.cancel()
         if self.counted:
@@ -398,8 +449,8 @@ class Connection(asyncssh.SSHServer):
         except TooManyGuesses as refusal:
             self.close(
                 f"too many wrong passwords from your address: {refusal}",
-                f"{self.address}: a password for {username!r} not checked: too many wrong "
-                f"passwords from there ({refusal})",
+                f"{self.address}: a password for '{printable(username, NAME_LIMIT)}' not "
+                f"checked: too many wrong passwords from there ({refusal})",
             )
             return False
         if not right:
@@ -409,7 +460,7 @@ class Connection(asyncssh.SSHServer):
                 self.close(
                     f"{tries} wrong passwords: closed",
                     f"closed a connection from {self.address}: {tries} wrong passwords "
-                    f"(the last for {username!r})",
+                    f"(the last for '{printable(username, NAME_LIMIT)}')",
                 )
         return right
 
@@ -422,23 +473,44 @@ class Connection(asyncssh.SSHServer):
         host = self.conn.get_extra_info("peername")[0]
         if authorized.validate(key, host, host) is None:
             return False
+        refusal = key_refusal(key)
+        if refusal is None and key.get_algorithm() == "ssh-rsa" and not self.signatures_checked:
+            refusal = rsa_refused()
+        if refusal is not None:
+            self.refuse(username, refusal)
+            return False
         fingerprint = key.get_fingerprint()
         try:
-            allowed = await asyncio.to_thread(self.server.names.allows, username, fingerprint)
+            refusal = await asyncio.to_thread(self.server.names.refusal, username, fingerprint)
         except StoreError as error:  # whose the name is cannot be known: not now
-            log.warning("%s refused: the store cannot be read (%s)", username, error)
+            log.warning(
+                "%s refused: the store cannot be read (%s)", printable(username, NAME_LIMIT), error
+            )
             return False
-        if not allowed:
-            log.info("%s refused: the name is kept for another key", username)
+        if refusal is not None:
+            self.refuse(username, refusal)
             return False
         self.key_fingerprint = fingerprint  # the key the client goes on to sign with
         return True
 
+    def refuse(self, username: str, refusal: str) -> None:
+        """Tell the client, and the log, why it may not log in so (once a connection:
+        asyncssh asks about a key twice, before and after the client signs with it).
+        The client may go on with another key."""
+        if refusal in self.told or self.conn is None:
+            return
+        self.told.add(refusal)
+        log.info("%s refused: %s", printable(username, NAME_LIMIT), refusal)
+        with contextlib.suppress(asyncssh.Error, OSError):  # gone meanwhile
+            self.conn.send_auth_banner(f"abstracts-tui: {refusal}.\r\n")
+
+    def weak_signature(self, username: str, algorithm: str) -> None:
+        self.refuse(username, signature_refusal(printable(algorithm, NAME_LIMIT)))
+
     def auth_completed(self) -> None:
         assert self.conn is not None
         self.logged_in = True
-        for timer in self.timers:
-            timer.cancel()
+        self.wait_for_session()
         if self.key_fingerprint is not None:
             name = self.conn.get_extra_info("username")
             self.keeping = asyncio.get_running_loop().create_task(
@@ -447,20 +519,42 @@ class Connection(asyncssh.SSHServer):
 
     async def keep_name(self, name: str, fingerprint: str) -> None:
         """Keep the key for the name, if it is new; a login with another key that got the
-        name first (on another connection, between the check and now) wins."""
+        name (or one like it) first, on another connection between the check and now,
+        wins, and so does the key's bound on names."""
         assert self.conn is not None
         try:
-            kept = await asyncio.to_thread(self.server.names.keep, name, fingerprint)
+            refusal = await asyncio.to_thread(self.server.names.keep, name, fingerprint)
         except StoreError as error:  # kept at a later login instead
-            log.warning("%s: the name's key cannot be kept now (%s)", name, error)
+            log.warning(
+                "%s: the name's key cannot be kept now (%s)", printable(name, NAME_LIMIT), error
+            )
             return
-        if not kept:
-            log.info("%s refused: the name was just kept for another key", name)
-            self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "name taken")
+        if refusal is not None:
+            log.info("%s refused just after logging in: %s", printable(name, NAME_LIMIT), refusal)
+            self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, refusal)
 
     def session_requested(self) -> TerminalSession:
         assert self.conn is not None
-        return TerminalSession(self.server, self.conn)
+        return CountedSession(self.server, self.conn, self)
+
+
+class CountedSession(TerminalSession):
+    """A session that tells its connection when it starts and ends (a connection with
+    none open is closed after `no_session_seconds`)."""
+
+    def __init__(
+        self, server: Server, conn: asyncssh.SSHServerConnection, connection: Connection
+    ) -> None:
+        super().__init__(server, conn)
+        self.connection = connection
+
+    def session_started(self) -> None:
+        self.connection.session_began(self)
+        super().session_started()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        self.connection.session_ended(self)
 
 
 def address_key(host: str) -> str:
@@ -483,8 +577,10 @@ async def serve(
 ) -> None:
     """Run the server, and `beside` it what it starts (the browsers' listener of `--web`,
     which the command line passes), until SIGINT or SIGTERM."""
+    from ..descriptors import prepare_descriptors
     from .session_thread import SWITCH_SECONDS
 
+    prepare_descriptors()  # the open files' limit raised; running out logged, not traced
     sys.setswitchinterval(SWITCH_SECONDS)
     server = Server(config)
     web = None

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..printable import plain
+
 BELL = "\a"
 OSC9_TERMS = ("xterm-kitty", "xterm-ghostty", "wezterm")
 OSC9_PROGRAMS = ("iTerm.app", "WezTerm", "ghostty")
@@ -31,13 +33,9 @@ def notice_kind(term: str, env: Mapping[str, str]) -> str | None:
     return None
 
 
-def plain(text: str) -> str:
-    """`text` with no control characters (they would end or break the sequence)."""
-    return "".join(c if c.isprintable() else " " for c in text)
-
-
 def signal(kind: str | None, title: str, text: str) -> str:
-    """What to send for a your-move signal: the bell, and the notification of `kind`."""
+    """What to send for a your-move signal: the bell, and the notification of `kind`
+    (its text `printable.plain`: a control character would end or break the sequence)."""
     if kind == "osc9":
         return f"{BELL}\x1b]9;{plain(f'{title}: {text}')}\x1b\\"
     if kind == "osc777":

@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import asyncssh
 
+from ..printable import NAME_LIMIT, printable
 from ..rates import TokenBucket
 from ..store import StoreError
 from .auth import valid_name
 from .commands import COMMANDS
 from .commands import USAGE as COMMANDS_USAGE
+from .held_frames import HeldFrames
 from .limits import MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, ServerConfig, clamp_size
 from .session_thread import AppInput
 from .session_thread import Host as AppHost
@@ -87,6 +89,8 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         """Who this session is to the rooms (its seats), once it is counted."""
         self.lines: ChannelLines | None = None
         """Line mode's channel (`ssh host lines`), while it runs."""
+        self.frames = HeldFrames()
+        """The app's frames left out while the client does not read them."""
 
     # -- what the client asks for --------------------------------------------------------
 
@@ -108,7 +112,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             log.info(
                 "%s: a terminal of %dx%d is drawn as %dx%d (the server draws %d to %d "
                 "columns, %d to %d rows)",
-                self.user or self.conn.get_extra_info("username") or "(no name)",
+                self.who(),
                 width,
                 height,
                 *size,
@@ -128,6 +132,11 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
 
     def subsystem_requested(self, subsystem: str) -> bool:
         return False
+
+    def who(self) -> str:
+        """The client's user name for the log, before it is known to be a valid name."""
+        name = self.user or self.conn.get_extra_info("username") or "(no name)"
+        return printable(name, NAME_LIMIT)
 
     def address(self) -> str:
         """How clients reach this server, for the messages: `-p 2222 127.0.0.1`."""
@@ -151,8 +160,8 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             return self.refuse(self.usage(), status)
         if not valid_name(self.user):
             return self.refuse(
-                f"abstracts-tui: {self.user!r} cannot be a player's name: use 1 to 24 "
-                "letters, digits, '.', '_' or '-' (ssh NAME@host).\n"
+                f"abstracts-tui: '{printable(self.user, NAME_LIMIT)}' cannot be a player's "
+                "name: use 1 to 24 letters, digits, '.', '_' or '-' (ssh NAME@host).\n"
             )
         if chan.get_terminal_type() is None and (not words or command is not None):
             return self.refuse(self.usage())
@@ -175,7 +184,8 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             # Made now: input may come before the task runs, and must reach the game.
             terminal = chan.get_terminal_type() is not None
             loop = asyncio.get_running_loop()
-            self.lines = ChannelLines(self.send, loop, terminal=terminal)
+            columns = chan.get_terminal_size()[0] if terminal else 0
+            self.lines = ChannelLines(self.send, loop, terminal=terminal, columns=columns)
             work = self.run_lines(self.lines)
         elif self.answering:
             work = self.run_command(words)
@@ -218,7 +228,10 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         from .commands import Answer, answer
 
         try:
-            result = await asyncio.to_thread(answer, self.server.store, words)
+            live = self.server.rooms.live  # `export` waits for a game's last saves
+            result = await asyncio.to_thread(
+                answer, self.server.store, words, live.settle, viewer=self.user
+            )
         except StoreError as error:
             log.warning("%s: %s not answered: %s", self.user, words[0], error)
             result = Answer(
@@ -259,7 +272,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
 
     def client_gone(self, why: str) -> None:
         if not self.closed:
-            log.info("%s: %s", self.user or "(no name)", why)
+            log.info("%s: %s", self.who(), why)
         self.closed = True
         if self.lines is not None:
             self.lines.end_input()  # the game is saved after every move: nothing is lost
@@ -293,7 +306,8 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         self.to_app.start()
         self.server.terminals.add(self)
         self.schedule_idle_check()
-        log.info("%s: session started (%dx%d %s)", self.user, width, height, terminal.type)
+        shown = printable(terminal.type, NAME_LIMIT)
+        log.info("%s: session started (%dx%d %s)", self.user, width, height, shown)
         status = 0
         try:
             status = await app.run_in_rooms(
@@ -371,15 +385,25 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             self.to_app.attach(driver, loop)
 
     def write_screen(self, data: str) -> None:
+        if self.frames.hold(data, self.send):
+            return  # the client does not read now: drawn again whole once it does
         self.send(data)
         if self.closed or self.chan is None:
             return
-        if self.chan.get_write_buffer_size() > self.server.config.limits.output_buffer:
+        buffered = self.chan.get_write_buffer_size()
+        if self.frames.stalled() or buffered > self.server.config.limits.output_buffer:
             log.info("%s: the client does not read its screen; closing", self.user)
             self.closed = True
             self.chan.close()
             if self.app is not None:
                 self.app.end()
+
+    def pause_writing(self) -> None:
+        self.frames.pause()
+
+    def resume_writing(self) -> None:
+        if self.frames.resume():
+            self.to_app.resize(self.to_app.size)  # the same size: the whole screen again
 
     def data_received(self, data: str, datatype: asyncssh.DataType) -> None:
         self.last_input = time.monotonic()
@@ -393,6 +417,8 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         if width <= 0 or height <= 0:
             return
+        if self.lines is not None:
+            self.lines.columns = width  # line mode wraps chat to it
         self.to_app.resize(self.fit(width, height))
 
     def eof_received(self) -> bool:
@@ -400,7 +426,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         # and the exit status still go out, since the channel stays open for sending.
         if self.answering:  # a command reads no input: its answer still goes out
             return True
-        log.info("%s: the client closed its input", self.user or "(no name)")
+        log.info("%s: the client closed its input", self.who())
         if self.lines is not None:
             self.lines.end_input()
         elif self.app is not None:

@@ -85,12 +85,32 @@ class Store(Protocol):
         """Every room code in use, finished rooms' too (a code names one game forever)."""
         ...
 
-    def name_key(self, name: str) -> str | None:
-        """The key `name` first logged in with, if it has one."""
+    def discard_room(self, code: str) -> bool:
+        """Delete room `code` if nobody joined it (its creator called it off: one player,
+        no move, nothing of it worth keeping in the archive); whether it was deleted. A
+        room somebody joined is never deleted."""
         ...
 
-    def keep_name(self, name: str, key: str) -> str:
-        """Keep `key` for `name` unless it has one already; returns the name's key."""
+    def name_key(self, name: str) -> str | None:
+        """The key `name` first logged in with, else the key of the first name kept that
+        looks like it (the same `names.skeleton`), if there is one."""
+        ...
+
+    def keep_name(
+        self, name: str, key: str, most: int | None = None, alike: bool = True
+    ) -> str | None:
+        """Keep `key` for `name` unless the name has a key already (with `alike`, unless
+        a name that looks like it has one), or `key` has `most` names already; returns
+        the key `name_key` gives now (None: none, since `key` has its `most`)."""
+        ...
+
+    def key_names(self, key: str) -> list[str]:
+        """The names kept for `key`, the first kept first."""
+        ...
+
+    def look_alikes(self) -> list[list[str]]:
+        """The names that look alike (the same skeleton) and are kept for different keys,
+        in groups: kept before names were compared by their skeletons."""
         ...
 
     def ratings(

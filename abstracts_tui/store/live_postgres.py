@@ -15,9 +15,11 @@ The database is the truth (see `rooms.rooms` for what each process keeps):
   room and person each process shows the game to; a process killed is gone with its
   lock), read at once when told and every second;
 - while the database cannot be reached the players are told, commands are refused at
-  once, and the process reconnects every second, reads what it missed and puts back
-  what is its own: its sessions, the seats its connections hold and who it shows each
-  room to.
+  once, every room's running clock is held from the last moment the database answered
+  (or the moment a command it did not answer in time was asked: `late`), and the
+  process reconnects every second, reads what it missed and puts back what is its own:
+  its sessions, the seats its connections hold and who it shows each room to; then each
+  held clock runs on, by a `Hold` committed as the room's next change (see `rooms`).
 
 The event loop never waits on the database: every blocking call runs on one worker
 thread that owns the connection (awaited), and the notices come on psycopg's
@@ -54,6 +56,7 @@ from .postgres import (
     connect_async,
     create_room,
     database_now,
+    discard_room,
     hold_process,
     open_session,
     presence_elsewhere,
@@ -93,6 +96,7 @@ class LivePostgres:
         self.presences = presences
         presences.announce = self._announce
         self.problem: str | None = None
+        self.held_since: float | None = None
         self.db: Db | None = None
         """The worker's connection (used on the worker thread only)."""
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="abstracts-tui-db")
@@ -103,6 +107,9 @@ class LivePostgres:
         self.offset = time.time() - time.monotonic()
         """The database's clock less this process's monotonic one (measured at each
         connection): the clocks' faces here agree with the times the database gives."""
+        self.answered = self.now()
+        """When the database last answered (the store's time): where a loss holds the
+        clocks from."""
         self.told: Told | None = None
         self.listener: asyncio.Task[None] | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -150,10 +157,12 @@ class LivePostgres:
         if db is None:
             raise Refused(self.problem or "the database cannot be reached")
         try:
-            return work(db, *args)
+            done = work(db, *args)
         except StoreError as error:
             loop.call_soon_threadsafe(self.lost, str(error))
             raise Refused(f"{error}: {LOST}") from None
+        self.answered = self.now()
+        return done
 
     def _connect(self) -> None:
         """On the worker: a new connection, and the offset of the database's clock."""
@@ -205,9 +214,11 @@ class LivePostgres:
                         continue
                 while self.problem is None and not self.stopping:
                     async for note in conn.notifies(timeout=LOOK_SECONDS):
+                        self.answered = self.now()
                         self._heard(note.channel, note.payload)
                     # Each second: is it still there, and is every process it knew of?
                     await self._read_presence(conn)
+                    self.answered = self.now()
             except (psycopg.Error, StoreError, OSError, Refused) as error:
                 self.lost(str(error) if isinstance(error, StoreError | Refused) else reason(error))
             except Exception:  # a fault of the program's: log it, and go on listening
@@ -232,6 +243,7 @@ class LivePostgres:
             self.worker.submit(self._close_db)
             return None
         log.info("%s is back: changes are taken again", self.location)
+        self.held_since = None
         if self.told is not None:
             self.told.lost()
         return conn
@@ -243,8 +255,9 @@ class LivePostgres:
         for code, names in found.items():
             self.presences.set_elsewhere(code, names)
 
-    def lost(self, why: str) -> None:
-        """The database cannot be used: refuse commands and tell the players until the
+    def lost(self, why: str, since: float | None = None) -> None:
+        """The database cannot be used: refuse commands, hold the clocks (from the last
+        moment it answered, or `since` if earlier) and tell the players until the
         listener has it back."""
         if self.stopping:
             return  # its worker is gone: the close ends the connection
@@ -252,8 +265,15 @@ class LivePostgres:
         if self.problem is None:
             log.warning("%s lost: %s; trying again every second", self.location, why)
             self.problem = f"{why}: {LOST}"
+            self.held_since = self.answered if since is None else min(since, self.answered)
             if self.told is not None:
                 self.told.lost()
+
+    def late(self, began: float) -> None:
+        self.lost("the database did not answer in time", began)
+
+    def settle(self, code: str, timeout: float) -> str | None:
+        return None  # every change is committed before it is shown
 
     async def _catch_up_all(self, before: int | None = None) -> None:
         """After (re)connecting: every room that changed meanwhile, every new one; what is
@@ -351,9 +371,26 @@ class LivePostgres:
             return save, change
 
         token = holder.token if holder is not None else None
-        at = await self._call(commit_change, code, version, made, token)  # raises Conflict
-        assert at is not None
+        given_up = False
+
+        def unless_given_up(at: datetime) -> tuple[RoomSave, Change] | None:
+            # A command refused for want of an answer is not made after all, once the
+            # database answers (the worker reaches it then): the player was told so.
+            return None if given_up else made(at)
+
+        try:
+            at = await self._call(commit_change, code, version, unless_given_up, token)
+        except asyncio.CancelledError:  # the gateway stopped waiting (`late` follows)
+            given_up = True
+            raise
+        if at is None:
+            raise Refused(f"the database did not answer in time: {LOST}")
         return at.timestamp()
+
+    async def discard(self, code: str) -> None:
+        # The other processes read the call-off's change first, or find the room gone
+        # when they read its changes (`Rooms.catch_up`): it ends there too.
+        await self._call(discard_room, code)
 
     async def changes(self, code: str, after: int) -> list[Change]:
         return await self._call(read_changes, code, after)

@@ -3,8 +3,12 @@
 One process has every room, so the versions and the seats are kept in memory, and a
 commit is the room's save, whole, into the store: put on a writer thread (one
 `files.Autosave` per room: only the newest save of a room matters), so the event loop
-never waits for the disk. A store that fails does not stop the games: the players are
-told the rooms are not being saved (`trouble`), and each save is tried again.
+never waits for the disk. A store that fails (a full disk, another program's lock) is
+told to the players (`trouble`), each save is tried again, and until they are all made
+no change is taken (the changes taken before it was known are kept here and saved with
+the next try) and every room's running clock is held (`held_since`, from the moment the
+failure was known): no move is taken that could not be kept, and no time is charged or
+flag decided while none could be.
 
 The store keeps no changes, only rooms; each save of a room carries its last changes
 (`Recent`), so that a restart reads its chat lines and its offers waiting again.
@@ -20,12 +24,17 @@ from functools import partial
 from pathlib import Path
 
 from ..files import Autosave
+from ..printable import printable
 from ..rooms.holder import Holder
 from ..rooms.live import Change, Conflict, Make, Refused, Told
-from ..rooms.rows import printable
 from .base import RECENT_CHANGES, Recent, RoomSave, Store, StoredRoom, StoreError
 
 log = logging.getLogger(__name__)
+
+WAITING = "moves wait until the games can be saved again"
+"""What the players are told becomes of their moves while the store cannot be written."""
+SETTLE_LOOK = 0.1
+"""How often `settle` looks again at a room's save that failed (it is tried again)."""
 
 
 class LiveSqlite:
@@ -35,7 +44,8 @@ class LiveSqlite:
         self.store = store
         self.location = store.location
         self.rated = rated
-        self.problem: str | None = None  # a store of one process is never lost
+        self.problem: str | None = None
+        self.held_since: float | None = None
         self.versions_here: dict[str, int] = {}
         self.held: dict[str, dict[str, str]] = {}
         self.recent: dict[str, Recent] = {}
@@ -46,7 +56,7 @@ class LiveSqlite:
 
     @property
     def trouble(self) -> str | None:
-        return next((s.problem for s in self.savers.values() if s.problem is not None), None)
+        return self.problem
 
     def now(self) -> float:
         return time.time()
@@ -87,13 +97,42 @@ class LiveSqlite:
             log.info("room %s is saved again in %s", code, self.location)
         else:
             log.warning("room %s is not being saved: %s", code, printable(problem))
-        loop, told = self.loop, self.told
-        if loop is not None and told is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(told.lost)
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._trouble_changed, self.now())
+
+    def _trouble_changed(self, noticed: float) -> None:
+        """On the loop: the store's trouble as its rooms' saves have it now (the clocks
+        held from `noticed`, when a save was first known to fail), told to the rooms."""
+        failing = next((s.problem for s in self.savers.values() if s.problem is not None), None)
+        problem = f"{failing}: {WAITING}" if failing is not None else None
+        if problem == self.problem:
+            return
+        self.problem = problem
+        self.held_since = None if problem is None else self.held_since or noticed
+        if self.told is not None:
+            self.told.lost()
 
     async def start(self, told: Told) -> None:
         self.told = told
         self.loop = asyncio.get_running_loop()
+        self._trouble_changed(self.now())  # a save made before the start that failed
+
+    def late(self, began: float) -> None:
+        pass  # a commit here waits for no disk
+
+    def settle(self, code: str, timeout: float) -> str | None:
+        saver = self.savers.get(code)
+        if saver is None:
+            return None
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if saver.flush(max(0.0, left)) and saver.problem is None:
+                return None
+            if left <= 0:
+                return saver.problem or "its last change is still being saved"
+            time.sleep(min(SETTLE_LOOK, left))  # failed: until its next try
 
     async def close(self) -> None:
         await self.flush()
@@ -103,6 +142,8 @@ class LiveSqlite:
         await asyncio.to_thread(lambda: [saver.flush() for saver in savers])
 
     async def create(self, save: RoomSave, holder: Holder | None) -> bool:
+        if self.problem is not None:
+            raise Refused(self.problem)
         if save.code in self.versions_here:
             return False
         self.versions_here[save.code] = 1
@@ -112,6 +153,8 @@ class LiveSqlite:
         return True
 
     async def commit(self, code: str, version: int, make: Make, holder: Holder | None) -> float:
+        if self.problem is not None:
+            raise Refused(self.problem)
         if self.versions_here.get(code, 0) != version - 1:
             raise Conflict(seat=False)
         at = self.now()
@@ -130,6 +173,10 @@ class LiveSqlite:
         self.recent[code] = recent
         self.save(replace(save, recent=recent))
         return at
+
+    async def discard(self, code: str) -> None:
+        # After the room's saves, on its writer: the newest state of the room is none.
+        self._saver(code).put(partial(self.store.discard_room, code))
 
     async def changes(self, code: str, after: int) -> list[Change]:
         """The room's last changes after version `after`: none that a room here has not

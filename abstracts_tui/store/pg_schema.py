@@ -166,6 +166,16 @@ MIGRATIONS = (
             "'resign', 'abort', 'takeback', 'rematch', 'chat'))",
         ),
     ),
+    Migration(
+        5,
+        "a clock held while the database was away, run on by the first change after",
+        (
+            "ALTER TABLE room_changes DROP CONSTRAINT room_changes_kind_check",
+            "ALTER TABLE room_changes ADD CONSTRAINT room_changes_kind_check "
+            "CHECK (kind IN ('join', 'komi', 'side', 'move', 'flag', "
+            "'resign', 'abort', 'takeback', 'rematch', 'chat', 'hold'))",
+        ),
+    ),
 )
 
 

@@ -38,6 +38,7 @@ from .base import (
     rating_filter,
     room_filter,
 )
+from .names import look_alikes, skeleton, sql_skeleton
 from .pg_schema import LOCKS, PROCESS_LOCKS, migrate
 from .schema import NewerStore
 
@@ -80,6 +81,15 @@ INSERT_ROOM = (
     "NULL, NULL, NULL, %(phase)s, %(komi_chosen)s, "
     "%(time_control)s, NULL, %(clock_main)s, %(clock_periods)s, %(open_challenge)s)"
 )
+
+
+NAME_KEY = (
+    f"SELECT key FROM names WHERE {sql_skeleton('name', postgres=True)} = %s "
+    "ORDER BY name = %s DESC, created, name LIMIT 1"
+)
+"""The key of a name (its skeleton, then the name): its own, else the first look-alike's."""
+NAMES_LOCK = 0x6E616D65
+"""The first key of the advisory lock held while a name is kept ('name')."""
 
 
 def where(url: str) -> str:
@@ -265,6 +275,10 @@ class PostgresStore:
             rows = db.cursor(row_factory=dict_row).execute(query.encode(), parameters).fetchall()
         return [stored_room(row) for row in rows]
 
+    def discard_room(self, code: str) -> bool:
+        with failures(), self.pool.connection() as db:
+            return discard_room(db, code)
+
     def codes(self) -> set[str]:
         with failures(), self.pool.connection() as db:
             return {row[0] for row in db.execute("SELECT code FROM rooms")}
@@ -273,16 +287,43 @@ class PostgresStore:
 
     def name_key(self, name: str) -> str | None:
         with failures(), self.pool.connection() as db:
-            row = db.execute("SELECT key FROM names WHERE name = %s", (name,)).fetchone()
+            row = db.execute(NAME_KEY.encode(), (skeleton(name), name)).fetchone()
         return str(row[0]) if row else None
 
-    def keep_name(self, name: str, key: str) -> str:
+    def keep_name(
+        self, name: str, key: str, most: int | None = None, alike: bool = True
+    ) -> str | None:
         with self._transaction() as db:
+            # One process keeps a name at a time: two look-alikes kept at once by two
+            # keys would each find the other not there yet.
+            db.execute("SELECT pg_advisory_xact_lock(%s, 0)", (NAMES_LOCK,))
+            if alike:
+                found = db.execute(NAME_KEY.encode(), (skeleton(name), name)).fetchone()
+            else:
+                found = db.execute("SELECT key FROM names WHERE name = %s", (name,)).fetchone()
+            if found is not None:
+                return str(found[0])
+            if most is not None:
+                count = _one(db, "SELECT count(*) FROM names WHERE key = %s", (key,))
+                if int(count) >= most:
+                    return None
             db.execute(
                 "INSERT INTO names (name, key) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING",
                 (name, key),
             )
             return str(_one(db, "SELECT key FROM names WHERE name = %s", (name,)))
+
+    def key_names(self, key: str) -> list[str]:
+        with failures(), self.pool.connection() as db:
+            rows = db.execute(
+                "SELECT name FROM names WHERE key = %s ORDER BY created, name", (key,)
+            ).fetchall()
+        return [str(row[0]) for row in rows]
+
+    def look_alikes(self) -> list[list[str]]:
+        with failures(), self.pool.connection() as db:
+            rows = db.execute("SELECT name, key FROM names").fetchall()
+        return look_alikes((str(row[0]), str(row[1])) for row in rows)
 
     # -- ratings --------------------------------------------------------------------------
 
@@ -335,6 +376,20 @@ def create_room(db: Db, room: RoomSave, holder: str) -> bool:
         if holder:
             _take_seat(db, room.code, room.setup.creator, holder)
         notify_room(db, room.code, 1)
+    return True
+
+
+def discard_room(db: Db, code: str) -> bool:
+    """Delete room `code`, its changes and its seats if nobody joined it (see
+    `Store.discard_room`); whether it was deleted."""
+    with failures(), db.transaction():
+        found = db.execute(
+            "SELECT 1 FROM rooms WHERE code = %s AND joiner IS NULL FOR UPDATE", (code,)
+        ).fetchone()
+        if found is None:
+            return False
+        for table in ("room_changes", "seats", "rooms"):
+            db.execute(f"DELETE FROM {table} WHERE code = %s".encode(), (code,))
     return True
 
 

@@ -40,6 +40,7 @@ from .base import (
     rating_filter,
     room_filter,
 )
+from .names import look_alikes, skeleton, sql_skeleton
 from .schema import NewerStore, migrate, now
 from .sqlite_errors import DAMAGED, not_text, reason
 from .sqlite_file import LEAVE_IT, Watch, examine_file, examine_tables, make_new, read_only
@@ -58,6 +59,13 @@ INSERT_ROOM = (
 )
 """A new room at version 1 (or its last change's), unfinished (made and changed at the
 same time)."""
+
+
+NAME_KEY = (
+    f"SELECT key FROM names WHERE {sql_skeleton('name')} = ? "
+    "ORDER BY name = ? DESC, created, name LIMIT 1"
+)
+"""The key of a name (its skeleton, then the name): its own, else the first look-alike's."""
 
 
 def when(text: str) -> datetime:
@@ -317,23 +325,46 @@ class SqliteStore:
                 self._damage(f"a room's row cannot be read: {error}")
             raise StoreError(DAMAGED) from None
 
+    def discard_room(self, code: str) -> bool:
+        with self._transaction() as db:
+            deleted = db.execute(
+                "DELETE FROM rooms WHERE code = ? AND joiner IS NULL", (code,)
+            ).rowcount
+        return bool(deleted)
+
     def codes(self) -> set[str]:
         return {row["code"] for row in self._read("SELECT code FROM rooms")}
 
     # -- names ----------------------------------------------------------------------------
 
     def name_key(self, name: str) -> str | None:
-        rows = self._read("SELECT key FROM names WHERE name = ?", (name,))
+        rows = self._read(NAME_KEY, (skeleton(name), name))
         return str(rows[0]["key"]) if rows else None
 
-    def keep_name(self, name: str, key: str) -> str:
-        with self._transaction() as db:
-            db.execute(
-                "INSERT INTO names VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING",
-                (name, key, now()),
-            )
-            (kept,) = db.execute("SELECT key FROM names WHERE name = ?", (name,)).fetchone()
-        return str(kept)
+    def keep_name(
+        self, name: str, key: str, most: int | None = None, alike: bool = True
+    ) -> str | None:
+        with self._transaction() as db:  # one writer at a time: checked and kept at once
+            if alike:
+                found = db.execute(NAME_KEY, (skeleton(name), name)).fetchone()
+            else:
+                found = db.execute("SELECT key FROM names WHERE name = ?", (name,)).fetchone()
+            if found is not None:
+                return str(found[0])
+            if most is not None:
+                (count,) = db.execute("SELECT count(*) FROM names WHERE key = ?", (key,)).fetchone()
+                if count >= most:
+                    return None
+            db.execute("INSERT INTO names VALUES (?, ?, ?)", (name, key, now()))
+        return key
+
+    def key_names(self, key: str) -> list[str]:
+        rows = self._read("SELECT name FROM names WHERE key = ? ORDER BY created, name", (key,))
+        return [str(row["name"]) for row in rows]
+
+    def look_alikes(self) -> list[list[str]]:
+        rows = self._read("SELECT name, key FROM names")
+        return look_alikes((str(row["name"]), str(row["key"])) for row in rows)
 
     # -- ratings --------------------------------------------------------------------------
 

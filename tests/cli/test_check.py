@@ -128,3 +128,24 @@ def test_check_reports_a_bad_record_in_one_line(
     assert done.returncode == 1
     assert done.stdout == ""
     assert done.stderr == f"Error: {path}: {message}\n"
+
+
+def test_check_shows_a_records_names_without_what_a_terminal_would_act_on(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "names.sgf"
+    path.write_text(
+        "(;FF[4]GM[1000]GA[egotzi]SZ[7]PB[ann\x07\u202eevil]PW[bob\x1b[2J"
+        + "x" * 1000
+        + "]GN[game\x07\u202e]\n;B[c3])",
+        encoding="utf-8",
+    )
+    done = run("check", str(path))
+    assert done.returncode == 0, done.stderr
+    for acted_on in ("\x07", "\u202e", "\x1b"):
+        assert acted_on not in done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert "Black at the start: ann\\x07\\u202eevil" in lines  # shown for what it is
+    white = next(line for line in lines if line.startswith("White at the start: "))
+    assert white.startswith("White at the start: bob\\x1b[2Jxxx") and white.endswith("…")
+    assert len(white) < 100

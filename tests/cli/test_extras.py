@@ -83,12 +83,13 @@ def test_only_the_extras_modules_need_them(without_extras: dict[str, str]) -> No
         stdin=subprocess.DEVNULL,
     )
     assert done.returncode == 0, done.stderr
-    # The PostgreSQL store and the live rooms on it, and the web server's five
+    # The PostgreSQL store and the live rooms on it, and the web server's six
     # modules: nothing else of the package needs an extra.
     assert sorted(done.stdout.split("\n")[:-1]) == [
         "abstracts_tui.store.live_postgres psycopg",
         "abstracts_tui.store.postgres psycopg",
         "abstracts_tui.web aiohttp",
+        "abstracts_tui.web_http aiohttp",
         "abstracts_tui.web_internals textual_serve",
         "abstracts_tui.web_room_page aiohttp",
         "abstracts_tui.web_rooms aiohttp",

@@ -86,7 +86,7 @@ def test_time_per_move_refuses_what_is_not_a_positive_time(argument: str) -> Non
 
 
 def test_time_per_move_takes_a_positive_number() -> None:
-    answers, _ = talk(["time_per_move 0.05", "time_per_move 3", "time_per_move 1e-2"])
+    answers, _ = talk(["time_per_move 0.05", "time_per_move 3", "time_per_move 0.01"])
     assert [a.ok for a in answers] == [True, True, True]
     assert [a.text for a in answers] == ["", "", ""]
 

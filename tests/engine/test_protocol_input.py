@@ -16,7 +16,7 @@ from abstracts_tui.engine.protocol import Engine
 from abstracts_tui.engine.protocol_input import MAX_LINE
 from abstracts_tui.rules import new_game
 
-from .test_protocol import talk
+from .test_protocol import Answer, talk
 
 QUICK = {"ABSTRACTS_TUI_PLAYOUTS": "8", "ABSTRACTS_TUI_SEED": "1"}
 """Searches of a few playouts: genmove and analyze answer at once."""
@@ -31,11 +31,14 @@ def answers(engine: Engine, lines: list[str]) -> list[str]:
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        (f"newgame pilo size={ARABIC_SIX}", f"size must be a whole number, not '{ARABIC_SIX}'"),
+        (
+            f"newgame pilo size={ARABIC_SIX}",
+            f"size must be a whole number of at most 2 ASCII digits, not '{ARABIC_SIX}'",
+        ),
         (f"newgame pilo size=6{SUPERSCRIPT_TWO}", "size must be a whole number"),
-        ("newgame pilo size=" + "9" * 5000, "size must be a whole number, not '999"),
+        ("newgame pilo size=" + "9" * 5000, "size must be a whole number of at most 2 ASCII"),
         (f"newgame linage komi={FULLWIDTH_ONE}", "komi must be a number"),
-        ("newgame linage komi=inf", "komi must be a number, not 'inf'"),
+        ("newgame linage komi=inf", "komi must be a number in ASCII digits such as -2"),
         (
             f"setposition pilo size=6 b{SUPERSCRIPT_TWO}...../....../....../....../....../...... "
             "orange passes=0,last=blue,swap=no",
@@ -44,9 +47,9 @@ def answers(engine: Engine, lines: list[str]) -> list[str]:
         (
             f"setposition pilo size={ARABIC_SIX} ....../....../....../....../....../...... "
             "blue passes=0,last=none,swap=no",
-            "the size must be a whole number",
+            "size must be a whole number of at most 2 ASCII digits",
         ),
-        (f"time_per_move {FULLWIDTH_ONE}", "the time must be a number of seconds"),
+        (f"time_per_move {FULLWIDTH_ONE}", "the time must be a number in ASCII digits"),
         (f"{SUPERSCRIPT_TWO} name", f"unknown command '{SUPERSCRIPT_TWO}'"),
     ],
     ids=[
@@ -66,6 +69,70 @@ def test_numbers_must_be_ascii_digits(line: str, message: str) -> None:
     (answer,) = answers(engine, [line])
     assert answer.startswith("? ") and message in answer, answer
     assert "internal error" not in answer
+
+
+NO_NUMBERS_BUT_DIGITS = [
+    # What a stranger sent: each took a number the README says is ASCII digits.
+    ("newgame linage size=5 komi=1e308", "komi must be a number in ASCII digits such as -2"),
+    ("time_per_move 1e9", "the time must be a number in ASCII digits such as 2 or 2.5"),
+    ("analyze 1e-9", "the time must be a number in ASCII digits such as 2 or 2.5"),
+    # And every other number a command takes: no exponent, sign or padding beyond its
+    # digits, no value outside its range.
+    ("time_per_move 1e1", "the time must be a number in ASCII digits"),
+    ("time_per_move 100000", "(at most 5 digits before the point and 3 after)"),
+    ("time_per_move 0.001", "the time must be from 0.01 to 86400 seconds (a day), not 0.001"),
+    ("analyze 0", "the time must be from 0.01 to 86400 seconds (a day), not 0"),
+    ("analyze 2.", "the time must be a number in ASCII digits"),
+    ("newgame pilo size=0008", "size must be a whole number of at most 2 ASCII digits"),
+    ("newgame pilo size=+8", "size must be a whole number of at most 2 ASCII digits, not '+8'"),
+    ("newgame linage size=5 komi=+0.5", "komi must be a number in ASCII digits"),
+    ("newgame linage size=5 komi=0.5000", "(at most 4 digits before the point and 2 after)"),
+    ("newgame linage size=5 komi=-1000.5", "komi must lie between -1000 and 1000"),
+    (
+        "setposition linage size=5,komi=1e2 ...../...../...../...../..... vertical passes=0",
+        "komi must be a number in ASCII digits",
+    ),
+    (
+        "setposition pilo size=006 ....../....../....../....../....../...... blue "
+        "passes=0,last=none,swap=no",
+        "size must be a whole number of at most 2 ASCII digits, not '006'",
+    ),
+    ("0" * 10 + " name", "the command id must be at most 9 digits, not 10"),
+    ("1" * 5000 + " quit", "the command id must be at most 9 digits, not 5,000"),
+]
+
+
+def test_the_real_engine_takes_numbers_only_as_ascii_digits_in_range() -> None:
+    lines = ["newgame linage size=5 komi=0.5", *(line for line, _ in NO_NUMBERS_BUT_DIGITS)]
+    found, code = talk([*lines, "position", "time_per_move 86400", "time_per_move 0.05"])
+    assert code == 0  # the refused quit did not end it
+    refused = found[1 : len(lines)]
+    for (line, message), answer in zip(NO_NUMBERS_BUT_DIGITS, refused, strict=True):
+        assert not answer.ok and answer.ident == "", (line, answer)
+        assert message in answer.text and "\n" not in answer.text, (line, answer.text)
+    # Nothing refused changed the game.
+    assert found[len(lines)] == Answer(
+        True, "", "linage size=5,komi=0.5 " + "...../" * 4 + "..... vertical passes=0"
+    )
+    assert [answer.ok for answer in found[len(lines) + 1 :]] == [True, True]
+
+
+def test_the_real_engine_takes_the_numbers_at_their_bounds() -> None:
+    found, code = talk(
+        [
+            "123456789 newgame linage size=19 komi=-999.5",
+            "newgame linage size=05 komi=6.50",
+            "time_per_move 86400",
+            "time_per_move 0.01",
+            "analyze 0.05",
+        ]
+    )
+    assert code == 0
+    # (The search is cut short: the input has ended. Taken is what is tested here.)
+    assert [(answer.ok, answer.ident) for answer in found] == [
+        (True, "123456789"),
+        *[(True, "")] * 4,
+    ]
 
 
 def test_a_command_id_is_ascii_digits() -> None:
@@ -184,6 +251,15 @@ def test_a_line_of_a_mebibyte_is_read_and_a_longer_one_refused_with_its_id() -> 
     assert found[0].startswith("?1 this command takes no arguments")
     assert found[1] == f"?2 line too long ({MAX_LINE + 1:,} bytes, at most 1,048,576)"
     assert found[2] == "=3 abstracts-tui"
+
+
+def test_a_line_too_long_echoes_no_id_longer_than_an_id() -> None:
+    long_id = b"9" * 1000 + b" name " + b"x" * MAX_LINE
+    found = run_on(long_id + b"\n123456789 name " + b"x" * MAX_LINE + b"\n")
+    assert found == [
+        f"? line too long ({len(long_id):,} bytes, at most 1,048,576)",
+        f"?123456789 line too long ({MAX_LINE + 15:,} bytes, at most 1,048,576)",
+    ]
 
 
 def test_a_long_line_split_across_reads_and_the_end_without_a_line_break() -> None:

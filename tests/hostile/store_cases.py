@@ -14,7 +14,9 @@ memory. What must hold:
 - whatever the umask, the players' folders are 0700 and their files 0600;
 - temporary files left by killed writers are removed at the start, and nothing else;
 - after a database outage the players of two processes see each other connected and
-  their moves go through.
+  their moves go through;
+- while the store keeps no change (the database stopped, another program's lock) the
+  mover's clock is held on every screen, runs on after, and nobody loses on time.
 """
 
 from __future__ import annotations
@@ -570,4 +572,205 @@ def database_outages(folder: Path, outages: int, seconds: float) -> Report:
                 running.stop()
                 if "Traceback" in running.log:
                     report.failures.append("a traceback in a server's log")
+    return report
+
+
+# -- clocks through the store's trouble ----------------------------------------------------
+
+HELD = "The clocks are held meanwhile."
+RUN_ON = "The clocks run on from where they were held."
+CLOCK = "12s+6s"
+"""The rooms' clock: less time than an outage lasts, and 6 s more after each move."""
+
+
+def clock_face(screen: str, who: str) -> str | None:
+    """The face beside `who` (`Blue ann`) on a screen (`0:09.4`, `0:12`)."""
+    found = re.search(rf"{who}\s+(\d+:\d+(?:\.\d)?)", screen)
+    return found.group(1) if found else None
+
+
+class Mirror:
+    """The room's game as the test plays it: the next move each player types by name."""
+
+    def __init__(self) -> None:
+        self.game = new_game("petrify", size=8)
+
+    def next_move(self) -> str:
+        for move in sorted(self.game.legal_moves()):
+            name = self.game.move_name(move)
+            if name not in ("swap", "pass"):
+                self.game.play(move)
+                return name
+        raise AssertionError("no move left")
+
+
+async def typed_move(client: ScreenClient, name: str) -> None:
+    """`client` plays `name` on its move line."""
+    client.send(":")
+    await client.wait_for("Enter plays")
+    client.send(name + ENTER)
+
+
+async def clocked_room(
+    one: int, two: int
+) -> tuple[list[asyncssh.SSHClientConnection], ScreenClient, ScreenClient, Mirror]:
+    """Ann makes a Petrify room with `CLOCK` on port `one`, Bob joins on `two`; Ann and Bob
+    each play a move (Bob on past the pie rule): Ann's clock runs."""
+    ann_conn, ann = await connect(one, "ann", width=160)
+    await ann.wait_for("you are ann", "New room")
+    ann.send("c" + "\t" * 2 + CLOCK)
+    await ann.wait_for("choose a game", f"Clock       {CLOCK}")
+    ann.send(ENTER)
+    found = re.search(r"Room (\w{4})", await ann.wait_for("Waiting for a second player"))
+    assert found is not None
+    bob_conn, bob = await connect(two, "bob", command=f"join {found.group(1)}", width=160)
+    mirror = Mirror()
+    await ann.wait_for("> Blue ann")
+    await typed_move(ann, mirror.next_move())
+    await bob.wait_for("Pie rule")
+    bob.send("p")
+    await bob.wait_gone("Pie rule")
+    await typed_move(bob, mirror.next_move())
+    await ann.wait_for("2. Orange", "> Blue ann")
+    return [ann_conn, bob_conn], ann, bob, mirror
+
+
+async def held_through(
+    clients: list[ScreenClient], mover: str, trouble_seconds: float, report: Report, stage: str
+) -> str | None:
+    """While the store is in trouble: every screen says the clocks are held, and `mover`'s
+    face (`Blue ann`) stays as it was for `trouble_seconds`; the face held, if so."""
+    for client in clients:
+        await client.wait_for("Not being saved", HELD, timeout=30)
+    held = clock_face(clients[0].text(), mover)
+    await asyncio.sleep(trouble_seconds)
+    for client in clients:
+        if clock_face(client.text(), mover) != held:
+            report.failures.append(f"{stage}: {mover}'s clock ran while nothing was kept")
+        if "lost on time" in client.text():
+            report.failures.append(f"{stage}: lost on time while nothing was kept")
+    return held
+
+
+async def run_on(
+    clients: list[ScreenClient], mover: ScreenClient, name: str, report: Report, stage: str
+) -> None:
+    """The store is back: every screen says the clocks run on, and the mover's `name`
+    is played (not lost on time meanwhile)."""
+    for client in clients:
+        await client.wait_for(RUN_ON, timeout=45)
+    await typed_move(mover, name)
+    for client in clients:
+        screen = await client.wait_until(
+            lambda text: f" {name}" in text.split("Score now:")[-1] or "lost on time" in text,
+            "the move, or the end on time",
+        )
+        if "lost on time" in screen:
+            report.failures.append(f"{stage}: lost on time after the store was back")
+
+
+def clocks_through_outages(folder: Path, outages: int, seconds: float) -> Report:
+    """Two server processes and a room with a clock on a database stopped `outages` times
+    for `seconds`, more than the mover has: the mover's clock is held on both screens,
+    runs on after, and nobody loses on time."""
+    from ..postgres import cluster
+
+    report = Report()
+    with cluster() as database:
+        url = database.create_database("clock_outages")
+        one = RunningServer(folder / "one", ["--database", url]).wait_listening()
+        two = RunningServer(folder / "two", ["--database", url]).wait_listening()
+        try:
+
+            async def play() -> None:
+                conns, ann, bob, mirror = await clocked_room(one.port, two.port)
+                players = [(ann, "Blue ann"), (bob, "Orange bob")]
+                for number in range(outages):
+                    report.cases += 1
+                    stage = f"clock outage {number + 1}"
+                    mover, face = players[number % 2]
+                    try:
+                        database.stop()
+                        try:
+                            await held_through([ann, bob], face, seconds, report, stage)
+                        finally:
+                            database.start()
+                        await run_on([ann, bob], mover, mirror.next_move(), report, stage)
+                    except AssertionError as error:
+                        report.failures.append(f"{stage}: {one_line(str(error))}")
+                for conn in conns:
+                    conn.close()
+
+            asyncio.run(play())
+        finally:
+            for running in (one, two):
+                report.peak_of(running.process.pid)
+                running.stop()
+                if "Traceback" in running.log:
+                    report.failures.append("a traceback in a server's log")
+    return report
+
+
+async def locked_once(
+    store: Path,
+    movers: tuple[ScreenClient, ScreenClient],
+    face: str,
+    mirror: Mirror,
+    seconds: float,
+    report: Report,
+    stage: str,
+) -> None:
+    """Another program locks `store`; the first of `movers` moves (taken: its save waits,
+    then fails), the second's clock (`face`) is held for `seconds`; then the lock goes,
+    and the second moves."""
+    import sqlite3
+
+    mover, waiting = movers
+    other = sqlite3.connect(store, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        await typed_move(mover, mirror.next_move())
+        await held_through(list(movers), face, seconds, report, stage)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    await run_on(list(movers), waiting, mirror.next_move(), report, stage)
+
+
+def clocks_through_locks(folder: Path, locks: int, seconds: float) -> Report:
+    """A server on SQLite and a room with a clock, its store locked by another program
+    `locks` times for `seconds` (more than the mover has) just after a move: that move is
+    kept, the next mover's clock is held once the failed save is known, runs on after,
+    and nobody loses on time; a quiet player meanwhile is not kept waiting."""
+    report = Report()
+    with server(folder / "data", report=report) as running:
+
+        async def play() -> None:
+            conns, ann, bob, mirror = await clocked_room(running.port, running.port)
+            carl_conn, carl = await hot_seat(running.port, "carl")
+            for number in range(locks):
+                report.cases += 1
+                stage = f"clock lock {number + 1}"
+                # Each case is two moves, Ann's under the lock and Bob's after it: Ann is
+                # to move again at the next.
+                once = partial(
+                    locked_once,
+                    folder / "data" / "server.db",
+                    (ann, bob),
+                    "Orange bob",
+                    mirror,
+                    seconds,
+                    report,
+                    stage,
+                )
+                try:
+                    await while_quiet(carl, report.stalls_ms, once)
+                except AssertionError as error:
+                    report.failures.append(f"{stage}: {one_line(str(error))}")
+            for conn in [*conns, carl_conn]:
+                conn.close()
+
+        asyncio.run(play())
+    if "Traceback" in running.log:
+        report.failures.append("a traceback in the server's log")
     return report

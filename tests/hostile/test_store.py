@@ -1,7 +1,8 @@
 """The server's store and files under hostile conditions, at small counts (see
 `store_cases`; `scripts/hostile_store.py` runs the same at larger ones): store files
 damaged before the start and while the server runs, umasks that would open the players'
-files, temporary files left by killed writers, a database outage under two processes."""
+files, temporary files left by killed writers, a database outage under two processes, and
+room clocks held through a database outage and another program's lock."""
 
 from __future__ import annotations
 
@@ -48,3 +49,20 @@ def test_after_a_database_outage_two_processes_show_their_players_connected(
     report = store_cases.database_outages(tmp_path, outages=1, seconds=3)
     assert report.failures == []
     assert report.cases == 1
+
+
+def test_through_a_database_outage_the_clock_is_held_and_nobody_loses_on_time(
+    tmp_path: Path,
+) -> None:
+    report = store_cases.clocks_through_outages(tmp_path, outages=1, seconds=14)
+    assert report.failures == []
+    assert report.cases == 1
+
+
+def test_through_a_lock_held_by_another_program_the_clock_is_held_and_nobody_loses_on_time(
+    tmp_path: Path,
+) -> None:
+    report = store_cases.clocks_through_locks(tmp_path, locks=1, seconds=14)
+    assert report.failures == []
+    assert report.cases == 1
+    assert report.stalls_ms and max(report.stalls_ms) < 2000, report.stalls_ms

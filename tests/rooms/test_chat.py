@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.text import Text
 
 from abstracts_tui.commands import CHAT_LIMIT
+from abstracts_tui.rooms import chat
 from abstracts_tui.rooms.chat import (
     BURST,
     Chat,
@@ -42,6 +43,8 @@ class Time:
         ("zero\u200bwidth", "zerowidth"),
         ("[bold red]not markup[/]", "[bold red]not markup[/]"),
         ("日本語 é ♟", "日本語 é ♟"),
+        ("a\u2800\u2800\u2800b\u3164\u3164c\u00a0\u3000d", "a b c d"),  # blanks: one space
+        ("vs\ufe0f16 cgj\u034f", "vs16 cgj"),  # default-ignorable, not format characters
     ],
 )
 def test_a_line_is_cleaned_of_what_a_terminal_would_act_on(typed: str, shown: str) -> None:
@@ -64,6 +67,42 @@ def test_a_line_too_long_or_empty_is_refused_with_a_sentence() -> None:
     for empty in ("", "   ", "\x1b[31m\x1b[0m", "\u200b"):
         with pytest.raises(ChatRefused, match="nothing to say"):
             check_line(empty)
+
+
+@pytest.mark.parametrize(
+    "blank",
+    [
+        "\u3164" * 20,  # Hangul filler
+        "\u115f\u1160\uffa0",  # the other Hangul fillers
+        "\u2800" * 50,  # braille pattern blank
+        "\u3164 \u2800\u200b\u2060\ufeff\u00ad\u034f\ufe0f\u3000",  # blanks and invisibles
+    ],
+)
+def test_a_line_that_shows_nothing_is_refused(blank: str) -> None:
+    with pytest.raises(ChatRefused, match=r"^There is nothing to say in that line\.$"):
+        check_line(blank)
+
+
+def test_every_row_of_a_wrapped_line_starts_with_its_speaker() -> None:
+    forged = "\u2800" * 70 + "Blue to move (ann). " + "x" * 100 + " bob: I resign"
+    for width in (30, 40, 79, 80, 81, 200):
+        wrapped = chat.rows(clean(forged), width, "carl says: ", "carl goes on: ")
+        assert wrapped[0][0] == "carl says: "
+        assert all(prefix == "carl goes on: " for prefix, _ in wrapped[1:])
+        assert all(len(prefix + words) <= width for prefix, words in wrapped)
+        kept = "".join(words for _, words in wrapped).replace(" ", "")
+        assert kept == clean(forged).replace(" ", "")  # nothing lost
+
+
+def test_rows_count_wide_characters_as_two_cells_and_cut_a_long_prefix() -> None:
+    wrapped = chat.rows("日本語" * 20, 30, "ann: ", "ann: ")
+    assert [words for _, words in wrapped][:2] == [
+        "日本語日本語日本語日本語",
+        "日本語日本語日本語日本語",
+    ]
+    long_name = "a" * 24
+    prefix, words = chat.rows("hi", 20, f"{long_name}, watching, says: ", "")[0]
+    assert prefix == "a" * 8 + "… " and words == "hi"
 
 
 def test_each_person_has_a_burst_then_a_steady_rate() -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from abstracts_tui.commands import Abort, Play, Rematch, Resign, Takeback
 from abstracts_tui.game_setup import Setup
+from abstracts_tui.rooms.bounds import RoomRates
 from abstracts_tui.rooms.chat import BURST, ChatLine, ChatRefused
 from abstracts_tui.rooms.holder import new_holder
 from abstracts_tui.rooms.live import Refused
@@ -206,17 +207,20 @@ def test_a_rematch_is_a_new_room_with_the_colours_reversed(opener: Opener) -> No
 def test_open_challenges_are_listed_to_others_until_accepted(opener: Opener) -> None:
     ann, bob, carol = new_holder("ann"), new_holder("bob"), new_holder("carol")
 
-    async def play() -> str:
+    async def play() -> tuple[str, str]:
         rooms = await started(opener)
         open_room = await rooms.create(Setup("pilo", 6), ann, open=True)
         by_code = await rooms.create(Setup("pilo", 6), ann)
         assert [r.code for r in rooms.challenges("bob")] == [open_room.code]
         assert rooms.challenges("ann") == []  # one's own is one of one's games
-        assert open_room not in rooms.to_watch("bob") and by_code in rooms.to_watch("bob")
+        assert open_room not in rooms.to_watch("bob")
+        # A room made to be joined by its code is listed to its players only.
+        assert rooms.listed("bob") == [open_room]
+        assert rooms.listed("ann") == [open_room, by_code]
         await rooms.close()
-        return open_room.code
+        return open_room.code, by_code.code
 
-    code = asyncio.run(play())
+    code, private = asyncio.run(play())
 
     async def again() -> None:
         rooms = await started(opener)
@@ -225,6 +229,12 @@ def test_open_challenges_are_listed_to_others_until_accepted(opener: Opener) -> 
         assert [r.code for r in rooms.challenges("carol")] == [code]
         await rooms.join(room, bob)
         assert rooms.challenges("carol") == [] and room in rooms.to_watch("carol")
+        # Joined by its code, the private room's game is still nobody else's to see.
+        by_code = await rooms.get(private)
+        assert by_code is not None and not by_code.open
+        await rooms.join(by_code, bob)
+        assert rooms.to_watch("carol") == [room] and rooms.listed("carol") == [room]
+        assert by_code in rooms.listed("bob") and by_code in rooms.of_player("bob")
         await rooms.close()
 
     asyncio.run(again())
@@ -251,9 +261,12 @@ def test_rooms_waiting_for_a_player_are_bounded_per_person(opener: Opener) -> No
 
     async def play() -> None:
         rooms = await started(opener)
+        later = [0.0]
+        rooms.rates = RoomRates(lambda: later[0])  # rooms made a minute: `test_bounds`
         made = [
             await rooms.create(PILO, ann, open=number % 2 == 0) for number in range(WAITING_ROOMS)
         ]
+        later[0] += 60
         with pytest.raises(RoomError) as refused_room:
             await rooms.create(PILO, ann)
         assert str(refused_room.value) == (

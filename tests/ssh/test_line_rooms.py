@@ -14,12 +14,14 @@ import re
 from pathlib import Path
 
 from abstracts_tui.records import Record
+from abstracts_tui.rooms.bounds import ROOMS_AT_ONCE, ROOMS_PER_MINUTE
 from abstracts_tui.rooms.kept import Finish
 from abstracts_tui.rules import new_game
 from abstracts_tui.store import RoomSave, RoomSetup, SqliteStore
 from tests.lines.terminal import LineTerminal
 from tests.openssh import SSH, needs_ssh
 
+from .client import connect
 from .conftest import RunningServer
 from .test_rooms import ENTER, create_room
 
@@ -54,13 +56,14 @@ def test_a_line_mode_player_against_a_full_screen_one_with_a_line_mode_watcher(
 
     async def play() -> None:
         nonlocal bob, carl, dave
-        # Ann makes a Petrify room on the full screen; Bob finds it in his lobby's list.
-        ann_conn, ann, code = await create_room(server.port, "ann")
+        # Ann makes a Petrify room on the full screen, open to anyone: Bob finds it in
+        # his lobby's list, and takes it by its number.
+        ann_conn, ann, code = await create_room(server.port, "ann", open=True)
         bob = lines_of(server, "bob", tmp_path)
         assert await heard(bob, "Your games") == "Your games: none."
-        assert await heard(bob, "Open challenges") == "Open challenges: none."
-        assert await heard(bob, "Games to watch") == "Games to watch:"
+        assert await heard(bob, "Open challenges") == "Open challenges:"
         assert await heard(bob, "1. ") == (f"1. Room {code}, Petrify 8x8, ann waits for a player.")
+        assert await heard(bob, "Games to watch") == "Games to watch: none."
         await heard(bob, "Type 1 to enter")
         bob.send("1")  # joins: the seat is open
         assert await heard(bob, f"Room {code}:") == f"Room {code}: Petrify 8x8, ann against bob."
@@ -174,12 +177,18 @@ def test_two_line_mode_players_make_join_and_play_a_room(start_server, tmp_path:
             f"It waits for a player: give them the code {code} (ssh -t -p {server.port} "
             f"127.0.0.1 join {code})"
         )
-        # Bob reads the lists again and joins by the room's number.
+        # Made to be joined by its code: Bob's lists do not have it, nor his numbers.
         bob.send("rooms")
-        assert bob.wait_for("1. ") == (
-            f"1. Room {code}, Pilo 6x6, clock 10m+5s, ann waits for a player."
+        assert bob.wait_for("Open challenges") == "Open challenges: none."
+        assert bob.wait_for("Games to watch") == "Games to watch: none."
+        assert bob.wait_for("Type") == (
+            "Type new and a game to make a room, play for a game here, or help."
         )
         bob.send("1")
+        assert bob.wait_for("There is no room") == (
+            "There is no room to choose: type new and a game to make one."
+        )
+        bob.send(f"join {code}")  # the code Ann gave him
         assert ann.wait_for("bob joined") == "bob joined the room: the game begins."
         assert ann.wait_for("Blue to move") == "Blue to move (ann)."
         assert bob.wait_for("You play") == "You play Orange. Type help for the commands of a room."
@@ -350,7 +359,8 @@ def test_the_lobby_by_lines_names_the_players_ratings(start_server, tmp_path: Pa
     store = SqliteStore(data / "server.db")
     rated = RoomSetup("pilo", 6, creator="ann", rated=True)
     store.save_room(RoomSave("r4te", rated, "bob", sgf, finish=Finish("blue+R", "ann")))
-    store.save_room(RoomSave("w8it", RoomSetup("pilo", 6, creator="bob", rated=True), None, None))
+    challenge = RoomSetup("pilo", 6, creator="bob", rated=True, open=True)
+    store.save_room(RoomSave("w8it", challenge, None, None))
     ratings = {rating.name: rating.rating.text() for rating in store.ratings("pilo", None)}
     store.close()
     assert set(ratings) == {"ann", "bob"}
@@ -363,6 +373,109 @@ def test_the_lobby_by_lines_names_the_players_ratings(start_server, tmp_path: Pa
         )
         ann.send("quit")
         assert ann.close() == 0
+    finally:
+        if ann.process.poll() is None:
+            ann.process.kill()
+
+
+def test_a_room_by_its_code_is_not_a_strangers_to_see_or_to_take_by_number(
+    start_server, tmp_path: Path
+) -> None:
+    server: RunningServer = start_server()
+    ann = lines_of(server, "ann", tmp_path)
+    bob = carl = None
+    try:
+        ann.wait_for("Type new")
+        ann.send("new pilo 6")
+        found = re.fullmatch(
+            r"Room (\w{4}): Pilo 6x6, ann against whoever joins\.", ann.wait_for("Room ")
+        )
+        assert found
+        private = found.group(1)
+        assert ann.wait_for("It waits").startswith(
+            f"It waits for a player: give them the code {private} (ssh -t -p {server.port} "
+            f"127.0.0.1 join {private})"
+        )
+        ann.send("leave")
+        ann.wait_for("Type 1 to enter")
+        ann.send("new egotzi 5 open")
+        found = re.fullmatch(
+            r"Room (\w{4}): Egotzi 5x5, ann against whoever joins\.", ann.wait_for("Room ")
+        )
+        assert found
+        public = found.group(1)
+        # A stranger's lists have the open challenge only; its numbers take it only.
+        bob = lines_of(server, "bob", tmp_path)
+        assert bob.wait_for("Open challenges") == "Open challenges:"
+        assert bob.wait_for("1. ") == f"1. Room {public}, Egotzi 5x5, ann waits for a player."
+        assert bob.wait_for("Games to watch") == "Games to watch: none."
+        assert bob.wait_for("Type") == (
+            "Type 1 to enter, new and a game to make a room, play for a game here, or help."
+        )
+        bob.send("2")
+        assert bob.wait_for("There is") == "There is one room: type 1."
+        # Given the code, he joins by it.
+        bob.send(f"join {private}")
+        assert bob.wait_for(f"Room {private}") == f"Room {private}: Pilo 6x6, ann against bob."
+        assert bob.wait_for("You play") == "You play Orange. Type help for the commands of a room."
+        # Under way, its game is not among the games to watch; by its code it is watched.
+        carl = lines_of(server, "carl", tmp_path)
+        assert carl.wait_for("1. ") == f"1. Room {public}, Egotzi 5x5, ann waits for a player."
+        assert carl.wait_for("Games to watch") == "Games to watch: none."
+        carl.send(f"watch {private}")
+        assert carl.wait_for(f"Room {private}") == f"Room {private}: Pilo 6x6, ann against bob."
+        assert carl.wait_for("You watch").startswith("You watch (")
+        for term in (ann, bob, carl):
+            term.send("quit")
+        for term in (ann, bob, carl):
+            assert term.close() == 0
+            no_escapes(term)
+    finally:
+        for term in (ann, bob, carl):
+            if term is not None and term.process.poll() is None:
+                term.process.kill()
+
+
+def test_rooms_made_and_called_off_in_a_loop_are_refused_past_the_rate(
+    start_server, tmp_path: Path
+) -> None:
+    server: RunningServer = start_server()
+    ann = lines_of(server, "ann", tmp_path)
+    try:
+        ann.wait_for("Type new")
+        for _ in range(ROOMS_AT_ONCE):
+            ann.send("new pilo")
+            assert ann.wait_for("Room ").endswith("Pilo 8x8, ann against whoever joins.")
+            ann.send("abort")
+            ann.send("leave")
+            ann.wait_for("You leave")
+            ann.wait_for("Type new")
+        ann.send("new pilo")
+        refused = ann.wait_for("Not made")
+        assert re.fullmatch(
+            rf"Not made: you make rooms too fast \(at most {ROOMS_PER_MINUTE} a minute\): "
+            r"wait \d s before you make another\.",
+            refused,
+        ), refused
+        ann.send("rooms")
+        assert ann.wait_for("Your games") == "Your games: none."
+
+        # The full screen's creation screen is refused with the same sentence.
+        async def full_screen() -> None:
+            conn, screen = await connect(server.port, "ann", width=120)
+            await screen.wait_for("you are ann", "New room")
+            screen.send("c")
+            await screen.wait_for("choose a game")
+            screen.send(ENTER)
+            await screen.wait_for(
+                f"You make rooms too fast (at most {ROOMS_PER_MINUTE} a minute): wait"
+            )
+            conn.close()
+
+        asyncio.run(full_screen())
+        ann.send("quit")
+        assert ann.close() == 0
+        no_escapes(ann)
     finally:
         if ann.process.poll() is None:
             ann.process.kill()

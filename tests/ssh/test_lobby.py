@@ -11,16 +11,19 @@ import subprocess
 import sys
 from pathlib import Path
 
+import asyncssh
 import pytest
 
 from abstracts_tui.clock import TimeControl
 from abstracts_tui.ratings import Rating, after_game
 from abstracts_tui.records import Record, result_text
 from abstracts_tui.rules import PASS, Game, new_game
+from abstracts_tui.ssh.driver import STOP
+from abstracts_tui.ssh.held_frames import STALLED_SECONDS, HeldFrames
 from abstracts_tui.ssh.signals import notice_kind, signal
 from abstracts_tui.store import Finish, RoomSave, RoomSetup, SqliteStore, Store
 
-from .client import ScreenClient, connect
+from .client import TIMEOUT, ScreenClient, connect, run
 from .conftest import RunningServer
 from .test_rooms import CURSOR_RIGHT, ENTER, create_room
 from .test_store import near_end
@@ -135,7 +138,7 @@ def test_ratings_in_the_lobby_and_old_to_new_at_the_end_of_a_rated_game(
     server: RunningServer = start_server()  # rooms unrated unless their creator says
 
     async def play() -> None:
-        # Carl creates a rated room by the option on the creation screen.
+        # Carl creates a rated room, open to anyone, by the options on the creation screen.
         carl_conn, carl = await connect(server.port, "carl")
         await carl.wait_for("you are carl")
         carl.send("c")
@@ -144,14 +147,16 @@ def test_ratings_in_the_lobby_and_old_to_new_at_the_end_of_a_rated_game(
         await asyncio.sleep(0.5)
         carl.send(CURSOR_RIGHT)
         await carl.wait_for("< yes >")
+        carl.send(TAB + CURSOR_RIGHT)  # who joins
+        await carl.wait_for("< anyone >")
         carl.send(ENTER)
         screen = await carl.wait_for("Waiting for a second player")
         found = re.search(r"Room (\w{4})", screen)
         assert found
         carl_code = found.group(1)
-        # Dan sees it rated in his lobby.
+        # Dan sees it rated in his lobby, among the open challenges.
         dan_conn, dan = await connect(server.port, "dan", width=120)
-        await dan.wait_for(f"{carl_code}  Petrify 8x8 rated  carl - waiting for a player")
+        await dan.wait_for(f"{carl_code}  Petrify 8x8  no clock  rated  carl")
 
         ann_conn, ann = await connect(server.port, "ann", command="join q9xr")
         bob_conn, bob = await connect(server.port, "bob", command="join q9xr")
@@ -414,3 +419,174 @@ def test_the_tab_cost_script_prints_what_a_tab_costs() -> None:
     assert re.search(r"key to first byte: median [\d.]+ ms", done.stdout), done.stdout
     sent = re.search(r"characters sent: (\d+)", done.stdout)
     assert sent is not None and int(sent.group(1)) < 5_000, done.stdout
+
+
+async def made_in_lines(
+    port: int, user: str, words: str
+) -> tuple[asyncssh.SSHClientConnection, str]:
+    """`user` makes a room in line mode (`new WORDS`, as `ssh host lines` types it), and
+    leaves it waiting: the connection, and the room's code."""
+    conn = await asyncssh.connect(
+        "127.0.0.1", port, username=user, known_hosts=None, client_keys=None, agent_path=None
+    )
+    process = await conn.create_process("lines", encoding="utf-8")
+    process.stdin.write(f"new {words}\n")
+    while True:
+        line = await asyncio.wait_for(process.stdout.readline(), TIMEOUT)
+        found = re.match(r"Room (\w{4}):", line)
+        if found:
+            process.stdin.write("leave\n")
+            return conn, found.group(1)
+        assert line, "the line session ended"
+
+
+def test_a_room_by_its_code_is_listed_to_its_players_only_and_joined_by_its_code(
+    start_server,
+) -> None:
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        ann_conn, ann, private = await create_room(server.port, "ann")
+        ann_open, public = await made_in_lines(server.port, "ann", "pilo open")
+        # Bob's lobby lists the open challenge, made after it, and not the room by code.
+        bob_conn, bob = await connect(server.port, "bob", width=120)
+        screen = await bob.wait_for("you are bob", f"{public}  Pilo 8x8  no clock  casual  ann")
+        assert private not in screen
+        # Nor does `games`, run by anybody else; its players' own list has it.
+        listed = await run(server.port, "carl", "games")
+        assert public in str(listed.stdout) and private not in str(listed.stdout)
+        own = await run(server.port, "ann", "games")
+        assert private in str(own.stdout) and public in str(own.stdout)
+        # Given the code, Bob joins by it in the code field.
+        bob.send("j")
+        await bob.wait_gone("New room")
+        bob.send(private + ENTER)
+        await bob.wait_for("Petrify", "Blue to move (ann)")
+        await ann.wait_for("Blue to move (ann)")
+        # Under way, its game is not among Carl's games to watch; by its code he watches.
+        carl_conn, carl = await connect(server.port, "carl", width=120)
+        screen = await carl.wait_for("you are carl", f"{public}  Pilo 8x8")
+        assert private not in screen
+        watch_conn, watcher = await connect(server.port, "carl", command=f"watch {private}")
+        await watcher.wait_for("You are watching: ann and bob make the moves.")
+        for conn in (ann_conn, ann_open, bob_conn, carl_conn, watch_conn):
+            conn.close()
+
+    asyncio.run(play())
+
+
+def test_a_lobby_is_not_drawn_again_for_rooms_it_does_not_list(start_server) -> None:
+    """Rooms made by their code and called off in a loop are nobody else's to see: an
+    idle lobby of another name is sent nothing for them (it was drawn again for each
+    room made and each called off)."""
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        bob_conn, bob = await connect(server.port, "bob")
+        await bob.wait_for("you are bob", "No open challenges now")
+        await sent_for(bob, "", quiet=1.0)
+        before = bob.received
+        conn = await asyncssh.connect(
+            "127.0.0.1",
+            server.port,
+            username="ann",
+            known_hosts=None,
+            client_keys=None,
+            agent_path=None,
+        )
+        process = await conn.create_process("lines", encoding="utf-8")
+        for _ in range(5):
+            process.stdin.write("new pilo\n")
+            while not (await asyncio.wait_for(process.stdout.readline(), TIMEOUT)).startswith(
+                "Room "
+            ):
+                pass
+            process.stdin.write("abort\nleave\n")
+            while not (await asyncio.wait_for(process.stdout.readline(), TIMEOUT)).startswith(
+                "Type "
+            ):
+                pass
+        await asyncio.sleep(1.0)
+        assert bob.received == before, bob.output()[-500:]
+        conn.close()
+        bob_conn.close()
+
+    asyncio.run(play())
+
+
+STALLED_WINDOW = 32 * 1024
+"""The SSH window of the client that stops reading in the test below (OpenSSH's is 2 MiB:
+the server's side fills sooner)."""
+
+
+@pytest.mark.parametrize("mode", ["process", "thread"])
+def test_a_lobby_that_stops_reading_is_sent_less_and_drawn_whole_when_it_reads(
+    start_server, mode: str
+) -> None:
+    """A client that reads nothing (ctrl+s, a laptop asleep) while its screen changes is
+    neither sent every frame it missed nor closed: once it reads again it is sent the
+    screen as it is then, whole (the app in a process of its own, or on a thread)."""
+    server: RunningServer = start_server(*(["--threads"] if mode == "thread" else []))
+
+    async def play() -> None:
+        conn = await asyncssh.connect(
+            "127.0.0.1",
+            server.port,
+            username="bob",
+            known_hosts=None,
+            client_keys=None,
+            agent_path=None,
+        )
+        _, bob = await conn.create_session(
+            lambda: ScreenClient(100, 30),
+            term_type="xterm-256color",
+            term_size=(100, 30),
+            encoding="utf-8",
+            window=STALLED_WINDOW,
+        )
+        await bob.wait_for("you are bob", "No open challenges now")
+        await sent_for(bob, "")
+        assert bob.chan is not None
+        bob.chan.pause_reading()
+        stalled = bob.received
+        # The screen is drawn whole again and again (a window changed back and forth, as
+        # a lobby flooded with changes is): about a megabyte of frames.
+        for number in range(40):
+            bob.chan.change_terminal_size(100, 30 + number % 2)
+            await asyncio.sleep(0.3)
+        ann_open, public = await made_in_lines(server.port, "ann", "pilo open")
+        await asyncio.sleep(1.0)
+        bob.screen.resize(30 + 39 % 2, 100)
+        bob.chan.resume_reading()
+        screen = await bob.wait_for("you are bob", f"{public}  Pilo 8x8")
+        await sent_for(bob, "", quiet=1.0)
+        assert not bob.closed.is_set()
+        sent = bob.received - stalled
+        # The window and the server's own buffer (64 KiB), and the screen drawn whole.
+        assert sent < 300_000, sent
+        assert "No games yet" in screen and "^q Quit" in bob.text().splitlines()[-1]
+        assert "does not read its screen" not in server.log
+        for closing in (conn, ann_open):
+            closing.close()
+
+    asyncio.run(play())
+
+
+def test_a_client_that_reads_nothing_for_minutes_is_closed_at_last() -> None:
+    """The frames held for a client that does not read: left out while it does not (the
+    terminal given back all the same at the end), drawn again whole once it reads, and
+    after `STALLED_SECONDS` unread no longer held: the session is closed."""
+    now = [0.0]
+    frames = HeldFrames(lambda: now[0])
+    sent: list[str] = []
+    assert not frames.hold("frame", sent.append)  # it reads: sent
+    frames.pause()
+    assert frames.hold("frame", sent.append) and sent == []
+    assert frames.hold("last frame" + STOP, sent.append) and sent == [STOP]
+    assert frames.resume()  # drawn again whole
+    assert not frames.resume()  # nothing left out since
+    frames.pause()
+    now[0] += STALLED_SECONDS - 1
+    assert frames.hold("frame", sent.append) and not frames.stalled()
+    now[0] += 2
+    assert frames.stalled() and not frames.hold("frame", sent.append)

@@ -1,6 +1,7 @@
 """Room clocks on a server of several processes are kept by the database's time: every
-process shows the same faces, and a player who has gone loses on time even when the
-process that held their connection was killed, the end recorded once."""
+process shows the same faces, a player who has gone loses on time even when the
+process that held their connection was killed, the end recorded once, and nobody loses
+time (or the game) while the database is away."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import psycopg
 
+from ..postgres import Cluster
 from .client import connect, run_until
 from .test_processes import two_servers
 from .test_rooms import CURSOR_RIGHT, ENTER
@@ -139,3 +141,78 @@ def test_the_end_on_time_is_recorded_once_when_both_processes_notice_it(
     for server in (one, two):
         # The process that did not record it read the end as it reads a move.
         assert "does not fit" not in server.log and "Traceback" not in server.log, server.log
+
+
+HELD = "The clocks are held meanwhile."
+RUN_ON = "The game is being saved again. The clocks run on from where they were held."
+
+
+def seconds_of(shown: str) -> float:
+    """A face (`0:17`, `0:09.4`, `4:57`) in seconds."""
+    minutes, _, rest = shown.rpartition(":")
+    return int(minutes or 0) * 60 + float(rest)
+
+
+def test_a_database_outage_holds_the_clock_and_costs_the_player_to_move_nothing(
+    start_server, postgres: Cluster, database_url: str, tmp_path: Path
+) -> None:
+    """The database stops for longer than Bob has left, while his clock runs: his move is
+    refused, every screen says why and shows his clock held; once the database is back
+    his clock runs on from where it was held, the same on both processes (one `hold`
+    change, whoever commits it), and he is not lost on time."""
+    one, two = two_servers(start_server, database_url, tmp_path)
+    outage = 22.0  # more than the 20 s Bob has
+
+    async def play() -> str:
+        ann_conn, ann, code = await create_clocked_room(one.port, "ann", "20s")
+        bob_conn, bob = await connect(two.port, "bob", command=f"join {code}", width=160)
+        await ann.wait_for("> Blue ann", "Orange bob")
+        ann.send(CURSOR_RIGHT + ENTER)  # e5: Bob's clock runs
+        await bob.wait_for("Pie rule", "> Orange bob")
+        runs = time.monotonic()
+        bob.send("p")
+        await bob.wait_gone("Pie rule")
+        postgres.stop()
+        stopped = time.monotonic()
+        try:
+            for client in (ann, bob):
+                await client.wait_for("Not being saved", HELD, timeout=20)
+            held = face(bob.text(), "Orange bob")
+            bob.send(CURSOR_RIGHT + CURSOR_RIGHT + ENTER)  # f5, refused with the reason
+            await bob.wait_for("Not played: ", "moves wait until it is back", "Pie rule")
+            await asyncio.sleep(outage - (time.monotonic() - stopped))
+            # Held on both screens all along, and not lost on time.
+            for client in (ann, bob):
+                assert face(client.text(), "Orange bob") == held, client.text()
+                assert "lost on time" not in client.text()
+        finally:
+            postgres.start()
+        for client in (ann, bob):
+            await client.wait_for(RUN_ON, timeout=30)
+        back = time.monotonic()
+        bob.send("p")  # asked again after the refusal: plays on
+        await bob.wait_gone("Pie rule")
+        bob.send(ENTER)  # f5 again: played now
+        for client in (ann, bob):
+            await client.wait_for("2. Orange", "f5", "> Blue ann")
+        moved = time.monotonic()
+        faces = {face(client.text(), "Orange bob") for client in (ann, bob)}
+        assert len(faces) == 1, faces  # both processes charged him alike
+        charged = 20 - seconds_of(faces.pop())
+        # What ran outside the outage, and nothing of it (a face shows whole seconds;
+        # the hold starts at the database's last answer, up to a second before).
+        before, after = stopped - runs, moved - back
+        assert before - 2 <= charged <= before + after + 5 + 2, (charged, before, after)
+        assert "lost on time" not in ann.text() + bob.text()
+        ann_conn.close()
+        bob_conn.close()
+        return code
+
+    code = asyncio.run(play())
+    with psycopg.connect(database_url) as db:
+        kinds = db.execute(
+            "SELECT kind FROM room_changes WHERE code = %s ORDER BY version", (code,)
+        ).fetchall()
+    assert [kind for (kind,) in kinds] == ["join", "move", "hold", "move"], kinds
+    for server in (one, two):
+        assert "Traceback" not in server.log, server.log

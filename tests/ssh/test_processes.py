@@ -39,9 +39,9 @@ def test_a_room_made_on_one_process_is_played_from_the_other(
 
     async def play() -> str:
         ann_conn, ann, code = await create_room(one.port, "ann")
-        # Carl, on the other process, sees the new room among the games to watch.
-        carl_conn, carl = await connect(two.port, "carl")
-        await carl.wait_for("you are carl")
+        # Ann, on the other process, sees the new room among her games.
+        carl_conn, carl = await connect(two.port, "ann")
+        await carl.wait_for("you are ann")
         carl.send("r")  # refresh the lobby
         await carl.wait_for(code, "ann - waiting for a player")
         # Bob joins through the other process; the game starts on both.
@@ -357,7 +357,11 @@ def test_a_database_that_hangs_delays_only_the_move_that_needs_it(
             assert "1. Blue" not in ann.text() and "1. Blue" not in bob.text()
         finally:
             postgres.go_on()
-        # It was committed once the database went on: both players see it.
+        # Refused, it is not made after all once the database answers (the time it hung
+        # would be charged to it); played again, it is, and both players see it.
+        await ann.wait_for("being saved again", timeout=30)
+        assert "1. Blue" not in ann.text() and "1. Blue" not in bob.text()
+        ann.send(ENTER)
         for client in (ann, bob):
             await client.wait_for("1. Blue", "d5", "Orange to move (bob)", timeout=15)
         for conn in (ann_conn, bob_conn, carl_conn, dan_conn):

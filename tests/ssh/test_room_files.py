@@ -160,15 +160,19 @@ def test_a_hostile_rooms_folder_neither_stops_the_server_nor_leads_it_outside(
     assert stat.S_IMODE((data / "server.db").stat().st_mode) == 0o600
 
     async def lobby() -> None:
-        conn, ann = await connect(server.port, "ann")
-        screen = await ann.wait_for(
-            f"{code}  Petrify 8x8  ann - bob",
+        # The rooms read from files were made by their codes: listed to their players.
+        conn, carl = await connect(server.port, "carl")
+        screen = await carl.wait_for(
             "gh23  Pilo 8x8  carl - waiting for a player",
             "gh24  Pilo 8x8  carl - dave  Orange to move (dave)",
             "gh25  Linage 5x5  carl - dave  Horizontal to move (carl)",
         )
         for name in reasons:
             assert name not in screen
+        conn.close()
+        conn, ann = await connect(server.port, "ann")
+        screen = await ann.wait_for(f"{code}  Petrify 8x8  ann - bob")
+        assert "gh23" not in screen
         ann.send(ENTER)  # her seat in the game kept
         await ann.wait_for("1. Blue", "e5")
         conn.close()

@@ -119,15 +119,16 @@ def test_the_lobby_arrows_and_enter_reach_the_games_to_watch(start_server) -> No
     server: RunningServer = start_server()
 
     async def play() -> None:
-        carl_conn, carl, code = await create_room(server.port, "carl")
+        carl_conn, carl, code = await create_room(server.port, "carl", open=True)
         conn, ann = await connect(server.port, "ann")
         screen = await ann.wait_for("you are ann", f"{code}  Petrify")
         assert "tab Next part" in screen.splitlines()[-1]  # the key bar says how to move
-        # No games of her own: ↓ goes on to the games to watch, ↓ again to the code field.
-        ann.send(CURSOR_DOWN + CURSOR_DOWN + "x")
+        # No games of her own: ↓ goes on to the open challenge, on past the games to watch
+        # (none), and on to the code field.
+        ann.send(CURSOR_DOWN + CURSOR_DOWN + CURSOR_DOWN + "x")
         await ann.wait_for("Room code: x")
-        # Back up to the list; Enter on a room still waiting for a player takes the seat.
-        ann.send(CURSOR_UP + ENTER)
+        # Back up to the challenge; Enter accepts it and takes the seat.
+        ann.send(CURSOR_UP + CURSOR_UP + ENTER)
         await ann.wait_for("Blue to move (carl)")
         await carl.wait_for("Blue to move (carl)")
 

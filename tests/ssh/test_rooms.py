@@ -14,7 +14,7 @@ import asyncssh
 
 from abstracts_tui.records import Record, RecordError
 
-from .client import ScreenClient, connect, run_until
+from .client import ScreenClient, connect, run, run_until
 from .conftest import RunningServer
 
 CURSOR_RIGHT = "\x1b[C"
@@ -22,13 +22,17 @@ ENTER = "\r"
 
 
 async def create_room(
-    port: int, user: str
+    port: int, user: str, *, open: bool = False
 ) -> tuple[asyncssh.SSHClientConnection, ScreenClient, str]:
-    """`user` creates a Petrify room (the default game) and waits on the waiting screen."""
+    """`user` creates a Petrify room (the default game), joined by its code (or `open`
+    to anyone), and waits on the waiting screen."""
     conn, client = await connect(port, user)
     await client.wait_for(f"abstracts-tui over SSH: you are {user}", "New room")
     client.send("c")
-    await client.wait_for("choose a game")
+    await client.wait_for("choose a game", "Who joins")
+    if open:  # from the games: size, the clock, rated, who joins
+        client.send("\t" * 4 + CURSOR_RIGHT)
+        await client.wait_for("< anyone >")
     client.send(ENTER)
     screen = await client.wait_for("Waiting for a second player")
     found = re.search(r"Room (\w{4})", screen)
@@ -218,5 +222,38 @@ def test_hot_seat_in_one_session_and_resize(start_server) -> None:
         client.send("x")
         await client.wait_for("moves start variations; x leaves.")
         conn.close()
+
+    asyncio.run(play())
+
+
+def test_a_room_called_off_before_anybody_joined_is_not_kept_in_the_archive(
+    start_server,
+) -> None:
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        ann_conn, ann, empty = await create_room(server.port, "ann")
+        made = await run(server.port, "ann", "games")
+        assert f"{empty}\tPetrify 8x8\tann - waiting for a player\tunfinished" in str(made.stdout)
+        ann.send("x")
+        await ann.wait_for(f"Room {empty} is called off.", "you are ann")
+        # A game somebody joined is kept, aborted before each side moved as it may be.
+        _, ann, played = await create_room(server.port, "ann")
+        bob_conn, bob = await connect(server.port, "bob", command=f"join {played}")
+        await ann.wait_for("Blue to move (ann)")
+        ann.send("x")
+        await ann.wait_for("Abort this game?")
+        ann.send("y")
+        await bob.wait_for("Aborted: no result")
+        aborted = f"{played}\tPetrify 8x8\tann - bob\taborted (no result)"
+        games = await run_until(
+            server.port, "ann", "games", lambda out: aborted in out and empty not in out
+        )
+        assert aborted in str(games.stdout) and empty not in str(games.stdout)
+        exported = await run(server.port, "ann", f"export {empty}")
+        assert exported.exit_status == 1
+        assert exported.stderr == f"abstracts-tui: there is no game {empty}.\n"
+        for conn in (ann_conn, bob_conn):
+            conn.close()
 
     asyncio.run(play())

@@ -8,6 +8,7 @@ import random
 import shutil
 import sqlite3
 import subprocess
+import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
@@ -20,10 +21,16 @@ from abstracts_tui.rules import new_game
 from abstracts_tui.session import Session
 from abstracts_tui.store import RoomSave, RoomSetup, SqliteStore
 from tests.disks import fill, small_disk
+from tests.lines.terminal import LineTerminal
+from tests.openssh import SSH
 
 from .client import connect, run, run_until
 from .conftest import RunningServer
+from .test_process_clocks import HELD, RUN_ON, create_clocked_room, face, seconds_of
 from .test_rooms import CURSOR_RIGHT, ENTER, create_room, has_moves
+
+CURSOR_LEFT = "\x1b[D"
+WAITING = "moves wait until the games can be saved again"
 
 HEADER = "code\tgame\tplayers\tresult\trated\tdate (UTC)"
 
@@ -79,8 +86,9 @@ def test_a_rated_game_ends_in_the_archive_and_rates_both_players_once(
         for conn in (ann_conn, bob_conn, carl_conn):
             conn.close()
 
-        # Everyone's games, newest first: the finished one, then Carl's, marked unfinished.
-        games = await run_until(server.port, "dan", "games", lambda out: "unfinished\t" in out)
+        # Everyone's games, newest first: the finished one, then Carl's, marked unfinished
+        # (his room made to be joined by its code: his to see while it is under way).
+        games = await run_until(server.port, "carl", "games", lambda out: "unfinished\t" in out)
         assert games.exit_status == 0
         lines = str(games.stdout).splitlines()
         assert lines[0] == HEADER and [line[:4] for line in lines[1:]] == ["q9xr", carl_code]
@@ -174,7 +182,7 @@ def full_data_disk(data: Path) -> Iterator[None]:
     [(locked_store, "locked by another"), (full_data_disk, "the disk is full")],
     ids=["locked", "full"],
 )
-def test_a_store_that_cannot_be_written_tells_the_players_and_the_game_goes_on(
+def test_a_store_that_cannot_be_written_tells_the_players_and_takes_no_move_until_it_can(
     start_server,
     tmp_path: Path,
     failure: Callable[[Path], AbstractContextManager[None]],
@@ -187,25 +195,28 @@ def test_a_store_that_cannot_be_written_tells_the_players_and_the_game_goes_on(
         async def play() -> str:
             ann_conn, ann, code = await create_room(server.port, "ann")
             with failure(data):
-                # Bob joins, and both play, while nothing can be saved: they are told.
+                # Bob joins while nothing can be saved (taken: it is not known yet, and
+                # saved when it can be); both are told once the save fails.
                 bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
-                await ann.wait_for("Blue to move (ann)")
-                ann.send(ENTER)  # d5
-                await bob.wait_for("Pie rule")
                 for client in (ann, bob):
-                    await client.wait_for("Not being saved", reason)
+                    await client.wait_for("Not being saved", reason, "moves wait", timeout=30)
                     assert "ctrl+s" not in client.text()  # no files over SSH: not offered
-                # p plays on (its box goes), then e5: the game goes on.
-                bob.send("p")
-                await bob.wait_gone("Pie rule")
-                bob.send(CURSOR_RIGHT + ENTER)
-                for client in (ann, bob):
-                    await client.wait_for("2. Orange", "e5", "Blue to move (ann)")
-            # Saved again as soon as it can be, with no move needed (a game's last move
-            # has none after it).
+                # Ann's d5 is refused, with the reason: no move is taken that cannot be kept.
+                await ann.wait_for("Blue to move (ann)")
+                ann.send(ENTER)
+                await ann.wait_for("Not played: ", reason)
+                assert "1. Blue" not in ann.text() + bob.text()
+            # Saved again as soon as it can be, with no move needed; then d5 is taken.
             for client in (ann, bob):
-                await client.wait_gone("Not being saved")
+                await client.wait_gone("Not being saved", timeout=30)
                 await client.wait_for("being saved again")
+            ann.send(ENTER)
+            await bob.wait_for("Pie rule")
+            bob.send("p")
+            await bob.wait_gone("Pie rule")
+            bob.send(CURSOR_RIGHT + ENTER)
+            for client in (ann, bob):
+                await client.wait_for("2. Orange", "e5", "Blue to move (ann)")
             for conn in (ann_conn, bob_conn):
                 conn.close()
             return code
@@ -226,6 +237,195 @@ def test_a_store_that_cannot_be_written_tells_the_players_and_the_game_goes_on(
 
         asyncio.run(after())
         restarted.stop()
+
+
+def test_a_store_locked_by_another_program_holds_the_clocks_and_costs_nobody_the_game(
+    start_server, tmp_path: Path
+) -> None:
+    """Another program holds the store's lock for longer than Ann has left, while her
+    clock runs: her move is refused, both screens say why and show her clock held; once
+    the store is written again it runs on from where it was held, and she plays on."""
+    data = tmp_path / "data"
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        ann_conn, ann, code = await create_clocked_room(server.port, "ann", "20s")
+        bob_conn, bob = await connect(server.port, "bob", command=f"join {code}", width=160)
+        await ann.wait_for("> Blue ann", "Orange bob")
+        ann.send(CURSOR_RIGHT + ENTER)  # e5
+        await bob.wait_for("Pie rule", "> Orange bob")
+        bob.send("p")
+        await bob.wait_gone("Pie rule")
+        await asyncio.sleep(0.5)  # e5 saved
+        with locked_store(data):
+            locked = time.monotonic()
+            # f5 is taken (the lock is not known yet: its save waits for it, then fails).
+            bob.send(CURSOR_RIGHT + CURSOR_RIGHT + ENTER)
+            for client in (ann, bob):
+                await client.wait_for("2. Orange", "> Blue ann")
+            for client in (ann, bob):
+                await client.wait_for("Not being saved", "locked by another", HELD, timeout=30)
+            held = face(ann.text(), "Blue ann")
+            ann.send(CURSOR_LEFT + ENTER)  # d5: refused, with the reason
+            await ann.wait_for("Not played: the store is locked by another program")
+            await asyncio.sleep(25 - (time.monotonic() - locked))  # more than Ann has
+            for client in (ann, bob):
+                assert face(client.text(), "Blue ann") == held, client.text()
+                assert "lost on time" not in client.text()
+        for client in (ann, bob):
+            await client.wait_for(RUN_ON, timeout=30)
+        back = time.monotonic()
+        ann.send(ENTER)  # d5 again: played now
+        for client in (ann, bob):
+            await client.wait_for("3. Blue", "d5", "> Orange bob")
+        moved = time.monotonic()
+        # Charged what ran after the store was back, none of the 25 s before.
+        charged = seconds_of(held) - seconds_of(face(ann.text(), "Blue ann"))
+        assert -1 <= charged <= moved - back + 2, (charged, moved - back)
+        assert "lost on time" not in ann.text() + bob.text()
+        for conn in (ann_conn, bob_conn):
+            conn.close()
+
+    asyncio.run(play())
+    assert "Traceback" not in server.log, server.log
+
+
+@pytest.mark.skipif(not shutil.which("ssh"), reason="needs OpenSSH's ssh")
+def test_export_while_another_program_holds_the_lock_waits_for_the_last_moves(
+    start_server, tmp_path: Path
+) -> None:
+    """`ssh -T host export CODE` while a move waits to be saved: the record with it once
+    the lock is let go; a lock held past the wait is one sentence and status 1, never a
+    record that lacks the move."""
+    data = tmp_path / "data"
+    server: RunningServer = start_server()
+    ssh = [*SSH, "-T", "-p", str(server.port), "carl@127.0.0.1", "export"]
+
+    def export(code: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*ssh, code], capture_output=True, text=True, timeout=60)
+
+    async def play() -> None:
+        ann_conn, ann, code = await create_room(server.port, "ann")
+        bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
+        await ann.wait_for("Blue to move (ann)")
+        ann.send(ENTER)  # d5
+        await bob.wait_for("Pie rule")
+        bob.send("p")
+        await bob.wait_gone("Pie rule")
+        bob.send(CURSOR_RIGHT + ENTER)  # e5
+        await ann.wait_for("2. Orange")
+        await asyncio.sleep(0.5)  # saved
+        with locked_store(data):
+            ann.send(CURSOR_LEFT + ENTER)  # c5: taken, its save waits for the lock
+            await bob.wait_for("3. Blue")
+            stale = await asyncio.to_thread(export, code)  # the lock outlasts the wait
+        assert (stale.returncode, stale.stdout) == (1, "")
+        assert stale.stderr == (
+            f"abstracts-tui: game {code} has changes not saved yet (the store is locked by "
+            "another program), so its record would lack them: try again later.\n"
+        )
+        for client in (ann, bob):
+            await client.wait_for("being saved again", timeout=30)
+        with locked_store(data):
+            bob.send(CURSOR_RIGHT + ENTER)  # f5: taken, its save waits for the lock
+            await ann.wait_for("4. Orange")
+            asked = asyncio.create_task(asyncio.to_thread(export, code))
+            await asyncio.sleep(2)  # the lock is let go while the export waits
+        current = await asked
+        assert current.returncode == 0, current.stderr
+        assert has_moves(4)(current.stdout), current.stdout
+        for conn in (ann_conn, bob_conn):
+            conn.close()
+
+    asyncio.run(play())
+    assert "Traceback" not in server.log, server.log
+
+
+def line_terminal(server: RunningServer, user: str, home: Path) -> LineTerminal:
+    """`ssh -tt host lines` as `user` in a terminal of its own, at the lobby."""
+    ssh = [*SSH, "-tt", "-p", str(server.port), f"{user}@127.0.0.1", "lines"]
+    term = LineTerminal(home=home / user, command=ssh)
+    term.wait_for("Type new and a game to make a room, play for a game here, or help.")
+    return term
+
+
+@pytest.mark.skipif(not shutil.which("ssh"), reason="needs OpenSSH's ssh")
+def test_line_mode_says_once_when_a_room_is_not_being_saved_and_once_when_it_is_again(
+    start_server, tmp_path: Path
+) -> None:
+    data = tmp_path / "data"
+    terms: list[LineTerminal] = []
+    with small_disk(data, "8m"):
+        server: RunningServer = start_server()
+        try:
+            ann = line_terminal(server, "ann", tmp_path)
+            terms.append(ann)
+            ann.send("new petrify clock 5m")
+            code = ann.wait_for("Room ").split()[1].rstrip(":")
+            bob = line_terminal(server, "bob", tmp_path)
+            terms.append(bob)
+            bob.send(f"join {code}")
+            assert ann.wait_for("Blue to move") == "Blue to move (ann)."
+            bob.wait_for("Blue to move")
+            filler = fill(data)
+            ann.send("d5")  # taken (not known yet); its save fails
+            full = f"Not being saved: the disk is full: {WAITING}. {HELD}"
+            for term in (ann, bob):
+                assert term.wait_for("Not being saved") == full
+            bob.send("e5")
+            assert bob.wait_for("Not played") == f"Not played: The disk is full: {WAITING}."
+            filler.unlink()
+            for term in (ann, bob):
+                assert term.wait_for("The game is being saved again") == RUN_ON
+            bob.send("e5")
+            assert ann.wait_for("Orange (bob)") == "Orange (bob) plays e5."
+            for term in (ann, bob):
+                term.send("quit")
+                assert term.close() == 0
+                told = term.lines()
+                assert sum(line.startswith("Not being saved") for line in told) == 1, told
+                assert sum(line.startswith("The game is being saved") for line in told) == 1
+        finally:
+            for term in terms:
+                if term.process.poll() is None:
+                    term.process.kill()
+            server.stop()
+    assert "Traceback" not in server.log, server.log
+
+
+@pytest.mark.skipif(not shutil.which("ssh"), reason="needs OpenSSH's ssh")
+def test_a_game_played_by_lines_says_when_it_is_not_being_saved_and_saved_again(
+    start_server, tmp_path: Path
+) -> None:
+    data = tmp_path / "data"
+    with small_disk(data, "8m"):
+        server: RunningServer = start_server()
+        term = line_terminal(server, "ann", tmp_path)
+        try:
+            term.send("play")
+            term.wait_for("Which game?")
+            term.send("1")
+            term.wait_for("Who plays?")
+            term.send("1")
+            term.wait_for("Blue to move (Player 1).")
+            filler = fill(data)
+            term.send("d5")  # played; its file cannot be written
+            assert term.wait_for("Not being saved") == (
+                "Not being saved: the disk is full. Play goes on."
+            )
+            filler.unlink()
+            assert term.wait_for("The game is being saved") == "The game is being saved again."
+            [saved] = (data / "users" / "ann" / "games").glob("*.sgf")
+            assert "d5" in saved.read_text()
+            term.send("quit")
+            term.wait_for("Back in the lobby.")
+            term.send("quit")
+            assert term.close() == 0
+        finally:
+            if term.process.poll() is None:
+                term.process.kill()
+            server.stop()
+    assert "Traceback" not in server.log, server.log
 
 
 @pytest.mark.skipif(not shutil.which("ssh"), reason="needs OpenSSH's ssh")

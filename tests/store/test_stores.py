@@ -199,6 +199,90 @@ def test_names_keep_their_first_key(open_store: Opener) -> None:
     assert store.name_key("ann") == "SHA256:first"
 
 
+SKELETONS = [
+    # (kept, asked, the same name?): what `names.skeleton` folds, in the store's SQL too.
+    ("ann", "ANN", True),
+    ("ann", "ann.", True),
+    ("ann", "Ann_", True),
+    ("ann", "a-n.n_", True),
+    ("bob", "b0b", True),
+    ("bob", "BOB", True),
+    ("ilya", "I1ya", True),
+    ("ilya", "llya", True),
+    ("mary", "rnary", True),
+    ("mary", "RNARY", True),
+    ("ann", "anna", False),
+    ("ann", "an", False),
+    ("bob", "bo8", False),
+    ("mary", "rnany", False),
+    ("ann", "ANN\u0430", False),  # no player's name: never a look-alike of one
+]
+
+
+def test_a_name_is_kept_with_every_name_that_looks_like_it(open_store: Opener) -> None:
+    from abstracts_tui.store.names import skeleton
+
+    store = open_store()
+    for number, kept in enumerate(sorted({kept for kept, _, _ in SKELETONS})):
+        assert store.keep_name(kept, f"SHA256:{number}") == f"SHA256:{number}"
+    for kept, asked, same in SKELETONS:
+        owner = store.name_key(kept)
+        assert (skeleton(asked) == skeleton(kept)) is same, (kept, asked)
+        assert (store.name_key(asked) == owner) is same, (kept, asked)  # the SQL's the same
+        if same:  # another key cannot take it; the key of the name is told instead
+            assert store.keep_name(asked, "SHA256:other") == owner, (kept, asked)
+    # The owner logging in as a look-alike keeps no second name: it is the same one.
+    assert store.keep_name("ANN", store.name_key("ann") or "") == store.name_key("ann")
+    assert store.key_names(store.name_key("ann") or "") == ["ann"]
+    assert store.key_names("SHA256:other") == []
+
+
+def test_a_key_keeps_at_most_its_names(open_store: Opener) -> None:
+    store = open_store()
+    for name in ("ann", "bob", "cy"):
+        assert store.keep_name(name, "SHA256:one", 3) == "SHA256:one"
+    assert store.keep_name("dee", "SHA256:one", 3) is None
+    assert store.name_key("dee") is None
+    assert store.keep_name("Bob", "SHA256:one", 3) == "SHA256:one"  # its own: no new name
+    assert open_store().key_names("SHA256:one") == ["ann", "bob", "cy"]  # the first first
+    assert store.keep_name("dee", "SHA256:two", 3) == "SHA256:two"
+
+
+def test_look_alikes_kept_at_once_by_several_processes_go_to_one_key(
+    open_store: Opener,
+) -> None:
+    names = ["ann", "ANN", "ann.", "Ann_", "a-nn", "A.N.N"]
+    stores = [open_store() for _ in names]
+    start = threading.Barrier(len(names))
+    kept: list[str | None] = [None] * len(names)
+
+    def keep(number: int) -> None:
+        start.wait()
+        kept[number] = stores[number].keep_name(names[number], f"SHA256:{number}")
+
+    threads = [threading.Thread(target=keep, args=(number,)) for number in range(len(names))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(set(kept)) == 1 and kept[0] is not None
+    assert sum(len(stores[0].key_names(f"SHA256:{n}")) for n in range(len(names))) == 1
+
+
+def test_look_alikes_kept_before_keep_their_keys_and_are_told(open_store: Opener) -> None:
+    store = open_store()
+    # As earlier versions kept them (and as names.json is imported): the name alone.
+    assert store.keep_name("zed", "SHA256:first", alike=False) == "SHA256:first"
+    assert store.keep_name("ZED", "SHA256:second", alike=False) == "SHA256:second"
+    assert store.keep_name("amy", "SHA256:first", alike=False) == "SHA256:first"
+    assert store.keep_name("Amy", "SHA256:first", alike=False) == "SHA256:first"
+    again = open_store()
+    assert (again.name_key("zed"), again.name_key("ZED")) == ("SHA256:first", "SHA256:second")
+    assert again.name_key("Zed") == "SHA256:first"  # a new look-alike: the first kept's
+    assert again.keep_name("z.e.d", "SHA256:third") == "SHA256:first"
+    assert again.look_alikes() == [["ZED", "zed"]]  # amy and Amy are one key's
+
+
 def test_an_imported_room_keeps_its_time_and_is_never_imported_twice(open_store: Opener) -> None:
     store = open_store()
     then = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)

@@ -29,7 +29,15 @@ from textual.widgets import Input, Static
 
 from ...engine.review import Review, person_names
 from ...engine.search import Candidate
-from ...rooms.play import both_moved, watchers, watchers_text
+from ...rooms.play import (
+    HELD,
+    both_moved,
+    clocks_held,
+    kept_again_text,
+    not_kept_text,
+    watchers,
+    watchers_text,
+)
 from ...rules import PASS, Game, RulesError, format_number
 from ...rules.catalogue import read_int
 from ...session import Change, Changed, Phase, Session
@@ -61,7 +69,7 @@ from ..turns import Ask, Send, Turns
 from ..widgets.analysis_panel import AnalysisPanel
 from ..widgets.board import BoardView, board_for
 from ..widgets.board_view import EDGES
-from ..widgets.chat_panel import ChatPanel
+from ..widgets.chat_panel import ChatPanel, status_text
 from ..widgets.clock_faces import ClockFaces
 from ..widgets.game_panel import COUNT_KEY, GamePanel, count_text, score_text
 from ..widgets.key_bar import KeyBar
@@ -597,15 +605,16 @@ class PlayScreen(SteadyScreen[None]):
             return
         panel = self.query_one(GamePanel)
         if problem is not None:
-            panel.show_saving(f"Not being saved: {problem}\n({self.session.autosave_path})")
+            held = f"\n{HELD}" if clocks_held(self.session) else ""
+            panel.show_saving(f"Not being saved: {problem}\n({self.session.autosave_path}){held}")
             # A room's problem says itself what becomes of moves; a player who may write
             # files is told how to keep a copy meanwhile.
             save = self.key("play.save")
             after = f" Play goes on; {save} saves a copy elsewhere." if self.seat.files else ""
-            self.say(f"Not being saved: {problem}.{after}")
+            self.say(f"{not_kept_text(self.session, problem)}{after}")
         else:
             panel.show_saving("")
-            self.say("The game is being saved again.")
+            self.say(kept_again_text(self.session))
         self.save_problem_shown = problem
 
     # -- drawing -------------------------------------------------------------------------
@@ -921,7 +930,8 @@ class PlayScreen(SteadyScreen[None]):
         panel = self.query(ChatPanel)
         if line.watcher and panel and panel.first().watchers_hidden:
             return
-        self.say(f"{line.by}: {line.text} ({self.key('room.chat')} opens the chat)")
+        width = self.query_one("#status", Static).content_region.width
+        self.say(status_text(line, width, f"{self.key('room.chat')} opens the chat"))
 
     @property
     def pie_out_of_sight(self) -> bool:

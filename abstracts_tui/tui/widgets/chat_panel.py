@@ -1,10 +1,12 @@
 """A room's chat on screen: the lines said, the newest kept in view, and a line to type.
 
 Every line is drawn as `rich.text.Text` built from the cleaned line (`rooms.chat`), never
-as markup: `[bold]` typed is `[bold]` shown. A watcher's line is marked `(watching)`; a
-player may hide the watchers' lines (ctrl+t) and show them again, none lost. The line
-typed is sent by the `send` given (the room's gateway: it answers the refusal's sentence,
-or None once the line is said); a refused line stays in the field, to be sent again.
+as markup: `[bold]` typed is `[bold]` shown; a line wider than the panel is wrapped with
+its speaker starting every row (`rooms.chat.rows`). A watcher's line is marked
+`(watching)`; a player may hide the watchers' lines (ctrl+t) and show them again, none
+lost. The line typed is sent by the `send` given (the room's gateway: it answers the
+refusal's sentence, or None once the line is said); a refused line stays in the field,
+to be sent again.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Awaitable, Callable
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -21,20 +24,40 @@ from textual.message import Message
 from textual.widgets import Input, RichLog, Static
 
 from ...commands import CHAT_LIMIT
-from ...rooms.chat import KEPT, Chat, ChatLine
+from ...rooms.chat import KEPT, Chat, ChatLine, rows
 
 Send = Callable[[str], Awaitable[str | None]]
 """Sends a line typed: the sentence saying why it was refused, or None once said."""
 
 
-def line_text(line: ChatLine) -> Text:
-    """`ann: hi` with the name in bold, `carol (watching): hi` for a watcher: literal."""
-    text = Text(line.by, style="bold")
-    if line.watcher:
-        text.append(" (watching)", style="dim")
-    text.append(": ")
-    text.append(line.text)
+def line_text(line: ChatLine, width: int) -> Text:
+    """`ann: hi` with the name in bold, `carol (watching): hi` for a watcher: literal,
+    wrapped to `width` cells with the speaker (dim) starting each row after the first, so
+    that no row reads as another person's line."""
+    text = Text()
+    said = f"{line.by} (watching): " if line.watcher else f"{line.by}: "
+    for number, (prefix, words) in enumerate(rows(line.text, width, said, said)):
+        if number:
+            text.append("\n")
+            text.append(prefix, style="dim")
+        else:
+            text.append(prefix[: len(line.by)], style="bold")
+            text.append(prefix[len(line.by) : -2], style="dim")
+            text.append(prefix[-2:])
+        text.append(words)
     return text
+
+
+def status_text(line: ChatLine, width: int, then: str) -> str:
+    """`ann: hi (; opens the chat)`, `then` in the brackets, for a status line `width`
+    cells wide: the line cut to fit one row (the cut marked `…`), so that no part of it
+    starts a row of its own, where it would read as the screen's own words."""
+    said = f"{line.by}: "
+    room = width - cell_len(said) - cell_len(then) - 3
+    text = line.text
+    if width > 0 and cell_len(text) > room:
+        text = set_cell_size(text, max(room - 1, 0)).rstrip() + "…"
+    return f"{said}{text} ({then})"
 
 
 class ChatPanel(Vertical):
@@ -126,10 +149,11 @@ class ChatPanel(Vertical):
 
     @staticmethod
     def _write(log: RichLog, line: ChatLine) -> None:
-        # Wrapped to the log's own width: RichLog measures a line against the app's
-        # console, which need not be the terminal's width.
+        # Wrapped here to the log's own width, each row with its speaker: RichLog measures
+        # a line against the app's console, which need not be the terminal's width.
+        # Before its size is known (0) it is drawn again once it has one (on_resize).
         width = log.scrollable_content_region.width
-        log.write(line_text(line), width=width if width > 0 else None)
+        log.write(line_text(line, width or log.min_width), width=width or None)
 
     def shown(self, line: ChatLine) -> bool:
         return not (line.watcher and self.watchers_hidden)
