@@ -108,6 +108,8 @@ class ArchiveScreen(SteadyScreen[None]):
         except StoreError as error:
             self.say(f"The archive cannot be read now: {error}. Try again in a moment.")
             return
+        except ConnectionError:
+            return  # the session ended meanwhile: the app is ending too
         self.more = len(rows) > PAGE
         rows = rows[:PAGE]
         self.found = {row.code: row for row in rows}

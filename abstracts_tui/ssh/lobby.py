@@ -219,10 +219,13 @@ class LobbyScreen(SteadyScreen[None]):
     async def read_ratings(self) -> None:
         """Read the rooms again and draw them with the news, then read the ratings of the
         people the lists name (and of this person)."""
-        await self.rooms.refresh()
-        self.draw_lists()
-        names = {self.user}.union(*(room.players for room in self.rooms.unfinished()))
-        ratings = await read_ratings(self.rooms, names)
+        try:
+            await self.rooms.refresh()
+            self.draw_lists()
+            names = {self.user}.union(*(room.players for room in self.rooms.unfinished()))
+            ratings = await read_ratings(self.rooms, names)
+        except ConnectionError:
+            return  # the session ended meanwhile: the app is ending too
         if ratings is None:
             return  # the lists are shown without ratings; the next refresh tries again
         if ratings != self.ratings:

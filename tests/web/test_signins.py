@@ -76,7 +76,7 @@ def test_a_flood_of_sign_ins_from_one_address_signs_nobody_else_out(tmp_path: Pa
     assert statuses[429] == FLOOD - statuses[303]
     # Each refused, and the log says so now and then, not for each.
     assert 1 <= server.log.count("Too many sign-ins from your address") <= 3, server.log[-3000:]
-    assert "Traceback" not in server.log
+    assert "Traceback" not in server.log, server.log
 
 
 @pytest.fixture
