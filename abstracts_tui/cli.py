@@ -11,15 +11,15 @@ from . import __version__
 from .engine.core_status import describe, missing_notice
 from .engine.levels import DEFAULT_LEVEL, LEVELS
 from .extras import missing_extra
-from .web_limits import MAX_VISITORS, PAGES_PER_ADDRESS
+from .server.web.limits import MAX_VISITORS, PAGES_PER_ADDRESS
 
 if TYPE_CHECKING:
     from .clock import TimeControl
     from .game_setup import Setup
     from .records import RecordNode
-    from .ssh.server import Server
+    from .server.ssh.server import Server
+    from .server.web.rooms import WebRooms
     from .tui.settings import Settings
-    from .web_rooms import WebRooms
 
 GAME_NAMES = ["petrify", "pilo", "egotzi", "linage", "partitions"]
 LOG_LEVELS = ["debug", "info", "warning", "error"]
@@ -525,8 +525,8 @@ def serve(
     from pathlib import Path
 
     from .saved_games import data_dir
-    from .ssh.limits import ConfigError, DatabaseError, Limits, ServerConfig, listen_address
-    from .ssh.server import serve as run_server
+    from .server.limits import ConfigError, DatabaseError, Limits, ServerConfig, listen_address
+    from .server.ssh.server import serve as run_server
 
     if database is not None:
         try:
@@ -543,12 +543,12 @@ def serve(
         except ValueError as error:
             raise click.UsageError(f"--web: {error}") from None
         try:
-            from . import web_rooms  # noqa: F401
+            from .server.web import rooms  # noqa: F401
         except ImportError as error:
             raise Refusal(missing_extra("web", "--web", error)) from None
     public = None
     if public_url is not None:
-        from .web_address import parse_public_url
+        from .server.web.address import parse_public_url
 
         try:
             public = parse_public_url(public_url)
@@ -556,7 +556,7 @@ def serve(
             raise click.UsageError(str(error)) from None
     folder = Path(data) if data else data_dir() / "server"
     if check_only:
-        from .ssh.server import check_store
+        from .server.ssh.server import check_store
 
         try:
             click.echo(check_store(folder, database))
@@ -590,7 +590,7 @@ def serve(
     )
     beside = None
     if web is not None:  # browsers in the same rooms, beside the SSH server
-        from .web_rooms import start_web
+        from .server.web.rooms import start_web
 
         address = web
 
@@ -627,8 +627,8 @@ def passwd(name: str, path: str | None, from_stdin: bool) -> None:
     salted PBKDF2-SHA256 hash of a password asked twice."""
     from pathlib import Path
 
-    from .ssh.auth import hash_password, set_password, valid_name
-    from .ssh.limits import ConfigError
+    from .server.auth import hash_password, set_password, valid_name
+    from .server.limits import ConfigError
 
     if not valid_name(name):
         raise click.BadParameter(
@@ -718,9 +718,9 @@ def web(
     from pathlib import Path
 
     from .saved_games import data_dir
-    from .ssh.auth import is_loopback
-    from .ssh.files import own_folder
-    from .ssh.limits import ConfigError
+    from .server.auth import is_loopback
+    from .server.files import own_folder
+    from .server.limits import ConfigError
 
     if not open_ and not is_loopback(host):
         raise click.UsageError(
@@ -728,11 +728,11 @@ def web(
             "it play (the browser app has no login)"
         )
     try:
-        from . import web as web_server
+        from .server.web import visitors as web_server
     except ImportError as error:
         raise Refusal(missing_extra("web", "web", error)) from None
-    from .web_address import parse_public_url
-    from .web_internals import Unsupported
+    from .server.web.address import parse_public_url
+    from .server.web.internals import Unsupported
 
     try:
         public = None if public_url is None else parse_public_url(public_url)

@@ -39,6 +39,16 @@ class Rating:
         return f"{round(self.value)}{'?' if self.provisional else ''}"
 
 
+@dataclass(frozen=True)
+class PlayerRating:
+    """One player's rating in one game, and how many rated games it comes from."""
+
+    name: str
+    game: str
+    rating: Rating
+    games: int
+
+
 def _g(phi: float) -> float:
     return 1 / math.sqrt(1 + 3 * phi * phi / math.pi**2)
 

@@ -61,15 +61,15 @@ if str(ROOT) not in sys.path:
 
 from abstracts_tui.rooms.bounds import ROOMS_AT_ONCE, ROOMS_PER_MINUTE  # noqa: E402
 from abstracts_tui.rooms.rooms import WAITING_ROOMS  # noqa: E402
-from abstracts_tui.ssh.auth import hash_password  # noqa: E402
-from abstracts_tui.ssh.limits import (  # noqa: E402
+from abstracts_tui.server.auth import hash_password  # noqa: E402
+from abstracts_tui.server.limits import (  # noqa: E402
     MAX_COLUMNS,
     MAX_ROWS,
     MIN_ROWS,
     Limits,
     clamp_size,
-    layout_spacing,
 )
+from abstracts_tui.tui.rooms.resizes import layout_spacing  # noqa: E402
 from tests.ssh.conftest import RunningServer  # noqa: E402
 
 PASSWORD = "hostile-s3cret"
@@ -1008,7 +1008,7 @@ def attack(scale: int, *options: str) -> tuple[list[Outcome], list[str], float |
 
 def long_collections(log: str) -> str:
     """The server's garbage collections that took 50 ms or more, from its log
-    (`ssh/collector.py` says them every 10 s)."""
+    (`server/collector.py` says them every 10 s)."""
     said = re.findall(r"garbage collection: (\d+) pause.*?the longest (\d+) ms", log)
     if not said:
         return "none"
@@ -1016,7 +1016,7 @@ def long_collections(log: str) -> str:
 
 
 def loop_waits(log: str) -> str:
-    """The waits of the server's loop of 50 ms or more, from its log (`ssh/lateness.py`
+    """The waits of the server's loop of 50 ms or more, from its log (`server/lateness.py`
     says them every 10 s): how many, the longest and what held it, and how many the
     loop's own work made (the rest waited for a processor, given to other processes)."""
     said = re.findall(

@@ -53,9 +53,9 @@ sys.path.insert(0, str(ROOT))
 import aiohttp  # noqa: E402
 from aiohttp import WSCloseCode  # noqa: E402
 
-from abstracts_tui.web_http import CONNECTIONS_PER_ADDRESS, HEAD_SECONDS  # noqa: E402
-from abstracts_tui.web_limits import MAX_COLUMNS, MAX_ROWS  # noqa: E402
-from abstracts_tui.web_session import FLOODED  # noqa: E402
+from abstracts_tui.server.web.guard import CONNECTIONS_PER_ADDRESS, HEAD_SECONDS  # noqa: E402
+from abstracts_tui.server.web.limits import MAX_COLUMNS, MAX_ROWS  # noqa: E402
+from abstracts_tui.server.web.page_session import FLOODED  # noqa: E402
 from tests.hostile.test_web import MALFORMED_MESSAGES  # noqa: E402
 from tests.web.client import Browser, Page, play_a_move, visitor_processes  # noqa: E402
 from tests.web.server import WebServer  # noqa: E402

@@ -4,9 +4,9 @@ Starts `abstracts-tui serve` (a fresh data folder), logs one client in at the la
 size drawn (500x200, the lobby), then ROUNDS times sends 1,000 window changes at once and
 waits for the screen to settle. Prints the server's processor time per window change
 (its sessions' processes aside) and the waits of its loop of 50 ms or more that its log
-names (`ssh/lateness.py`: with how much of the longest was the loop's own work), which
+names (`server/lateness.py`: with how much of the longest was the loop's own work), which
 are what every other session waits through: a burst of small packets is decrypted and
-handed on a bite a turn (`READ_BITE` in `ssh/bites.py`).
+handed on a bite a turn (`READ_BITE` in `server/bites.py`).
 
     python scripts/resize_storm.py [--rounds 5] [--threads]
 """

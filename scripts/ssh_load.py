@@ -62,7 +62,7 @@ from typing import Any
 import asyncssh
 import pyte
 
-from abstracts_tui.ssh.collector import FREEZE_EVERY
+from abstracts_tui.server.collector import FREEZE_EVERY
 
 RIGHT, LEFT, DOWN, TAB, ENTER = "\x1b[C", "\x1b[D", "\x1b[B", "\t", "\r"
 ANSWER = "Cursor "
@@ -374,7 +374,7 @@ async def measure(port: int, pid: int, sessions: int, hold: float, clock: str | 
     after = rss_kib(pid)
     after_all = pss_kib(pid)
     # The collector's first freeze after the opening collects what the opening left
-    # (everything, once: see abstracts_tui/ssh/collector.py); let it come before the
+    # (everything, once: see abstracts_tui/server/collector.py); let it come before the
     # quiet seconds, whose CPU is what the sessions cost while nobody types.
     await asyncio.sleep(FREEZE_EVERY)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .postgres import Cluster, cluster
+from tests.postgres import Cluster, cluster
 
 _numbers = itertools.count(1)
 

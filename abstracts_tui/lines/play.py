@@ -21,8 +21,7 @@ from ..files import describe
 from ..records import RecordError
 from ..rules import SWAP, OptionError, RulesError
 from ..session import Phase, Session
-from .questions import QUESTIONS, seconds_words
-from .words import (
+from ..words import (
     candidate_words,
     colour,
     komi_question,
@@ -31,6 +30,7 @@ from .words import (
     score_words,
     side_question,
 )
+from .questions import QUESTIONS, seconds_words
 
 Say = Callable[[str], None]
 Read = Callable[[], "str | None"]

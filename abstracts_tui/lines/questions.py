@@ -2,7 +2,7 @@
 board, a row, a column, a cell, the score, the moves, the legal moves and the clocks.
 
 Functions of a session and a `say`, shared by a game played here (`lines.play`) and a
-room's game followed over SSH (`ssh.line_room`), whose session is a replica.
+room's game followed over SSH (`lines.room`), whose session is a replica.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..session import Phase, Session
-from .words import (
+from ..words import (
     board_words,
     cell_words,
     cells_words,

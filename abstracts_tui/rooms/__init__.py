@@ -9,7 +9,8 @@
 - `presence`: who is connected to each room's game;
 - `rows`: a room's game read back from its row, checked;
 - `play`: what resign, abort, take-back and rematch do to a room's game;
-- `chat`: a room's chat lines, cleaned, bounded and rate-limited.
+- `chat`: a room's chat lines, cleaned, bounded and rate-limited;
+- `client`: the one way a session's app reaches the rooms (replicas of their games).
 
 No Textual, asyncssh or psycopg here.
 """

@@ -12,8 +12,10 @@ from pathlib import Path
 from ..clock import ClockSpecError
 from ..game_setup import Setup
 from ..records import Record, RecordError
+from ..records.results import How, decided
 from ..rules import RulesError, game_class
 from ..session import Saving, Session
+from .kept import StoredRoom
 
 CODE_LETTERS = "bcdfghjkmnpqrstvwxz23456789"
 """No vowels (no words), no 0/o, 1/l/i: easy to read out and to type."""
@@ -71,3 +73,26 @@ def room_session(
         first, second = session.people
         session.set_people(*((joiner, second) if first == OPEN_SEAT else (first, joiner)))
     return session
+
+
+def game_line(room: StoredRoom) -> str:
+    """`k7m2  Pilo 8x8  ann - bob  ann won (Blue+3)  rated  2026-05-01 14:05`, tab-separated."""
+    setup = room.setup
+    info = game_class(setup.game).info
+    size = setup.size if setup.size is not None else info.default_size
+    board = f"side {size}" if info.geometry == "hex" else f"{size}x{size}"
+    players = f"{setup.creator} - {room.joiner or 'waiting for a player'}"
+    ended = decided(room.result or "", info.colours)
+    if room.finished is None:
+        result = "unfinished"
+    elif ended is not None and ended.how is How.VOID:
+        result = "aborted (no result)"
+    elif room.winner is None:
+        result = "draw"
+    elif ended is not None and ended.how is How.RESIGNATION:
+        result = f"{room.winner} won by resignation ({room.result})"
+    else:
+        result = f"{room.winner} won ({room.result})"
+    date = (room.finished or room.updated).strftime("%Y-%m-%d %H:%M")
+    rated = "rated" if setup.rated else "-"
+    return f"{room.code}\t{info.title} {board}\t{players}\t{result}\t{rated}\t{date}"

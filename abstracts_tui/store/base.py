@@ -14,18 +14,18 @@ the queries, except while it starts.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
 from ..files import SaveError
-from ..ratings import Rating, after_game
+from ..ratings import PlayerRating, Rating, after_game
 from ..records.results import VOID
 from ..rooms.kept import RECENT_CHANGES, Finish, Recent, RoomSave, RoomSetup, StoredRoom
 
 __all__ = [  # the rows a store deals in
     "RECENT_CHANGES",
     "Finish",
+    "PlayerRating",
     "Recent",
     "RoomSave",
     "RoomSetup",
@@ -35,16 +35,6 @@ __all__ = [  # the rows a store deals in
 
 class StoreError(SaveError):
     """The store cannot do what was asked; the message says why, in a player's words."""
-
-
-@dataclass(frozen=True)
-class PlayerRating:
-    """One player's rating in one game, and how many rated games it comes from."""
-
-    name: str
-    game: str
-    rating: Rating
-    games: int
 
 
 class Store(Protocol):

@@ -1,6 +1,6 @@
 """Names as they are compared for ownership: one normal form, the skeleton.
 
-A player's name is 1 to 24 ASCII letters, digits, '.', '_' and '-' (`ssh.auth.NAME`),
+A player's name is 1 to 24 ASCII letters, digits, '.', '_' and '-' (`server.auth.NAME`),
 shown as it was typed. Which key a name belongs to is decided on its skeleton, so that
 nobody can take a name that reads as another's (`ANN`, `ann.`, `Ann_` or `a-n-n` beside
 `ann`; `b0b` beside `bob`; `I1ya` beside `llya`; `rnary` beside `mary`):

@@ -1,6 +1,6 @@
 """The one place the app is built: the `abstracts-tui` command, the browser's visitors and
 the tests get their app from here, so that what the tests drive is what users get. The
-SSH server's app is this app with the lobby at home (`ssh.app.ServerApp`, which the
+SSH server's app is this app with the lobby at home (`tui.rooms.app.ServerApp`, which the
 server builds for each connection, and its tests reach through real SSH clients)."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from ..tmux import Tmux, needs_tmux
+from tests.tmux import Tmux, needs_tmux
 
 pytestmark = needs_tmux
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ..tmux import Tmux, needs_tmux
+from tests.tmux import Tmux, needs_tmux
 
 
 @needs_tmux

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from ..openssh import SSH, needs_ssh
-from ..tmux import Tmux, needs_tmux
+from tests.openssh import SSH, needs_ssh
+from tests.tmux import Tmux, needs_tmux
 
 EXTRAS = {"psycopg", "psycopg_pool", "psycopg_binary", "textual_serve", "aiohttp"}
 """The packages of the `postgres` and the `web` extras."""
@@ -86,14 +86,14 @@ def test_only_the_extras_modules_need_them(without_extras: dict[str, str]) -> No
     # The PostgreSQL store and the live rooms on it, and the web server's six
     # modules: nothing else of the package needs an extra.
     assert sorted(done.stdout.split("\n")[:-1]) == [
+        "abstracts_tui.server.web.guard aiohttp",
+        "abstracts_tui.server.web.internals textual_serve",
+        "abstracts_tui.server.web.page_session aiohttp",
+        "abstracts_tui.server.web.room_page aiohttp",
+        "abstracts_tui.server.web.rooms aiohttp",
+        "abstracts_tui.server.web.visitors aiohttp",
         "abstracts_tui.store.live_postgres psycopg",
         "abstracts_tui.store.postgres psycopg",
-        "abstracts_tui.web aiohttp",
-        "abstracts_tui.web_http aiohttp",
-        "abstracts_tui.web_internals textual_serve",
-        "abstracts_tui.web_room_page aiohttp",
-        "abstracts_tui.web_rooms aiohttp",
-        "abstracts_tui.web_session aiohttp",
     ]
 
 

@@ -36,11 +36,11 @@ def test_the_rules_api_is_marked_as_typed() -> None:
 def test_the_web_page_is_installed() -> None:
     # abstracts-tui web reads it from the package (the browser tests use this copy).
     assert "data-session-websocket-url" in (
-        resources.files("abstracts_tui") / "web_page.html"
+        resources.files("abstracts_tui.server.web") / "page.html"
     ).read_text("utf-8")
     if not editable():
         files = [str(f) for f in metadata.files("abstracts-tui") or []]
-        assert "abstracts_tui/web_page.html" in files
+        assert "abstracts_tui/server/web/page.html" in files
 
 
 def complete(words: str) -> list[str]:

@@ -8,9 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from abstracts_tui.ssh.auth import ITERATIONS, check_password, read_password_file
-
-from ..tmux import Tmux, needs_tmux
+from abstracts_tui.server.auth import ITERATIONS, check_password, read_password_file
+from tests.tmux import Tmux, needs_tmux
 
 COMMAND = [sys.executable, "-m", "abstracts_tui", "passwd"]
 

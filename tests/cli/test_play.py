@@ -9,8 +9,7 @@ from pathlib import Path
 
 from abstracts_tui.records import Record
 from abstracts_tui.saved_games import SavedGames
-
-from ..tmux import Tmux, needs_tmux
+from tests.tmux import Tmux, needs_tmux
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -26,9 +26,8 @@ from abstracts_tui.cli import NO_TERMINAL
 from abstracts_tui.records import Record
 from abstracts_tui.rules import new_game
 from abstracts_tui.saved_games import SavedGames
-
-from ..tmux import Tmux, needs_tmux
-from .processes import wait_gone
+from tests.cli.processes import wait_gone
+from tests.tmux import Tmux, needs_tmux
 
 pytestmark = [
     needs_tmux,

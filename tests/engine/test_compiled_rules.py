@@ -15,8 +15,7 @@ import pytest
 from abstracts_tui.engine._core import Position
 from abstracts_tui.engine.compiled import position_of
 from abstracts_tui.rules import GAMES, Game, new_game
-
-from .compiled_support import needs_core
+from tests.engine.compiled_support import needs_core
 
 pytestmark = needs_core
 

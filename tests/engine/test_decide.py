@@ -11,8 +11,7 @@ from abstracts_tui.engine.core_status import CORE_VARIABLE
 from abstracts_tui.engine.decide import Thinker
 from abstracts_tui.engine.search import Budget
 from abstracts_tui.rules import new_game
-
-from .compiled_support import CORES
+from tests.engine.compiled_support import CORES
 
 
 @pytest.fixture(autouse=True, params=CORES)

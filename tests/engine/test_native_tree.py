@@ -32,8 +32,7 @@ from abstracts_tui.engine.terms import (
     DEFAULT_REF,
 )
 from abstracts_tui.rules import new_game
-
-from .compiled_support import needs_core
+from tests.engine.compiled_support import needs_core
 
 ROOT = Path(__file__).resolve().parents[2]
 CORE = ROOT / "abstracts_tui/engine/core"

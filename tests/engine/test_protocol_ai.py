@@ -14,8 +14,7 @@ import pytest
 
 from abstracts_tui.engine.core_status import CORE_VARIABLE
 from abstracts_tui.rules import load_position
-
-from .compiled_support import CORES
+from tests.engine.compiled_support import CORES
 
 
 @pytest.fixture(autouse=True, params=CORES)

@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 from abstracts_tui.engine.protocol import Engine
 from abstracts_tui.engine.protocol_input import MAX_LINE
 from abstracts_tui.rules import new_game
-
-from .test_protocol import Answer, talk
+from tests.engine.test_protocol import Answer, talk
 
 QUICK = {"ABSTRACTS_TUI_PLAYOUTS": "8", "ABSTRACTS_TUI_SEED": "1"}
 """Searches of a few playouts: genmove and analyze answer at once."""

@@ -15,8 +15,7 @@ from abstracts_tui.engine.review import Reviewer
 from abstracts_tui.engine.search import Budget
 from abstracts_tui.records import Record
 from abstracts_tui.rules import load_position
-
-from .compiled_support import CORES
+from tests.engine.compiled_support import CORES
 
 # Black to move; d3 is the only winning move (test_search.py checks it by full search).
 FORCED = "egotzi size=5,variant=standard bbbbw/ww.w./www.w/.b.bw/bbbbw black swap=no"

@@ -13,8 +13,7 @@ from abstracts_tui.engine.core_status import CORE_VARIABLE
 from abstracts_tui.engine.search import Budget, Search, choose_move
 from abstracts_tui.engine.terms import DEFAULT_BIAS, GAME_BIAS
 from abstracts_tui.rules import GAMES, PASS, SWAP, Game, load_position, new_game
-
-from .compiled_support import CORES
+from tests.engine.compiled_support import CORES
 
 
 @pytest.fixture(autouse=True, params=CORES)

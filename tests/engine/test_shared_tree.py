@@ -23,9 +23,8 @@ import pytest
 
 from abstracts_tui.engine.search import Budget
 from abstracts_tui.rules import SWAP, Game, load_position, new_game
-
-from .compiled_support import needs_core
-from .test_search import FORCED_WINS
+from tests.engine.compiled_support import needs_core
+from tests.engine.test_search import FORCED_WINS
 
 pytestmark = needs_core
 

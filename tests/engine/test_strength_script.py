@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .compiled_support import needs_core
+from tests.engine.compiled_support import needs_core
 
 pytestmark = needs_core
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from textual import events
 from textual.widget import Widget
 
-from abstracts_tui.ssh.lobby import LobbyScreen
+from abstracts_tui.tui.rooms.lobby import LobbyScreen
 
 HANG_SECONDS = 2.0
 HANGS = "dan"

@@ -10,7 +10,7 @@ if __name__ == "__main__":
     import faults  # this script's folder is on the path
 
     from abstracts_tui.cli import main
-    from abstracts_tui.ssh import session_process
+    from abstracts_tui.server import session_process
 
     faults.apply()
     # The server of processes is a new interpreter: it finds `faulty_lobby` (which

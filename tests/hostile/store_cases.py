@@ -42,11 +42,10 @@ import asyncssh
 
 from abstracts_tui.records import Record
 from abstracts_tui.rules import new_game
-from abstracts_tui.ssh.limits import ConfigError, ServerConfig
+from abstracts_tui.server.limits import ConfigError, ServerConfig
 from abstracts_tui.store import Finish, RoomSave, RoomSetup, SqliteStore, Store, StoreError
-
-from ..ssh.client import ScreenClient, connect
-from ..ssh.conftest import RunningServer
+from tests.ssh.client import ScreenClient, connect
+from tests.ssh.conftest import RunningServer
 
 ENTER = "\r"
 RIGHT = "\x1b[C"
@@ -210,7 +209,7 @@ def refused_in_one_sentence(
 def started(data: Path) -> Store:
     """The server's start in this process, up to its listening (the store opened and
     examined, the rooms read back); its store, to use further."""
-    from abstracts_tui.ssh.server import Server
+    from abstracts_tui.server.ssh.server import Server
 
     server = Server(ServerConfig(data=data))
     server.hasher.shutdown()
@@ -517,7 +516,7 @@ def lost(name: str) -> str:
 
 def database_outages(folder: Path, outages: int, seconds: float) -> Report:
     """Two server processes on a database stopped `outages` times for `seconds`."""
-    from ..postgres import cluster
+    from tests.postgres import cluster
 
     report = Report()
     with cluster() as database:
@@ -673,7 +672,7 @@ def clocks_through_outages(folder: Path, outages: int, seconds: float) -> Report
     """Two server processes and a room with a clock on a database stopped `outages` times
     for `seconds`, more than the mover has: the mover's clock is held on both screens,
     runs on after, and nobody loses on time."""
-    from ..postgres import cluster
+    from tests.postgres import cluster
 
     report = Report()
     with cluster() as database:

@@ -17,8 +17,7 @@ import pytest
 
 from abstracts_tui.engine.core_status import built
 from abstracts_tui.engine.protocol_input import MAX_LINE
-
-from ..tmux import Tmux, needs_tmux
+from tests.tmux import Tmux, needs_tmux
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ..ssh.conftest import RunningServer
-from .faults import FAILS, FAULT, HANG_SECONDS, HANGS
-from .test_ssh import attacks
+from tests.hostile.faults import FAILS, FAULT, HANG_SECONDS, HANGS
+from tests.hostile.test_ssh import attacks
+from tests.ssh.conftest import RunningServer
 
 FAULTY = Path(__file__).resolve().parent / "faulty_server.py"
 

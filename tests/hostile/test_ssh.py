@@ -21,11 +21,10 @@ from types import ModuleType
 
 import pytest
 
-from abstracts_tui.ssh.collector import Pauses
-from abstracts_tui.ssh.limits import MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, clamp_size
-
-from ..ssh.conftest import RunningServer
-from ..ssh.test_lateness import spin, watched
+from abstracts_tui.server.collector import Pauses
+from abstracts_tui.server.limits import MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, clamp_size
+from tests.ssh.conftest import RunningServer
+from tests.ssh.test_lateness import spin, watched
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 LOGIN_SECONDS = 3.0
@@ -181,7 +180,7 @@ def test_the_script_reads_the_servers_long_collections_from_its_log(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """What `scripts/hostile_ssh.py` prints of the collections the server said it paused
-    for (`ssh/collector.py`), from two lines as the server writes them."""
+    for (`server/collector.py`), from two lines as the server writes them."""
     for _ in range(2):
         pauses = Pauses(long=0.0)  # every collection is long enough to be said
         gc.callbacks.append(pauses)
@@ -190,7 +189,7 @@ def test_the_script_reads_the_servers_long_collections_from_its_log(
             gc.collect()
         finally:
             gc.callbacks.remove(pauses)
-        with caplog.at_level(logging.INFO, logger="abstracts_tui.ssh.collector"):
+        with caplog.at_level(logging.INFO, logger="abstracts_tui.server.collector"):
             pauses.report()
     said = [record.getMessage() for record in caplog.records]
     assert len(said) == 2
@@ -204,14 +203,14 @@ def test_the_script_reads_the_servers_long_waits_from_its_log(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """What `scripts/hostile_ssh.py` prints of the waits of the server's loop that the
-    server said (`ssh/lateness.py`), from two lines as the server writes them: a loop
+    server said (`server/lateness.py`), from two lines as the server writes them: a loop
     held 120 ms by a blocking call (not its own work: it ran meanwhile for next to
     nothing), then 120 ms by work of its own."""
 
     def longest_ms(line: str) -> int:
         return int(line.split("the longest ")[1].split(" ms")[0])
 
-    with caplog.at_level(logging.INFO, logger="abstracts_tui.ssh.lateness"):
+    with caplog.at_level(logging.INFO, logger="abstracts_tui.server.lateness"):
         watched(lambda: time.sleep(0.12)).report()
         watched(lambda: spin(0.12)).report()
     blocked, busy = [record.getMessage() for record in caplog.records]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from . import store_cases
+from tests.hostile import store_cases
 
 
 def test_damaged_store_files_are_refused_in_one_sentence_and_never_written_to(

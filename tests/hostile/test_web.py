@@ -22,10 +22,9 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from abstracts_tui.rates import TokenBucket
 from abstracts_tui.records import Record
-from abstracts_tui.ssh.capacity import ENDING_NICE
-from abstracts_tui.ssh.limits import RESIZE_CELLS, layout_spacing
-from abstracts_tui.web_address import client_key
-from abstracts_tui.web_limits import (
+from abstracts_tui.server.capacity import ENDING_NICE
+from abstracts_tui.server.web.address import client_key
+from abstracts_tui.server.web.limits import (
     INPUT_BURST,
     INPUT_RATE,
     MAX_COLUMNS,
@@ -42,8 +41,9 @@ from abstracts_tui.web_limits import (
     parse_message,
     size_from_query,
 )
-from abstracts_tui.web_session import FLOODED, MALFORMED, PageSession
-from abstracts_tui.web_visitor import NICENESS
+from abstracts_tui.server.web.page_session import FLOODED, MALFORMED, PageSession
+from abstracts_tui.server.web.visitor import NICENESS
+from abstracts_tui.tui.rooms.resizes import RESIZE_CELLS, layout_spacing
 from tests.web.client import (
     Browser,
     Page,
@@ -239,7 +239,7 @@ class SizesGiven:
 @pytest.mark.parametrize(("width", "height"), [(500, 200), (80, 24)])
 def test_a_storm_of_sizes_reaches_the_app_spaced_by_the_size(width: int, height: int) -> None:
     """A page's sizes reach its app as a window's changes do over SSH
-    (`ssh.limits.layout_spacing`): 0.1 s apart for a small size, 1 s apart near 500 x
+    (`tui.rooms.resizes.layout_spacing`): 0.1 s apart for a small size, 1 s apart near 500 x
     200, whose layout costs its app most; the size last sent always comes. A page that
     sent sizes near 500 x 200 20 times a second for 4 s cost its app 9.8 s of a core
     when they came 0.1 s apart whatever the size (its layouts queued), 0.9 s now (one

@@ -10,18 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import Product
+from tests.installed.conftest import Product
 
 pytestmark = pytest.mark.installed
 
 EXTRA_MODULES = {
     "abstracts_tui.store.live_postgres": "psycopg",
     "abstracts_tui.store.postgres": "psycopg",
-    "abstracts_tui.web": "aiohttp",
-    "abstracts_tui.web_internals": "textual_serve",
-    "abstracts_tui.web_room_page": "aiohttp",
-    "abstracts_tui.web_rooms": "aiohttp",
-    "abstracts_tui.web_session": "aiohttp",
+    "abstracts_tui.server.web.internals": "textual_serve",
+    "abstracts_tui.server.web.page_session": "aiohttp",
+    "abstracts_tui.server.web.room_page": "aiohttp",
+    "abstracts_tui.server.web.rooms": "aiohttp",
+    "abstracts_tui.server.web.visitors": "aiohttp",
 }
 """The modules of the `postgres` and `web` extras, and the package whose absence stops them."""
 

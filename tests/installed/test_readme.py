@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from ..openssh import SSH, needs_ssh
-from ..processes import session_processes
-from ..tmux import Tmux, needs_tmux
-from .conftest import Product, free_port, listening, wait_until
-from .readme import commands_table, quick_start, the_test_command
+from tests.installed.conftest import Product, free_port, listening, wait_until
+from tests.installed.readme import commands_table, quick_start, the_test_command
+from tests.openssh import SSH, needs_ssh
+from tests.processes import session_processes
+from tests.tmux import Tmux, needs_tmux
 
 pytestmark = pytest.mark.installed
 
@@ -295,9 +295,10 @@ def serve(product: Product, user: dict[str, str], tmp_path: Path) -> None:
             terminal.wait_for("New room")
             assert len(session_processes(server.process.pid)) == 1  # ann's app, in a process
             code = make_room(terminal)
-            games = server.ssh("bob", "games")
+            games = server.ssh("ann", "games")  # a room by its code: listed to its player
             assert games.returncode == 0
             assert f"{code}\tPetrify 8x8\tann - waiting for a player" in games.stdout
+            assert code not in server.ssh("bob", "games").stdout  # and to nobody else
             bob_joins_and_sees_a_move(server, user, terminal, code, processes=2)
             wait_until(lambda: len(session_processes(server.process.pid)) == 1, 30)
             export = server.ssh("bob", "export", code)

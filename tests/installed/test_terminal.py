@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ..tmux import Tmux, needs_tmux
-from .conftest import Product
+from tests.installed.conftest import Product
+from tests.tmux import Tmux, needs_tmux
 
 pytestmark = [pytest.mark.installed, pytest.mark.quick, needs_tmux]
 

@@ -17,8 +17,7 @@ import pytest
 from abstracts_tui.records import Record
 from abstracts_tui.rules import PASS, SWAP, Game, format_number, new_game
 from abstracts_tui.saved_games import SavedGames
-
-from .terminal import LineTerminal
+from tests.lines.terminal import LineTerminal
 
 GAMES = [
     ("petrify", 6, ()),

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from abstracts_tui.lines.words import move_words
 from abstracts_tui.rules import new_game
+from abstracts_tui.words import move_words
 
 
 def said(name: str, moves: list[str], size: int) -> str:

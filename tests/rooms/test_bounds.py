@@ -18,8 +18,7 @@ from abstracts_tui.rooms.bounds import LISTING_SECONDS, ROOMS_AT_ONCE, ROOMS_PER
 from abstracts_tui.rooms.holder import new_holder
 from abstracts_tui.rooms.room import RoomError
 from abstracts_tui.rooms.rooms import Rooms
-
-from .test_gateway import Opener, game, opener, postgres_rooms, refused, started, until
+from tests.rooms.test_gateway import Opener, game, opener, postgres_rooms, refused, started, until
 
 __all__ = ["opener"]  # the fixture, used by name
 

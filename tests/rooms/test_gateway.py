@@ -30,8 +30,7 @@ from abstracts_tui.rooms.rooms import Rooms
 from abstracts_tui.session import Phase
 from abstracts_tui.store import SqliteStore
 from abstracts_tui.store.live_sqlite import LiveSqlite
-
-from ..postgres import Cluster, cluster
+from tests.postgres import Cluster, cluster
 
 Opener = Callable[[], Rooms]
 

@@ -18,8 +18,7 @@ from abstracts_tui.rooms.live import Refused
 from abstracts_tui.rooms.play import offer_text
 from abstracts_tui.rooms.room import RoomError
 from abstracts_tui.rooms.rooms import WAITING_ROOMS, Rooms
-
-from .test_gateway import Opener, game, opener, postgres_rooms, refused, started, until
+from tests.rooms.test_gateway import Opener, game, opener, postgres_rooms, refused, started, until
 
 __all__ = ["opener"]  # the fixture, used by name
 

@@ -22,9 +22,9 @@ from abstracts_tui.rooms.play import (
     watchers_text,
 )
 from abstracts_tui.rooms.room import ending
+from abstracts_tui.rooms.rows import game_line
 from abstracts_tui.rules import OptionError
 from abstracts_tui.session import Change, Changed, Phase, Session
-from abstracts_tui.ssh.commands import game_line
 from abstracts_tui.store import Finish, RoomSave, RoomSetup, SqliteStore
 
 OFFER, ACCEPT, DECLINE = Takeback.OFFER, Takeback.ACCEPT, Takeback.DECLINE

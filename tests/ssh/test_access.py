@@ -14,16 +14,15 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from abstracts_tui.ssh.auth import (
+from abstracts_tui.server.auth import (
     ITERATIONS,
     auth_required,
     check_login,
     hash_password,
 )
-from abstracts_tui.ssh.limits import ConfigError
-
-from .client import TIMEOUT, connect
-from .conftest import RunningServer
+from abstracts_tui.server.limits import ConfigError
+from tests.ssh.client import TIMEOUT, connect
+from tests.ssh.conftest import RunningServer
 
 
 def test_auth_is_required_off_loopback_unless_open() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from abstracts_tui.ssh.session_thread import AppInput
+from abstracts_tui.server.session_thread import AppInput
 
 
 class Driver:

@@ -1,4 +1,4 @@
-"""A client's connection is read a bite a turn of the loop (abstracts_tui.ssh.bites):
+"""A client's connection is read a bite a turn of the loop (abstracts_tui.server.bites):
 a flood waits in the kernel between bites while the loop serves the others, on a real
 loopback connection; and the libraries' transports still have what the bite sets."""
 
@@ -17,8 +17,8 @@ from typing import Any
 import asyncssh
 import pytest
 
-from abstracts_tui.ssh import bites
-from abstracts_tui.ssh.bites import (
+from abstracts_tui.server import bites
+from abstracts_tui.server.bites import (
     ACCEPT_BITE,
     READ_BITE,
     bite_connection,
@@ -133,7 +133,7 @@ def test_a_transport_without_a_read_size_is_read_as_before_and_said_once(
     caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(bites, "said", False)
-    with caplog.at_level(logging.WARNING, logger="abstracts_tui.ssh.bites"):
+    with caplog.at_level(logging.WARNING, logger="abstracts_tui.server.bites"):
         assert not bite_reads(object())
         assert not bite_connection(object())
         assert not bite_reads(None)

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from abstracts_tui.ssh import capacity
-from abstracts_tui.ssh.capacity import (
+from abstracts_tui.server import capacity
+from abstracts_tui.server.capacity import (
     ENDING_NICE,
     MIB,
     MOST,
@@ -25,7 +25,7 @@ from abstracts_tui.ssh.capacity import (
     starting_at_once,
     step_aside,
 )
-from abstracts_tui.ssh.session_process import SessionProcess
+from abstracts_tui.server.session_process import SessionProcess
 
 MEMINFO = """MemTotal:       24683928 kB
 MemFree:        23314436 kB

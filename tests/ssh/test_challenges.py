@@ -11,8 +11,8 @@ from textual.app import ComposeResult
 from textual.pilot import Pilot
 from textual.screen import Screen
 
-from abstracts_tui.ssh.challenges import NONE_OPEN, Challenge, ChallengeList
 from abstracts_tui.tui.factory import build_app
+from abstracts_tui.tui.rooms.challenges import NONE_OPEN, Challenge, ChallengeList
 from abstracts_tui.tui.settings import Settings
 
 ANN = Challenge("k7m2", "ann 1662?", "Pilo 8x8", "5m+3s", rated=True)

@@ -19,11 +19,10 @@ from abstracts_tui.rooms.chat import ChatLine
 from abstracts_tui.tui.widgets import chat_panel
 from tests.lines.terminal import LineTerminal
 from tests.openssh import SSH, needs_ssh
-
-from .client import connect
-from .conftest import RunningServer
-from .test_line_rooms import heard, lines_of
-from .test_rooms import create_room
+from tests.ssh.client import connect
+from tests.ssh.conftest import RunningServer
+from tests.ssh.test_line_rooms import heard, lines_of
+from tests.ssh.test_rooms import create_room
 
 FORGED = "2026-01-01 00:00:00 root: the server stops now"
 """A log line of the server's shape, which a newline in a client's text would start."""

@@ -1,6 +1,6 @@
 """The server keeps its long-lived objects out of the garbage collector's passes, and
 still gives back the cycles of what ended once they add up (see
-abstracts_tui.ssh.collector)."""
+abstracts_tui.server.collector)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from abstracts_tui.ssh.collector import Pauses, freeze, keep_pauses_short
+from abstracts_tui.server.collector import Pauses, freeze, keep_pauses_short
 
 
 class Screen:
@@ -69,7 +69,7 @@ def test_what_ended_while_frozen_is_given_back_once_the_frozen_objects_grow() ->
 def said_by(pauses: Pauses, caplog: pytest.LogCaptureFixture) -> list[str]:
     """The lines `pauses.report()` writes in the log."""
     caplog.clear()
-    with caplog.at_level(logging.INFO, logger="abstracts_tui.ssh.collector"):
+    with caplog.at_level(logging.INFO, logger="abstracts_tui.server.collector"):
         pauses.report()
     return [record.getMessage() for record in caplog.records]
 

@@ -10,10 +10,9 @@ from pathlib import Path
 from abstracts_tui.records import Record, result_text
 from abstracts_tui.rules import new_game
 from abstracts_tui.store import Finish, RoomSave, RoomSetup, SqliteStore
-
-from .client import connect
-from .conftest import RunningServer
-from .test_rooms import ENTER
+from tests.ssh.client import connect
+from tests.ssh.conftest import RunningServer
+from tests.ssh.test_rooms import ENTER
 
 PAGE_DOWN = "\x1b[6~"
 

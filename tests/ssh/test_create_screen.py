@@ -9,11 +9,10 @@ from pathlib import Path
 from textual.widgets import Static
 
 from abstracts_tui.game_setup import Setup
-from abstracts_tui.ssh.create import ACCEPTER, JOINER, RoomScreen
 from abstracts_tui.tui.factory import build_app
+from abstracts_tui.tui.rooms.create import ACCEPTER, JOINER, RoomScreen
 from abstracts_tui.tui.settings import Settings
-
-from ..tui.waiting import until
+from tests.tui.waiting import until
 
 
 def test_a_room_is_made_open_to_anyone_by_its_row(tmp_path: Path) -> None:

@@ -9,9 +9,9 @@ import time
 
 import pytest
 
-from .client import TIMEOUT, connect
-from .conftest import RunningServer
-from .test_rooms import ENTER, first_move_played
+from tests.ssh.client import TIMEOUT, connect
+from tests.ssh.conftest import RunningServer
+from tests.ssh.test_rooms import ENTER, first_move_played
 
 
 async def wait_for_log(server: RunningServer, text: str, count: int = 1) -> None:

@@ -18,14 +18,13 @@ import pytest
 from abstracts_tui.commands import ChooseSide, Play, SetKomi
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.rooms.apply import apply
+from abstracts_tui.rooms.client import Kept
+from abstracts_tui.server.messages import HEADER, MAX_MESSAGE, MessageError, pack, read
 from abstracts_tui.session import Phase, Session
-from abstracts_tui.ssh.messages import HEADER, MAX_MESSAGE, MessageError, pack, read
-from abstracts_tui.ssh.room_client import Kept
-
-from ..processes import left_after, session_processes
-from .client import TIMEOUT, connect
-from .conftest import RunningServer
-from .test_rooms import ENTER, create_room
+from tests.processes import left_after, session_processes
+from tests.ssh.client import TIMEOUT, connect
+from tests.ssh.conftest import RunningServer
+from tests.ssh.test_rooms import ENTER, create_room
 
 
 def read_back(data: bytes, *, restricted: bool = False) -> tuple[object, ...] | None:

@@ -1,6 +1,6 @@
 """The watch on the server's loop tells what held each long wait: the loop's own work, a
 blocking call, or the processor given to another process (see
-abstracts_tui.ssh.lateness)."""
+abstracts_tui.server.lateness)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from abstracts_tui.ssh.lateness import SCHEDSTAT, Lateness, ThreadClock
+from abstracts_tui.server.lateness import SCHEDSTAT, Lateness, ThreadClock
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -83,7 +83,7 @@ def test_a_clock_without_the_systems_queue_times_still_tells_the_time_run(
 WAITED = textwrap.dedent(
     """
     import asyncio, json, os, subprocess, sys
-    from abstracts_tui.ssh.lateness import Lateness
+    from abstracts_tui.server.lateness import Lateness
 
     os.sched_setaffinity(0, {0})
     rival = subprocess.Popen(

@@ -20,10 +20,9 @@ from abstracts_tui.rules import new_game
 from abstracts_tui.store import RoomSave, RoomSetup, SqliteStore
 from tests.lines.terminal import LineTerminal
 from tests.openssh import SSH, needs_ssh
-
-from .client import connect
-from .conftest import RunningServer
-from .test_rooms import ENTER, create_room
+from tests.ssh.client import connect
+from tests.ssh.conftest import RunningServer
+from tests.ssh.test_rooms import ENTER, create_room
 
 pytestmark = needs_ssh
 

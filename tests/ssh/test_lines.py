@@ -8,8 +8,7 @@ from pathlib import Path
 
 from tests.lines.terminal import LineTerminal
 from tests.openssh import SSH, needs_ssh
-
-from .conftest import RunningServer
+from tests.ssh.conftest import RunningServer
 
 pytestmark = needs_ssh
 

@@ -18,15 +18,14 @@ from abstracts_tui.clock import TimeControl
 from abstracts_tui.ratings import Rating, after_game
 from abstracts_tui.records import Record, result_text
 from abstracts_tui.rules import PASS, Game, new_game
-from abstracts_tui.ssh.driver import STOP
-from abstracts_tui.ssh.held_frames import STALLED_SECONDS, HeldFrames
-from abstracts_tui.ssh.signals import notice_kind, signal
+from abstracts_tui.server.held_frames import STALLED_SECONDS, HeldFrames
 from abstracts_tui.store import Finish, RoomSave, RoomSetup, SqliteStore, Store
-
-from .client import TIMEOUT, ScreenClient, connect, run
-from .conftest import RunningServer
-from .test_rooms import CURSOR_RIGHT, ENTER, create_room
-from .test_store import near_end
+from abstracts_tui.tui.rooms.driver import STOP
+from abstracts_tui.tui.rooms.signals import notice_kind, signal
+from tests.ssh.client import TIMEOUT, ScreenClient, connect, run
+from tests.ssh.conftest import RunningServer
+from tests.ssh.test_rooms import CURSOR_RIGHT, ENTER, create_room
+from tests.ssh.test_store import near_end
 
 TAB = "\t"
 OSC = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")

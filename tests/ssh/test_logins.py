@@ -14,10 +14,9 @@ from collections.abc import Iterator
 import asyncssh
 import pytest
 
-from abstracts_tui.ssh.limits import Limits
-
-from .client import TIMEOUT, connect
-from .conftest import RunningServer
+from abstracts_tui.server.limits import Limits
+from tests.ssh.client import TIMEOUT, connect
+from tests.ssh.conftest import RunningServer
 
 SECONDS = 30.0
 """`Limits.no_session_seconds`, which the test waits for."""

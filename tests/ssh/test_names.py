@@ -14,12 +14,11 @@ from typing import Any
 import asyncssh
 import pytest
 
-from abstracts_tui.ssh.limits import Limits
+from abstracts_tui.server.limits import Limits
 from abstracts_tui.store import SqliteStore, Store
-
-from ..openssh import SSH, needs_ssh
-from .client import TIMEOUT, connect
-from .conftest import RunningServer
+from tests.openssh import SSH, needs_ssh
+from tests.ssh.client import TIMEOUT, connect
+from tests.ssh.conftest import RunningServer
 
 
 class Told(asyncssh.SSHClient):
@@ -196,7 +195,7 @@ def test_where_signatures_cannot_be_checked_rsa_keys_are_refused(
 ) -> None:
     """asyncssh's connection has the method the check wraps (the test above logs in
     through it); a connection without one is not checked, and says so once."""
-    from abstracts_tui.ssh import keys
+    from abstracts_tui.server.ssh import keys
 
     monkeypatch.setattr(keys, "said", False)
     assert not keys.check_signatures(object(), lambda name, algorithm: None)

@@ -12,13 +12,13 @@ import shlex
 
 import pytest
 
-from ..openssh import SSH, needs_ssh
-from ..processes import left_after, session_processes
-from ..tmux import Tmux, needs_tmux
-from .client import TIMEOUT, connect, run_until
-from .conftest import RunningServer
-from .test_processes import two_servers
-from .test_rooms import CURSOR_RIGHT, ENTER, create_room
+from tests.openssh import SSH, needs_ssh
+from tests.processes import left_after, session_processes
+from tests.ssh.client import TIMEOUT, connect, run_until
+from tests.ssh.conftest import RunningServer
+from tests.ssh.test_processes import two_servers
+from tests.ssh.test_rooms import CURSOR_RIGHT, ENTER, create_room
+from tests.tmux import Tmux, needs_tmux
 
 TAB = "\t"
 SEMICOLON = "\\;"

@@ -7,13 +7,12 @@ import re
 import shlex
 import time
 
-from abstracts_tui.ssh.auth import hash_password
-
-from ..openssh import SSH, needs_ssh
-from ..tmux import Tmux, needs_tmux
-from .client import TIMEOUT
-from .conftest import RunningServer
-from .test_rooms import ENTER, create_room
+from abstracts_tui.server.auth import hash_password
+from tests.openssh import SSH, needs_ssh
+from tests.ssh.client import TIMEOUT
+from tests.ssh.conftest import RunningServer
+from tests.ssh.test_rooms import ENTER, create_room
+from tests.tmux import Tmux, needs_tmux
 
 pytestmark = [needs_ssh, needs_tmux]
 

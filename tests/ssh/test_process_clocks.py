@@ -12,10 +12,10 @@ from pathlib import Path
 
 import psycopg
 
-from ..postgres import Cluster
-from .client import connect, run_until
-from .test_processes import two_servers
-from .test_rooms import CURSOR_RIGHT, ENTER
+from tests.postgres import Cluster
+from tests.ssh.client import connect, run_until
+from tests.ssh.test_processes import two_servers
+from tests.ssh.test_rooms import CURSOR_RIGHT, ENTER
 
 TAB = "\t"
 

@@ -19,11 +19,10 @@ import time
 from pathlib import Path
 
 from abstracts_tui.records import Record
-
-from ..postgres import Cluster, cluster
-from .client import connect, run, run_until
-from .conftest import RunningServer
-from .test_rooms import CURSOR_RIGHT, ENTER, create_room, has_moves
+from tests.postgres import Cluster, cluster
+from tests.ssh.client import connect, run, run_until
+from tests.ssh.conftest import RunningServer
+from tests.ssh.test_rooms import CURSOR_RIGHT, ENTER, create_room, has_moves
 
 CURSOR_LEFT = "\x1b[D"
 
@@ -200,7 +199,7 @@ def test_who_is_connected_is_known_on_every_process(
 
 
 def test_a_database_that_cannot_be_reached_at_the_start_is_one_sentence(tmp_path: Path) -> None:
-    from ..postgres import free_port
+    from tests.postgres import free_port
 
     port = free_port()
     url = f"postgresql://abstracts@127.0.0.1:{port}/none"

@@ -1,4 +1,4 @@
-"""The rooms seen from a session's thread (`ssh/room_client.py`): the real rooms on the
+"""The rooms seen from a session's thread (`rooms/client.py`): the real rooms on the
 server's loop, and a client on another thread's loop, as a session's app has it.
 
 A replica follows every command the room applies, in order (the other player's, and its
@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from abstracts_tui.commands import ChooseSide, Play, SetKomi, Takeback
+from abstracts_tui.crossing import on_thread, run_in
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.rooms.apply import adopt, apply, twin
 from abstracts_tui.rooms.chat import ChatRefused
@@ -24,13 +25,11 @@ from abstracts_tui.rooms.holder import new_holder
 from abstracts_tui.rooms.live import Refused
 from abstracts_tui.rooms.presence import PRESENCES
 from abstracts_tui.rooms.rooms import Rooms
+from abstracts_tui.server.room_desk import thread_client
 from abstracts_tui.session import Change, Changed, Phase, Session
-from abstracts_tui.ssh.crossing import on_thread, run_in
-from abstracts_tui.ssh.room_desk import thread_client
 from abstracts_tui.store import SqliteStore
 from abstracts_tui.store.live_sqlite import LiveSqlite
-
-from ..rooms.test_gateway import until
+from tests.rooms.test_gateway import until
 
 
 def moves(session: Session) -> list[str]:

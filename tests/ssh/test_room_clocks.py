@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 import time
 
-from .client import ScreenClient, connect, run
-from .conftest import RunningServer
-from .test_process_clocks import create_clocked_room, face
-from .test_rooms import CURSOR_RIGHT, ENTER
+from tests.ssh.client import ScreenClient, connect, run
+from tests.ssh.conftest import RunningServer
+from tests.ssh.test_process_clocks import create_clocked_room, face
+from tests.ssh.test_rooms import CURSOR_RIGHT, ENTER
 
 CURSOR_LEFT = "\x1b[D"
 

@@ -21,10 +21,9 @@ from typing import Any
 from abstracts_tui.records import Record
 from abstracts_tui.rules import new_game
 from abstracts_tui.store import SqliteStore
-
-from .client import connect, run
-from .conftest import RunningServer
-from .test_rooms import ENTER, first_move_played
+from tests.ssh.client import connect, run
+from tests.ssh.conftest import RunningServer
+from tests.ssh.test_rooms import ENTER, first_move_played
 
 
 def room(code: Any, game: str = "pilo", **changes: Any) -> str:

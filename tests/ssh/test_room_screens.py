@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
-from .client import connect
-from .conftest import RunningServer
-from .test_rooms import CURSOR_RIGHT, ENTER, create_room
+from tests.ssh.client import connect
+from tests.ssh.conftest import RunningServer
+from tests.ssh.test_rooms import CURSOR_RIGHT, ENTER, create_room
 
 TAB = "\t"
 CURSOR_DOWN = "\x1b[B"

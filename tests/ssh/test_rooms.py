@@ -13,9 +13,8 @@ from collections.abc import Callable
 import asyncssh
 
 from abstracts_tui.records import Record, RecordError
-
-from .client import ScreenClient, connect, run, run_until
-from .conftest import RunningServer
+from tests.ssh.client import ScreenClient, connect, run, run_until
+from tests.ssh.conftest import RunningServer
 
 CURSOR_RIGHT = "\x1b[C"
 ENTER = "\r"

@@ -23,11 +23,10 @@ from abstracts_tui.store import RoomSave, RoomSetup, SqliteStore
 from tests.disks import fill, small_disk
 from tests.lines.terminal import LineTerminal
 from tests.openssh import SSH
-
-from .client import connect, run, run_until
-from .conftest import RunningServer
-from .test_process_clocks import HELD, RUN_ON, create_clocked_room, face, seconds_of
-from .test_rooms import CURSOR_RIGHT, ENTER, create_room, has_moves
+from tests.ssh.client import connect, run, run_until
+from tests.ssh.conftest import RunningServer
+from tests.ssh.test_process_clocks import HELD, RUN_ON, create_clocked_room, face, seconds_of
+from tests.ssh.test_rooms import CURSOR_RIGHT, ENTER, create_room, has_moves
 
 CURSOR_LEFT = "\x1b[D"
 WAITING = "moves wait until the games can be saved again"

@@ -4,8 +4,7 @@ PostgreSQL: the archive keeps no empty room, and never loses a game somebody joi
 from __future__ import annotations
 
 from abstracts_tui.store import Finish, RoomSave, RoomSetup
-
-from .test_stores import Opener, open_store
+from tests.store.test_stores import Opener, open_store
 
 __all__ = ["open_store"]  # the fixture, used by name
 

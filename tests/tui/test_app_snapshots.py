@@ -16,9 +16,8 @@ from abstracts_tui.rooms.presence import RoomPresence
 from abstracts_tui.session import Session
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen, Seat
-
-from ..test_game_clocks import FakeTime
-from .waiting import pie_asked, until
+from tests.test_game_clocks import FakeTime
+from tests.tui.waiting import pie_asked, until
 
 SnapCompare = Callable[..., bool]
 

@@ -29,9 +29,8 @@ from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.screens.select import SelectScreen
 from abstracts_tui.tui.widgets.board import BoardView
 from abstracts_tui.tui.widgets.board_view import EDGES, MARKS
-
-from .test_play import type_move
-from .waiting import pie_asked, until
+from tests.tui.test_play import type_move
+from tests.tui.waiting import pie_asked, until
 
 EGOTZI = "egotzi size=5,variant=standard bb.ww/...../..b../w..../..... black swap=no"
 PETRIFY = (

@@ -11,9 +11,8 @@ from textual.pilot import Pilot
 
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
-
-from .test_board import LINAGE, PARTITIONS, PETRIFY, PILO, SETUPS, SIDE
-from .waiting import until
+from tests.tui.test_board import LINAGE, PARTITIONS, PETRIFY, PILO, SETUPS, SIDE
+from tests.tui.waiting import until
 
 SnapCompare = Callable[..., bool]
 

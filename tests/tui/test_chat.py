@@ -16,9 +16,8 @@ from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.chat import ChatScreen
 from abstracts_tui.tui.settings import Settings
-
-from .local_chat import say
-from .waiting import until
+from tests.tui.local_chat import say
+from tests.tui.waiting import until
 
 
 class Time:

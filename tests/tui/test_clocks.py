@@ -20,10 +20,9 @@ from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.computer import clocked
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.widgets.clock_faces import ClockFaces
-
-from ..test_game_clocks import FakeTime
-from .test_play import play_screen, text, type_move
-from .waiting import pie_asked, until
+from tests.test_game_clocks import FakeTime
+from tests.tui.test_play import play_screen, text, type_move
+from tests.tui.waiting import pie_asked, until
 
 Scenario = Callable[[AbstractsApp, Pilot[None], FakeTime], Awaitable[None]]
 

@@ -22,8 +22,7 @@ from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.widgets.key_bar import KeyBar
 from abstracts_tui.tui.widgets.summary_line import SummaryLine
-
-from .waiting import pie_asked, until
+from tests.tui.waiting import pie_asked, until
 
 Script = Callable[[AbstractsApp, PlayScreen, Pilot[None]], Awaitable[None]]
 

@@ -13,10 +13,9 @@ from textual.pilot import Pilot
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
-
-from ..test_game_clocks import FakeTime
-from .test_app_snapshots import midgame
-from .waiting import pie_asked, until
+from tests.test_game_clocks import FakeTime
+from tests.tui.test_app_snapshots import midgame
+from tests.tui.waiting import pie_asked, until
 
 SnapCompare = Callable[..., bool]
 

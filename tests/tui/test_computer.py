@@ -17,9 +17,8 @@ from abstracts_tui.session import Phase
 from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
-
-from .test_play import text, type_move
-from .waiting import until
+from tests.tui.test_play import text, type_move
+from tests.tui.waiting import until
 
 
 @pytest.fixture(autouse=True)

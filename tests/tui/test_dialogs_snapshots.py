@@ -19,8 +19,7 @@ from abstracts_tui.rules import new_game
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.settings import Settings, load_settings
-
-from .waiting import until
+from tests.tui.waiting import until
 
 SnapCompare = Callable[..., bool]
 

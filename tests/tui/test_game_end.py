@@ -15,9 +15,8 @@ from abstracts_tui.tui.dialogs.reading import ReadingDialog
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.settings import Settings
-
-from .test_layout import drawn
-from .waiting import until
+from tests.tui.test_layout import drawn
+from tests.tui.waiting import until
 
 SETUPS = {
     "petrify": Setup("petrify", 10, first="Ann", second="Bob"),

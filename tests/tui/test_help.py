@@ -19,8 +19,7 @@ from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.rules_text import NOTATION, RULES
 from abstracts_tui.tui.screens.help import HelpScreen, blocks
 from abstracts_tui.tui.screens.play import PlayScreen
-
-from .waiting import until
+from tests.tui.waiting import until
 
 Steps = Callable[[AbstractsApp, Pilot[None]], Awaitable[None]]
 

@@ -7,8 +7,7 @@ from textual.pilot import Pilot
 from textual.widgets import Button
 
 from abstracts_tui.tui.dialogs.online import AbortDialog, OfferDialog, ResignDialog
-
-from .test_dialogs import Shown, answers, answers_each, click, keys, text
+from tests.tui.test_dialogs import Shown, answers, answers_each, click, keys, text
 
 
 def test_only_y_resigns_and_enter_plays_on() -> None:

@@ -23,8 +23,7 @@ from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.online import OnlinePlay, RoomSeat
 from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.settings import Settings
-
-from .waiting import until
+from tests.tui.waiting import until
 
 Steps = Callable[[AbstractsApp, OnlinePlay, Pilot[None]], Awaitable[None]]
 

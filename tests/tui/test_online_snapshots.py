@@ -17,8 +17,7 @@ from abstracts_tui.rooms.chat import Chat, ChatLine
 from abstracts_tui.tui.dialogs.online import OfferDialog, ResignDialog
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.chat import ChatScreen
-
-from .waiting import until
+from tests.tui.waiting import until
 
 SnapCompare = Callable[..., bool]
 PILO = Setup("pilo", 8, first="ann", second="bob")

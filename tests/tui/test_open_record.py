@@ -18,9 +18,8 @@ from abstracts_tui.rules import new_game
 from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.dialogs.open_record import OpenRecordDialog
 from abstracts_tui.tui.factory import build_app
-
-from .test_play import play_screen, run
-from .waiting import until
+from tests.tui.test_play import play_screen, run
+from tests.tui.waiting import until
 
 PETRIFY = Setup("petrify", 6, first="Ann", second="Bob")
 

@@ -16,9 +16,8 @@ from abstracts_tui.tui.dialogs.reading import ReadingDialog
 from abstracts_tui.tui.factory import build_app, build_web_app
 from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.settings import load_settings
-
-from .test_layout import drawn
-from .waiting import until
+from tests.tui.test_layout import drawn
+from tests.tui.waiting import until
 
 FILE = '# mine\nlevel = "easy"\n[sizes]\npilo = 8\n[keymap]\n"play.undo" = "backspace"\n'
 

@@ -18,10 +18,9 @@ from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.settings import Settings
 from abstracts_tui.tui.widgets.clock_faces import ClockFaces
 from abstracts_tui.tui.widgets.pie_question import PieQuestion
-
-from .test_layout import drawn
-from .test_play import play_screen, text, type_move
-from .waiting import pie_asked, until
+from tests.tui.test_layout import drawn
+from tests.tui.test_play import play_screen, text, type_move
+from tests.tui.waiting import pie_asked, until
 
 Scenario = Callable[[AbstractsApp, Pilot[None]], Awaitable[None]]
 

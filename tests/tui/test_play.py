@@ -19,8 +19,7 @@ from abstracts_tui.rules import Game, new_game
 from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
-
-from .waiting import pie_asked, until
+from tests.tui.waiting import pie_asked, until
 
 Scenario = Callable[[AbstractsApp, Pilot[None]], Awaitable[None]]
 

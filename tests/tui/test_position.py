@@ -12,9 +12,8 @@ from abstracts_tui.tui.dialogs.position import PositionDialog
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.settings import Settings
-
-from .test_layout import drawn
-from .waiting import until
+from tests.tui.test_layout import drawn
+from tests.tui.waiting import until
 
 
 def test_the_longest_position_string_is_shown_whole_at_80x24(tmp_path: Path) -> None:

@@ -27,9 +27,8 @@ from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.review_view import mistakes_in_order
 from abstracts_tui.tui.screens import play
 from abstracts_tui.tui.screens.play import PlayScreen
-
-from .test_study import shown
-from .waiting import until
+from tests.tui.test_study import shown
+from tests.tui.waiting import until
 
 Scenario = Callable[[PlayScreen, Pilot[None]], Awaitable[None]]
 

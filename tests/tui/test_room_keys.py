@@ -25,9 +25,8 @@ from abstracts_tui.tui.screens.chat import ChatScreen
 from abstracts_tui.tui.screens.help import HelpScreen
 from abstracts_tui.tui.screens.play import PlayScreen, Seat
 from abstracts_tui.tui.settings import Settings
-
-from .local_chat import say
-from .waiting import until
+from tests.tui.local_chat import say
+from tests.tui.waiting import until
 
 Steps = Callable[[AbstractsApp, PlayScreen, Pilot[None]], Awaitable[None]]
 PILO = Setup("pilo", 6, first="ann", second="bob")

@@ -19,8 +19,7 @@ from abstracts_tui.session import Session
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.online import RoomSeat
 from abstracts_tui.tui.screens.play import PlayScreen, Seat
-
-from .waiting import until
+from tests.tui.waiting import until
 
 SnapCompare = Callable[..., bool]
 

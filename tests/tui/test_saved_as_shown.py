@@ -16,10 +16,9 @@ from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.dialogs.resume import ResumeDialog
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.setup import SetupScreen
-
-from .test_play import enter_path, run, type_move
-from .test_saving import moves_of, play_screen, saved, shown
-from .waiting import pie_asked
+from tests.tui.test_play import enter_path, run, type_move
+from tests.tui.test_saving import moves_of, play_screen, saved, shown
+from tests.tui.waiting import pie_asked
 
 PARTITIONS = Setup("partitions", 5, first="Ann", second="Bob")
 

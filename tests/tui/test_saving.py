@@ -19,9 +19,7 @@ from abstracts_tui.tui.dialogs.resume import ResumeDialog
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 from tests.disks import full_disk, read_only
-from tests.tui.test_play import run, text, type_move
-
-from .test_play import enter_path
+from tests.tui.test_play import enter_path, run, text, type_move
 
 
 def play_screen(app: AbstractsApp) -> PlayScreen:

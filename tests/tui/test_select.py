@@ -21,8 +21,7 @@ from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.screens.select import SelectScreen
 from abstracts_tui.tui.settings import Settings
 from abstracts_tui.tui.widgets.key_bar import KeyBar
-
-from .waiting import until
+from tests.tui.waiting import until
 
 Steps = Callable[[AbstractsApp, Pilot[None]], Awaitable[None]]
 

@@ -20,9 +20,8 @@ from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.screens.select import SelectScreen, Stepper
 from abstracts_tui.tui.settings import Settings, load_settings
 from abstracts_tui.tui.widgets.key_bar import KeyBar
-
-from .test_layout import drawn
-from .waiting import until
+from tests.tui.test_layout import drawn
+from tests.tui.waiting import until
 
 SETTINGS = """
 theme = "colour-blind"

@@ -24,9 +24,8 @@ from abstracts_tui.tui.screens.play import PlayScreen, Seat
 from abstracts_tui.tui.screens.setup import SetupScreen
 from abstracts_tui.tui.widgets.move_list import MoveList
 from abstracts_tui.tui.widgets.win_rate_graph import WinRateGraph
-
-from .test_play import type_move
-from .waiting import until
+from tests.tui.test_play import type_move
+from tests.tui.waiting import until
 
 Scenario = Callable[[AbstractsApp, PlayScreen, Pilot[None]], Awaitable[None]]
 

@@ -15,8 +15,7 @@ from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.screens.setup import SetupScreen
 from abstracts_tui.tui.widgets.win_rate_graph import WinRateGraph
-
-from .waiting import until
+from tests.tui.waiting import until
 
 SnapCompare = Callable[..., bool]
 

@@ -12,8 +12,7 @@ from textual.widgets import Input, Static
 
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
-
-from .waiting import pie_asked, until
+from tests.tui.waiting import pie_asked, until
 
 CHARACTERS = {"enter": "\r", "colon": ":"}
 

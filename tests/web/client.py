@@ -181,7 +181,7 @@ async def play_a_move(page: Page) -> None:
 def visitor_processes(data: Path) -> list[int]:
     """The visitors' apps of the server whose data folder is `data` (by their command)."""
     found = []
-    needle = f"abstracts_tui.web_visitor\0{data}".encode()
+    needle = f"abstracts_tui.server.web.visitor\0{data}".encode()
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:

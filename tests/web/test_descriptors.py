@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from ..ssh.client import connect
-from ..ssh.conftest import RunningServer
+from tests.ssh.client import connect
+from tests.ssh.conftest import RunningServer
 
 LIMITED = (
     "import resource, runpy, sys; "

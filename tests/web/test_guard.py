@@ -19,18 +19,17 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from abstracts_tui.web_address import Address, served_names, split_host
-from abstracts_tui.web_http import (
+from abstracts_tui.server.web.address import Address, served_names, split_host
+from abstracts_tui.server.web.guard import (
     CONNECTIONS_PER_ADDRESS,
     HEAD_SECONDS,
     MISDIRECTED,
     TOO_MANY,
     MaskCheck,
 )
-from abstracts_tui.web_signin import COOKIE as PLAYER
-
-from ..ssh.conftest import RunningServer
-from .server import WebServer
+from abstracts_tui.server.web.signin import COOKIE as PLAYER
+from tests.ssh.conftest import RunningServer
+from tests.web.server import WebServer
 
 VISITOR = "abstracts_tui_visitor"
 TIMEOUT = 60.0

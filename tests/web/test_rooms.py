@@ -25,16 +25,15 @@ import aiohttp
 import asyncssh
 import pytest
 
-from abstracts_tui.ssh.auth import hash_password
-from abstracts_tui.web_signin import COOKIE
-
-from ..openssh import SSH, needs_ssh
-from ..ssh.client import connect
-from ..ssh.conftest import RunningServer
-from ..tmux import Tmux, needs_tmux
-from .client import Page
-from .proxy import Proxy
-from .test_web import CHROMIUM, Visitor, browser  # noqa: F401 (browser: a fixture)
+from abstracts_tui.server.auth import hash_password
+from abstracts_tui.server.web.signin import COOKIE
+from tests.openssh import SSH, needs_ssh
+from tests.ssh.client import connect
+from tests.ssh.conftest import RunningServer
+from tests.tmux import Tmux, needs_tmux
+from tests.web.client import Page
+from tests.web.proxy import Proxy
+from tests.web.test_web import CHROMIUM, Visitor, browser  # noqa: F401 (browser: a fixture)
 
 TIMEOUT = 60.0
 SEMICOLON = "\\;"
@@ -276,8 +275,9 @@ def test_a_malformed_message_closes_that_page_with_one_logged_line(tmp_path: Pat
 
 
 def test_the_pages_sizes_and_pages_per_address_are_bounded(tmp_path: Path) -> None:
-    """web_limits' bounds on this path too: a page of a made-up size is drawn at 500 x 200
-    at most, and a fifth page from one address is refused with the sentence it shows."""
+    """server.web.limits' bounds on this path too: a page of a made-up size is drawn at
+    500 x 200 at most, and a fifth page from one address is refused with the sentence it
+    shows."""
     args = ["--sessions-per-user", "10", "--web", "0"]
     server = RunningServer(tmp_path / "data", args).wait_listening()
     url = web_url(server)

@@ -11,8 +11,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from abstracts_tui.ssh.guesses import Guesses
-from abstracts_tui.web_signin import (
+from abstracts_tui.server.guesses import Guesses
+from abstracts_tui.server.web.signin import (
     COOKIE,
     SIGN_IN_BURST,
     SIGN_IN_RATE,
@@ -20,8 +20,7 @@ from abstracts_tui.web_signin import (
     SignInRefused,
     SignIns,
 )
-
-from ..ssh.conftest import RunningServer
+from tests.ssh.conftest import RunningServer
 
 FLOOD = 10_050
 """Sign-ins from one address: past the 10,000 the server holds at most."""
@@ -105,7 +104,9 @@ def test_an_addresses_oldest_sign_ins_go_first_and_others_stay(
         assert all(signins.who(token) for token in flood[5:])
         assert signins.who(ann) == "ann"
         # The table full (a small one here): the address that holds the most gives way.
-        monkeypatch.setattr("abstracts_tui.web_signin.MAX_SIGNED_IN", SIGNED_IN_PER_ADDRESS + 1)
+        monkeypatch.setattr(
+            "abstracts_tui.server.web.signin.MAX_SIGNED_IN", SIGNED_IN_PER_ADDRESS + 1
+        )
         bob = await sign_in("203.0.113.1", "bob")
         assert signins.who(bob) == "bob" and signins.who(ann) == "ann"
         assert signins.who(flood[5]) is None and signins.who(flood[6]) == "p6"

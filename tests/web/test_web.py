@@ -23,9 +23,8 @@ import pyte
 import pytest
 
 from abstracts_tui.records import Record
-
-from .proxy import Proxy
-from .server import TIMEOUT, WebServer
+from tests.web.proxy import Proxy
+from tests.web.server import TIMEOUT, WebServer
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(

@@ -1,0 +1,657 @@
+"""A room's game in line mode over SSH (`ssh -t host lines`), for a player or a watcher.
+
+It follows a replica of the room's session (`rooms.client.Shown`) on the line session's
+own loop, and says every event once as one line, in line mode's words (`words`):
+a move and what it took, whose turn it is, the komi, side and pie questions to whom they
+are for, a chat line, a player joining, leaving or coming back, an offer and its answer,
+the game no longer being saved (and its clocks held) and saved again, and the end with
+its explanation. What is said comes from the changes of the replica
+compared with what was said before (the moves gained, the phase, the people, the
+offers), so a replica read again whole tells the moves it gained as well.
+
+A line typed is a question (`lines.questions`), or a command sent to the room's gateway:
+a move (said as sent, then as played, or `Not played: ...`), komi or a side, a chat line,
+resign (confirmed), abort, take-back, rematch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from enum import Enum
+
+from ..commands import Abort, ChooseSide, Command, Play, Rematch, Resign, SetKomi, Takeback
+from ..rooms.chat import ChatLine, rows
+from ..rooms.client import RoomClient, Shown
+from ..rooms.play import (
+    REMATCH,
+    TAKEBACK,
+    answer_text,
+    check,
+    done_text,
+    kept_again_text,
+    not_kept_text,
+    offer,
+    opponent,
+    takeback_moves,
+    watchers,
+)
+from ..rooms.room import RoomError
+from ..rooms.rows import OPEN_SEAT
+from ..rules import SWAP, RulesError
+from ..rules.catalogue import parse_komi
+from ..session import Change, Changed, Offer, Phase, Session
+from ..words import (
+    colour,
+    komi_question,
+    move_words,
+    pie_question,
+    score_words,
+    side_question,
+)
+from .play import SHORT, warning_due
+from .questions import QUESTIONS, Say, seconds_words
+
+log = logging.getLogger(__name__)
+
+HELP = """\
+In a room (the short form in brackets):
+a move in the game's notation, such as d4, b3-e3, pass or swap: play it (your turn).
+komi N: set komi; first or second: take a side, when you are asked.
+board (b), row N (r N), column X (c X), cell d4 (or d4?), score (s), moves (m), legal (l),
+turn (t), clock (k): as in a game played here.
+say TEXT: a line in the room's chat, for players and watchers; chat: the last lines said.
+resign: give up the game (asks first); abort: call it off before each side has moved.
+takeback: ask to take back your last move, or accept the other player's request.
+rematch: offer a rematch once the game is over, or accept the one offered.
+decline: refuse the other player's take-back request or rematch.
+leave: back to the lobby (the game goes on, your seat is kept). quit (q): leave the server.
+help (?): this list."""
+
+ROOM_COMMANDS = (
+    "say", "chat", "resign", "abort", "takeback", "decline", "rematch", "leave", "komi",
+    "swap", "play on", "first", "second", "help", "quit",
+)  # fmt: skip
+"""What Tab would complete in a room, besides the questions and the moves."""
+
+CHAT_SHOWN = 10
+"""The chat lines `chat` reads again."""
+ASSUMED_COLUMNS = 80
+"""The width chat is wrapped to for a client without a terminal (`ssh -T`), whose own
+width the server is not told: the common one."""
+TICK = 0.25
+"""Seconds between two looks at the clock (for its warnings)."""
+
+
+class Outcome(Enum):
+    """What a line typed in a room leads to, besides its answer."""
+
+    STAY = "stay"
+    LEAVE = "leave"
+    QUIT = "quit"
+
+
+def line_names(session: Session) -> list[str]:
+    """The moves from the start to the position shown, by name."""
+    return [str(node.move) for node in session.node.line()]
+
+
+def sentence(error: Exception) -> str:
+    """A refusal as one sentence: capitalised, with its full stop."""
+    text = str(error).strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
+class LineRoom:
+    """One room followed and played by lines, on the line session's loop."""
+
+    def __init__(
+        self,
+        shown: Shown,
+        client: RoomClient,
+        say: Say,
+        *,
+        address: str,
+        go_to: Callable[[str], None],
+        columns: Callable[[], int],
+    ) -> None:
+        """`columns`: the terminal's width now (0: not known), which chat is wrapped to."""
+        self.shown = shown
+        self.session = shown.session
+        self.client = client
+        self.say = say
+        self.user = client.user
+        self.code = shown.code
+        self.address = address
+        self.go_to = go_to
+        """Enter room `code` instead of this one (the rematch's)."""
+        self.columns = columns
+        session = self.session
+        self.game = session.game.copy()
+        self.line = line_names(session)
+        self.people = session.people
+        self.phase = session.phase
+        self.offers: dict[str, Offer] = dict(session.offers)
+        self.connected = shown.connected
+        self.said_turn: object = None
+        """What the last turn (or question) was said for: said again only when it changes."""
+        self.ended_said = False
+        self.pie_said = False
+        self.rematch_said = False
+        self.confirming: Command | None = None
+        """The command a `yes` on the next line sends (a resignation)."""
+        self.warned: set[float] = set()
+        self.ticking: asyncio.Task[None] | None = None
+        self.saving_said: str | None = None
+        """Why the game is not being saved, as last said (None: it is, or nothing said)."""
+
+    @property
+    def player(self) -> bool:
+        return self.user in self.session.people
+
+    @property
+    def waiting_for_player(self) -> bool:
+        return OPEN_SEAT in self.session.people
+
+    # -- entering and leaving ------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Say where the person is, and follow the room from now on."""
+        session, room = self.session, self.shown.room
+        self.session.listeners.append(self.changed)
+        self.session.saving_listeners.append(self.saving_changed)
+        self.shown.chat.listeners.append(self.chat_said)
+        self.shown.follow(True, self.presence)
+        rated = ", rated" if room.rated else ""
+        clock = f", clock {room.clock}" if room.clock else ""
+        against = " against ".join(session.people)
+        if self.waiting_for_player:
+            against = f"{room.creator} against whoever joins"
+        self.say(f"Room {self.code}: {room.game_text()}{rated}{clock}, {against}.")
+        if self.waiting_for_player and self.user == room.creator:
+            listed = ", listed in every lobby as an open challenge" if room.open else ""
+            self.say(
+                f"It waits for a player{listed}: give them the code {self.code} (ssh -t "
+                f"{self.address} join {self.code}), or they type join {self.code} in their "
+                "lobby. leave goes back to the lobby; the room stays open."
+            )
+        elif self.player:
+            side = self.colour_text() or ": komi and sides are chosen first"
+            self.say(f"You play{side}. Type help for the commands of a room.")
+        else:
+            count = watchers(self.connected, tuple(session.people))
+            self.say(
+                f"You watch ({count} watching). say and a line chats; leave goes back to the lobby."
+            )
+        self.tell_offers({})
+        self.saving_changed()
+        self.next()
+        self.ticking = asyncio.get_running_loop().create_task(self.tick())
+
+    def colour_text(self) -> str:
+        session = self.session
+        if session.phase is not Phase.PLAY:
+            return ""
+        mine = [c for c in (0, 1) if session.person(c) == self.user]
+        return f" {colour(session.game, mine[0])}" if mine else ""
+
+    def stop(self) -> None:
+        """No more is said of this room (back to the lobby, or the session ends)."""
+        with contextlib.suppress(ValueError):
+            self.session.listeners.remove(self.changed)
+        with contextlib.suppress(ValueError):
+            self.session.saving_listeners.remove(self.saving_changed)
+        with contextlib.suppress(ValueError):
+            self.shown.chat.listeners.remove(self.chat_said)
+        self.shown.follow(False, lambda: None)
+        if self.ticking is not None:
+            self.ticking.cancel()
+
+    # -- what is said ------------------------------------------------------------------------
+
+    def changed(self, changed: Changed) -> None:
+        """The replica changed: say what is new, in order, then what it waits for."""
+        try:
+            self.tell(changed)
+        except Exception:  # a line not said must not stop the replica's other listeners
+            log.exception("room %s: a change of the game was not said", self.code)
+
+    def tell(self, changed: Changed) -> None:
+        session = self.session
+        people = self.people
+        if session.phase is not self.phase:
+            self.phase_changed(people)
+        if session.people != people:
+            self.people_changed(people)
+        names = line_names(session)
+        old = self.line
+        if len(names) > len(old) and names[: len(old)] == old:
+            self.moves_gained(names[len(old) :])
+        self.line, self.game = names, session.game.copy()
+        if len(names) < len(old) or names[: len(old)] != old:
+            # Taken back: the answer's news says so, with whose turn it is.
+            self.said_turn = self.turn_key()
+            self.pie_said = False
+        if changed.change is Change.FLAG:
+            self.say("Time is up.")
+        if changed.change is Change.OFFER:
+            self.offers_changed(changed.by)
+        self.next()
+
+    def people_changed(self, before: tuple[str, str]) -> None:
+        session = self.session
+        came = [p for p in session.people if p not in before and p != OPEN_SEAT]
+        if OPEN_SEAT in before and came:
+            self.connected = self.connected | set(came)  # here: no "is back" besides
+            self.say(f"{came[0]} joined the room: the game begins.")
+        self.people = session.people
+
+    def phase_changed(self, people: tuple[str, str]) -> None:
+        """Komi set (by the first person), a side taken (by the second)."""
+        session, before = self.session, self.phase
+        if before is Phase.KOMI and session.phase is not Phase.KOMI and not session.over:
+            self.say(f"{people[0]} sets komi {session.game.options.komi:g}.")
+        if before is not Phase.PLAY and session.phase is Phase.PLAY and not session.over:
+            held = [c for c in (0, 1) if session.person(c) == people[1]]
+            if held:
+                self.say(f"{people[1]} takes {colour(session.game, held[0])}.")
+        self.phase = session.phase
+
+    def moves_gained(self, names: list[str]) -> None:
+        game = self.game.copy()
+        for name in names:
+            before = game.copy()
+            person = self.session.people[game.turn ^ (SWAP in game.moves)]
+            try:
+                move = game.play(name)
+            except RulesError:  # the position said last was not this one: the name alone
+                self.say(f"{person} plays {name}.")
+                continue
+            self.say(move_words(before, game, move, person))
+        self.warned.clear()
+
+    def turn_key(self) -> object:
+        session = self.session
+        return (session.phase, session.people, tuple(self.line))
+
+    def next(self) -> None:
+        """Say what the game waits for now, once: the end, a question, or whose turn."""
+        session = self.session
+        if self.waiting_for_player:
+            return
+        if session.phase is Phase.PLAY and session.over:
+            if not self.ended_said:
+                self.ended_said = True
+                self.say_end()
+            return
+        self.ended_said = False
+        key = self.turn_key()
+        if key == self.said_turn:
+            return
+        self.said_turn = key
+        if session.phase is not Phase.PLAY:
+            chooser, game = session.chooser, session.game
+            if chooser != self.user:
+                what = "sets komi" if session.phase is Phase.KOMI else "chooses a side"
+                self.say(f"{chooser} {what} before the first move.")
+            elif session.phase is Phase.KOMI:
+                self.say(komi_question(game, chooser))
+            else:
+                self.say(side_question(game, chooser))
+            return
+        mover = session.person(session.game.turn)
+        self.say(f"{session.turn_text()}.")
+        if mover == self.user and SWAP in session.game.legal_moves() and not self.pie_said:
+            self.pie_said = True
+            self.say(pie_question(session.game, mover))
+
+    def say_end(self) -> None:
+        session = self.session
+        found = session.ended()
+        if found is not None and found.winner is None:
+            self.say("The game is aborted: no result, unrated.")
+            return
+        if found is not None:  # resigned or lost on time
+            self.say(f"The game is over: {session.turn_text()}.")
+            return
+        self.say(f"The game is over. {session.turn_text()}.")
+        for line in score_words(session.game):
+            self.say(line)
+
+    def offers_changed(self, by: str | None) -> None:
+        session = self.session
+        before, self.offers = self.offers, dict(session.offers)
+        if session.rematch is not None:
+            if not self.rematch_said:
+                self.rematch_said = True
+                if self.player:
+                    self.say(f"The rematch is agreed: on to room {session.rematch}.")
+                    self.go_to(session.rematch)
+                else:
+                    self.say(f"The players play again in room {session.rematch}.")
+            return
+        if self.tell_offers(before):
+            return
+        if by is None or by == self.user:
+            return  # this person's own answer: said once it is committed
+        answered = answer_text(session, before, by)
+        if answered is not None:
+            self.say(answered)
+
+    def tell_offers(self, before: dict[str, Offer]) -> bool:
+        """Say the other player's new offers (a take-back, a rematch); whether one was."""
+        session = self.session
+        told = False
+        for kind in (TAKEBACK, REMATCH):
+            found = offer(session, kind)
+            if found is None or found.by == self.user or before.get(kind) == found:
+                continue
+            told = True
+            if kind == TAKEBACK:
+                if self.player:
+                    moves = takeback_moves(session)
+                    what = f"their move {moves[0]}" if moves else "their last move"
+                    if len(moves) > 1:
+                        what += f" and your reply {moves[1]}"
+                    self.say(
+                        f"{found.by} asks to take back {what}: type takeback to accept, or decline."
+                    )
+                else:
+                    self.say(f"{found.by} asks to take back.")
+            elif self.player:
+                self.say(
+                    f"{found.by} offers a rematch, the colours reversed: type rematch to "
+                    "accept, or decline."
+                )
+            else:
+                self.say(f"{found.by} offers a rematch.")
+        return told
+
+    def chat_said(self, line: ChatLine) -> None:
+        self.say_chat(line)
+
+    def say_chat(self, line: ChatLine) -> None:
+        """`line` in rows the width of the terminal, each starting with its speaker: the
+        terminal would wrap a longer one, and its rows after the first could read as the
+        server's (`rooms.chat.rows`)."""
+        for row in chat_rows(line, self.columns() or ASSUMED_COLUMNS):
+            self.say(row)
+
+    def saving_changed(self) -> None:
+        """Say once when the game stops being saved, why, and that the clocks are held,
+        and once when it is saved again (as the full screen's panel shows it)."""
+        problem = self.session.save_problem
+        if problem == self.saving_said:
+            return
+        if problem is not None:
+            self.say(not_kept_text(self.session, problem))
+        elif self.saving_said is not None:
+            self.say(kept_again_text(self.session))
+        self.saving_said = problem
+
+    def presence(self) -> None:
+        """Who is connected to the room changed: a player gone or back, the watchers."""
+        session = self.session
+        before, now = self.connected, self.shown.connected
+        self.connected = now
+        players = set(session.people) - {OPEN_SEAT, self.user}
+        kept = "" if session.over else "; their seat is kept"
+        for name in sorted((before - now) & players):
+            self.say(f"{name} has left the room{kept}.")
+        for name in sorted((now - before) & players):
+            self.say(f"{name} is back in the room.")
+        counted = tuple(session.people)
+        was, is_now = watchers(before, counted), watchers(now, counted)
+        if was != is_now:
+            self.say(f"{is_now} watching." if is_now else "Nobody watching.")
+
+    async def tick(self) -> None:
+        """The clock's warnings, to the player whose time runs."""
+        while True:
+            await asyncio.sleep(TICK)
+            session = self.session
+            clock = session.clock
+            if clock is None or clock.running is None or session.over:
+                continue
+            if session.phase is not Phase.PLAY or session.waiting_for() != self.user:
+                continue
+            left = clock.seconds_to_flag(session.now())
+            if left is None:
+                continue
+            due = warning_due(left, self.warned)
+            if due is not None:
+                self.say(f"You have {seconds_words(due)} left.")
+
+    # -- what is typed ----------------------------------------------------------------------
+
+    async def answer(self, line: str) -> Outcome:
+        """Answer one line typed in the room."""
+        text = " ".join(line.split())
+        if not text:
+            return Outcome.STAY
+        if self.confirming is not None:
+            confirmed, self.confirming = self.confirming, None
+            if text.lower() in ("yes", "y"):
+                await self.send(confirmed, "Sent: resignation, waiting for the server.")
+            else:
+                self.say("Not resigned: play on.")
+            return Outcome.STAY
+        word, _, rest = text.partition(" ")
+        command = SHORT.get(word.lower(), word.lower())
+        if text.endswith("?") and len(text) > 1:
+            command, rest = "cell", text[:-1]
+        if text.lower() == "play on":
+            command = "play on"
+        question = QUESTIONS.get(command)
+        if question is not None:
+            question(self.session, rest, self.say)
+            return Outcome.STAY
+        if command == "leave":
+            goes_on = "" if self.session.over else "; the game goes on"
+            self.say(f"You leave room {self.code}{goes_on}.")
+            return Outcome.LEAVE
+        if command == "quit":
+            return Outcome.QUIT
+        if command == "help":
+            for help_line in HELP.splitlines():
+                self.say(help_line)
+            return Outcome.STAY
+        if command == "chat":
+            self.chat_lines()
+            return Outcome.STAY
+        if command == "say":
+            await self.chat(rest)
+            return Outcome.STAY
+        act = {
+            "resign": self.resign,
+            "abort": self.abort,
+            "takeback": self.takeback,
+            "decline": self.decline,
+            "rematch": self.rematch,
+            "play on": self.play_on,
+        }.get(command)
+        if act is not None:
+            await act()
+            return Outcome.STAY
+        await self.typed(text)
+        return Outcome.STAY
+
+    def chat_lines(self) -> None:
+        lines = list(self.shown.chat.lines)[-CHAT_SHOWN:]
+        if not lines:
+            self.say("Nothing said yet in this room.")
+            return
+        self.say(f"The last {len(lines)} lines said:" if len(lines) > 1 else "The last line said:")
+        for said in lines:
+            self.say_chat(said)
+
+    async def chat(self, text: str) -> None:
+        if not text:
+            self.say("Type say and the line, such as say good luck.")
+            return
+        try:
+            await self.client.say(self.code, text)
+        except RulesError as refused:
+            self.say(f"Not said: {sentence(refused)}")
+
+    async def send(self, command: Command, sent: str | None, refused: str = "") -> bool:
+        """Send `command` to the room: say it is sent, and the refusal if it is refused;
+        whether it was committed (the replica has it then)."""
+        if sent:
+            self.say(sent)
+        try:
+            await self.shown.send(command)
+        except RulesError as error:
+            self.say(f"{refused}{sentence(error)}")
+            return False
+        return True
+
+    async def send_and_say(self, command: Command, sent: str | None) -> None:
+        """`send` an answer or an offer, and once it is committed say what it did (as the
+        full screen says it: `Take-back asked: waiting for bob's answer.`)."""
+        if await self.send(command, sent):
+            self.say(done_text(self.session, command, self.user))
+
+    async def resign(self) -> None:
+        problem = check(self.session, Resign(), self.user)
+        if problem is not None:
+            self.say(problem)
+            return
+        other = opponent(self.session, self.user)
+        rated = " The game is rated." if self.shown.room.rated else ""
+        self.say(
+            f"Resign this game? {other} wins.{rated} Type yes to resign; anything else plays on."
+        )
+        self.confirming = Resign()
+
+    async def abort(self) -> None:
+        problem = check(self.session, Abort(), self.user)
+        if problem is not None:
+            self.say(problem)
+            return
+        await self.send(Abort(), "Sent: abort, waiting for the server.")
+
+    async def takeback(self) -> None:
+        session = self.session
+        waiting = offer(session, TAKEBACK)
+        if waiting is not None and waiting.by != self.user and self.player:
+            await self.send_and_say(Takeback(Takeback.ACCEPT), None)
+            return
+        problem = check(session, Takeback(Takeback.OFFER), self.user)
+        if problem is not None:
+            self.say(problem)
+            return
+        await self.send_and_say(Takeback(Takeback.OFFER), "Sent: take-back request.")
+
+    async def decline(self) -> None:
+        """Refuse the other player's take-back request, or else their rematch."""
+        for kind, command in (
+            (TAKEBACK, Takeback(Takeback.DECLINE)),
+            (REMATCH, Rematch(Rematch.DECLINE)),
+        ):
+            waiting = offer(self.session, kind)
+            if waiting is not None and waiting.by != self.user and self.player:
+                await self.send_and_say(command, None)
+                return
+        self.say("Nobody asks you to take back or offers you a rematch now.")
+
+    async def rematch(self) -> None:
+        session = self.session
+        waiting = offer(session, REMATCH)
+        if waiting is not None and waiting.by != self.user and self.player:
+            self.say("Rematch accepted: making its room.")
+            try:
+                await self.client.rematch(self.code)  # the replica then names it
+            except (RulesError, RoomError) as error:
+                self.say(sentence(error))
+            return
+        problem = check(session, Rematch(Rematch.OFFER), self.user)
+        if problem is not None:
+            self.say(problem)
+            return
+        await self.send_and_say(Rematch(Rematch.OFFER), None)
+
+    async def play_on(self) -> None:
+        session = self.session
+        if SWAP not in session.game.legal_moves() or session.waiting_for() != self.user:
+            self.say("There is no swap to decline now.")
+        else:
+            self.say(f"{self.user} plays on: type a move.")
+
+    async def typed(self, text: str) -> None:
+        """A move, komi or a side, by the phase of the game."""
+        session = self.session
+        if not self.player:
+            self.say("You watch this game: the moves are the players'. say and a line chats.")
+            return
+        if self.waiting_for_player:
+            self.say("Not played: the game begins once a player joins.")
+            return
+        if session.phase is Phase.KOMI:
+            await self.komi(text)
+        elif session.phase is Phase.SIDE:
+            await self.side(text)
+        else:
+            await self.move(text)
+
+    async def komi(self, text: str) -> None:
+        session = self.session
+        if session.chooser != self.user:
+            self.say(f"Not set: {session.chooser} sets komi.")
+            return
+        try:
+            komi = parse_komi(
+                text.lower().removeprefix("komi").strip(), session.game.info.komi_step
+            )
+        except RulesError as error:
+            self.say(f"Not set: {sentence(error)}")
+            return
+        await self.send(SetKomi(komi), f"Sent: komi {komi:g}.", "Not set: ")
+
+    async def side(self, text: str) -> None:
+        session, game = self.session, self.session.game
+        if session.chooser != self.user:
+            self.say(f"Not chosen: {session.chooser} chooses the side.")
+            return
+        names = {"first": 0, "1": 0, game.colour_name(0): 0}
+        names.update({"second": 1, "2": 1, game.colour_name(1): 1})
+        choice = names.get(text.strip().lower())
+        if choice is None:
+            self.say(f"Type first for {colour(game, 0)} or second for {colour(game, 1)}.")
+            return
+        await self.send(ChooseSide(choice), f"Sent: {colour(game, choice)}.", "Not chosen: ")
+
+    async def move(self, text: str) -> None:
+        session = self.session
+        game = session.game
+        if session.over:
+            self.say(f"The game is over: {session.turn_text()}.")
+            return
+        try:
+            move = game.parse_move(text)
+        except RulesError as error:
+            self.say(f"Not understood: {error}. Type help for the commands.")
+            return
+        waiting = session.waiting_for()
+        if waiting != self.user:
+            self.say(f"Not played: it is {waiting}'s turn.")
+            return
+        reason = game.illegal_reason(move)
+        if reason is not None:
+            self.say(f"Not played: {reason}.")
+            return
+        name = game.move_name(move)
+        await self.send(Play(name), f"Sent {name}, waiting for the server.", "Not played: ")
+
+
+def chat_rows(line: ChatLine, width: int) -> list[str]:
+    """`bob says: good luck`; a watcher's `carl, watching, says: ...`; wrapped to `width`
+    columns, every row after the first starting `bob goes on: `."""
+    who = f"{line.by}, watching," if line.watcher else line.by
+    return [
+        prefix + words
+        for prefix, words in rows(line.text, width, f"{who} says: ", f"{line.by} goes on: ")
+    ]

@@ -1,0 +1,384 @@
+"""The rooms as a session's thread sees them: the one object its app reaches them by.
+
+The rooms (`Rooms`, each `Room` with its live `Session` and gateway), the presences and
+the store belong to the server's loop (`server.session_thread` says which loop owns what).
+An app on a session's thread, or in a process of its own (`server.session_process`), never
+touches them: it calls this client, whose calls go to its desk on the server's loop
+(`server.room_desk.RoomDesk`, through a `Link`) and bring back immutable snapshots
+(`RoomView`: a room as the lobby lists it) or objects made there for the app alone:
+
+- a screen showing a room shows a REPLICA of its session (`Shown.session`): a copy made on
+  the server's loop (`apply.twin`) when the screen asks for it; then every command the
+  room applies (`Room.commands`) is applied to the replica on the app's loop by the same
+  `apply.apply(session, command, by, at)`, from the moment the screen follows it (its
+  listeners in place: what came before waits until then), and a room read again whole
+  is copied again (`apply.adopt`, which tells the screen the moves and the rest gained,
+  as the commands would have).
+  The screen's commands go to the room's gateway (`Shown.send`) and its outcome (done,
+  or `Refused` with its sentence) comes back to the screen;
+- the room's chat is a replica too (`Shown.chat`: its lines when shown, then each line
+  the room adds); a line said (`say`), a rematch accepted (`rematch`) and a room called
+  off (`call_off`) run on the server's loop and come back done, or raise with a sentence;
+- who is connected to the room (`Shown` is the play screen's presence, and its watcher
+  count), whether its store keeps it (the replica's `keeper`, with its clock held while
+  it does not: the `Hold` that runs it on comes as a command), a join awaited, your-move
+  and resignation news, ratings and the lobby's lists once a room is made, joined or
+  ended (read again on the server's loop: `listing`) cross as calls on the app's loop.
+
+The methods named `_here` are what the desk tells the client (on the app's loop); the
+desk's, named `_there`, run on the server's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..commands import Abort, Command
+from ..ratings import PlayerRating
+from ..rules import RulesError
+from ..session import Session
+from .apply import adopt, apply
+from .chat import Chat, ChatLine
+from .holder import Holder
+from .kept import StoredRoom
+
+log = logging.getLogger(__name__)
+
+News = Callable[[str, str, bool], None]
+"""Told on the app's loop: room code, text, whether to ring (`tui.rooms.app.YourMove`)."""
+Listing = Callable[[], None]
+"""Told on the app's loop once a room was made, joined or ended, with the lobby's lists
+read again (`RoomClient.views`)."""
+
+
+@dataclass(frozen=True)
+class RoomView:
+    """A room as it was when read, on the server's loop: what the lobby lists."""
+
+    code: str
+    game: str
+    """The game's name (`pilo`)."""
+    creator: str
+    joiner: str | None
+    rated: bool
+    finished: bool
+    waiting: str | None
+    """Whom the game waits for, both seats taken (None: nobody, or a seat open)."""
+    game_line: str
+    state_line: str
+    description: str
+    open: bool = False
+    """An open challenge: listed in every lobby until somebody joins."""
+    clock: str | None = None
+    """The time control's spec (`5m+3s`); None: no clock."""
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return (self.creator,) if self.joiner is None else (self.creator, self.joiner)
+
+    def waits_for(self, name: str) -> bool:
+        return self.waiting == name
+
+    def game_text(self) -> str:
+        return self.game_line
+
+    def state_text(self) -> str:
+        return self.state_line
+
+    def describe(self) -> str:
+        return self.description
+
+
+@dataclass
+class Kept:
+    """Who keeps a replica's game, as the room's store last said (`session.Keeper`)."""
+
+    location: str
+    trouble: str | None
+    held: float | None = None
+    """Since when the room's running clock is held (its store keeps no change): the
+    replica's is held from then too, until the `Hold` that runs it on is applied."""
+
+
+def kept_of(session: Session) -> Kept | None:
+    """What a replica of the room's `session` is told of who keeps its game, and of its
+    clock held (on the server's loop)."""
+    keeper = session.keeper
+    if keeper is None:
+        return None
+    clock = session.clock
+    return Kept(keeper.location, keeper.trouble, clock.held if clock is not None else None)
+
+
+@dataclass
+class Entered:
+    """What opening a room came to: the room (None: there is none) and a sentence."""
+
+    room: RoomView | None
+    notice: str | None = None
+
+
+@dataclass
+class Shown:
+    """A room shown on a screen of the app: its replica session, and the play screen's
+    presence (who of the room is connected) and sender. Lives on the app's loop."""
+
+    client: RoomClient
+    key: int
+    room: RoomView
+    session: Session
+    connected: frozenset[str]
+    chat: Chat = field(default_factory=Chat)
+    """A replica of the room's chat: its lines when shown, then each line said."""
+    changed: Callable[[], None] | None = None
+    ended: bool = False
+    held: list[Callable[[Shown], None]] | None = field(default_factory=list)
+    """What came for the replica before its screen followed it (`follow`), done then in
+    order: a screen made after `show` and mounted later is told every change, none of
+    them made before it listens (None: followed)."""
+
+    @property
+    def code(self) -> str:
+        return self.room.code
+
+    def people(self) -> frozenset[str]:
+        return self.connected
+
+    def follow(self, here: bool, changed: Callable[[], None]) -> None:
+        """The screen starts (`here`, its session listeners in place) or stops showing
+        the room: the replica changes from the first and no longer after the second."""
+        if here:
+            self.changed = changed
+            held, self.held = self.held, None
+            for act in held or ():
+                act(self)
+        else:
+            self.changed = None
+            self.client.hide(self)
+
+    async def send(self, command: Command) -> None:
+        """Send a command to the room's gateway; raises Refused with its sentence. The
+        replica followed has the command (applied in the order the room applied it)
+        before this returns."""
+        await self.client.link.call("send_there", self.code, command)
+
+
+class Link(Protocol):
+    """How a session's client reaches its desk (`server.room_desk.RoomDesk`, on the server's
+    loop): by the name of one of the desk's methods named `_there`."""
+
+    async def call(self, name: str, *args: Any) -> Any:
+        """Run the desk's coroutine `name` with `args`; its result, or what it raised."""
+        ...
+
+    def post(self, name: str, *args: Any) -> None:
+        """Call the desk's function `name` with `args` soon; nothing comes back."""
+        ...
+
+
+@dataclass
+class RoomClient:
+    """One session's way to the rooms, on the app's loop: what it holds of them (the lists,
+    the rooms shown), and its desk on the server's loop, reached through `link`."""
+
+    holder: Holder
+    rated: bool
+    """Whether the server rates games (its store keeps ratings)."""
+    link: Link
+    app: asyncio.AbstractEventLoop | None = None
+    news: News | None = None
+    views: tuple[RoomView, ...] = ()
+    """The unfinished rooms as last read (`refresh`)."""
+    shown: dict[int, Shown] = field(default_factory=dict)
+    opening: dict[int, list[Callable[[Shown], None]]] = field(default_factory=dict)
+    """What came for a shown room before its replica was here (the server's loop told
+    it in order, after the replica; the app's loop may run it before)."""
+    joins: dict[int, Callable[[], None]] = field(default_factory=dict)
+    """Joins awaited: what each calls."""
+    keys: itertools.count[int] = field(default_factory=itertools.count)
+
+    def __post_init__(self) -> None:
+        self.user = self.holder.user
+        self.listing: Listing | None = None
+
+    # -- the app's side -----------------------------------------------------------------------
+
+    def connect(self, news: News, listing: Listing | None = None) -> None:
+        """The app's loop (the running one) is told the person's news with `news`, and
+        with `listing` that the lobby's lists changed (read again already)."""
+        self.app = asyncio.get_running_loop()
+        self.news = news
+        self.listing = listing
+
+    def unfinished(self) -> list[RoomView]:
+        return list(self.views)
+
+    def challenges(self, name: str) -> list[RoomView]:
+        """As `Rooms.challenges`: other people's open challenges nobody accepted yet."""
+        return [
+            room
+            for room in self.views
+            if room.open and room.joiner is None and name not in room.players
+        ]
+
+    def of_player(self, name: str) -> list[RoomView]:
+        """As `Rooms.of_player`: `name`'s games, those where it is their move first."""
+        mine = [room for room in self.views if name in room.players]
+        return sorted(mine, key=lambda room: not room.waits_for(name))
+
+    def to_watch(self, name: str) -> list[RoomView]:
+        """Other people's games (open challenges aside: they are accepted, not watched)."""
+        return [
+            room
+            for room in self.views
+            if name not in room.players and not (room.open and room.joiner is None)
+        ]
+
+    def known(self, code: str) -> RoomView | None:
+        return next((room for room in self.views if room.code == code), None)
+
+    async def refresh(self) -> None:
+        """Read the unfinished rooms again (the lobby's lists)."""
+        self.views = await self.link.call("views_there")
+
+    async def enter(self, code: str, *, watch: bool) -> Entered:
+        """Take the seat in room `code` (joining if one is open), or watch it."""
+        return await self.link.call("enter_there", code, watch)  # type: ignore[no-any-return]
+
+    async def create(self, setup: object, *, rated: bool, open: bool = False) -> RoomView:
+        """A new room, an open challenge if `open` (raises RoomError)."""
+        return await self.link.call("create_there", setup, rated, open)  # type: ignore[no-any-return]
+
+    async def say(self, code: str, text: str) -> None:
+        """Say `text` in room `code`'s chat; raises Refused or ChatRefused (a rules'
+        error) with one sentence."""
+        await self.link.call("say_there", code, text)
+
+    async def rematch(self, code: str) -> RoomView:
+        """Accept the rematch of room `code`: the new room (raises RoomError)."""
+        return await self.link.call("rematch_there", code)  # type: ignore[no-any-return]
+
+    async def call_off(self, code: str) -> None:
+        """Abort room `code`'s game before anybody joined; raises Refused."""
+        await self.link.call("send_there", code, Abort())
+
+    async def show(self, code: str) -> Shown | None:
+        """A replica of room `code`'s session as it is now; kept up to date from the
+        moment its screen follows it (`Shown.follow`) until it is hidden."""
+        key = next(self.keys)
+        self.opening[key] = []
+        try:
+            made = await self.link.call("show_there", code, key)
+        finally:
+            early = self.opening.pop(key)
+        if made is None:
+            return None
+        room, session, connected, lines = made
+        shown = Shown(self, key, room, session, connected)
+        for line in lines:
+            shown.chat.add(line)
+        assert shown.held is not None
+        shown.held.extend(early)
+        self.shown[key] = shown
+        return shown
+
+    def hide(self, shown: Shown) -> None:
+        if self.shown.pop(shown.key, None) is not None:
+            shown.ended = True
+            self.link.post("hide_there", shown.key)
+
+    def showing(self, code: str) -> bool:
+        return any(shown.code == code for shown in self.shown.values())
+
+    def when_joined(self, code: str, joined: Callable[[], None]) -> Callable[[], None]:
+        """Call `joined` (on the app's loop) once somebody takes room `code`'s open seat
+        (at once if somebody has); the callable returned stops waiting."""
+        key = next(self.keys)
+        self.joins[key] = joined
+        self.link.post("wait_there", code, key)
+
+        def stop() -> None:
+            if self.joins.pop(key, None) is not None:
+                self.link.post("unwait_there", key)
+
+        return stop
+
+    async def ratings(
+        self, game: str | None, names: set[str], *, end: bool = False
+    ) -> list[PlayerRating]:
+        """The ratings of `names` in `game` (None: every game); at a game's `end`, once
+        the end is kept (and rated). Raises StoreError."""
+        return await self.link.call("ratings_there", game, names, end)  # type: ignore[no-any-return]
+
+    async def archive(
+        self, *, finished: bool, player: str | None, limit: int, offset: int
+    ) -> list[StoredRoom]:
+        """A page of the store's rooms (the archive). Raises StoreError."""
+        return await self.link.call(  # type: ignore[no-any-return]
+            "archive_there", finished, player, limit, offset
+        )
+
+    def _to_shown(self, key: int, act: Callable[[Shown], None]) -> None:
+        shown = self.shown.get(key)
+        if shown is not None and shown.held is not None:
+            shown.held.append(act)
+        elif shown is not None:
+            act(shown)
+        elif key in self.opening:
+            self.opening[key].append(act)
+
+    def _apply_here(self, key: int, command: Command, by: str | None, at: float) -> None:
+        def act(shown: Shown) -> None:
+            try:
+                apply(shown.session, command, by, at)
+            except RulesError as error:  # the replica went astray: copied again whole
+                log.warning(
+                    "room %s: %s does not apply to a replica (%s)", shown.code, command, error
+                )
+                self.link.post("copy_there", key)
+
+        self._to_shown(key, act)
+
+    def _adopt_here(self, key: int, fresh: Session) -> None:
+        self._to_shown(key, lambda shown: adopt(shown.session, fresh))
+
+    def _kept_here(self, key: int, kept: Kept) -> None:
+        def act(shown: Shown) -> None:
+            session = shown.session
+            session.keeper = kept
+            if kept.held is not None and session.clock is not None:
+                session.clock.hold(kept.held)
+            for listener in list(session.saving_listeners):
+                listener()
+
+        self._to_shown(key, act)
+
+    def _people_here(self, key: int, people: frozenset[str]) -> None:
+        def act(shown: Shown) -> None:
+            shown.connected = people
+            if shown.changed is not None:
+                shown.changed()
+
+        self._to_shown(key, act)
+
+    def _said_here(self, key: int, line: ChatLine) -> None:
+        self._to_shown(key, lambda shown: shown.chat.add(line))
+
+    def _news_here(self, code: str, text: str, ring: bool) -> None:
+        if self.news is not None:
+            self.news(code, text, ring)
+
+    def _listing_here(self, views: tuple[RoomView, ...]) -> None:
+        self.views = views
+        if self.listing is not None:
+            self.listing()
+
+    def _joined_here(self, key: int) -> None:
+        joined = self.joins.get(key)
+        if joined is not None:
+            joined()

@@ -1,0 +1,111 @@
+"""The events a command made: a pure function of the command, who made it, and the room's
+session before and after it (the gateway has both: the copy it checked the command on,
+and the copy it saves). Every command makes at least one event, and the facts each
+screen says are read here once, at the commit, from the position they were made in.
+"""
+
+from __future__ import annotations
+
+from ..commands import (
+    Abort,
+    ChooseSide,
+    Command,
+    Flag,
+    Hold,
+    Join,
+    Play,
+    Rematch,
+    Resign,
+    Say,
+    SetKomi,
+    Takeback,
+)
+from ..records.results import How
+from ..rules import SWAP, RulesError
+from ..session import Phase, Session
+from ..words import colour, move_words, score_words
+from .events import (
+    ChatSaid,
+    ClockHeld,
+    Ended,
+    Event,
+    Joined,
+    KomiSet,
+    MovePlayed,
+    OfferDeclined,
+    OfferMade,
+    RematchMade,
+    SideChosen,
+    Swapped,
+    TakenBack,
+)
+from .play import REMATCH, TAKEBACK, takeback_moves
+from .room import ending
+
+
+def events_of(command: Command, by: str | None, before: Session, after: Session) -> list[Event]:
+    """What `command`, made by `by` (None: the clock or the store), did to the room whose
+    session was `before` and is `after` (both at the commit's moment)."""
+    who = by or ""
+    match command:
+        case Join():
+            return [Joined(who)]
+        case SetKomi(komi):
+            return [KomiSet(who, komi)]
+        case ChooseSide(side):
+            return [SideChosen(who, side, colour(after.game, side))]
+        case Play(move):
+            return [_move(move, who, before, after), *_end(before, after)]
+        case Flag() | Resign() | Abort():
+            return _end(before, after)
+        case Hold(since):
+            return [ClockHeld(since)]
+        case Takeback(Takeback.OFFER):
+            return [OfferMade(TAKEBACK, who, tuple(takeback_moves(before)))]
+        case Takeback(Takeback.ACCEPT):
+            moves = tuple(takeback_moves(before))
+            return [TakenBack(who, moves, after.turn_text())]
+        case Takeback(_):
+            return [OfferDeclined(TAKEBACK, who)]
+        case Rematch(Rematch.OFFER):
+            return [OfferMade(REMATCH, who)]
+        case Rematch(Rematch.ACCEPT, room):
+            return [RematchMade(who, room)]
+        case Rematch(_):
+            return [OfferDeclined(REMATCH, who)]
+        case Say(text):
+            return [ChatSaid(who, text, watcher=who not in before.people)]
+    raise AssertionError(f"no events for {command!r}")  # every command is matched above
+
+
+def _move(name: str, by: str, before: Session, after: Session) -> MovePlayed | Swapped:
+    game = before.game
+    mover = game.turn
+    person = before.person(mover) if before.phase is Phase.PLAY else by
+    try:
+        move = game.parse_move(name)
+        words = move_words(game, after.game, move, person)
+    except RulesError:  # a position set up apart: the name alone
+        move, words = None, f"{person} plays {name}."
+    if move == SWAP:
+        return Swapped(person, words)
+    kept = after.node.time_left
+    left = (kept.seconds, kept.periods) if kept is not None else None
+    return MovePlayed(person, mover, name, words, left)
+
+
+def _end(before: Session, after: Session) -> list[Event]:
+    """The game's end, if the command ended it: how, who won, and the words for it."""
+    if before.over or not after.over:
+        return []
+    finish = ending(after)
+    found = after.ended()
+    if found is not None and found.winner is None:
+        return [Ended(Ended.ABORTED, None, None, "The game is aborted: no result, unrated.")]
+    winner = finish.winner if finish is not None else None
+    loser = next((p for p in after.people if winner is not None and p != winner), None)
+    if found is not None:
+        how = Ended.TIME if found.how is How.TIME else Ended.RESIGNED
+        return [Ended(how, winner, loser, f"The game is over: {after.turn_text()}.")]
+    score = tuple(score_words(after.game))
+    return [Ended(Ended.BOARD, winner, loser, f"The game is over. {after.turn_text()}.", score)]
