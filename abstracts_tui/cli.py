@@ -281,7 +281,7 @@ def check(path: str) -> None:
     """Read a game record (SGF), check every move, and print its main line."""
     from .printable import NAME_LIMIT, printable
     from .records import Record, RecordError
-    from .records.timing import time_winner
+    from .records.results import UNKNOWN, How, decided
 
     try:
         record = Record.load(path)
@@ -304,10 +304,16 @@ def check(path: str) -> None:
     if record.clock is not None:
         click.echo(f"clock: {printable(record.clock.spec)}")
     outcome = game.outcome()
-    on_time = time_winner(record.result, info.colours)
-    if on_time is not None:
-        loser = info.colours[1 - on_time].capitalize()
-        click.echo(f"result: {info.colours[on_time].capitalize()} wins ({loser} lost on time)")
+    off_board = decided(record.result, info.colours)
+    if off_board is not None and off_board.winner is not None:
+        winner = info.colours[off_board.winner].capitalize()
+        loser = info.colours[1 - off_board.winner].capitalize()
+        how = "lost on time" if off_board.how is How.TIME else "resigned"
+        click.echo(f"result: {winner} wins ({loser} {how})")
+    elif off_board is not None:
+        click.echo("result: void (the game was called off)")
+    elif outcome is None and record.result == UNKNOWN:
+        click.echo("result: unknown (the record says the game ended, not how)")
     elif outcome is None:
         click.echo(f"{game.side_to_move().capitalize()} to move")
     else:

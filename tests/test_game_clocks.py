@@ -140,8 +140,8 @@ def test_the_record_keeps_the_control_and_the_time_left_after_each_move() -> Non
     session.play("c3")
     text = session.record.to_sgf()
     assert "TM[600]OT[3x30s byo-yomi]" in text
-    assert ";V[d4]VL[570]OV[3]" in text
-    assert ";H[c3]HL[0]OH[2]" in text
+    assert ";B[d4]BL[570]PERIODS[3]" in text  # B: the first player, Vertical
+    assert ";W[c3]WL[0]PERIODS[2]" in text
     resumed = Session(Record.from_sgf(text))
     resumed.use_time(time)
     resumed.resume_clock()
@@ -178,7 +178,7 @@ HEAD = "(;FF[4]GM[1000]GA[petrify]SZ[6]"
         (HEAD + "TM[60]\n;B[c3]XL[50])", "XL[50] is not a property of this game's records", 2),
         (HEAD + "TM[60]\n;B[c3]BL[soon])", "the time left BL must be seconds, not 'soon'", 2),
         (HEAD + "TM[60]OT[2x10s byo-yomi]\n;B[c3]BL[0]OB[3])", "a whole number from 0 to 2", 2),
-        (HEAD + "RE[green+time]TM[60])", "a loss on time is written blue+time or orange+time", 1),
+        (HEAD + "RE[green+time]TM[60])", "a loss on time is written B+T or W+T", 1),
         (HEAD + "RE[blue+time])", "a game lost on time needs its time control", 1),
     ],
 )

@@ -22,6 +22,7 @@ from ..game_setup import Setup
 from ..rated import Ratings, own_ratings, rated_name, read_ratings
 from ..rooms.client import RoomClient, RoomView
 from ..rooms.room import RoomError
+from ..rooms.told import came_back
 from ..rules import CATALOGUE, GameInfo, RulesError
 from .channel import ChannelLines
 from .questions import Say
@@ -289,6 +290,7 @@ class LineLobby:
         if shown is None:
             self.say(f"There is no room {code}.")
             return
+        missed, unarrived = await came_back(self.client, shown)
         self.leave()
         self.room = LineRoom(
             shown,
@@ -297,6 +299,8 @@ class LineLobby:
             address=self.address,
             go_to=self.go_to,
             columns=lambda: self.channel.columns,
+            missed=missed,
+            unarrived=unarrived,
         )
         self.room.start()
 

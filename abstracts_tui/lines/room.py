@@ -1,13 +1,14 @@
 """A room's game in line mode over SSH (`ssh -t host lines`), for a player or a watcher.
 
 It follows a replica of the room's session (`rooms.client.Shown`) on the line session's
-own loop, and says every event once as one line, in line mode's words (`words`):
-a move and what it took, whose turn it is, the komi, side and pie questions to whom they
-are for, a chat line, a player joining, leaving or coming back, an offer and its answer,
-the game no longer being saved (and its clocks held) and saved again, and the end with
-its explanation. What is said comes from the changes of the replica
-compared with what was said before (the moves gained, the phase, the people, the
-offers), so a replica read again whole tells the moves it gained as well.
+own loop, and says each of the room's events once, in order, in line mode's words
+(`rooms.told`): a move and what it took, a chat line, a player joining, komi and a side,
+an offer and its answer, the end with its explanation and a rated game's rating change;
+then what the game waits for (whose turn it is, the komi, side and pie questions to whom
+they are for). Who is connected (a player leaving or coming back, the watchers) and the
+game no longer being saved (its clocks held) and saved again are not events: they are
+said as they change. On entering a room this person saw before, what happened since is
+said once (`rooms.told.missed`).
 
 A line typed is a question (`lines.questions`), or a command sent to the room's gateway:
 a move (said as sent, then as played, or `Not played: ...`), komi or a side, a chat line,
@@ -25,12 +26,23 @@ from enum import Enum
 from ..commands import Abort, ChooseSide, Command, Play, Rematch, Resign, SetKomi, Takeback
 from ..rooms.chat import ChatLine, rows
 from ..rooms.client import RoomClient, Shown
+from ..rooms.events import (
+    ChatSaid,
+    Ended,
+    Joined,
+    KomiSet,
+    MovePlayed,
+    OfferMade,
+    RematchMade,
+    SideChosen,
+    Stamped,
+    Swapped,
+    TakenBack,
+)
 from ..rooms.play import (
     REMATCH,
     TAKEBACK,
-    answer_text,
     check,
-    done_text,
     kept_again_text,
     not_kept_text,
     offer,
@@ -40,17 +52,11 @@ from ..rooms.play import (
 )
 from ..rooms.room import RoomError
 from ..rooms.rows import OPEN_SEAT
+from ..rooms.told import told
 from ..rules import SWAP, RulesError
 from ..rules.catalogue import parse_komi
-from ..session import Change, Changed, Offer, Phase, Session
-from ..words import (
-    colour,
-    komi_question,
-    move_words,
-    pie_question,
-    score_words,
-    side_question,
-)
+from ..session import Phase
+from ..words import colour, komi_question, pie_question, score_words, side_question
 from .play import SHORT, warning_due
 from .questions import QUESTIONS, Say, seconds_words
 
@@ -93,11 +99,6 @@ class Outcome(Enum):
     QUIT = "quit"
 
 
-def line_names(session: Session) -> list[str]:
-    """The moves from the start to the position shown, by name."""
-    return [str(node.move) for node in session.node.line()]
-
-
 def sentence(error: Exception) -> str:
     """A refusal as one sentence: capitalised, with its full stop."""
     text = str(error).strip()
@@ -117,8 +118,13 @@ class LineRoom:
         address: str,
         go_to: Callable[[str], None],
         columns: Callable[[], int],
+        missed: str | None = None,
+        unarrived: frozenset[str] = frozenset(),
     ) -> None:
-        """`columns`: the terminal's width now (0: not known), which chat is wrapped to."""
+        """`columns`: the terminal's width now (0: not known), which chat is wrapped to;
+        `missed`: what happened since this person last saw the room, said once on entering;
+        `unarrived`: the players who joined and were not in the room since (their first
+        arrival is said as their joining)."""
         self.shown = shown
         self.session = shown.session
         self.client = client
@@ -129,24 +135,17 @@ class LineRoom:
         self.go_to = go_to
         """Enter room `code` instead of this one (the rematch's)."""
         self.columns = columns
-        session = self.session
-        self.game = session.game.copy()
-        self.line = line_names(session)
-        self.people = session.people
-        self.phase = session.phase
-        self.offers: dict[str, Offer] = dict(session.offers)
+        self.missed = missed
+        self.unarrived = set(unarrived)
         self.connected = shown.connected
-        self.said_turn: object = None
-        """What the last turn (or question) was said for: said again only when it changes."""
-        self.ended_said = False
         self.pie_said = False
-        self.rematch_said = False
         self.confirming: Command | None = None
         """The command a `yes` on the next line sends (a resignation)."""
         self.warned: set[float] = set()
         self.ticking: asyncio.Task[None] | None = None
         self.saving_said: str | None = None
         """Why the game is not being saved, as last said (None: it is, or nothing said)."""
+        self.closing: Callable[[], None] | None = None
 
     @property
     def player(self) -> bool:
@@ -161,10 +160,9 @@ class LineRoom:
     def start(self) -> None:
         """Say where the person is, and follow the room from now on."""
         session, room = self.session, self.shown.room
-        self.session.listeners.append(self.changed)
         self.session.saving_listeners.append(self.saving_changed)
-        self.shown.chat.listeners.append(self.chat_said)
-        self.shown.follow(True, self.presence)
+        # Listening before following: what came before it is told once it follows.
+        self.closing = self.shown.listen(self.heard)
         rated = ", rated" if room.rated else ""
         clock = f", clock {room.clock}" if room.clock else ""
         against = " against ".join(session.people)
@@ -186,9 +184,15 @@ class LineRoom:
             self.say(
                 f"You watch ({count} watching). say and a line chats; leave goes back to the lobby."
             )
-        self.tell_offers({})
+        if self.missed is not None:
+            self.say(self.missed)
+        self.tell_offers()
         self.saving_changed()
-        self.next()
+        if session.phase is Phase.PLAY and session.over:
+            self.say_end()
+        else:
+            self.turn()
+        self.shown.follow(True, self.presence)
         self.ticking = asyncio.get_running_loop().create_task(self.tick())
 
     def colour_text(self) -> str:
@@ -201,97 +205,57 @@ class LineRoom:
     def stop(self) -> None:
         """No more is said of this room (back to the lobby, or the session ends)."""
         with contextlib.suppress(ValueError):
-            self.session.listeners.remove(self.changed)
-        with contextlib.suppress(ValueError):
             self.session.saving_listeners.remove(self.saving_changed)
-        with contextlib.suppress(ValueError):
-            self.shown.chat.listeners.remove(self.chat_said)
+        if self.closing is not None:
+            self.closing()
+            self.closing = None
         self.shown.follow(False, lambda: None)
         if self.ticking is not None:
             self.ticking.cancel()
 
     # -- what is said ------------------------------------------------------------------------
 
-    def changed(self, changed: Changed) -> None:
-        """The replica changed: say what is new, in order, then what it waits for."""
+    def heard(self, events: list[Stamped]) -> None:
+        """The room's new events: each said once, in order, then what the game waits for."""
         try:
-            self.tell(changed)
+            self.tell(events)
         except Exception:  # a line not said must not stop the replica's other listeners
             log.exception("room %s: a change of the game was not said", self.code)
 
-    def tell(self, changed: Changed) -> None:
+    def tell(self, events: list[Stamped]) -> None:
+        turn_due = False
+        for stamped in events:
+            event = stamped.event
+            match event:
+                case ChatSaid():
+                    self.say_chat(ChatLine(event.by, event.text, event.watcher))
+                    continue
+                case RematchMade(_, room) if self.player:
+                    self.say(f"The rematch is agreed: on to room {room}.")
+                    self.go_to(room)
+                    return  # this room is left: nothing more of it is said
+                case Joined(name):
+                    self.connected = self.connected | {name}  # here: no "is back" besides
+                    self.unarrived.discard(name)
+                    turn_due = True
+                case KomiSet() | SideChosen():
+                    turn_due = True
+                case MovePlayed() | Swapped():
+                    self.warned.clear()
+                    turn_due = True
+                case TakenBack() | Ended():
+                    self.pie_said = False
+                    turn_due = False  # its words say whose move it is, or the end
+            for line in told(event, self.user, self.session.people):
+                self.say(line)
+        if turn_due:
+            self.turn()
+
+    def turn(self) -> None:
+        """Say what the game waits for now: a question, or whose turn."""
         session = self.session
-        people = self.people
-        if session.phase is not self.phase:
-            self.phase_changed(people)
-        if session.people != people:
-            self.people_changed(people)
-        names = line_names(session)
-        old = self.line
-        if len(names) > len(old) and names[: len(old)] == old:
-            self.moves_gained(names[len(old) :])
-        self.line, self.game = names, session.game.copy()
-        if len(names) < len(old) or names[: len(old)] != old:
-            # Taken back: the answer's news says so, with whose turn it is.
-            self.said_turn = self.turn_key()
-            self.pie_said = False
-        if changed.change is Change.FLAG:
-            self.say("Time is up.")
-        if changed.change is Change.OFFER:
-            self.offers_changed(changed.by)
-        self.next()
-
-    def people_changed(self, before: tuple[str, str]) -> None:
-        session = self.session
-        came = [p for p in session.people if p not in before and p != OPEN_SEAT]
-        if OPEN_SEAT in before and came:
-            self.connected = self.connected | set(came)  # here: no "is back" besides
-            self.say(f"{came[0]} joined the room: the game begins.")
-        self.people = session.people
-
-    def phase_changed(self, people: tuple[str, str]) -> None:
-        """Komi set (by the first person), a side taken (by the second)."""
-        session, before = self.session, self.phase
-        if before is Phase.KOMI and session.phase is not Phase.KOMI and not session.over:
-            self.say(f"{people[0]} sets komi {session.game.options.komi:g}.")
-        if before is not Phase.PLAY and session.phase is Phase.PLAY and not session.over:
-            held = [c for c in (0, 1) if session.person(c) == people[1]]
-            if held:
-                self.say(f"{people[1]} takes {colour(session.game, held[0])}.")
-        self.phase = session.phase
-
-    def moves_gained(self, names: list[str]) -> None:
-        game = self.game.copy()
-        for name in names:
-            before = game.copy()
-            person = self.session.people[game.turn ^ (SWAP in game.moves)]
-            try:
-                move = game.play(name)
-            except RulesError:  # the position said last was not this one: the name alone
-                self.say(f"{person} plays {name}.")
-                continue
-            self.say(move_words(before, game, move, person))
-        self.warned.clear()
-
-    def turn_key(self) -> object:
-        session = self.session
-        return (session.phase, session.people, tuple(self.line))
-
-    def next(self) -> None:
-        """Say what the game waits for now, once: the end, a question, or whose turn."""
-        session = self.session
-        if self.waiting_for_player:
+        if self.waiting_for_player or session.over:
             return
-        if session.phase is Phase.PLAY and session.over:
-            if not self.ended_said:
-                self.ended_said = True
-                self.say_end()
-            return
-        self.ended_said = False
-        key = self.turn_key()
-        if key == self.said_turn:
-            return
-        self.said_turn = key
         if session.phase is not Phase.PLAY:
             chooser, game = session.chooser, session.game
             if chooser != self.user:
@@ -309,6 +273,7 @@ class LineRoom:
             self.say(pie_question(session.game, mover))
 
     def say_end(self) -> None:
+        """The end of a game over when the room is entered."""
         session = self.session
         found = session.ended()
         if found is not None and found.winner is None:
@@ -321,57 +286,17 @@ class LineRoom:
         for line in score_words(session.game):
             self.say(line)
 
-    def offers_changed(self, by: str | None) -> None:
+    def tell_offers(self) -> None:
+        """Say the other player's offers waiting on entering (a take-back, a rematch)."""
         session = self.session
-        before, self.offers = self.offers, dict(session.offers)
-        if session.rematch is not None:
-            if not self.rematch_said:
-                self.rematch_said = True
-                if self.player:
-                    self.say(f"The rematch is agreed: on to room {session.rematch}.")
-                    self.go_to(session.rematch)
-                else:
-                    self.say(f"The players play again in room {session.rematch}.")
-            return
-        if self.tell_offers(before):
-            return
-        if by is None or by == self.user:
-            return  # this person's own answer: said once it is committed
-        answered = answer_text(session, before, by)
-        if answered is not None:
-            self.say(answered)
-
-    def tell_offers(self, before: dict[str, Offer]) -> bool:
-        """Say the other player's new offers (a take-back, a rematch); whether one was."""
-        session = self.session
-        told = False
+        people = session.people
         for kind in (TAKEBACK, REMATCH):
             found = offer(session, kind)
-            if found is None or found.by == self.user or before.get(kind) == found:
+            if found is None or found.by == self.user:
                 continue
-            told = True
-            if kind == TAKEBACK:
-                if self.player:
-                    moves = takeback_moves(session)
-                    what = f"their move {moves[0]}" if moves else "their last move"
-                    if len(moves) > 1:
-                        what += f" and your reply {moves[1]}"
-                    self.say(
-                        f"{found.by} asks to take back {what}: type takeback to accept, or decline."
-                    )
-                else:
-                    self.say(f"{found.by} asks to take back.")
-            elif self.player:
-                self.say(
-                    f"{found.by} offers a rematch, the colours reversed: type rematch to "
-                    "accept, or decline."
-                )
-            else:
-                self.say(f"{found.by} offers a rematch.")
-        return told
-
-    def chat_said(self, line: ChatLine) -> None:
-        self.say_chat(line)
+            moves = tuple(takeback_moves(session)) if kind == TAKEBACK else ()
+            for line in told(OfferMade(kind, found.by, moves), self.user, people):
+                self.say(line)
 
     def say_chat(self, line: ChatLine) -> None:
         """`line` in rows the width of the terminal, each starting with its speaker: the
@@ -393,7 +318,8 @@ class LineRoom:
         self.saving_said = problem
 
     def presence(self) -> None:
-        """Who is connected to the room changed: a player gone or back, the watchers."""
+        """Who is connected to the room changed: a player gone, back or arrived for the
+        first time since joining, the watchers."""
         session = self.session
         before, now = self.connected, self.shown.connected
         self.connected = now
@@ -402,7 +328,11 @@ class LineRoom:
         for name in sorted((before - now) & players):
             self.say(f"{name} has left the room{kept}.")
         for name in sorted((now - before) & players):
-            self.say(f"{name} is back in the room.")
+            if name in self.unarrived:
+                self.unarrived.discard(name)
+                self.say(f"{name} joined the room: the game begins.")
+            else:
+                self.say(f"{name} is back in the room.")
         counted = tuple(session.people)
         was, is_now = watchers(before, counted), watchers(now, counted)
         if was != is_now:
@@ -509,12 +439,6 @@ class LineRoom:
             return False
         return True
 
-    async def send_and_say(self, command: Command, sent: str | None) -> None:
-        """`send` an answer or an offer, and once it is committed say what it did (as the
-        full screen says it: `Take-back asked: waiting for bob's answer.`)."""
-        if await self.send(command, sent):
-            self.say(done_text(self.session, command, self.user))
-
     async def resign(self) -> None:
         problem = check(self.session, Resign(), self.user)
         if problem is not None:
@@ -538,13 +462,13 @@ class LineRoom:
         session = self.session
         waiting = offer(session, TAKEBACK)
         if waiting is not None and waiting.by != self.user and self.player:
-            await self.send_and_say(Takeback(Takeback.ACCEPT), None)
+            await self.send(Takeback(Takeback.ACCEPT), None)
             return
         problem = check(session, Takeback(Takeback.OFFER), self.user)
         if problem is not None:
             self.say(problem)
             return
-        await self.send_and_say(Takeback(Takeback.OFFER), "Sent: take-back request.")
+        await self.send(Takeback(Takeback.OFFER), "Sent: take-back request.")
 
     async def decline(self) -> None:
         """Refuse the other player's take-back request, or else their rematch."""
@@ -554,7 +478,7 @@ class LineRoom:
         ):
             waiting = offer(self.session, kind)
             if waiting is not None and waiting.by != self.user and self.player:
-                await self.send_and_say(command, None)
+                await self.send(command, None)
                 return
         self.say("Nobody asks you to take back or offers you a rematch now.")
 
@@ -572,7 +496,7 @@ class LineRoom:
         if problem is not None:
             self.say(problem)
             return
-        await self.send_and_say(Rematch(Rematch.OFFER), None)
+        await self.send(Rematch(Rematch.OFFER), None)
 
     async def play_on(self) -> None:
         session = self.session

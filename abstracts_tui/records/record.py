@@ -5,8 +5,8 @@ game did not start from the empty board, a setup position; every other node hold
 move (or a setup position) and an optional comment. The first child of a node is the
 main line, the others are variations. A record also remembers the node shown when it was
 written (`shown`): a node other than the end of the main line carries the private
-property `SHOWN[]`, and reading the record opens it there. The README documents the file
-format.
+property `SHOWN[]`, and reading the record opens it there. docs/records.md documents the
+file format: FF[4]'s properties with FF[4]'s meaning, private ones for the rest.
 """
 
 from __future__ import annotations
@@ -32,9 +32,11 @@ from ..rules import (
     shown,
 )
 from ..rules.catalogue import read_float, read_int
-from . import sgf
+from . import results, sgf
+from .charset import decoded
 from .errors import RecordError
 from .timing import (
+    ON_TIME,
     TIME_KEYS,
     TimeLeft,
     control_properties,
@@ -47,7 +49,14 @@ from .timing import (
 N = TypeVar("N", int, float)
 
 GM_NUMBER = "1000"
-"""The private SGF GM value of abstracts-tui records (the property GA names the game)."""
+"""The GM (game) of abstracts-tui records: FF[4] numbers games from 1 (Go) up and has none
+for these five, so the value is one far past its list, and the private property GA names
+the game."""
+
+COLOURS = "COLOURS"
+"""The private root property of the game's colour names, `COLOURS[blue:orange]`: the
+colour the person written B begins with, then W's. Records of earlier versions lack it
+and wrote moves under the colours' initials: a record without it is read in either form."""
 
 SHOWN = "SHOWN"
 """The private SGF property (valueless, `SHOWN[]`) of the node a record opens at, when
@@ -55,6 +64,7 @@ that is not the end of its main line (a move taken back in analysis, a variation
 
 ROOT_KEYS = (
     *("FF", "GM", "CA", "AP", "GA", "SZ", "VR", "KM", "DT", "RE", "EV", "SP", "C", "AI"),
+    *("PB", "PW", COLOURS),
     *TIME_KEYS,
     SHOWN,
 )
@@ -68,6 +78,10 @@ MAX_SETUPS = 2_000
 """The most set-up positions below the root of a record: each is read and checked against
 the rules (up to a fifth of a millisecond for the largest boards), and a study sets up a
 position by hand a few times, not thousands."""
+
+PASS = "pass"
+SWAP = "swap"
+"""A pass and the pie rule's swap in the notation of a record node's move."""
 
 WIDE = 8
 """Past this many children a node's children are looked up in a table while reading."""
@@ -146,7 +160,8 @@ class Record:
     exchanges their colours from then on)."""
     date: str = ""
     result: str = ""
-    """`<colour>+<margin>` (e.g. `orange+13`), `draw`, or empty while unfinished."""
+    """`<colour>+<margin>` (e.g. `orange+13`, `blue+R`, `orange+time`), `draw`, `Void`,
+    `?` (ended, how unknown), or empty while unfinished; written as FF[4]'s `RE`."""
     event: str = ""
     root: RecordNode = field(default_factory=RecordNode)
     computers: dict[str, str] = field(default_factory=dict)
@@ -225,6 +240,15 @@ class Record:
         nodes = list(self.root.mainline())
         return self.game_at(nodes[-1]) if nodes else self.new_game()
 
+    def swapped(self) -> bool:
+        """Whether a swap (the pie rule's) on the main line leaves each person holding the
+        other colour than the one they began with (a set-up position starts the colours
+        afresh, as the clocks do)."""
+        swapped = False
+        for node in self.root.mainline():
+            swapped = (swapped and node.setup is None) ^ (node.move == SWAP)
+        return swapped
+
     def to_sgf(self) -> str:
         """The record as SGF text."""
         info = game_class(self.game).info
@@ -234,16 +258,18 @@ class Record:
             "CA": ["UTF-8"],
             "AP": [f"abstracts-tui:{__version__}"],
             "GA": [self.game],
+            COLOURS: [":".join(info.colours)],
             "SZ": [str(self.options.size)],
         }
         if info.variants:
             props["VR"] = [self.options.variant]
         if info.takes_komi(self.options.variant):
             props["KM"] = [format_number(self.options.komi)]
-        for colour, name in zip(info.colours, self.players, strict=True):
+        for letter, name in zip(results.PLAYERS, self.players, strict=True):
             if name:
-                props["P" + colour[0].upper()] = [name]
-        for key, value in (("DT", self.date), ("RE", self.result), ("EV", self.event)):
+                props["P" + letter] = [name]
+        result = results.written(self.result, info.colours, self.swapped())
+        for key, value in (("DT", self.date), ("RE", result), ("EV", self.event)):
             if value:
                 props[key] = [value]
         if self.computers:
@@ -264,9 +290,11 @@ class Record:
 
     def _copy_tree(self, top: sgf.SgfNode, marked: RecordNode | None) -> None:
         """The SGF nodes of the moves and setups below the root, depth first."""
-        # A move is written with the letter of the colour to move, so the game is
-        # replayed along the way; after a setup it is only loaded once a move needs it
-        # (a chain of setups, or setups each with one move, is written loading none).
+        # A move is written with the letter of the person to move (the colour to move,
+        # and the swaps above it), so the game is replayed along the way; after a setup
+        # it is only loaded once a move needs it (a chain of setups, or setups each with
+        # one move, is written loading none).
+        colours = game_class(self.game).info.colours
         start: Game | str = self.root.setup if self.root.setup is not None else self.new_game()
         todo = [_Writing(self.root, top, start)]
         while todo:
@@ -284,6 +312,7 @@ class Record:
                 carried = frame.undos
             props: dict[str, list[str]] = {}
             here = frame.game
+            swapped = frame.swapped and child.setup is None  # a setup starts colours afresh
             if child.setup is not None:
                 props["SP"] = [child.setup]
                 here = child.setup
@@ -291,13 +320,16 @@ class Record:
                 carried = 0
             if child.move is not None and isinstance(here, str) and not child.children:
                 # A last move after a setup: the colour is the position's side to move.
-                props[letter := here.split()[3][0].upper()] = [child.move]
+                turn = colours.index(here.split()[3])
+                letter = results.PLAYERS[turn ^ swapped]
+                props[letter] = [_move_text(child.move)]
             elif child.move is not None:
                 if isinstance(here, str):
                     here = game_class(self.game).from_position(here)
                     if child.setup is None:  # the frame's game, for its other children
                         frame.game = here
-                props[letter := here.side_to_move()[0].upper()] = [child.move]
+                letter = results.PLAYERS[here.turn ^ swapped]
+                props[letter] = [_move_text(child.move)]
                 here.play(child.move)
                 carried += child.setup is None
             if child.move is not None and child.time_left is not None:
@@ -308,22 +340,24 @@ class Record:
                 props[SHOWN] = [""]
             sgf_child = sgf.SgfNode(props)
             frame.out.children.append(sgf_child)
-            todo.append(_Writing(child, sgf_child, here, carried))
+            swapped ^= child.move == SWAP
+            todo.append(_Writing(child, sgf_child, here, carried, swapped=swapped))
 
     @classmethod
     def from_sgf(cls, text: str) -> Record:
         """Read a record; raises `RecordError` naming the line of any fault.
 
         Every move of every variation is checked against the rules, each node as it is
-        read: the first fault stops the reading.
+        read: the first fault stops the reading. A UTF-8 byte-order mark before it is
+        skipped.
         """
-        items = sgf.read(text)
+        items = sgf.read(text.removeprefix("\ufeff"))
         opening = next(items)
         assert opening is sgf.OPEN  # or `read` has raised
         top = next(items)
         assert isinstance(top, sgf.SgfNode)
         record = cls._read_root(top)
-        reader = _TreeReader(record)
+        reader = _TreeReader(record, either=COLOURS not in top.properties)
         if SHOWN in top.properties:
             reader.mark(record.root, top.line)
         reader.read(items)
@@ -340,6 +374,7 @@ class Record:
                 line = item.line
         if games > 1:
             raise RecordError(f"this file holds {games} games; a record holds one", line)
+        record._read_game_info(top, reader.earlier)
         return record
 
     @classmethod
@@ -362,30 +397,14 @@ class Record:
             options = info.options(size, variant, komi)
         except RulesError as error:
             raise RecordError(str(error), line) from None
-        players = tuple(top.get("P" + colour[0].upper()) or "" for colour in info.colours)
         record = cls(
             game=info.name,
             options=options,
-            players=(players[0], players[1]),
             date=top.get("DT") or "",
-            result=top.get("RE") or "",
             event=top.get("EV") or "",
         )
         record.root.comment = top.get("C") or ""
         record.clock = read_control(top.get("TM"), top.get("OT"), line)
-        if "+" in record.result and record.result.partition("+")[2].lower() == "time":
-            if time_winner(record.result, info.colours) is None:
-                raise RecordError(
-                    f"the result RE[{shown(record.result)}]: a loss on time is written "
-                    f"{info.colours[0]}+time or {info.colours[1]}+time",
-                    line,
-                )
-            if record.clock is None:
-                raise RecordError("a game lost on time needs its time control TM[...]", line)
-        for value in top.properties.get("AI", []):
-            level, _, name = value.partition(":")
-            if name in record.players:
-                record.computers[name] = level
         setup = top.get("SP")
         if setup is not None:
             try:
@@ -400,13 +419,53 @@ class Record:
                     line,
                 )
             record.root.setup = start.position()
-        colour_keys = {"P" + colour[0].upper() for colour in info.colours}
+        colour_keys = _earlier_name_keys(info.colours)
         record.extra = {
             key: values
             for key, values in top.properties.items()
             if key not in ROOT_KEYS and key not in colour_keys
         }
         return record
+
+    def _read_game_info(self, top: sgf.SgfNode, earlier: bool) -> None:
+        """The people, the result and the computers' seats of the root `top`, read once
+        the moves are (a swap on the main line hands the colours over). `earlier`: a
+        move was written under its colour's initial, as records of earlier versions do."""
+        info = game_class(self.game).info
+        line = top.line
+        keys = _earlier_name_keys(info.colours)
+        if COLOURS in top.properties:
+            earlier = False
+        elif (top.get("AP") or "").startswith("abstracts-tui:") or any(
+            key in top.properties for key in keys if key not in ("PB", "PW")
+        ):
+            earlier = True  # written by an earlier version: names under colour initials
+        if not earlier:
+            keys = ("PB", "PW")
+        self.players = (top.get(keys[0]) or "", top.get(keys[1]) or "")
+        written = top.get("RE") or ""
+        self.result = results.read(written, info.colours, self.swapped())
+        if self.result.partition("+")[2].lower() == ON_TIME:
+            if time_winner(self.result, info.colours) is None:
+                raise RecordError(
+                    f"the result RE[{shown(written)}]: a loss on time is written B+T or W+T",
+                    line,
+                )
+            if self.clock is None:
+                raise RecordError("a game lost on time needs its time control TM[...]", line)
+        for value in top.properties.get("AI", []):
+            level, _, name = value.partition(":")
+            if name in self.players:
+                self.computers[name] = level
+
+    @classmethod
+    def rewritten(cls, text: str) -> str:
+        """`text` as this version writes the record (a record of an earlier version in
+        FF[4]'s form, nothing lost), or `text` as it is where it cannot be read."""
+        try:
+            return cls.from_sgf(text).to_sgf()
+        except RecordError:
+            return text
 
     def save(self, path: str | Path) -> None:
         """Write the record to `path` as SGF (UTF-8)."""
@@ -425,12 +484,7 @@ class Record:
             data = handle.read(MAX_SIZE + 1)  # not a plain file (a pipe): its size is read
         if len(data) > MAX_SIZE:
             raise RecordError(too_long(None))
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as error:
-            line = data.count(b"\n", 0, error.start) + 1
-            raise RecordError("the file is not UTF-8 text", line) from None
-        return cls.from_sgf(text)
+        return cls.from_sgf(decoded(data))
 
 
 @dataclass(slots=True)
@@ -448,6 +502,23 @@ class _Writing:
     long line (or a last variation nested deep) does not stack up frames."""
     next: int = 0
     """The child to write next."""
+    swapped: bool = False
+    """Whether the swaps above the node hand each person the other colour."""
+
+
+@dataclass(slots=True)
+class _Reading:
+    """Where `_TreeReader` reads: the node the next one follows and its game."""
+
+    node: RecordNode
+    game: Game
+    swapped: bool = False
+    """Whether the swaps above the node hand each person the other colour."""
+
+
+def _move_text(move: str) -> str:
+    """A move as a record writes it: a pass as FF[4]'s empty value `B[]`."""
+    return "" if move == PASS else move
 
 
 def _take_back(game: Game | str, moves: int) -> None:
@@ -461,9 +532,21 @@ class _TreeReader:
     against the rules as it comes. Nothing recursive: the tree's shape only changes
     how long the list of open variations grows."""
 
-    def __init__(self, record: Record) -> None:
+    def __init__(self, record: Record, either: bool) -> None:
         self.record = record
         self.cls = game_class(record.game)
+        self.colours = self.cls.info.colours
+        self.either = either
+        """Whether a move may be written under its colour's initial, as records of
+        earlier versions are (a record without `COLOURS`), besides FF[4]'s B and W."""
+        initials = "".join(colour[0].upper() for colour in self.colours)
+        self.letters = results.PLAYERS + "".join(
+            letter for letter in initials if either and letter not in results.PLAYERS
+        )
+        """The properties a move may be written under."""
+        self.earlier = False
+        """Whether a move was written under its colour's initial where FF[4]'s letter
+        is another: the record is an earlier version's."""
         self.tables: dict[RecordNode, dict[tuple[str | None, str | None], RecordNode]] = {}
         """Children by move and setup, for the nodes with more than `WIDE` children."""
         self.marked_line = 0
@@ -484,33 +567,29 @@ class _TreeReader:
 
     def read(self, items: Iterator[sgf.SgfNode | str]) -> None:
         """Read up to the end of the root's game tree."""
-        node = self.record.root
-        game = self.record.new_game()
-        letters = {colour[0].upper(): colour for colour in self.cls.info.colours}
-        opened: list[tuple[RecordNode, Game, int]] = []
-        """For each variation open: the node it hangs from, and the game there with its
-        number of moves (the variation may play more on that game: they are taken back).
+        here = _Reading(self.record.root, self.record.new_game())
+        opened: list[tuple[_Reading, int]] = []
+        """For each variation open: where it hangs from, with the number of moves of the
+        game there (the variation may play more on that game: they are taken back).
         A variation that sets up a position plays on a game of its own; the game above
         stays loaded (at most `MAX_SETUPS` of them), so that each position is read once."""
         for item in items:
             if item is sgf.OPEN:
-                opened.append((node, game, len(game.moves)))
+                opened.append((here, len(here.game.moves)))
             elif item is sgf.CLOSE:
                 if not opened:
                     return
-                node, game, moves = opened.pop()
-                for _ in range(len(game.moves) - moves):
-                    game.undo()
+                here, moves = opened.pop()
+                for _ in range(len(here.game.moves) - moves):
+                    here.game.undo()
             else:
                 assert isinstance(item, sgf.SgfNode)
-                node, game = self.node(item, node, game, letters)
+                here = self.node(item, here)
 
-    def node(
-        self, item: sgf.SgfNode, node: RecordNode, game: Game, letters: dict[str, str]
-    ) -> tuple[RecordNode, Game]:
-        """The record node for `item` below `node` (where `game` is played), and the game
-        after it."""
+    def node(self, item: sgf.SgfNode, here: _Reading) -> _Reading:
+        """The record node for `item` below `here`, and the game after it."""
         line = item.line
+        game = here.game
         setup = item.get("SP")
         if setup is not None:
             self.setups += 1
@@ -522,39 +601,60 @@ class _TreeReader:
                 raise RecordError(f"the setup position SP: {error}", line) from None
             if game.options != self.record.options:
                 raise RecordError("the setup position SP has other options", line)
-        keys = [key for key in item.properties if key in letters]
+        keys = [key for key in item.properties if key in self.letters]
         if len(keys) > 1:
             raise RecordError(f"a node holds one move, not {' and '.join(keys)}", line)
         move: str | None = None
+        turn = game.turn
+        swapped = here.swapped and setup is None  # a setup starts the colours afresh
         if keys:
             key = keys[0]
             text = item.properties[key][0]
-            if letters[key] != game.side_to_move():
-                raise RecordError(
-                    f"the move {key}[{shown(text)}] is marked for {letters[key].capitalize()}, "
-                    f"but it is {game.side_to_move().capitalize()}'s turn",
-                    line,
-                )
-            try:
-                move = game.move_name(game.play(text))
+            self.check_mover(key, text, turn, swapped, line)
+            try:  # FF[4]'s pass is an empty move
+                move = game.move_name(game.play(text if text.strip() else PASS))
             except RulesError as error:
                 raise RecordError(f"the move {key}[{shown(text)}]: {error}", line) from None
         elif setup is None:
             raise RecordError(
                 f"a node after the first holds a move "
-                f"({' or '.join(f'{k}[...]' for k in letters)}) or a setup SP[...]",
+                f"({' or '.join(f'{k}[...]' for k in results.PLAYERS)}) or a setup SP[...]",
                 line,
             )
-        child = self.child(node, move, setup)
+        child = self.child(here.node, move, setup)
         child.comment = item.get("C") or ""
         if SHOWN in item.properties:
             self.mark(child, line)
         if len(item.properties) > 1:  # more than the move: its time left, maybe
-            mover = keys[0] if keys else None
             child.time_left = read_time_left(
-                item.properties, "".join(letters), mover, self.record.clock, line
+                item.properties,
+                self.letters,
+                keys[0] if keys else None,
+                turn,
+                self.record.clock,
+                line,
+                earlier=self.either,
             )
-        return child, game
+        return _Reading(child, game, swapped ^ (move == SWAP))
+
+    def check_mover(self, key: str, text: str, turn: int, swapped: bool, line: int) -> None:
+        """Raise RecordError unless a move written under `key` is the mover's: FF[4]'s
+        letter of the person who holds colour `turn`, or (a record of an earlier
+        version) that colour's initial."""
+        if key == results.PLAYERS[turn ^ swapped]:
+            return
+        if self.either and key == self.colours[turn][0].upper():
+            self.earlier = True
+            return
+        if key in results.PLAYERS:
+            marked = self.colours[results.PLAYERS.index(key) ^ swapped]
+        else:
+            marked = next(colour for colour in self.colours if colour[0].upper() == key)
+        raise RecordError(
+            f"the move {key}[{shown(text)}] is marked for {marked.capitalize()}, "
+            f"but it is {self.colours[turn].capitalize()}'s turn",
+            line,
+        )
 
     def child(self, node: RecordNode, move: str | None, setup: str | None) -> RecordNode:
         """`node.add(move, setup)`, in constant time however many children it has."""
@@ -568,6 +668,12 @@ class _TreeReader:
             found = table[move, setup] = RecordNode(move=move, setup=setup, parent=node)
             node.children.append(found)
         return found
+
+
+def _earlier_name_keys(colours: tuple[str, ...]) -> tuple[str, str]:
+    """The properties of the people in records of earlier versions: `P` and the initial
+    of the colour each began with (`PB`/`PO` in Petrify, `PV`/`PH` in Linage)."""
+    return ("P" + colours[0][0].upper(), "P" + colours[1][0].upper())
 
 
 def _number(top: sgf.SgfNode, key: str, read: Callable[[str], N | None], what: str) -> N | None:

@@ -1,10 +1,13 @@
-"""The clock in a record, by SGF's conventions with the project's colour letters.
+"""The clock in a record, as FF[4] writes it where FF[4] has a property for it.
 
 At the root, `TM[300]` is the main time in seconds and `OT[3s fischer]` or
 `OT[3x30s byo-yomi]` the overtime (no OT: main time only). In the node of a move,
-`BL[287.5]` is the time the mover had left after it (B the mover's colour letter, as in
-the move's own property) and `OB[2]` its byo-yomi periods left. A game lost on time has
-the result `<winner's colour>+time` (SGF writes `B+T`).
+`BL[287.5]` (or `WL`) is the time the mover had left after it, under the letter of the
+move's own property, and `PERIODS[2]`, a private property, its byo-yomi periods left:
+FF[4]'s `OB`/`OW` count stones left in a period, which these clocks do not have. Records
+of earlier versions wrote the periods as `O` and the mover's letter (`OB[2]`, `OV[2]`); a
+record without the `COLOURS` property of this version's records is read with them. A
+game lost on time has the result `<winner's colour>+time` (FF[4]'s `B+T`, see `results`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,10 @@ from .errors import RecordError
 TIME_KEYS = ("TM", "OT")
 ON_TIME = "time"
 """The margin of a game lost on time: `orange+time`."""
-_TIME_LEFT = re.compile(r"[A-Z]L|O[A-Z]", re.ASCII)
+PERIODS = "PERIODS"
+"""The private property of the byo-yomi periods the mover had left after a move."""
+_TIME_LEFT = re.compile(r"[A-Z]L", re.ASCII)
+_EARLIER_PERIODS = re.compile(r"O[A-Z]", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -68,10 +74,11 @@ def read_control(main: str | None, overtime: str | None, line: int) -> TimeContr
 
 
 def time_left_properties(letter: str, left: TimeLeft) -> dict[str, list[str]]:
-    """`BL[287.5]` and, in byo-yomi, `OB[2]` for the mover of colour letter `letter`."""
+    """`BL[287.5]` and, in byo-yomi, `PERIODS[2]` for the mover whose move is written
+    under `letter`."""
     props = {f"{letter}L": [format_number(round(left.seconds, 1))]}
     if left.periods:
-        props[f"O{letter}"] = [str(left.periods)]
+        props[PERIODS] = [str(left.periods)]
     return props
 
 
@@ -79,22 +86,32 @@ def read_time_left(
     properties: dict[str, list[str]],
     letters: str,
     mover: str | None,
+    colour: int,
     control: TimeControl | None,
     line: int,
+    earlier: bool = False,
 ) -> TimeLeft | None:
-    """The time left in a node's properties (None if none); `letters` are the game's two
-    colour letters, `mover` the letter of the node's move. Raises RecordError for a time
-    of another colour, of a node without a move, of a record without a clock, or that is
-    not a number."""
-    keys = [key for key in properties if _TIME_LEFT.fullmatch(key)]
+    """The time left in a node's properties (None if none); `letters` are the letters a
+    move may be written under, `mover` the one of the node's move (of colour `colour`).
+    `earlier`: the periods may be written as earlier versions did (`OB[2]`). Raises
+    RecordError for a time of another player, of a node without a move, of a record
+    without a clock, or that is not a number."""
+    keys = [
+        key
+        for key in properties
+        if _TIME_LEFT.fullmatch(key)
+        or key == PERIODS
+        or (earlier and _EARLIER_PERIODS.fullmatch(key))
+    ]
     if not keys:
         return None
+    periods_key = PERIODS
     for key in keys:
         letter = key[0] if key[1] == "L" else key[1]
         quoted = f"{key}[{shown(properties[key][0])}]"
-        if letter not in letters:
+        if key != PERIODS and letter not in letters:
             raise RecordError(f"{quoted} is not a property of this game's records", line)
-        if mover is None or letter != mover:
+        if mover is None or (key != PERIODS and letter != mover):
             raise RecordError(
                 f"the time left {quoted} belongs in the node of its colour's move", line
             )
@@ -102,8 +119,10 @@ def read_time_left(
             raise RecordError(
                 f"the time left {quoted} needs a time control TM[...] at the root", line
             )
+        if key[1] != "L":
+            periods_key = key
     seconds_text = properties.get(f"{mover}L", [None])[0]
-    periods_text = properties.get(f"O{mover}", [None])[0]
+    periods_text = properties.get(periods_key, [None])[0]
     seconds = read_float(seconds_text) if seconds_text is not None else 0.0
     if seconds is None or seconds < 0:
         raise RecordError(
@@ -119,11 +138,11 @@ def read_time_left(
     assert control is not None and mover is not None
     if periods is None or not 0 <= periods <= control.periods:
         raise RecordError(
-            f"the periods left O{mover} must be a whole number from 0 to {control.periods}, "
-            f"not '{shown(periods_text or '')}'",
+            f"the periods left {periods_key} must be a whole number from 0 to "
+            f"{control.periods}, not '{shown(periods_text or '')}'",
             line,
         )
-    return TimeLeft(letters.index(mover), seconds, periods)
+    return TimeLeft(colour, seconds, periods)
 
 
 def time_winner(result: str, colours: tuple[str, ...]) -> int | None:

@@ -16,6 +16,11 @@ touches them: it calls this client, whose calls go to its desk on the server's l
   as the commands would have).
   The screen's commands go to the room's gateway (`Shown.send`) and its outcome (done,
   or `Refused` with its sentence) comes back to the screen;
+- each change's events (`events.Stamped`, numbered by the room's version) come to the
+  replica with its command, after it (`Shown.events`, `Shown.version`), and are told to
+  the screen's listeners (`Shown.listen`); a screen that was away asks for the events
+  after the version it saw (`Shown.since`), and the desk remembers, per person and room,
+  the last version a screen of theirs showed (`RoomClient.seen`);
 - the room's chat is a replica too (`Shown.chat`: its lines when shown, then each line
   the room adds); a line said (`say`), a rematch accepted (`rematch`) and a room called
   off (`call_off`) run on the server's loop and come back done, or raise with a sentence;
@@ -44,13 +49,17 @@ from ..rules import RulesError
 from ..session import Session
 from .apply import adopt, apply
 from .chat import Chat, ChatLine
+from .events import Stamped
 from .holder import Holder
 from .kept import StoredRoom
+from .room import EVENTS_KEPT
 
 log = logging.getLogger(__name__)
 
 News = Callable[[str, str, bool], None]
 """Told on the app's loop: room code, text, whether to ring (`tui.rooms.app.YourMove`)."""
+Heard = Callable[[list[Stamped]], None]
+"""Told on the app's loop of a shown room's new events, in order (`Shown.listen`)."""
 Listing = Callable[[], None]
 """Told on the app's loop once a room was made, joined or ended, with the lobby's lists
 read again (`RoomClient.views`)."""
@@ -141,6 +150,12 @@ class Shown:
     """What came for the replica before its screen followed it (`follow`), done then in
     order: a screen made after `show` and mounted later is told every change, none of
     them made before it listens (None: followed)."""
+    version: int = 0
+    """The room's version the replica has: the one it was shown at, then its last event's."""
+    events: list[Stamped] = field(default_factory=list)
+    """The events the replica has had since it was shown, in order (the last
+    `room.EVENTS_KEPT` of them)."""
+    hearers: list[Heard] = field(default_factory=list)
 
     @property
     def code(self) -> str:
@@ -166,6 +181,35 @@ class Shown:
         replica followed has the command (applied in the order the room applied it)
         before this returns."""
         await self.client.link.call("send_there", self.code, command)
+
+    def listen(self, heard: Heard) -> Callable[[], None]:
+        """Call `heard` (on the app's loop) with each change's new events, in order, once
+        the replica's session has the change, from now until the callable returned is
+        called. Each listener is told each event once."""
+        self.hearers.append(heard)
+
+        def close() -> None:
+            if heard in self.hearers:
+                self.hearers.remove(heard)
+
+        return close
+
+    async def since(self, version: int) -> list[Stamped]:
+        """The room's events after `version`, in order (from the room in the server's
+        memory, else from its store). Raises Refused if the store cannot be read."""
+        found = await self.client.link.call("since_there", self.code, version)
+        return list(found)
+
+    def hear(self, events: tuple[Stamped, ...]) -> None:
+        """The replica has the change of `events`: keep and tell the new ones."""
+        fresh = [stamped for stamped in events if stamped.version > self.version]
+        if not fresh:
+            return
+        self.events.extend(fresh)
+        del self.events[:-EVENTS_KEPT]
+        self.version = fresh[-1].version
+        for heard in list(self.hearers):
+            heard(fresh)
 
 
 class Link(Protocol):
@@ -278,8 +322,8 @@ class RoomClient:
             early = self.opening.pop(key)
         if made is None:
             return None
-        room, session, connected, lines = made
-        shown = Shown(self, key, room, session, connected)
+        room, session, connected, lines, version = made
+        shown = Shown(self, key, room, session, connected, version=version)
         for line in lines:
             shown.chat.add(line)
         assert shown.held is not None
@@ -290,7 +334,14 @@ class RoomClient:
     def hide(self, shown: Shown) -> None:
         if self.shown.pop(shown.key, None) is not None:
             shown.ended = True
-            self.link.post("hide_there", shown.key)
+            self.link.post("hide_there", shown.key, shown.version)
+
+    async def seen(self, code: str) -> int | None:
+        """The last version of room `code` a screen of this person's showed, on any of
+        their sessions of this server process, once it stopped showing it (None: none
+        did): a screen showing it again says what was missed since."""
+        found = await self.link.call("seen_there", code)
+        return found if isinstance(found, int) else None
 
     def showing(self, code: str) -> bool:
         return any(shown.code == code for shown in self.shown.values())
@@ -343,6 +394,9 @@ class RoomClient:
                 self.link.post("copy_there", key)
 
         self._to_shown(key, act)
+
+    def _events_here(self, key: int, events: tuple[Stamped, ...]) -> None:
+        self._to_shown(key, lambda shown: shown.hear(events))
 
     def _adopt_here(self, key: int, fresh: Session) -> None:
         self._to_shown(key, lambda shown: adopt(shown.session, fresh))

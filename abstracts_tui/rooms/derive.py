@@ -31,6 +31,7 @@ from .events import (
     Event,
     Joined,
     KomiSet,
+    Made,
     MovePlayed,
     OfferDeclined,
     OfferMade,
@@ -40,7 +41,27 @@ from .events import (
     TakenBack,
 )
 from .play import REMATCH, TAKEBACK, takeback_moves
-from .room import ending
+from .room import Room, ending
+
+
+def made_event(room: Room) -> Made:
+    """The room's first event: who made it, its game (`Pilo 8x8, komi 3.5`), whether it
+    is rated or an open challenge, its clock."""
+    setup = room.setup
+    title = room.game_text()
+    if setup.komi is not None:
+        title = f"{title}, komi {setup.komi:g}"
+    return Made(
+        room.creator,
+        setup.game,
+        setup.size,
+        setup.variant,
+        setup.komi,
+        room.rated,
+        room.open,
+        setup.clock or "",
+        title,
+    )
 
 
 def events_of(command: Command, by: str | None, before: Session, after: Session) -> list[Event]:
@@ -55,13 +76,15 @@ def events_of(command: Command, by: str | None, before: Session, after: Session)
         case ChooseSide(side):
             return [SideChosen(who, side, colour(after.game, side))]
         case Play(move):
-            return [_move(move, who, before, after), *_end(before, after)]
-        case Flag() | Resign() | Abort():
-            return _end(before, after)
+            return [_move(move, who, before, after), *_end(before, after, None)]
+        case Flag():
+            return _end(before, after, None)
+        case Resign() | Abort():
+            return _end(before, after, by)
         case Hold(since):
             return [ClockHeld(since)]
         case Takeback(Takeback.OFFER):
-            return [OfferMade(TAKEBACK, who, tuple(takeback_moves(before)))]
+            return [OfferMade(TAKEBACK, who, tuple(takeback_moves(after)))]
         case Takeback(Takeback.ACCEPT):
             moves = tuple(takeback_moves(before))
             return [TakenBack(who, moves, after.turn_text())]
@@ -94,18 +117,24 @@ def _move(name: str, by: str, before: Session, after: Session) -> MovePlayed | S
     return MovePlayed(person, mover, name, words, left)
 
 
-def _end(before: Session, after: Session) -> list[Event]:
+def ended_events(before: Session, after: Session, by: str | None = None) -> list[Event]:
+    """The game's end, if `after` has it and `before` had not (see `_end`)."""
+    return _end(before, after, by)
+
+
+def _end(before: Session, after: Session, by: str | None) -> list[Event]:
     """The game's end, if the command ended it: how, who won, and the words for it."""
     if before.over or not after.over:
         return []
     finish = ending(after)
     found = after.ended()
     if found is not None and found.winner is None:
-        return [Ended(Ended.ABORTED, None, None, "The game is aborted: no result, unrated.")]
+        text = "The game is aborted: no result, unrated."
+        return [Ended(Ended.ABORTED, None, None, text, by=by)]
     winner = finish.winner if finish is not None else None
     loser = next((p for p in after.people if winner is not None and p != winner), None)
     if found is not None:
         how = Ended.TIME if found.how is How.TIME else Ended.RESIGNED
-        return [Ended(how, winner, loser, f"The game is over: {after.turn_text()}.")]
+        return [Ended(how, winner, loser, f"The game is over: {after.turn_text()}.", by=by)]
     score = tuple(score_words(after.game))
     return [Ended(Ended.BOARD, winner, loser, f"The game is over. {after.turn_text()}.", score)]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, Field, dataclass, fields
 from typing import Any, TypeAlias
 
 EVENT_LIMIT = 16_384
@@ -23,14 +23,20 @@ is refused (a chat line is at most 300 characters, a move's words a few hundred)
 
 @dataclass(frozen=True)
 class Made:
-    """The room was made (version 1): by whom, what game (`Pilo 8x8, komi 3.5`), rated,
-    an open challenge, its clock's spec (`5m+3s`; empty: none)."""
+    """The room was made (version 1): by whom, its game (`pilo`) and options as the room
+    keeps them (`rooms.kept.RoomSetup`: komi None is set in the game), rated, an open
+    challenge, its clock's spec (`5m+3s`; empty: none), and the game as the lobby names it
+    (`Pilo 8x8, komi 3.5`)."""
 
     creator: str
     game: str
+    size: int | None = None
+    variant: str | None = None
+    komi: float | None = None
     rated: bool = False
     open: bool = False
     clock: str = ""
+    title: str = ""
 
 
 @dataclass(frozen=True)
@@ -127,13 +133,15 @@ class Ended:
     """The game ended: `how` is `resigned`, `time`, `aborted` or `board` (the count at
     the end of play); `winner` and `loser` are names (None both: no winner); `result` is
     the end as a sentence (`Orange (bob) resigned: Blue (ann) wins`), `score` the count's
-    lines at the end of play."""
+    lines at the end of play; `by` who ended it (who resigned or called it off; None: the
+    board or the clock)."""
 
     how: str
     winner: str | None
     loser: str | None
     result: str
     score: tuple[str, ...] = ()
+    by: str | None = None
 
     RESIGNED = "resigned"
     TIME = "time"
@@ -254,8 +262,14 @@ def decode(kind: str, text: str) -> Event:
         raise EventError(f"a {kind} event of {len(text)} characters is longer than {EVENT_LIMIT}")
     try:
         data = json.loads(text)
-        if not isinstance(data, dict):
-            raise EventError(f"a {kind} event is not an object")
+    except ValueError as error:
+        raise EventError(f"a {kind} event is not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise EventError(f"a {kind} event is not an object")
+    missing = [item.name for item in fields(cls) if item.name not in data and _required(item)]
+    if missing:
+        raise EventError(f"a {kind} event lacks {', '.join(missing)}")
+    try:
         values = {item.name: data[item.name] for item in fields(cls) if item.name in data}
         if cls is Rated:
             values["changes"] = tuple(RatingChange(*map(str, c)) for c in values["changes"])
@@ -272,11 +286,19 @@ def decode(kind: str, text: str) -> Event:
     return event  # type: ignore[no-any-return]
 
 
+def _required(item: Field[Any]) -> bool:
+    return item.default is MISSING and item.default_factory is MISSING
+
+
 def _check(event: Event) -> None:
     """The types each field must have (a stored text may come from anywhere)."""
     for item in fields(event):
         value = getattr(event, item.name)
         wanted = item.type if isinstance(item.type, str) else item.type.__name__
+        if wanted.endswith(" | None"):
+            if value is None:
+                continue
+            wanted = wanted.removesuffix(" | None")
         if wanted == "str" and not isinstance(value, str):
             raise EventError(f"{item.name} of a {type(event).__name__} is not a text")
         if wanted == "bool" and not isinstance(value, bool):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -24,10 +24,12 @@ from ..commands import Command, Hold, Play, encode
 from ..rules import RulesError
 from ..session import Session
 from .apply import apply, twin
+from .derive import events_of
+from .events import Stamped
 from .holder import Holder
 from .kept import RoomSave
 from .live import Change, Conflict, LiveRooms, Refused
-from .room import Room
+from .room import EVENTS_KEPT, Room
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +108,7 @@ class Gateway:
             apply(twin(room.session), command, by, began)
         except RulesError as error:
             raise Refused(str(error)) from None
-        copy = twin(room.session)
+        before, copy = twin(room.session), twin(room.session)
         version = room.version + 1
         kind, value = encode(command)
 
@@ -115,13 +117,17 @@ class Gateway:
                 apply(copy, command, by, at)
             except RulesError as error:
                 raise Refused(str(error)) from None
+            made = events_of(command, by, before, copy)
+            events = tuple(Stamped(version + i, at, event) for i, event in enumerate(made))
             left = copy.node.time_left if isinstance(command, Play) else None
             kept = (left.seconds, left.periods) if left is not None else None
             when = datetime.fromtimestamp(at, UTC)
-            return clock_at(room.save(copy), copy, at), Change(version, kind, value, by, when, kept)
+            save = replace(clock_at(room.save(copy), copy, at), events=events)
+            last = events[-1].version
+            return save, Change(last, kind, value, by, when, kept, events)
 
         try:
-            at = await asyncio.wait_for(
+            events = await asyncio.wait_for(
                 self.live.commit(room.code, version, make, holder),
                 COMMIT_SECONDS,
             )
@@ -137,12 +143,15 @@ class Gateway:
                 room.holders[by] = "elsewhere"
                 raise Refused(f"{by}'s seat is played from another connection now") from None
             raise Refused("the game changed meanwhile: look again") from None
-        room.version = version
-        self.apply_here(command, by, at)
+        room.version = events[-1].version
+        self.apply_here(command, by, events[0].at, events)
 
-    def apply_here(self, command: Command, by: str | None, at: float) -> bool:
-        """Apply a command committed (here or elsewhere) to the live session; False if it
-        does not fit (the copy here went astray: the caller reads the room again)."""
+    def apply_here(
+        self, command: Command, by: str | None, at: float, events: Sequence[Stamped] = ()
+    ) -> bool:
+        """Apply a command committed (here or elsewhere) to the live session, and give
+        the room its `events`; False if it does not fit (the copy here went astray: the
+        caller reads the room again)."""
         try:
             apply(self.room.session, command, by, at)
         except RulesError as error:
@@ -150,8 +159,26 @@ class Gateway:
             return False
         for told in list(self.room.commands):
             told(command, by, at)
+        keep_events(self.room, events)
         self.applied(self.room, command, by)
         return True
+
+
+def keep_events(room: Room, events: Sequence[Stamped]) -> None:
+    """Add `events` to those the room knows here, and tell them (only the new ones, so
+    that each is told once; after a gap, the room knows those from here on)."""
+    fresh = [stamped for stamped in events if stamped.version > room.version_known]
+    if not fresh:
+        return
+    if room.events and fresh[0].version != room.events[-1].version + 1:
+        room.events.clear()
+    room.events.extend(fresh)
+    del room.events[:-EVENTS_KEPT]
+    room.version_known = fresh[-1].version
+    for told in list(room.told):
+        told(fresh)
+    if room.news is not None:
+        room.news(room, fresh)
 
 
 def _held(room: Room) -> float | None:

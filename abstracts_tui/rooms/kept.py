@@ -6,8 +6,12 @@ need nothing of the stores: the stores (`..store`) implement the rooms' protocol
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+
+from ..ratings import Rating
+from .events import Rated, RatingChange, Stamped
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,9 @@ class RoomSave:
     """Each person's byo-yomi periods left, likewise."""
     recent: Recent | None = None
     """The room's last changes, for a store that keeps none (None: those kept stay)."""
+    events: tuple[Stamped, ...] = ()
+    """The events of the change this save is made by, kept with it (a save made by no
+    change, or one whose events were kept already, has none)."""
 
 
 @dataclass(frozen=True)
@@ -110,3 +117,9 @@ class StoredRoom:
     def players(self) -> tuple[str, ...]:
         creator = self.setup.creator
         return (creator,) if self.joiner is None else (creator, self.joiner)
+
+
+def rated_event(changes: Sequence[tuple[str, Rating, Rating]]) -> Rated:
+    """The `Rated` event of a game's rating changes: (name, before, after) of each player,
+    as the lobby shows ratings (`Rating.text`)."""
+    return Rated(tuple(RatingChange(name, old.text(), new.text()) for name, old, new in changes))

@@ -5,6 +5,9 @@ memory, a commit is the room's save into the SQLite store) and `live_postgres` (
 server process pointed at one database: a commit is a transaction at the room's next
 version, and the others are told by LISTEN/NOTIFY). Every call that may wait on the
 store is a coroutine: the implementation runs it off the event loop.
+
+Both keep each room's events (`events.Stamped`, in `room_events`) in the transaction of
+the change that made them: a room's version is its event count.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from datetime import datetime
 from typing import Protocol
 
 from ..rules import RulesError
+from .events import Stamped
 from .holder import Holder
 from .kept import RoomSave, StoredRoom
 
@@ -33,12 +37,18 @@ class Conflict(Exception):
         self.seat = seat
 
 
+EVENTS_READ = 1000
+"""The most events `LiveRooms.events` reads at once: a process far behind reads a long
+history in several calls, none of them holding the store or the loop for long."""
+
+
 @dataclass(frozen=True)
 class Change:
-    """One change of a room as a store keeps it (see `commands.encode`)."""
+    """One change of a room as a store keeps it (see `commands.encode`), with the events
+    it made."""
 
     version: int
-    """The room's version once it is made."""
+    """The room's version once it is made: its last event's."""
     kind: str
     value: str
     by: str | None = None
@@ -47,6 +57,9 @@ class Change:
     """When it was committed, by the store's clock."""
     left: tuple[float, int] | None = None
     """A move's in a room with a clock: the mover's main time and periods left after it."""
+    events: tuple[Stamped, ...] = ()
+    """The events the command made, numbered from the room's version before it plus one
+    (given to a commit; a change read back from a store has none: `LiveRooms.events`)."""
 
 
 Make = Callable[[float], tuple[RoomSave, Change]]
@@ -104,8 +117,9 @@ class LiveRooms(Protocol):
         its last save is done: whether it was (else it is asked again later)."""
         ...
 
-    def save(self, save: RoomSave) -> None:
-        """Save a room whole at once (a game found ended at the start, before serving)."""
+    def save(self, save: RoomSave) -> int:
+        """Save a room whole at once (a game found ended at the start, before serving):
+        its version after it (a `Rated` event the store added counts)."""
         ...
 
     def unfinished(self) -> list[StoredRoom]:
@@ -123,8 +137,8 @@ class LiveRooms(Protocol):
     async def close(self) -> None: ...
 
     async def create(self, save: RoomSave, holder: Holder | None) -> bool:
-        """Keep a new room at version 1, its creator's seat held by `holder`; False if its
-        code is taken. Raises Refused."""
+        """Keep a new room at version 1 (its `Made` event, in `save.events`), its creator's
+        seat held by `holder`; False if its code is taken. Raises Refused."""
         ...
 
     def late(self, began: float) -> None:
@@ -137,11 +151,16 @@ class LiveRooms(Protocol):
         of room `code` taken here is kept in the store: None once it is, else why not."""
         ...
 
-    async def commit(self, code: str, version: int, make: Make, holder: Holder | None) -> float:
-        """Commit the change `make(at)` gives as version `version` of room `code`; the
-        store's time `at` of the commit. Raises Conflict, Refused (the store is lost, or
-        cannot keep it now). A commit its caller stopped waiting for is not made after
-        all, unless it was on its way already: then `Told.changed` says so."""
+    async def commit(
+        self, code: str, version: int, make: Make, holder: Holder | None
+    ) -> list[Stamped]:
+        """Commit the change `make(at)` gives, whose events begin at version `version` of
+        room `code` (the room must be at `version - 1`), with its events; the events kept,
+        in order: the change's, and a `Rated` the store added where the change finished a
+        rated game (all stamped with the store's time `at` of the commit). Raises
+        Conflict, Refused (the store is lost, or cannot keep it now). A commit its caller
+        stopped waiting for is not made after all, unless it was on its way already: then
+        `Told.changed` says so."""
         ...
 
     async def discard(self, code: str) -> None:
@@ -151,6 +170,11 @@ class LiveRooms(Protocol):
 
     async def changes(self, code: str, after: int) -> list[Change]:
         """Room `code`'s changes after version `after`, in order. Raises Refused."""
+        ...
+
+    async def events(self, code: str, after: int) -> list[Stamped]:
+        """Room `code`'s events after version `after`, in order, at most `EVENTS_READ` of
+        them (the first ones). Raises Refused."""
         ...
 
     async def room(self, code: str) -> StoredRoom | None:

@@ -19,8 +19,13 @@ from ..records.results import decided
 from ..rules import SWAP
 from ..session import Phase, Session
 from .chat import Chat, Rates
+from .events import Stamped
 from .kept import Finish, RoomSave, RoomSetup
 from .rows import OPEN_SEAT
+
+EVENTS_KEPT = 2000
+"""The most events a room keeps in memory (its last ones): a screen that asks for older
+ones has them read from the store."""
 
 
 class RoomError(Exception):
@@ -54,6 +59,17 @@ class Room:
     commands: list[Callable[[Command, str | None, float], None]] = field(default_factory=list)
     """Told of every command applied to the live session, by whom and at what moment (the
     replicas of the session on the SSH sessions' threads apply the same)."""
+    events: list[Stamped] = field(default_factory=list)
+    """The room's events known here, in order, without a gap: those of each change
+    applied here since the room was read (its own commits and those of other processes),
+    or read from the store for a screen that asked (`Rooms.events_since`)."""
+    told: list[Callable[[list[Stamped]], None]] = field(default_factory=list)
+    """Told of each change's events once its command is applied to the live session."""
+    version_known: int = 0
+    """The last event given to the room here (`gateway.keep_events`): each is told once."""
+    news: Callable[[Room, list[Stamped]], None] | None = None
+    """The rooms' own hook for every new event of the room (the players' news in their
+    lobbies): not a screen's, so it does not keep the room in memory as `told` does."""
 
     @property
     def creator(self) -> str:

@@ -3,9 +3,10 @@
 Each process keeps every unfinished room in memory (the lobby lists them and the screens
 draw them without asking the store); the live store (`live.LiveRooms`: SQLite in one
 process, or PostgreSQL shared by several) is the truth. A room changes only by a command
-sent through its gateway (`gateway.Gateway`): committed first, then applied here and
-shown. A change the live store reports (made by another process) is read and applied to
-the room here by the same function (`apply.apply`), under the same lock.
+sent through its gateway (`gateway.Gateway`): committed first, with its events, then
+applied here and shown. A change the live store reports (made by another process) is
+read with its events and applied to the room here by the same function (`apply.apply`),
+under the same lock: each room has its events here in order, each once (`Room.events`).
 
 A room with a clock keeps its time here: the side to move's clock runs from the moment
 both people are in (komi and sides chosen), whoever is connected or not, and a timer on
@@ -33,11 +34,14 @@ from ..commands import Abort, Command, CommandError, Flag, Join, Rematch, Say, d
 from ..game_setup import Setup
 from ..printable import printable
 from ..records import Record
+from ..rules import RulesError
 from ..session import Change, Changed, Phase, Session
-from .apply import adopt
+from .apply import adopt, apply, twin
 from .bounds import Coalesced, RoomRates
 from .chat import ChatLine, check_line
-from .gateway import Gateway
+from .derive import events_of, made_event
+from .events import Stamped
+from .gateway import Gateway, keep_events
 from .holder import Holder, new_holder
 from .kept import RECENT_CHANGES, StoredRoom
 from .live import Change as StoredChange
@@ -59,6 +63,10 @@ at the look before: the store has them, and `get` reads one again when it is ask
 (a stranger's rooms made and aborted in a loop no longer stay in memory)."""
 FLAG_RETRY_SECONDS = 1.0
 """How soon a flag the store did not take is sent again."""
+SEEN_KEPT = 10_000
+"""How many (person, room) pairs the server remembers the last version a screen of
+theirs showed for (`Rooms.seen`): past that, the oldest are forgotten, and a screen
+coming back to such a room says nothing of what was missed."""
 
 
 class Rooms:
@@ -77,8 +85,9 @@ class Rooms:
         self.discarded: set[str] = set()
         """The rooms ended before anybody joined them, deleted from the store (kept in
         memory as finished until they are let go of, as every finished room is)."""
-        self.movers: list[Callable[[Room, Changed], None]] = []
-        """Told of every move, komi, side and join in any room (for the your-move signals)."""
+        self.news: list[Callable[[Room, list[Stamped]], None]] = []
+        """Told of every room's new events, made here or by another process (for the
+        players' news in their lobbies: your move, a game's end, its rating change)."""
         self.rooms: dict[str, Room] = {}
         self.gateways: dict[str, Gateway] = {}
         self.codes = live.codes()
@@ -89,6 +98,9 @@ class Rooms:
         self.sweeper: asyncio.TimerHandle | None = None
         self.armers: dict[str, Callable[[Changed | None], None]] = {}
         """Each room's listener that sets its flag timer again (see `run_clock`)."""
+        self.seen: dict[tuple[str, str], int] = {}
+        """The last version a screen of each person showed of each room, once it stopped
+        showing it (at most `SEEN_KEPT`, the latest): what a screen coming back missed."""
         for stored in live.unfinished():
             room = self._load(stored)
             if room is None:
@@ -96,7 +108,8 @@ class Rooms:
             self._add(room)
             if room.finished:  # it ended, but the end was not saved: save it (and rate it)
                 save = room.save()
-                live.save(replace(save, finish=ending(room.session, stored.updated)))
+                finish = ending(room.session, stored.updated)
+                room.version = live.save(replace(save, finish=finish))
 
     @property
     def location(self) -> str:
@@ -188,7 +201,8 @@ class Rooms:
         self.rooms[room.code] = room
         self.codes.add(room.code)
         self.gateways[room.code] = Gateway(room, self.live, self._applied, self._conflict)
-        self._tell_movers(room)
+        room.news = self._tell_news
+        self._follow_listing(room)
         if room.joiner is not None:
             self.run_clock(room)
         self._tell_listing()
@@ -200,14 +214,14 @@ class Rooms:
         for told in list(self.listing):
             told()
 
-    def _tell_movers(self, room: Room) -> None:
-        """Tell `movers` of the room's moves, choices and join (a change of people, with
-        no `by`), made here or by another process; and `listing` of a join and an end."""
+    def _tell_news(self, room: Room, events: list[Stamped]) -> None:
+        for told in list(self.news):
+            told(room, events)
+
+    def _follow_listing(self, room: Room) -> None:
+        """Tell `listing` of the room's join and end, made here or by another process."""
 
         def changed(change: Changed) -> None:
-            if change.change in (Change.MOVE, Change.PHASE, Change.END):
-                for mover in list(self.movers):
-                    mover(room, change)
             joined = change.change is Change.PHASE and change.by is None
             if joined or change.change in (Change.END, Change.FLAG) or room.finished:
                 self._tell_listing()
@@ -333,6 +347,38 @@ class Rooms:
 
     # -- rooms ----------------------------------------------------------------------------------
 
+    # -- events and what each person saw --------------------------------------------------------
+
+    async def events_since(self, room: Room, after: int) -> list[Stamped]:
+        """`room`'s events after version `after`, in order: those the room has here, and
+        before them those read from the store. Raises Refused."""
+        here = room.events
+        if here and here[0].version <= after + 1:
+            return [stamped for stamped in here if stamped.version > after]
+        first = here[0].version if here else room.version + 1
+        found: list[Stamped] = []
+        while after < first - 1:
+            read = await self.live.events(room.code, after)
+            if not read:
+                break
+            found.extend(stamped for stamped in read if stamped.version < first)
+            after = read[-1].version
+        return found + [stamped for stamped in room.events if stamped.version >= first]
+
+    def remember_seen(self, name: str, code: str, version: int) -> None:
+        """A screen of `name`'s showed room `code` up to `version`, and shows it no more."""
+        key = (name, code)
+        self.seen.pop(key, None)
+        self.seen[key] = version
+        while len(self.seen) > SEEN_KEPT:
+            del self.seen[next(iter(self.seen))]
+
+    def seen_by(self, name: str, code: str) -> int | None:
+        """The last version of room `code` a screen of `name`'s showed (None: none here)."""
+        return self.seen.get((name, code))
+
+    # -- rooms ----------------------------------------------------------------------------------
+
     def new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
@@ -401,12 +447,15 @@ class Rooms:
             session.now = self.live.now
             session.keeper = self.live
             room = Room(code, setup, session, [], rated, version=1, open=open)
+            # To the microsecond, as the stores keep times: read back, it is the same.
+            first = Stamped(1, round(self.live.now(), 6), made_event(room))
             try:
-                made = await self.live.create(room.save(), holder)
+                kept = await self.live.create(replace(room.save(), events=(first,)), holder)
             except Refused as refused:
                 raise RoomError(str(refused)) from None
             self.codes.add(code)
-            if made:
+            if kept:
+                keep_events(room, [first])
                 if not rematch:
                     self.rates.take(creator)
                 room.holders[creator] = holder.token
@@ -606,8 +655,13 @@ class Rooms:
                     return
                 joined = False
                 changes = await self.live.changes(code, room.version)
+                last = changes[-1].version if changes else room.version
+                events = await self._events_until(code, room.version, last)
                 for change in changes:
-                    if change.version != room.version + 1 or not self._apply(gateway, change):
+                    mine = [e for e in events if room.version < e.version <= change.version]
+                    if (mine and mine[0].version != room.version + 1) or not self._apply(
+                        gateway, change, mine
+                    ):
                         await self._reload(room)
                         return
                     joined = joined or change.kind == "join"
@@ -625,10 +679,30 @@ class Rooms:
         room = gateway.room
         self.discarded.add(room.code)
         if room.joiner is None:
-            gateway.apply_here(Abort(), room.creator, self.live.now())
+            at = self.live.now()
+            before, after = twin(room.session), twin(room.session)
+            events: list[Stamped] = []
+            with contextlib.suppress(RulesError):  # told as nothing, as before events
+                apply(after, Abort(), room.creator, at)
+                found = events_of(Abort(), room.creator, before, after)
+                events = [Stamped(room.version + 1 + i, at, e) for i, e in enumerate(found)]
+            gateway.apply_here(Abort(), room.creator, at, events)
 
-    def _apply(self, gateway: Gateway, change: StoredChange) -> bool:
-        """Apply a change read from the store; False if it does not fit the room here."""
+    async def _events_until(self, code: str, after: int, last: int) -> list[Stamped]:
+        """Room `code`'s events after version `after` up to `last`, read from the store
+        (`EVENTS_READ` at a time)."""
+        found: list[Stamped] = []
+        while after < last:
+            read = await self.live.events(code, after)
+            if not read:
+                break
+            found.extend(stamped for stamped in read if stamped.version <= last)
+            after = read[-1].version
+        return found
+
+    def _apply(self, gateway: Gateway, change: StoredChange, events: list[Stamped]) -> bool:
+        """Apply a change read from the store, with its events; False if it does not fit
+        the room here."""
         room = gateway.room
         try:
             command = decode(change.kind, change.value)
@@ -639,7 +713,7 @@ class Rooms:
         if isinstance(command, Join) and by is None:
             by = change.value  # an earlier version's join named the joiner in its value
         at = change.at.timestamp() if change.at is not None else self.live.now()
-        if not gateway.apply_here(command, by, at):
+        if not gateway.apply_here(command, by, at, events):
             return False
         room.version = change.version
         return True
@@ -651,8 +725,10 @@ class Rooms:
         if fresh is None:
             return
         await self._read_recent(fresh)
+        events = await self._events_until(room.code, room.version, fresh.version)
         room.version = fresh.version
         adopt(room.session, fresh.session)
+        keep_events(room, events)
         if room.joiner is not None:
             self.run_clock(room)
 
@@ -675,4 +751,4 @@ def _restore_clock(session: Session, stored: StoredRoom) -> None:
 def shown(room: Room) -> bool:
     """Whether a screen shows `room`, or waits on it (any screen, full or by lines, follows
     its chat; a full screen's copy also takes its commands)."""
-    return bool(room.commands or room.chat.listeners or room.listeners)
+    return bool(room.commands or room.chat.listeners or room.listeners or room.told)

@@ -21,12 +21,14 @@ from ..crossing import call_in, run_in
 from ..rooms.apply import twin
 from ..rooms.chat import ChatLine
 from ..rooms.client import Entered, RoomClient, RoomView, kept_of
+from ..rooms.events import Ended, Joined, KomiSet, MovePlayed, Rated, SideChosen, Stamped, Swapped
 from ..rooms.holder import Holder
 from ..rooms.live import Refused
 from ..rooms.presence import PRESENCES
 from ..rooms.room import Room, RoomError
 from ..rooms.rooms import Rooms
-from ..session import Change, Changed, Phase, Session
+from ..rooms.told import rated_text
+from ..session import Changed, Session
 from ..store import PlayerRating, Store, StoredRoom
 
 
@@ -55,34 +57,53 @@ def view_of(room: Room) -> RoomView:
     )
 
 
-def your_move(room: Room, changed: Changed, user: str) -> tuple[str, bool] | None:
-    """What `user` is told when somebody moved in `room` (on any connection, of any
-    process): (text, whether to ring), or None (not their room, their own move)."""
+def your_move(room: Room, events: list[Stamped], user: str) -> list[tuple[str, bool]]:
+    """What `user` is told of `events`, new in `room` (made on any connection, of any
+    process): each (text, whether to ring). A player is told the other's last move, join,
+    komi or side when it is their move then (with the bell), and the game's end and its
+    rating change (news, no bell); nothing of their own doing, nothing to others."""
     session = room.session
-    joined = changed.change is Change.PHASE and changed.by is None
-    by = room.joiner if joined else changed.by
-    if user not in room.players or by in (None, user):
-        return None
+    if user not in room.players:
+        return []
     where = f"room {room.code} ({session.game.info.title})"
-    if changed.change is Change.END:  # resigned or called off: news, no bell
-        ended_how = session.ended()
-        aborted = ended_how is not None and ended_how.winner is None
-        what = "aborted the game" if aborted else "resigned"
-        return f"{by} {what} in {where}: {session.turn_text()}.", False
-    move = changed.move or session.node.move
-    if room.finished:  # news, but nothing to do: no bell
-        return f"{by} played {move} in {where}: {session.turn_text()}.", False
-    if session.waiting_for() != user:
-        return None
-    if joined:
-        what = "joined"
-    elif changed.change is Change.MOVE:
-        what = f"played {move}"
-    elif session.phase is Phase.SIDE:
-        what = "set komi: choose your side"
-    else:
-        what = "chose a side"
-    return f"{by} {what} in {where}: your move.", True
+    told: list[tuple[str, bool]] = []
+    handed: str | None = None
+    """What the last event that hands the move on says, by somebody else."""
+    for stamped in events:
+        event = stamped.event
+        match event:
+            case Joined(name) if name != user:
+                handed = f"{name} joined"
+            case KomiSet(by=by) if by != user:
+                handed = f"{by} set komi: choose your side"
+            case SideChosen(by=by) if by != user:
+                handed = f"{by} chose a side"
+            case MovePlayed(by=by, move=move) if by != user:
+                handed = f"{by} played {move}"
+            case Swapped(by=by) if by != user:
+                handed = f"{by} played swap"
+            case Ended(how=how, by=by) if by != user:
+                if handed is not None and how == Ended.BOARD:
+                    told.append((f"{handed} in {where}: {session.turn_text()}.", False))
+                elif how == Ended.ABORTED:
+                    told.append(
+                        (f"{by} aborted the game in {where}: {session.turn_text()}.", False)
+                    )
+                elif how == Ended.RESIGNED:
+                    told.append((f"{by} resigned in {where}: {session.turn_text()}.", False))
+                elif how == Ended.TIME:
+                    told.append((f"The game in {where} ended: {session.turn_text()}.", False))
+                handed = None
+            case Rated():  # said with the end it follows when they come together
+                if told and where in told[-1][0] and not told[-1][1]:
+                    told[-1] = (f"{told[-1][0]} {rated_text(event)}", False)
+                else:
+                    told.append((f"{rated_text(event).removesuffix('.')} ({where}).", False))
+            case Joined() | KomiSet() | SideChosen() | MovePlayed() | Swapped() | Ended():
+                handed = None  # the user's own: nothing to tell of what came before it
+    if handed is not None and not session.over and session.waiting_for() == user:
+        told.insert(0, (f"{handed} in {where}: your move.", True))
+    return told
 
 
 @dataclass
@@ -95,6 +116,9 @@ class Watch:
     saving: Callable[[], None]
     presence: Callable[[], None]
     said: Callable[[ChatLine], None]
+    heard: Callable[[list[Stamped]], None]
+    version: int
+    """The room's version the replica was last sent (its events)."""
 
 
 @dataclass
@@ -112,13 +136,12 @@ class RoomDesk:
 
     def __post_init__(self) -> None:
         self.user = self.holder.user
-        self.rooms.movers.append(self.moved_there)
+        self.rooms.news.append(self.news_there)
         self.rooms.listing.append(self.listing_there)
 
-    def moved_there(self, room: Room, changed: Changed) -> None:
-        told = your_move(room, changed, self.user)
-        if told is not None:
-            self.teller.tell("_news_here", room.code, *told)
+    def news_there(self, room: Room, events: list[Stamped]) -> None:
+        for text, ring in your_move(room, events, self.user):
+            self.teller.tell("_news_here", room.code, text, ring)
 
     def listing_there(self) -> None:
         """A room was made, joined or ended: the lists read again go to the app."""
@@ -163,7 +186,7 @@ class RoomDesk:
 
     async def show_there(
         self, code: str, key: int
-    ) -> tuple[RoomView, Session, frozenset[str], tuple[ChatLine, ...]] | None:
+    ) -> tuple[RoomView, Session, frozenset[str], tuple[ChatLine, ...], int] | None:
         room = await self.rooms.get(code)
         if room is None:
             return None
@@ -196,33 +219,61 @@ class RoomDesk:
         def said(line: ChatLine) -> None:
             tell("_said_here", key, line)
 
+        def heard(events: list[Stamped]) -> None:
+            # After its command (`commanded`): the replica has the change before its events.
+            tell("_events_here", key, tuple(events))
+            watch = self.watches.get(key)
+            if watch is not None:
+                watch.version = events[-1].version
+
         room.commands.append(commanded)
+        room.told.append(heard)
         live.listeners.append(moved)
         live.saving_listeners.append(saving)
         room.chat.listeners.append(said)
         PRESENCES.follow(code, self.user, True, presence)
-        self.watches[key] = Watch(room, commanded, moved, saving, presence, said)
-        return view_of(room), replica, PRESENCES.people(code), tuple(room.chat.lines)
+        self.watches[key] = Watch(
+            room, commanded, moved, saving, presence, said, heard, room.version
+        )
+        lines = tuple(room.chat.lines)
+        return view_of(room), replica, PRESENCES.people(code), lines, room.version
 
     def copy_there(self, key: int) -> None:
         watch = self.watches.get(key)
         if watch is not None:
             self.teller.tell("_adopt_here", key, twin(watch.room.session))
 
-    def hide_there(self, key: int) -> None:
+    def hide_there(self, key: int, version: int | None = None) -> None:
+        """The screen stops showing the room, having shown it up to `version` (None: as
+        far as it was sent): remembered for the person (`seen_there`)."""
         watch = self.watches.pop(key, None)
         if watch is None:
             return
         room, live = watch.room, watch.room.session
+        shown = watch.version
+        if isinstance(version, int) and not isinstance(version, bool):
+            shown = max(0, min(version, watch.version))
+        self.rooms.remember_seen(self.user, room.code, shown)
         for ties, tie in (
             (room.commands, watch.commanded),
             (live.listeners, watch.moved),
             (live.saving_listeners, watch.saving),
             (room.chat.listeners, watch.said),
+            (room.told, watch.heard),
         ):
             if tie in ties:
                 ties.remove(tie)  # type: ignore[arg-type]
         PRESENCES.follow(room.code, self.user, False, watch.presence)
+
+    async def since_there(self, code: str, version: int) -> tuple[Stamped, ...]:
+        """Room `code`'s events after `version` (none if there is no such room)."""
+        room = await self.rooms.get(str(code))
+        if room is None or not isinstance(version, int):
+            return ()
+        return tuple(await self.rooms.events_since(room, max(0, version)))
+
+    async def seen_there(self, code: str) -> int | None:
+        return self.rooms.seen_by(self.user, str(code).strip().lower())
 
     def wait_there(self, code: str, key: int) -> None:
         room = self.rooms.known(code)
@@ -265,8 +316,8 @@ class RoomDesk:
 
     def close(self) -> None:
         """The session ended (on the server's loop): nothing more is sent to it."""
-        if self.moved_there in self.rooms.movers:
-            self.rooms.movers.remove(self.moved_there)
+        if self.news_there in self.rooms.news:
+            self.rooms.news.remove(self.news_there)
         if self.listing_there in self.rooms.listing:
             self.rooms.listing.remove(self.listing_there)
         for key in list(self.watches):

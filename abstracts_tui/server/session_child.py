@@ -22,6 +22,7 @@ import logging
 import signal
 import socket
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -127,11 +128,18 @@ def main(connection: socket.socket, spec: Spec) -> None:
     # Ctrl+C at the server's terminal reaches its whole process group: the server ends
     # its sessions itself (each told `end`, its last frame written).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    gc.freeze()  # what the fork shares is never walked, so never copied for that
+    # What the fork shares is never walked, so never copied for that (the forkserver
+    # froze its own after its warm-up: this freezes what it made since).
+    gc.freeze()
     sys.exit(asyncio.run(run(connection, spec)))
 
 
-async def run(connection: socket.socket, spec: Spec) -> int:
+async def run(
+    connection: socket.socket, spec: Spec, made: Callable[[ServerApp], object] | None = None
+) -> int:
+    """Run the app made from `spec` until it ends, speaking with the server through
+    `connection`; its return code. `made` is given the app as soon as it is made (the
+    forkserver's warm-up drives it so)."""
     reader, writer = await asyncio.open_unix_connection(sock=connection)
     send = sender(writer)
     root = logging.getLogger()
@@ -151,6 +159,8 @@ async def run(connection: socket.socket, spec: Spec) -> int:
         command=spec.command,
         reached=spec.reached,
     )
+    if made is not None:
+        made(app)
     listening = asyncio.create_task(listen(reader, app, channel, client, link))
     try:
         await app.run_async(size=(spec.terminal.width, spec.terminal.height))

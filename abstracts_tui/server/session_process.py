@@ -54,6 +54,9 @@ PRELOAD = [
     "textual.scrollbar",
     "rich.pretty",
     "statistics",
+    # Last: runs one session to its lobby, then collects and freezes what is left, so
+    # that the caches every session fills the same way are filled once (`warm`).
+    "abstracts_tui.server.warm",
 ]
 """The modules the server of processes imports before it forks a session's process (one
 that cannot be imported is passed over)."""
@@ -71,10 +74,11 @@ def context() -> multiprocessing.context.ForkServerContext:
 
 
 async def prepare() -> None:
-    """Start the server of processes (it imports the app: a second or two) before the
-    first session waits for it. The app's modules are imported here too (a session's
-    process is started with a function of theirs, and their settings cross with it):
-    before the server's first collection, which freezes them (`collector`)."""
+    """Start the server of processes (it imports the app and runs one session to its
+    lobby, `warm`: a second or two) before the first session waits for it. The app's
+    modules are imported here too (a session's process is started with a function of
+    theirs, and their settings cross with it): before the server's first collection,
+    which freezes them (`collector`)."""
     import importlib
     from multiprocessing import forkserver
 

@@ -13,14 +13,25 @@ the queries, except while it starts.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from ..files import SaveError
 from ..ratings import PlayerRating, Rating, after_game
 from ..records.results import VOID
-from ..rooms.kept import RECENT_CHANGES, Finish, Recent, RoomSave, RoomSetup, StoredRoom
+from ..rooms.events import EventError, Stamped, Unknown, decode, encode
+from ..rooms.kept import (
+    RECENT_CHANGES,
+    Finish,
+    Recent,
+    RoomSave,
+    RoomSetup,
+    StoredRoom,
+    rated_event,
+)
+
+T = TypeVar("T")
 
 __all__ = [  # the rows a store deals in
     "RECENT_CHANGES",
@@ -30,6 +41,7 @@ __all__ = [  # the rows a store deals in
     "RoomSave",
     "RoomSetup",
     "StoredRoom",
+    "rated_event",
 ]
 
 
@@ -44,9 +56,19 @@ class Store(Protocol):
     """Where the store is, as the players and the log are told: its file."""
 
     def save_room(self, room: RoomSave) -> int:
-        """Save the room whole (made if new) in one transaction; returns its new version.
-        The first save with a finish marks the room finished and, if it is rated,
-        updates both players' ratings: once, however often it is saved after."""
+        """Save the room whole (made if new) with its events (`room.events`) in one
+        transaction; returns its version after it (its event count). The first save with
+        a finish marks the room finished and, if it is rated, updates both players'
+        ratings, and adds the game's `Rated` event as the room's next: once, however
+        often it is saved after."""
+        ...
+
+    def keep_room(self, room: RoomSave) -> tuple[int, list[Stamped]]:
+        """As `save_room`, with the events the store added (the game's `Rated`)."""
+        ...
+
+    def events(self, code: str, after: int, limit: int) -> list[Stamped]:
+        """Room `code`'s events after version `after`, in order, at most `limit`."""
         ...
 
     def import_room(self, room: RoomSave, when: datetime) -> bool:
@@ -161,3 +183,20 @@ def rated_after(
     second's; `winner`: one of them, or None for a draw)."""
     score = 0.5 if winner is None else 1.0 if winner == players[0] else 0.0
     return after_game(first, second, score)
+
+
+def event_row(stamped: Stamped, time_of: Callable[[float], T]) -> tuple[int, str, str, T]:
+    """An event as a row of `room_events` keeps it: version, kind, data (JSON), and its
+    time as `time_of` gives it for the store."""
+    kind, data = encode(stamped.event)
+    return stamped.version, kind, data, time_of(stamped.at)
+
+
+def stamped_of(version: int, kind: str, data: str, at: float) -> Stamped:
+    """An event read back from its row: one that cannot be read is told as one this
+    version does not know (`Unknown`), not a failure of the room."""
+    try:
+        event = decode(kind, data)
+    except EventError:
+        event = Unknown(kind[:40])
+    return Stamped(int(version), at, event)

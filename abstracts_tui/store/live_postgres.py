@@ -5,8 +5,9 @@ The database is the truth (see `rooms.rooms` for what each process keeps):
 - a command is committed first, at the room's next version (`postgres.commit_change`),
   and only then applied and shown; the room changed meanwhile, or the seat held by
   another connection, refuses it (`Conflict`);
-- the commit announces `CODE VERSION`; every process LISTENs and `Rooms` reads the
-  changes after the version it has, and applies them;
+- the commit keeps the change's events with it, and announces `CODE VERSION` (the room's
+  event count); every process LISTENs and `Rooms` reads the changes and the events after
+  the version it has, and applies them;
 - a seat is held by the last connection that took it, on whatever process;
 - a room's clock is the database's: a change is applied at the moment the database gives
   in the change's own transaction, and between changes the clocks read this process's
@@ -39,6 +40,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any, TypeVar
 
+from ..rooms.events import Stamped
 from ..rooms.holder import Holder
 from ..rooms.live import Change, Make, Refused, Told
 from ..rooms.presence import PRESENCES, Presences
@@ -57,6 +59,7 @@ from .postgres import (
     create_room,
     database_now,
     discard_room,
+    events,
     hold_process,
     open_session,
     presence_elsewhere,
@@ -131,8 +134,8 @@ class LivePostgres:
     def forget(self, code: str) -> bool:
         return True  # nothing is kept here per room: the database has it
 
-    def save(self, save: RoomSave) -> None:
-        self.store.save_room(save)
+    def save(self, save: RoomSave) -> int:
+        return self.store.save_room(save)
 
     async def flush(self) -> None:
         pass  # every change is committed before it is shown
@@ -362,10 +365,12 @@ class LivePostgres:
     async def create(self, save: RoomSave, holder: Holder | None) -> bool:
         return await self._call(create_room, save, holder.token if holder is not None else "")
 
-    async def commit(self, code: str, version: int, make: Make, holder: Holder | None) -> float:
+    async def commit(
+        self, code: str, version: int, make: Make, holder: Holder | None
+    ) -> list[Stamped]:
         def made(at: datetime) -> tuple[RoomSave, Change]:
             save, change = make(at.timestamp())
-            change = replace(change, version=version, at=at)
+            change = replace(change, at=at)
             if change.kind == "join":  # earlier versions read the joiner from the value
                 change = replace(change, value=change.by or "")
             return save, change
@@ -379,13 +384,13 @@ class LivePostgres:
             return None if given_up else made(at)
 
         try:
-            at = await self._call(commit_change, code, version, unless_given_up, token)
+            kept = await self._call(commit_change, code, version, unless_given_up, token)
         except asyncio.CancelledError:  # the gateway stopped waiting (`late` follows)
             given_up = True
             raise
-        if at is None:
+        if kept is None:
             raise Refused(f"the database did not answer in time: {LOST}")
-        return at.timestamp()
+        return kept
 
     async def discard(self, code: str) -> None:
         # The other processes read the call-off's change first, or find the room gone
@@ -394,6 +399,9 @@ class LivePostgres:
 
     async def changes(self, code: str, after: int) -> list[Change]:
         return await self._call(read_changes, code, after)
+
+    async def events(self, code: str, after: int) -> list[Stamped]:
+        return await self._call(events, code, after)
 
     async def room(self, code: str) -> StoredRoom | None:
         return await self._call(room_row, code)

@@ -10,14 +10,19 @@ the next try) and every room's running clock is held (`held_since`, from the mom
 failure was known): no move is taken that could not be kept, and no time is charged or
 flag decided while none could be.
 
-The store keeps no changes, only rooms; each save of a room carries its last changes
-(`Recent`), so that a restart reads its chat lines and its offers waiting again.
+The store keeps no changes, only rooms and their events; each save of a room carries its
+last changes (`Recent`), so that a restart reads its chat lines and its offers waiting
+again, and every event taken here and not written yet (only the newest save of a room is
+made, so each writes the events before it too). The change that ends a game waits (up to
+`FINISH_WAIT`) for its save, which rates it and adds the `Rated` event, so that the end
+is told with it; a save that takes longer adds it later, and the rooms are told then.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 from dataclasses import replace
 from functools import partial
@@ -25,8 +30,9 @@ from pathlib import Path
 
 from ..files import Autosave
 from ..printable import printable
+from ..rooms.events import Ended, Stamped
 from ..rooms.holder import Holder
-from ..rooms.live import Change, Conflict, Make, Refused, Told
+from ..rooms.live import EVENTS_READ, Change, Conflict, Make, Refused, Told
 from .base import RECENT_CHANGES, Recent, RoomSave, Store, StoredRoom, StoreError
 
 log = logging.getLogger(__name__)
@@ -35,6 +41,10 @@ WAITING = "moves wait until the games can be saved again"
 """What the players are told becomes of their moves while the store cannot be written."""
 SETTLE_LOOK = 0.1
 """How often `settle` looks again at a room's save that failed (it is tried again)."""
+FINISH_WAIT = 2.0
+"""How long the change that ends a game waits for its save (which rates the game) before
+it is told without its `Rated` event (told once the save is made): less than the
+gateway's wait for a commit (`gateway.COMMIT_SECONDS`)."""
 
 
 class LiveSqlite:
@@ -51,6 +61,15 @@ class LiveSqlite:
         self.recent: dict[str, Recent] = {}
         """The last changes of each room read or changed here, saved with it."""
         self.savers: dict[str, Autosave] = {}
+        self.unkept: dict[str, list[Stamped]] = {}
+        """The events taken here and not written yet, by room (the writer thread writes
+        them with the room's next save: under `events_lock`)."""
+        self.added: dict[str, list[Stamped]] = {}
+        """The events the store added to a room's (its `Rated`), until a commit or the
+        rooms are told of them (on the loop)."""
+        self.finishing: set[str] = set()
+        """The rooms whose game's end is being saved, waited for by its commit."""
+        self.events_lock = threading.Lock()
         self.told: Told | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
 
@@ -72,15 +91,45 @@ class LiveSqlite:
     def codes(self) -> set[str]:
         return self.store.codes()
 
-    def save(self, save: RoomSave) -> None:
-        self._saver(save.code).put(partial(self.store.save_room, save))
+    def save(self, save: RoomSave) -> int:
+        version = self.store.save_room(save)  # before serving: nothing waits on it
+        self.versions_here[save.code] = version
+        return version
+
+    def _put(self, save: RoomSave) -> None:
+        """Save the room soon, on its writer, with every event of it not written yet."""
+        with self.events_lock:
+            self.unkept.setdefault(save.code, []).extend(save.events)
+        self._saver(save.code).put(partial(self._write, replace(save, events=())))
+
+    def _write(self, save: RoomSave) -> None:
+        """On the writer thread: the save, with the room's events not written yet."""
+        code = save.code
+        with self.events_lock:
+            events = tuple(self.unkept.get(code, ()))
+        _, added = self.store.keep_room(replace(save, events=events))
+        with self.events_lock:
+            del self.unkept.get(code, [])[: len(events)]
+        loop = self.loop
+        if added and loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._added, code, added)
+
+    def _added(self, code: str, added: list[Stamped]) -> None:
+        """On the loop: the store added events to room `code` (its `Rated`): the room's
+        version is theirs; a commit waiting for them takes them, else the rooms are told."""
+        self.versions_here[code] = max(self.versions_here.get(code, 0), added[-1].version)
+        self.added.setdefault(code, []).extend(added)
+        if code not in self.finishing and self.told is not None:
+            self.told.changed(code, added[-1].version)
 
     def forget(self, code: str) -> bool:
         saver = self.savers.get(code)
         if saver is not None and (saver.problem is not None or not saver.flush(0)):
             return False  # not saved yet: kept until it is
-        for kept in (self.savers, self.versions_here, self.held, self.recent):
+        for kept in (self.savers, self.versions_here, self.held, self.recent, self.added):
             kept.pop(code, None)
+        with self.events_lock:
+            self.unkept.pop(code, None)
         return True
 
     def _saver(self, code: str) -> Autosave:
@@ -149,15 +198,18 @@ class LiveSqlite:
         self.versions_here[save.code] = 1
         if holder is not None:
             self.held[save.code] = {save.setup.creator: holder.token}
-        self.save(save)
+        self._put(save)
         return True
 
-    async def commit(self, code: str, version: int, make: Make, holder: Holder | None) -> float:
+    async def commit(
+        self, code: str, version: int, make: Make, holder: Holder | None
+    ) -> list[Stamped]:
         if self.problem is not None:
             raise Refused(self.problem)
         if self.versions_here.get(code, 0) != version - 1:
             raise Conflict(seat=False)
-        at = self.now()
+        # To the microsecond: the time its events are kept with reads back the same.
+        at = round(self.now(), 6)
         save, change = make(at)
         seats = self.held.setdefault(code, {})
         if holder is not None and change.by is not None:
@@ -166,17 +218,32 @@ class LiveSqlite:
                 seats[change.by] = holder.token
             elif held is not None and held != holder.token:
                 raise Conflict(seat=True)
-        self.versions_here[code] = version
+        self.versions_here[code] = change.version
         said = (change.kind, change.value, change.by)
         before = self.recent.get(code)
-        recent = Recent(version, ((*before.changes, said) if before else (said,))[-RECENT_CHANGES:])
+        kept = ((*before.changes, said) if before else (said,))[-RECENT_CHANGES:]
+        recent = Recent(change.version, kept)
         self.recent[code] = recent
-        self.save(replace(save, recent=recent))
-        return at
+        events = list(change.events)
+        if not any(isinstance(stamped.event, Ended) for stamped in events):
+            self._put(replace(save, recent=recent))
+            return events
+        self.finishing.add(code)
+        try:
+            self._put(replace(save, recent=recent))
+            await asyncio.to_thread(self.savers[code].flush, FINISH_WAIT)
+        finally:
+            self.finishing.discard(code)
+        return events + self.added.pop(code, [])
 
     async def discard(self, code: str) -> None:
         # After the room's saves, on its writer: the newest state of the room is none.
-        self._saver(code).put(partial(self.store.discard_room, code))
+        self._saver(code).put(partial(self._discard, code))
+
+    def _discard(self, code: str) -> None:
+        with self.events_lock:
+            self.unkept.pop(code, None)
+        self.store.discard_room(code)
 
     async def changes(self, code: str, after: int) -> list[Change]:
         """The room's last changes after version `after`: none that a room here has not
@@ -192,6 +259,17 @@ class LiveSqlite:
             for i, (kind, value, by) in enumerate(recent.changes)
             if first + i > after
         ]
+
+    async def events(self, code: str, after: int) -> list[Stamped]:
+        """The room's events after `after`: those written, then those not written yet."""
+        try:
+            found = await asyncio.to_thread(self.store.events, code, after, EVENTS_READ)
+        except StoreError as error:
+            raise Refused(str(error)) from None
+        last = found[-1].version if found else after
+        with self.events_lock:
+            waiting = [e for e in self.unkept.get(code, ()) if e.version > last]
+        return (found + waiting)[:EVENTS_READ]
 
     async def room(self, code: str) -> StoredRoom | None:
         try:

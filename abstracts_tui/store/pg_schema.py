@@ -176,6 +176,24 @@ MIGRATIONS = (
             "'resign', 'abort', 'takeback', 'rematch', 'chat', 'hold'))",
         ),
     ),
+    Migration(
+        6,
+        "each room's events, numbered from 1 (a room's version is its event count)",
+        (
+            # One row per event (`rooms.events`): its kind and its fields as JSON, kept
+            # in the transaction of the change that made it, at the change's time. A
+            # change's row has the version of its last event. The rooms kept before have
+            # theirs derived once, at the store's start (`store.derived`).
+            """CREATE TABLE room_events (
+                code TEXT NOT NULL REFERENCES rooms (code),
+                version INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                data TEXT NOT NULL,
+                at TIMESTAMPTZ NOT NULL,
+                PRIMARY KEY (code, version)
+            )""",
+        ),
+    ),
 )
 
 

@@ -6,7 +6,9 @@ connection the caller holds (the server's event loop keeps one of its own, see
 `live_postgres`): each change of a room is committed with the version it makes, refused
 if the room has another version by then or the seat is held by another connection
 (`Conflict`), written as a row of `room_changes`, and announced with
-`NOTIFY abstracts_tui_rooms, 'CODE VERSION'`; a seat taken is announced too.
+`NOTIFY abstracts_tui_rooms, 'CODE VERSION'`; a seat taken is announced too. The change's
+events are rows of `room_events` in the same transaction (a room's version is its event
+count, and the change's row has its last event's version).
 
 psycopg is imported here only: a server without `--database` never loads it.
 """
@@ -17,7 +19,7 @@ import contextlib
 import re
 import secrets
 from collections.abc import Callable, Collection, Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, TypeAlias
 
 import psycopg
@@ -26,7 +28,8 @@ from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..ratings import Rating
-from ..rooms.live import Change, Conflict
+from ..rooms.events import Stamped
+from ..rooms.live import EVENTS_READ, Change, Conflict
 from .base import (
     PlayerRating,
     RoomSave,
@@ -34,10 +37,14 @@ from .base import (
     StoredRoom,
     StoreError,
     changes_ratings,
+    event_row,
     rated_after,
+    rated_event,
     rating_filter,
     room_filter,
+    stamped_of,
 )
+from .derived import derive_missing
 from .names import look_alikes, skeleton, sql_skeleton
 from .pg_schema import LOCKS, PROCESS_LOCKS, migrate
 from .schema import NewerStore
@@ -77,7 +84,7 @@ ROOM_COLUMNS = (
 INSERT_ROOM = (
     f"INSERT INTO rooms ({ROOM_COLUMNS}) VALUES "
     "(%(code)s, %(game)s, %(size)s, %(variant)s, %(komi)s, %(creator)s, %(joiner)s, "
-    "%(rated)s, %(sgf)s, 1, coalesce(%(when)s, now()), coalesce(%(when)s, now()), "
+    "%(rated)s, %(sgf)s, %(version)s, coalesce(%(when)s, now()), coalesce(%(when)s, now()), "
     "NULL, NULL, NULL, %(phase)s, %(komi_chosen)s, "
     "%(time_control)s, NULL, %(clock_main)s, %(clock_periods)s, %(open_challenge)s)"
 )
@@ -223,6 +230,7 @@ class PostgresStore:
             name="abstracts-tui",
         )
         self.pool.open(wait=False)
+        derive_missing(self)
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[Db]:
@@ -232,25 +240,86 @@ class PostgresStore:
     # -- rooms ----------------------------------------------------------------------------
 
     def save_room(self, room: RoomSave) -> int:
+        return self.keep_room(room)[0]
+
+    def keep_room(self, room: RoomSave) -> tuple[int, list[Stamped]]:
         with self._transaction() as db:
             db.execute(
                 f"{INSERT_ROOM} ON CONFLICT (code) DO UPDATE SET joiner = excluded.joiner, "
                 "sgf = coalesce(excluded.sgf, rooms.sgf), phase = excluded.phase, "
-                "komi_chosen = excluded.komi_chosen, version = rooms.version + 1, "
-                "updated = now()",
+                "komi_chosen = excluded.komi_chosen, "
+                "version = greatest(rooms.version, excluded.version), updated = now()",
                 _values(room, None),
             )
-            finish(db, room)
+            insert_events(db, room.code, room.events)
+            added = finish(db, room)
             version = _one(db, "SELECT version FROM rooms WHERE code = %s", (room.code,))
             notify_room(db, room.code, int(version))
-        return int(version)
+        return int(version), added
 
     def import_room(self, room: RoomSave, when: datetime) -> bool:
         with self._transaction() as db:
             inserted = db.execute(
                 f"{INSERT_ROOM} ON CONFLICT (code) DO NOTHING", _values(room, when)
             )
-            return bool(inserted.rowcount)
+        if inserted.rowcount:
+            derive_missing(self, [room.code])
+        return bool(inserted.rowcount)
+
+    # -- events -----------------------------------------------------------------------------
+
+    def events(self, code: str, after: int, limit: int = EVENTS_READ) -> list[Stamped]:
+        with failures(), self.pool.connection() as db:
+            return events(db, code, after, limit)
+
+    def without_events(self) -> list[str]:
+        """The rooms that have no events (kept before rooms had them)."""
+        with failures(), self.pool.connection() as db:
+            rows = db.execute(
+                "SELECT code FROM rooms WHERE NOT EXISTS "
+                "(SELECT 1 FROM room_events WHERE room_events.code = rooms.code) ORDER BY code"
+            ).fetchall()
+        return [str(row[0]) for row in rows]
+
+    def rating_changes(self, code: str) -> list[tuple[str, Rating, Rating]]:
+        """The rating changes of room `code`'s game: (name, before, after), creator first."""
+        with failures(), self.pool.connection() as db:
+            rows = db.execute(
+                "SELECT c.name, value_before, deviation_before, value_after, deviation_after "
+                "FROM rating_changes c JOIN rooms r ON r.code = c.code WHERE c.code = %s "
+                "ORDER BY c.name <> r.creator",
+                (code,),
+            ).fetchall()
+        return [(str(r[0]), Rating(r[1], r[2]), Rating(r[3], r[4])) for r in rows]
+
+    def keep_derived(self, code: str, events: list[Stamped]) -> bool:
+        """Keep the events derived for room `code` if it has none yet (one transaction):
+        its version becomes their count, and its changes are numbered down to end there
+        (a process reads the changes after its version: none of these)."""
+        with self._transaction() as db:
+            version = db.execute(
+                "SELECT version FROM rooms WHERE code = %s FOR UPDATE", (code,)
+            ).fetchone()
+            if (
+                version is None
+                or db.execute(
+                    "SELECT 1 FROM room_events WHERE code = %s LIMIT 1", (code,)
+                ).fetchone()
+            ):
+                return False
+            insert_events(db, code, events)
+            # Two steps, each clear of the other's numbers (a key is checked row by row).
+            db.execute(
+                "UPDATE room_changes SET version = version - %s WHERE code = %s",
+                (SHIFT, code),
+            )
+            db.execute(
+                "UPDATE room_changes SET version = version + %s WHERE code = %s",
+                (SHIFT + len(events) - int(version[0]), code),
+            )
+            db.execute("UPDATE rooms SET version = %s WHERE code = %s", (len(events), code))
+            notify_room(db, code, len(events))
+        return True
 
     def room(self, code: str) -> StoredRoom | None:
         with failures(), self.pool.connection() as db:
@@ -366,13 +435,42 @@ class PostgresStore:
 # -- live rooms: on a connection the caller holds -------------------------------------------
 
 
+SHIFT = 1 << 30
+"""Far below any version: where a room's changes are moved while they are numbered anew."""
+
+
+def insert_events(db: Db, code: str, events: tuple[Stamped, ...] | list[Stamped]) -> None:
+    for stamped in events:
+        db.execute(
+            "INSERT INTO room_events (code, version, kind, data, at) VALUES (%s, %s, %s, %s, %s)",
+            (code, *event_row(stamped, _moment)),
+        )
+
+
+def _moment(at: float) -> datetime:
+    return datetime.fromtimestamp(at, UTC)
+
+
+def events(db: Db, code: str, after: int, limit: int = EVENTS_READ) -> list[Stamped]:
+    """Room `code`'s events after version `after`, in order, at most `limit`."""
+    with failures():
+        rows = db.execute(
+            "SELECT version, kind, data, at FROM room_events WHERE code = %s AND version > %s "
+            "ORDER BY version LIMIT %s",
+            (code, after, limit),
+        ).fetchall()
+    return [stamped_of(version, kind, data, at.timestamp()) for version, kind, data, at in rows]
+
+
 def create_room(db: Db, room: RoomSave, holder: str) -> bool:
-    """Make a new room at version 1 with its creator's seat held by `holder`; False if
-    the code is taken (by a room another process made at the same moment)."""
+    """Make a new room at version 1 (its `Made` event) with its creator's seat held by
+    `holder`; False if the code is taken (by a room another process made at the same
+    moment)."""
     with failures(), db.transaction():
         made = db.execute(f"{INSERT_ROOM} ON CONFLICT (code) DO NOTHING", _values(room, None))
         if not made.rowcount:
             return False
+        insert_events(db, room.code, room.events)
         if holder:
             _take_seat(db, room.code, room.setup.creator, holder)
         notify_room(db, room.code, 1)
@@ -388,7 +486,7 @@ def discard_room(db: Db, code: str) -> bool:
         ).fetchone()
         if found is None:
             return False
-        for table in ("room_changes", "seats", "rooms"):
+        for table in ("room_changes", "room_events", "seats", "rooms"):
             db.execute(f"DELETE FROM {table} WHERE code = %s".encode(), (code,))
     return True
 
@@ -408,11 +506,12 @@ def commit_change(
     version: int,
     make: Callable[[datetime], tuple[RoomSave, Change] | None],
     holder: str | None = None,
-) -> datetime | None:
-    """Commit the change `make(at)` gives (the whole room after it, and the change) as
-    version `version` of room `code`, `at` being the database's time in the change's own
-    transaction, once the room is locked: the moment every process charges the clock
-    with. Returns `at`, or None if `make` found nothing to commit.
+) -> list[Stamped] | None:
+    """Commit the change `make(at)` gives (the whole room after it, and the change with
+    its events, the first at `version`) to room `code`, `at` being the database's time in
+    the change's own transaction, once the room is locked: the moment every process
+    charges the clock with. Returns the events kept (the change's, and the game's `Rated`
+    where it finished a rated game), or None if `make` found nothing to commit.
 
     Raises Conflict if the room is not at the version before by then, or if the seat
     of the change's `by` is held by another connection than `holder` (the connection
@@ -436,19 +535,9 @@ def commit_change(
             ).fetchone()
             if held is not None and held[0] != holder:
                 raise Conflict(seat=True)
-        db.execute(
-            "INSERT INTO room_changes (code, version, kind, value, by, at, clock_main, "
-            "clock_periods) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-            (
-                code,
-                version,
-                change.kind,
-                change.value,
-                change.by,
-                at,
-                *(change.left or (None, None)),
-            ),
-        )
+        kept = list(change.events or room.events)
+        insert_events(db, code, kept)
+        last = kept[-1].version if kept else version
         db.execute(
             "UPDATE rooms SET joiner = %s, sgf = coalesce(%s, sgf), phase = %s, "
             "komi_chosen = %s, version = %s, updated = %s, turn_started = %s, "
@@ -458,7 +547,7 @@ def commit_change(
                 room.sgf,
                 room.phase,
                 room.komi_chosen,
-                version,
+                last,
                 at,
                 at,
                 _listed(room.clock_main),
@@ -468,9 +557,15 @@ def commit_change(
         )
         if change.kind == "join" and holder is not None:
             _take_seat(db, code, change.value, holder)
-        finish(db, room)
-        notify_room(db, code, version)
-    return at
+        kept += finish(db, room)
+        last = kept[-1].version if kept else version
+        db.execute(
+            "INSERT INTO room_changes (code, version, kind, value, by, at, clock_main, "
+            "clock_periods) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+            (code, last, change.kind, change.value, change.by, at, *(change.left or (None, None))),
+        )
+        notify_room(db, code, last)
+    return kept
 
 
 def _listed(values: tuple[Any, ...] | None) -> list[Any] | None:
@@ -544,26 +639,34 @@ def versions(db: Db) -> dict[str, int]:
     return {code: version for code, version in rows}
 
 
-def finish(db: Db, room: RoomSave) -> None:
-    """Mark the room finished if `room` has its end and it is not marked yet; rate it then."""
+def finish(db: Db, room: RoomSave) -> list[Stamped]:
+    """Mark the room finished if `room` has its end and it is not marked yet; rate it
+    then, and add its `Rated` event as the room's next: the event, if it did."""
     end = room.finish
     if end is None:
-        return
+        return []
     finished = db.execute(
         "UPDATE rooms SET finished = coalesce(%s, now()), result = %s, winner = %s "
-        "WHERE code = %s AND finished IS NULL RETURNING game, creator, joiner, rated",
+        "WHERE code = %s AND finished IS NULL RETURNING game, creator, joiner, rated, "
+        "version, clock_timestamp()",
         (end.at, end.result, end.winner, room.code),
     ).fetchone()
     if finished is None:
-        return
-    game, creator, joiner, rated = finished
+        return []
+    game, creator, joiner, rated, version, now = finished
     if not rated or joiner is None or joiner == creator or not changes_ratings(end.result):
-        return
+        return []
     players = (creator, joiner)
     for name in sorted(players):  # always in one order: two games ending at once wait
         db.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCKS, f"{name} {game}"))
     before = [_rating(db, name, game) for name in players]
     after = rated_after(before[0][0], before[1][0], players, end.winner)
+    last = _one(db, "SELECT max(version) FROM room_events WHERE code = %s", (room.code,))
+    at = room.events[-1].at if room.events else now.timestamp()
+    changes = [(name, old, new) for name, (old, _), new in zip(players, before, after, strict=True)]
+    event = Stamped(max(version, last or 0) + 1, at, rated_event(changes))
+    insert_events(db, room.code, [event])
+    db.execute("UPDATE rooms SET version = %s WHERE code = %s", (event.version, room.code))
     for name, (old, games), new in zip(players, before, after, strict=True):
         db.execute(
             "INSERT INTO rating_changes VALUES (%s, %s, %s, %s, %s, %s, %s)",
@@ -576,6 +679,7 @@ def finish(db: Db, room: RoomSave) -> None:
             "games = excluded.games, updated = excluded.updated",
             (name, game, new.value, new.deviation, new.volatility, games + 1),
         )
+    return [event]
 
 
 def _rating(db: Db, name: str, game: str) -> tuple[Rating, int]:
@@ -752,6 +856,7 @@ def _values(room: RoomSave, when: datetime | None) -> dict[str, object]:
         "rated": setup.rated,
         "sgf": room.sgf,
         "when": when,
+        "version": room.events[-1].version if room.events else 1,
         "phase": room.phase,
         "komi_chosen": room.komi_chosen,
         "time_control": setup.clock,

@@ -91,6 +91,24 @@ MIGRATIONS = (
         "a room's last changes (its chat lines and offers waiting, read again at a restart)",
         ("ALTER TABLE rooms ADD COLUMN recent TEXT",),
     ),
+    Migration(
+        5,
+        "each room's events, numbered from 1 (a room's version is its event count)",
+        (
+            # One row per event (`rooms.events`): its kind and its fields as JSON, kept
+            # in the transaction of the change that made it; `at` is the change's time
+            # (UTC, ISO 8601, to the microsecond). The rooms kept before have theirs
+            # derived once, at the store's start (`store.derived`).
+            """CREATE TABLE room_events (
+                code TEXT NOT NULL REFERENCES rooms (code),
+                version INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                data TEXT NOT NULL,
+                at TEXT NOT NULL,
+                PRIMARY KEY (code, version)
+            )""",
+        ),
+    ),
 )
 
 

@@ -27,6 +27,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..ratings import Rating
+from ..rooms.events import Stamped
+from ..rooms.live import EVENTS_READ
 from .base import (
     RECENT_CHANGES,
     PlayerRating,
@@ -36,10 +38,14 @@ from .base import (
     StoredRoom,
     StoreError,
     changes_ratings,
+    event_row,
     rated_after,
+    rated_event,
     rating_filter,
     room_filter,
+    stamped_of,
 )
+from .derived import derive_missing
 from .names import look_alikes, skeleton, sql_skeleton
 from .schema import NewerStore, migrate, now
 from .sqlite_errors import DAMAGED, not_text, reason
@@ -74,6 +80,16 @@ def when(text: str) -> datetime:
 
 def stamp(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(sep=" ", timespec="milliseconds")[:23]
+
+
+def event_time(at: float) -> str:
+    """An event's time as `room_events.at` keeps it: to the microsecond, so that the time
+    read back (`event_at`) is the same number (a commit's time is taken so)."""
+    return datetime.fromtimestamp(at, UTC).isoformat(sep=" ", timespec="microseconds")[:26]
+
+
+def event_at(text: str) -> float:
+    return when(text).timestamp()
 
 
 class SqliteStore:
@@ -118,6 +134,7 @@ class SqliteStore:
             self._db.execute("PRAGMA foreign_keys = ON")
             migrate(self._db)
             self._watch = Watch(path)
+            derive_missing(self)
         except sqlite3.Error as error:
             self._close_all()
             raise StoreError(f"{path} cannot be used: {reason(error)}") from None
@@ -226,16 +243,23 @@ class SqliteStore:
     # -- rooms ----------------------------------------------------------------------------
 
     def save_room(self, room: RoomSave) -> int:
+        return self.keep_room(room)[0]
+
+    def keep_room(self, room: RoomSave) -> tuple[int, list[Stamped]]:
+        """Save `room` whole with its events (`room.events`), in one transaction: its
+        version after it (its last event's), and the events the store added: the game's
+        `Rated`, where this save finished a rated game."""
         moment = now()
+        added: list[Stamped] = []
         with self._transaction() as db:
             db.execute(
                 f"{INSERT_ROOM} ON CONFLICT (code) DO UPDATE SET joiner = excluded.joiner, "
                 "sgf = coalesce(excluded.sgf, rooms.sgf), "
-                "version = CASE WHEN excluded.recent IS NULL THEN rooms.version + 1 "
-                "ELSE excluded.version END, "
+                "version = max(rooms.version, excluded.version), "
                 "recent = coalesce(excluded.recent, rooms.recent), updated = excluded.updated",
                 _values(room, moment),
             )
+            _insert_events(db, room.code, room.events)
             finish = room.finish
             if finish is not None:
                 finished = stamp(finish.at) if finish.at is not None else moment
@@ -245,24 +269,35 @@ class SqliteStore:
                     (finished, finish.result, finish.winner, room.code),
                 ).rowcount
                 if changed:
-                    self._rate(db, room.code, moment)
+                    at = room.events[-1].at if room.events else event_at(moment)
+                    added.extend(self._rate(db, room.code, moment, at))
             (version,) = db.execute(
                 "SELECT version FROM rooms WHERE code = ?", (room.code,)
             ).fetchone()
-        return int(version)
+        return int(version), added
 
-    def _rate(self, db: sqlite3.Connection, code: str, moment: str) -> None:
+    def _rate(self, db: sqlite3.Connection, code: str, moment: str, at: float) -> list[Stamped]:
         """Update both players' ratings for the game of room `code`, just finished, if it
-        is rated (inside the transaction that finished it)."""
-        game, creator, joiner, rated, winner, result = db.execute(
-            "SELECT game, creator, joiner, rated, winner, result FROM rooms WHERE code = ?",
+        is rated (inside the transaction that finished it), and add its `Rated` event as
+        the room's next, at `at`: the event, if it did."""
+        game, creator, joiner, rated, winner, result, version = db.execute(
+            "SELECT game, creator, joiner, rated, winner, result, version FROM rooms "
+            "WHERE code = ?",
             (code,),
         ).fetchone()
         if not rated or joiner is None or joiner == creator or not changes_ratings(result):
-            return
+            return []
         players = (creator, joiner)
         before = [self._rating(db, name, game) for name in players]
         after = rated_after(before[0][0], before[1][0], players, winner)
+        (last,) = db.execute(
+            "SELECT max(version) FROM room_events WHERE code = ?", (code,)
+        ).fetchone()
+        rated = zip(players, before, after, strict=True)
+        changes = [(name, old, new) for name, (old, _), new in rated]
+        event = Stamped(max(version, last or 0) + 1, at, rated_event(changes))
+        _insert_events(db, code, [event])
+        db.execute("UPDATE rooms SET version = ? WHERE code = ?", (event.version, code))
         for name, (old, games), new in zip(players, before, after, strict=True):
             db.execute(
                 "INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -275,6 +310,7 @@ class SqliteStore:
                 "games = excluded.games, updated = excluded.updated",
                 (name, game, new.value, new.deviation, new.volatility, games + 1, moment),
             )
+        return [event]
 
     @staticmethod
     def _rating(db: sqlite3.Connection, name: str, game: str) -> tuple[Rating, int]:
@@ -291,7 +327,9 @@ class SqliteStore:
             inserted = db.execute(
                 f"{INSERT_ROOM} ON CONFLICT (code) DO NOTHING", _values(room, stamp(when))
             )
-            return bool(inserted.rowcount)
+        if inserted.rowcount:
+            derive_missing(self, [room.code])
+        return bool(inserted.rowcount)
 
     def room(self, code: str) -> StoredRoom | None:
         rows = self._read(f"SELECT {ROOM_COLUMNS} FROM rooms WHERE code = ?", (code,))
@@ -325,8 +363,66 @@ class SqliteStore:
                 self._damage(f"a room's row cannot be read: {error}")
             raise StoreError(DAMAGED) from None
 
+    # -- events -----------------------------------------------------------------------------
+
+    def events(self, code: str, after: int, limit: int = EVENTS_READ) -> list[Stamped]:
+        """Room `code`'s events after version `after`, in order, at most `limit`."""
+        rows = self._read(
+            "SELECT version, kind, data, at FROM room_events WHERE code = ? AND version > ? "
+            "ORDER BY version LIMIT ?",
+            (code, after, limit),
+        )
+        try:
+            return [
+                stamped_of(row["version"], row["kind"], row["data"], event_at(row["at"]))
+                for row in rows
+            ]
+        except (ValueError, TypeError) as error:
+            with self._lock:
+                self._damage(f"a room's event cannot be read: {error}")
+            raise StoreError(DAMAGED) from None
+
+    def without_events(self) -> list[str]:
+        """The rooms that have no events (kept before rooms had them)."""
+        rows = self._read(
+            "SELECT code FROM rooms WHERE NOT EXISTS "
+            "(SELECT 1 FROM room_events WHERE room_events.code = rooms.code) ORDER BY code"
+        )
+        return [str(row["code"]) for row in rows]
+
+    def rating_changes(self, code: str) -> list[tuple[str, Rating, Rating]]:
+        """The rating changes of room `code`'s game: (name, before, after), creator first."""
+        rows = self._read(
+            "SELECT rating_changes.name, value_before, deviation_before, value_after, "
+            "deviation_after FROM rating_changes JOIN rooms ON rooms.code = rating_changes.code "
+            "WHERE rating_changes.code = ? ORDER BY rating_changes.name != rooms.creator",
+            (code,),
+        )
+        return [(str(r[0]), Rating(r[1], r[2]), Rating(r[3], r[4])) for r in rows]
+
+    def keep_derived(self, code: str, events: list[Stamped]) -> bool:
+        """Keep the events derived for room `code` if it has none yet (one transaction):
+        its version becomes their count, and its last changes are numbered up to it."""
+        with self._transaction() as db:
+            if db.execute("SELECT 1 FROM room_events WHERE code = ?", (code,)).fetchone():
+                return False
+            _insert_events(db, code, events)
+            (text,) = db.execute("SELECT recent FROM rooms WHERE code = ?", (code,)).fetchone()
+            recent = recent_of(text)
+            if recent is not None:
+                text = recent_text(Recent(len(events), recent.changes))
+            db.execute(
+                "UPDATE rooms SET version = ?, recent = ? WHERE code = ?", (len(events), text, code)
+            )
+        return True
+
     def discard_room(self, code: str) -> bool:
         with self._transaction() as db:
+            db.execute(
+                "DELETE FROM room_events WHERE code = ? AND EXISTS "
+                "(SELECT 1 FROM rooms WHERE code = ? AND joiner IS NULL)",
+                (code, code),
+            )
             deleted = db.execute(
                 "DELETE FROM rooms WHERE code = ? AND joiner IS NULL", (code,)
             ).rowcount
@@ -392,6 +488,16 @@ class SqliteStore:
             self._close_all()
 
 
+def _insert_events(
+    db: sqlite3.Connection, code: str, events: tuple[Stamped, ...] | list[Stamped]
+) -> None:
+    for stamped in events:
+        db.execute(
+            "INSERT INTO room_events (code, version, kind, data, at) VALUES (?, ?, ?, ?, ?)",
+            (code, *event_row(stamped, event_time)),
+        )
+
+
 def _values(room: RoomSave, moment: str) -> tuple[object, ...]:
     """The values of INSERT_ROOM for `room`, made and changed at `moment`."""
     setup = room.setup
@@ -405,7 +511,7 @@ def _values(room: RoomSave, moment: str) -> tuple[object, ...]:
         room.joiner,
         int(setup.rated),
         room.sgf,
-        1 if room.recent is None else room.recent.version,
+        room.events[-1].version if room.events else 1,
         moment,
         moment,
         setup.clock,

@@ -149,3 +149,28 @@ def test_check_shows_a_records_names_without_what_a_terminal_would_act_on(
     white = next(line for line in lines if line.startswith("White at the start: "))
     assert white.startswith("White at the start: bob\\x1b[2Jxxx") and white.endswith("…")
     assert len(white) < 100
+
+
+@pytest.mark.parametrize(
+    ("result", "shown"),
+    [
+        ("B+R", "result: Blue wins (Orange resigned)"),
+        ("W+Resign", "result: Orange wins (Blue resigned)"),
+        ("W+T", "result: Orange wins (Blue lost on time)"),
+        ("B+Time", "result: Blue wins (Orange lost on time)"),
+        ("Void", "result: void (the game was called off)"),
+        ("?", "result: unknown (the record says the game ended, not how)"),
+        ("orange+R", "result: Orange wins (Blue resigned)"),  # an earlier version's form
+    ],
+)
+def test_check_shows_how_a_game_decided_off_the_board_ended(
+    tmp_path: Path, result: str, shown: str
+) -> None:
+    path = tmp_path / "game.sgf"
+    path.write_text(
+        f"(;FF[4]GM[1000]GA[petrify]SZ[6]PB[ann]PW[bob]TM[60]RE[{result}]\n;B[c3]\n;W[d4])"
+    )
+    done = run("check", str(path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == shown
+    assert "Blue at the start: ann" in done.stdout.splitlines()

@@ -17,6 +17,7 @@ pytestmark = pytest.mark.installed
 EXTRA_MODULES = {
     "abstracts_tui.store.live_postgres": "psycopg",
     "abstracts_tui.store.postgres": "psycopg",
+    "abstracts_tui.server.web.guard": "aiohttp",
     "abstracts_tui.server.web.internals": "textual_serve",
     "abstracts_tui.server.web.page_session": "aiohttp",
     "abstracts_tui.server.web.room_page": "aiohttp",

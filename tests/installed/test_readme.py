@@ -28,7 +28,7 @@ CHECKS: dict[str, Check] = {}
 QUICK: set[str] = set()
 """The commands checked on every Python; the others on the main one only."""
 
-RECORD = "(;FF[4]GM[1000]GA[linage]SZ[5]KM[0.5]PV[Ann]PH[Bob];V[c3];H[b2];V[d4])\n"
+RECORD = "(;FF[4]GM[1000]GA[linage]SZ[5]KM[0.5]PB[Ann]PW[Bob];B[c3];W[b2];B[d4])\n"
 """A short game of Linage 5 for the commands that read records."""
 
 
@@ -304,7 +304,7 @@ def serve(product: Product, user: dict[str, str], tmp_path: Path) -> None:
             export = server.ssh("bob", "export", code)
             assert export.returncode == 0 and export.stdout.startswith("(;FF[4]GM[1000]")
             assert "GA[petrify]" in export.stdout and "PB[ann]" in export.stdout
-            assert "PO[bob]" in export.stdout
+            assert "PW[bob]" in export.stdout
             ratings = server.ssh("bob", "ratings")
             assert ratings.stdout.startswith("name\tgame\trating")
             server.stop()

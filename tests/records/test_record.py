@@ -32,7 +32,7 @@ def test_a_finished_game_records_its_result() -> None:
     record = Record.from_game(game)
     # Empty 5x5 board: one free region, nobody owns anything; Horizontal has komi.
     assert record.result == "horizontal+0.5"
-    assert "RE[horizontal+0.5]" in record.to_sgf()
+    assert "RE[W+0.5]" in record.to_sgf()  # W: the person who began as Horizontal
 
 
 def test_variations_comments_and_setup_positions_survive_saving(tmp_path: Path) -> None:
@@ -69,7 +69,8 @@ def test_pass_and_swap_are_moves() -> None:
     game.play("swap")
     game.play("d4")
     text = Record.from_game(game).to_sgf()
-    assert ";B[c3]" in text and ";O[swap]" in text and ";O[d4]" in text
+    # By person: the swap gives Orange to the person who played c3, who moves next.
+    assert ";B[c3]" in text and ";W[swap]" in text and ";B[d4]" in text
     assert Record.from_sgf(text).main_game().position() == game.position()
 
 
@@ -106,8 +107,8 @@ def test_faults_are_reported_with_their_line(text: str, message: str) -> None:
         Record.from_sgf(text)
 
 
-def test_a_file_that_is_not_utf8_names_the_line(tmp_path: Path) -> None:
+def test_a_file_that_is_not_in_its_charset_names_the_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.sgf"
-    path.write_bytes(b"(;GM[1000]GA[linage]\n;V[c3]C[\xff])")
-    with pytest.raises(RecordError, match="line 2: the file is not UTF-8"):
+    path.write_bytes(b"(;GM[1000]CA[UTF-8]GA[linage]\n;B[c3]C[\xff])")
+    with pytest.raises(RecordError, match="line 2: the file is not UTF-8 text, as its CA says"):
         Record.load(path)

@@ -11,11 +11,11 @@ from abstracts_tui.records import Record, RecordError, RecordNode
 from abstracts_tui.session import Session
 
 STUDY = (
-    "(;FF[4]GM[1000]GA[partitions]SZ[5]PW[Ann]PB[Bob]\n"
-    " ;W[c3]\n"
-    " ;B[a1]\n"
-    " (;W[e5];B[i5])\n"
-    " (;W[d4]C[a side line];B[b2]))\n"
+    "(;FF[4]GM[1000]GA[partitions]COLOURS[white:black]SZ[5]PB[Ann]PW[Bob]\n"
+    " ;B[c3]\n"
+    " ;W[a1]\n"
+    " (;B[e5];W[i5])\n"
+    " (;B[d4]C[a side line];W[b2]))\n"
 )
 
 
@@ -36,7 +36,7 @@ def test_a_node_of_the_main_line_is_marked_and_read_back() -> None:
     record = Record.from_sgf(STUDY)
     record.shown = record.root.children[0].children[0]  # after a1
     text = record.to_sgf()
-    assert " ;B[a1]SHOWN[]\n" in text
+    assert " ;W[a1]SHOWN[]\n" in text
     again = Record.from_sgf(text)
     assert again.shown is not None and moves(again.shown.line()) == ["c3", "a1"]
     assert moves(again.root.mainline()) == ["c3", "a1", "e5", "i5"]  # the line stays
@@ -50,7 +50,7 @@ def test_a_node_inside_a_variation_is_marked_and_read_back() -> None:
     assert side.move == "d4"
     record.shown = side
     text = record.to_sgf()
-    assert ";W[d4]C[a side line]SHOWN[]" in text
+    assert ";B[d4]C[a side line]SHOWN[]" in text
     again = Record.from_sgf(text)
     assert again.shown is not None and moves(again.shown.line()) == ["c3", "a1", "d4"]
     assert again.shown.comment == "a side line"
@@ -58,7 +58,7 @@ def test_a_node_inside_a_variation_is_marked_and_read_back() -> None:
     assert moves(session.path()) == ["c3", "a1", "d4"] and not session.on_main_line()
     # The last move of a variation is marked too: it is not where the record opens.
     record.shown = side.children[0]
-    assert ";B[b2]SHOWN[]" in record.to_sgf()
+    assert ";W[b2]SHOWN[]" in record.to_sgf()
     assert moves(Session(Record.from_sgf(record.to_sgf())).path()) == ["c3", "a1", "d4", "b2"]
 
 
@@ -74,14 +74,14 @@ def test_the_start_is_marked_at_the_root() -> None:
 
 
 def test_a_marked_end_of_the_main_line_is_written_without_the_mark() -> None:
-    text = STUDY.replace(";B[i5]", ";B[i5]SHOWN[]")
+    text = STUDY.replace(";W[i5]", ";W[i5]SHOWN[]")
     record = Record.from_sgf(text)
     assert record.shown is not None and record.shown.move == "i5"
     assert "SHOWN" not in record.to_sgf()
 
 
 def test_a_second_marker_is_refused_with_its_line() -> None:
-    text = STUDY.replace(";B[a1]", ";B[a1]SHOWN[]").replace(";B[b2]", ";B[b2]SHOWN[]")
+    text = STUDY.replace(";W[a1]", ";W[a1]SHOWN[]").replace(";W[b2]", ";W[b2]SHOWN[]")
     with pytest.raises(RecordError) as caught:
         Record.from_sgf(text)
     assert str(caught.value) == (

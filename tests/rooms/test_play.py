@@ -107,7 +107,7 @@ def test_a_resigned_game_reads_back_as_resigned_and_its_record_says_so_as_sgf_do
     legal(session, 3)
     apply(session, Resign(), "ann")
     sgf = session.record.to_sgf()
-    assert "RE[orange+R]" in sgf
+    assert "RE[W+R]" in sgf  # W: bob, who holds Orange
     again = Session(Record.from_sgf(sgf))
     assert again.over and again.turn_text() == "Blue (ann) resigned: Orange (bob) wins"
     # SGF's other spellings, and line mode's, mean the same.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from pathlib import Path
 
 from abstracts_tui.records import Record
@@ -478,3 +479,178 @@ def test_rooms_made_and_called_off_in_a_loop_are_refused_past_the_rate(
     finally:
         if ann.process.poll() is None:
             ann.process.kill()
+
+
+def pilo_moves(*played: str) -> str:
+    """A legal move of Pilo 6x6 after `played`."""
+    game = new_game("pilo", size=6)
+    for name in played:
+        game.play(name)
+    return game.move_name(game.legal_moves()[0])
+
+
+def test_a_rated_game_by_lines_says_the_join_the_rating_change_and_what_was_missed(
+    start_server, tmp_path: Path
+) -> None:
+    server: RunningServer = start_server("--rated")
+    ann = lines_of(server, "ann", tmp_path)
+    bob = lines_of(server, "bob", tmp_path)
+    carl = lines_of(server, "carl", tmp_path)
+    terms = (ann, bob, carl)
+    try:
+        ann.wait_for("Type new")
+        ann.send("new pilo 6 rated")
+        found = re.fullmatch(
+            r"Room (\w{4}): Pilo 6x6, rated, ann against whoever joins\.", ann.wait_for("Room ")
+        )
+        assert found
+        code = found.group(1)
+        ann.wait_for("It waits for a player")
+        bob.wait_for("Type new")
+        bob.send(f"join {code}")
+        # Bob's first arrival is his joining, said once: he was never in the room before.
+        assert ann.wait_for("bob joined") == "bob joined the room: the game begins."
+        assert ann.wait_for("Blue to move") == "Blue to move (ann)."
+        bob.wait_for("You play")
+        carl.wait_for("Type new")
+        carl.send(f"watch {code}")
+        carl.wait_for("You watch")
+        assert ann.wait_for("1 watching") == "1 watching."
+        ann.send("c3")
+        bob.wait_for("Blue (ann) plays c3")
+        bob.send("d3")
+        ann.wait_for("Orange (bob) plays d3")
+        ann.send("c4")
+        bob.wait_for("Blue (ann) plays c4")
+        assert not [line for line in ann.lines() if "is back in the room" in line]
+        # Ann goes to the lobby; Bob plays and resigns meanwhile.
+        ann.send("leave")
+        assert ann.wait_for("You leave") == f"You leave room {code}; the game goes on."
+        ann.wait_for("Type")
+        move = pilo_moves("c3", "d3", "c4")
+        bob.send(move)
+        assert ann.wait_for("bob played") == f"bob played {move} in room {code} (Pilo): your move."
+        bob.send("resign")
+        bob.wait_for("Resign this game?")
+        bob.send("yes")
+        # The rating change is said to both players and to the watcher, after the end.
+        ratings = []
+        for term in (bob, carl):
+            assert term.wait_for("The game is over") == (
+                "The game is over: Orange (bob) resigned: Blue (ann) wins."
+            )
+            ratings.append(term.wait_for("Ratings: "))
+        assert ratings[0] == ratings[1]
+        assert re.fullmatch(r"Ratings: ann .+, bob .+\.", ratings[0]), ratings[0]
+        ann.wait_for("bob resigned")
+        # Back in the room, Ann is told once what she missed, before anything else.
+        ann.send(f"join {code}")
+        assert ann.wait_for(f"Room {code}") == f"Room {code}: Pilo 6x6, rated, ann against bob."
+        assert ann.wait_for("While you were away") == (
+            f"While you were away: bob played {move}; bob resigned: you win. {ratings[0]}"
+        )
+        assert ann.wait_for("The game is over") == (
+            "The game is over: Orange (bob) resigned: Blue (ann) wins."
+        )
+        for term in terms:
+            term.send("quit")
+        for term in terms:
+            assert term.close() == 0
+            no_escapes(term)
+        assert sum("While you were away" in line for line in ann.lines()) == 1
+        assert sum("is back in the room" in line for line in ann.lines()) == 0
+    finally:
+        for term in terms:
+            if term.process.poll() is None:
+                term.process.kill()
+
+
+def test_a_game_aborted_while_komi_is_chosen_is_nobodys_move_in_the_lobby(
+    start_server, tmp_path: Path
+) -> None:
+    server: RunningServer = start_server()
+    ann = lines_of(server, "ann", tmp_path)
+    bob = lines_of(server, "bob", tmp_path)
+    try:
+        ann.wait_for("Type new")
+        ann.send("new linage")
+        found = re.match(r"Room (\w{4}): Linage", ann.wait_for("Room "))
+        assert found
+        code = found.group(1)
+        bob.wait_for("Type new")
+        bob.send(f"join {code}")
+        assert ann.wait_for("bob joined") == "bob joined the room: the game begins."
+        ann.wait_for("ann, ")  # asked for komi
+        ann.send("abort")
+        for term in (ann, bob):
+            assert term.wait_for("The game is aborted") == (
+                "The game is aborted: no result, unrated."
+            )
+        for term in (ann, bob):
+            term.send("leave")
+            term.wait_for("You leave")
+            assert term.wait_for("Your games") == "Your games: none."
+            term.wait_for("Type")
+            term.send("quit")
+        for term in (ann, bob):
+            assert term.close() == 0
+            after = term.lines()[term.mark - 1 :]
+            assert not [line for line in after if "your move" in line.lower()], after
+    finally:
+        for term in (ann, bob):
+            if term.process.poll() is None:
+                term.process.kill()
+
+
+def test_a_rematchs_players_arrive_as_joining_never_as_coming_back(
+    start_server, tmp_path: Path
+) -> None:
+    server: RunningServer = start_server()
+    ann = lines_of(server, "ann", tmp_path)
+    bob = lines_of(server, "bob", tmp_path)
+    try:
+        ann.wait_for("Type new")
+        ann.send("new pilo 6")
+        found = re.match(r"Room (\w{4}): Pilo", ann.wait_for("Room "))
+        assert found
+        bob.wait_for("Type new")
+        bob.send(f"join {found.group(1)}")
+        ann.wait_for("Blue to move")
+        ann.send("abort")
+        bob.wait_for("The game is aborted")
+        ann.send("rematch")
+        bob.wait_for("ann offers a rematch")
+        bob.send("rematch")
+        # Each goes to the new room; the one there first hears the other arrive, who
+        # joins it for the first time.
+        rooms = {term.wait_for("The rematch is agreed") for term in (ann, bob)}
+        assert len(rooms) == 1
+        marks = [term.wait_for("Room ") and term.mark for term in (ann, bob)]
+
+        def arrivals() -> list[str]:
+            return [
+                line
+                for term, mark in zip((ann, bob), marks, strict=True)
+                for line in term.lines()[mark:]
+                if "joined the room" in line or "is back in the room" in line
+            ]
+
+        # Whoever is there first hears the other arrive, unless both came at once.
+        deadline = time.monotonic() + 5
+        while not arrivals() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert arrivals() in (
+            [],
+            ["bob joined the room: the game begins."],
+            ["ann joined the room: the game begins."],
+        )
+        for term in (ann, bob):
+            term.send("quit")
+        for term in (ann, bob):
+            assert term.close() == 0
+        said = ann.lines() + bob.lines()
+        assert not [line for line in said if "is back in the room" in line], said
+    finally:
+        for term in (ann, bob):
+            if term.process.poll() is None:
+                term.process.kill()

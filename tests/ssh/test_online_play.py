@@ -199,3 +199,50 @@ def test_a_player_elsewhere_is_told_of_the_resignation(start_server) -> None:
         bob_conn.close()
 
     asyncio.run(play())
+
+
+def test_a_player_back_from_the_lobby_is_told_the_resignation_and_the_rating_change(
+    start_server, tmp_path
+) -> None:
+    from tests.ssh.test_line_rooms import lines_of
+
+    server: RunningServer = start_server("--rated")
+    ann = lines_of(server, "ann", tmp_path)
+
+    async def play() -> None:
+        await asyncio.to_thread(ann.wait_for, "Type new")
+        ann.send("new petrify rated")
+        made = await asyncio.to_thread(ann.wait_for, "Room ")
+        found = re.match(r"Room (\w{4}): Petrify 8x8, rated", made)
+        assert found, made
+        code = found.group(1)
+        bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
+        await bob.wait_for("Blue to move (ann)")
+        ann.send("d5")
+        await bob.wait_for("ann played d5")
+        bob.send(":c3" + ENTER)
+        await asyncio.to_thread(ann.wait_for, "Orange (bob) plays c3")
+        bob.send("n")  # to the lobby mid-game: the game goes on without this screen
+        await bob.wait_for("you are bob", code)
+        ann.send("resign")
+        await asyncio.to_thread(ann.wait_for, "Resign this game?")
+        ann.send("yes")
+        ratings = await asyncio.to_thread(ann.wait_for, "Ratings: ann ")
+        await bob.wait_for(f"ann resigned in room {code}")
+        # Back (a connection of his own again): what he missed, with the rating change.
+        bob_conn.close()
+        bob_conn, bob = await connect(server.port, "bob", command=f"join {code}", width=200)
+        screen = await bob.wait_for("While you were away")
+        # The notice: the right of its coloured edge, on each of its rows.
+        rows = [line.rsplit("▌", 1)[1].strip(" ╯│") for line in screen.splitlines() if "▌" in line]
+        text = " ".join(row for row in rows if row)
+        assert f"While you were away: ann resigned: you win. {ratings}" in text, screen
+        ann.send("quit")
+        bob_conn.close()
+
+    try:
+        asyncio.run(play())
+        assert ann.close() == 0
+    finally:
+        if ann.process.poll() is None:
+            ann.process.kill()

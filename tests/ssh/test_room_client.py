@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from abstracts_tui.commands import ChooseSide, Play, SetKomi, Takeback
+from abstracts_tui.commands import ChooseSide, Play, Resign, SetKomi, Takeback
 from abstracts_tui.crossing import on_thread, run_in
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.rooms.apply import adopt, apply, twin
@@ -93,7 +93,7 @@ def test_a_replica_on_a_sessions_thread_follows_the_room(tmp_path: Path) -> None
         await on_thread("session", lambda: asyncio.run(app()))
         assert room.commands == [] and "bob" not in PRESENCES.here(code)
         desk.close()
-        assert desk.moved_there not in rooms.movers
+        assert desk.news_there not in rooms.news
         await rooms.close()
 
     asyncio.run(server())
@@ -287,6 +287,62 @@ def test_a_replica_copied_again_tells_its_screen_each_move_gained_and_by_whom(
             ]
             shown.follow(False, lambda: None)
             await run_in(loop, asyncio.sleep(0))
+
+        await on_thread("session", lambda: asyncio.run(app()))
+        desk.close()
+        await rooms.close()
+
+    asyncio.run(server())
+
+
+def test_the_lobby_is_told_your_move_then_the_end_and_the_rating_change_never_your_move_after(
+    tmp_path: Path,
+) -> None:
+    """bob, in his lobby (no room shown), is told ann's move in their rated game with the
+    bell, then her resignation and both ratings' change as news without it; nothing after
+    the end says it is his move."""
+    ann, bob = new_holder("ann"), new_holder("bob")
+    store = SqliteStore(tmp_path / "server.db")
+
+    async def server() -> None:
+        rooms = Rooms(LiveSqlite(store))
+        await rooms.start()
+        room = await rooms.create(Setup("pilo", 6), ann, rated=True)
+        loop = asyncio.get_running_loop()
+        client, desk = thread_client(rooms, store, bob, loop)
+
+        async def as_ann(command: object) -> None:
+            await rooms.send(room, command, ann)  # type: ignore[arg-type]
+
+        async def app() -> None:
+            news: list[tuple[str, bool]] = []
+            client.connect(lambda code, text, ring: news.append((text, ring)))
+            entered = await client.enter(room.code, watch=False)
+            assert entered.room is not None and entered.room.joiner == "bob"
+            shown = await client.show(room.code)
+            assert shown is not None
+            shown.follow(True, lambda: None)
+            while len(moves(shown.session)) < 2 or shown.session.waiting_for() != "ann":
+                if shown.session.waiting_for() == "bob":
+                    await shown.send(Play(a_move(shown.session)))
+                else:
+                    await run_in(loop, as_ann(Play(a_move(shown.session))))
+                    await until(lambda: shown.session.waiting_for() == "bob")
+            shown.follow(False, lambda: None)  # bob goes back to his lobby
+            first = a_move(shown.session)
+            news.clear()
+            await run_in(loop, as_ann(Play(first)))
+            await until(lambda: len(news) >= 1)
+            assert news == [(f"ann played {first} in room {room.code} (Pilo): your move.", True)]
+            await run_in(loop, as_ann(Resign()))
+            await until(lambda: "Ratings: " in " ".join(text for text, _ in news))
+            await run_in(loop, asyncio.sleep(0.2))
+            texts = [text for text, _ in news[1:]]
+            assert texts[0].startswith(f"ann resigned in room {room.code} (Pilo): ")
+            ratings = " ".join(texts)  # with the end, or on its own just after it
+            assert "Ratings: ann 1500? -> " in ratings and ", bob 1500? -> " in ratings
+            assert not any(ring for _, ring in news[1:])
+            assert not any("your move" in text for text in texts)
 
         await on_thread("session", lambda: asyncio.run(app()))
         desk.close()

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from abstracts_tui.ratings import Rating, after_game
+from abstracts_tui.rooms.events import ChatSaid, Joined, Made, Rated, RatingChange, Stamped
 from abstracts_tui.store import Finish, RoomSave, RoomSetup, SqliteStore, Store
 
 PILO = RoomSetup("pilo", 8, creator="ann", rated=True)
@@ -46,9 +47,15 @@ def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Opener:
 
 def test_a_room_is_saved_whole_and_its_version_grows(open_store: Opener) -> None:
     store = open_store()
-    assert store.save_room(RoomSave("k7m2", PILO, None, None)) == 1
-    assert store.save_room(RoomSave("k7m2", PILO, "bob", "(;GA[pilo])")) == 2
-    assert store.save_room(RoomSave("k7m2", PILO, "bob", None)) == 3  # no record: kept
+    made = Stamped(1, 1.0, Made("ann", "pilo", 8, rated=True, title="Pilo 8x8"))
+    joined = Stamped(2, 2.5, Joined("bob"))
+    said = Stamped(3, 3.25, ChatSaid("bob", "hi"))
+    assert store.save_room(RoomSave("k7m2", PILO, None, None, events=(made,))) == 1
+    assert store.save_room(RoomSave("k7m2", PILO, "bob", "(;GA[pilo])", events=(joined,))) == 2
+    assert store.save_room(RoomSave("k7m2", PILO, "bob", None, events=(said,))) == 3  # kept
+    assert store.save_room(RoomSave("k7m2", PILO, "bob", None)) == 3  # no event: no version
+    assert store.events("k7m2", 0, 1000) == [made, joined, said]
+    assert store.events("k7m2", 1, 1) == [joined]
     room = store.room("k7m2")
     assert room is not None
     assert (room.setup, room.joiner, room.sgf, room.version) == (PILO, "bob", "(;GA[pilo])", 3)
@@ -166,7 +173,14 @@ def test_four_processes_finishing_one_game_at_once_rate_it_once(open_store: Open
         thread.join()
     assert {r.name: r.games for r in stores[0].ratings()} == {"ann": 1, "bob": 1}
     room = stores[0].room("k7m2")
-    assert room is not None and room.version == 5 and room.finished == finish.at
+    assert room is not None and room.version == 2 and room.finished == finish.at
+    # One `Rated` event, the room's next, with both players' ratings before and after.
+    [rated] = stores[0].events("k7m2", 1, 1000)
+    assert rated.version == 2 and isinstance(rated.event, Rated)
+    assert rated.event.changes == (
+        RatingChange("ann", "1500?", "1500?"),
+        RatingChange("bob", "1500?", "1500?"),
+    )
 
 
 def test_two_games_of_one_player_ending_at_once_both_count(open_store: Opener) -> None:

@@ -158,8 +158,9 @@ def test_a_game_with_a_clock_is_saved_and_resumed_with_its_times(tmp_path: Path)
 
     run(app, first)
     text_saved = saved[0].read_text()
-    assert "TM[180]OT[2s fischer]" in text_saved and "WL[152]" in text_saved
-    assert "BL[112]" in text_saved
+    # White (Ann) moves first: the first player's times under B, the second's under W.
+    assert "TM[180]OT[2s fischer]" in text_saved and "BL[152]" in text_saved
+    assert "WL[112]" in text_saved
     resumed = build_app(load=str(saved[0]), data=tmp_path / "other")
 
     async def second(app: AbstractsApp, pilot: Pilot[None], time: FakeTime) -> None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ...game_setup import Setup
 from ...printable import NAME_LIMIT, printable
+from ...records import Record
 from ...rooms.rows import OPEN_SEAT, game_line
 from ...rules import GAMES
 from ...session import Session
@@ -107,6 +108,8 @@ def export(store: Store, code: str, settle: Settle | None = None) -> Answer:
         joiner = room.joiner or OPEN_SEAT
         setup = Setup(kept.game, kept.size, kept.variant, kept.komi, kept.creator, joiner)
         sgf = Session.start(setup).record.to_sgf()
+    else:  # one an earlier version saved: in this version's form
+        sgf = Record.rewritten(sgf)
     return Answer(sgf if sgf.endswith("\n") else sgf + "\n")
 
 

@@ -26,13 +26,13 @@ from textual.message import Message
 from textual.screen import Screen
 
 from ...game_setup import Setup
-from ...ratings import Rating
 from ...rooms.client import RoomClient, RoomView, Shown
+from ...rooms.events import Rated, Stamped
 from ...rooms.holder import Holder
 from ...rooms.room import RoomError
+from ...rooms.told import came_back, rated_text
 from ...rules import RulesError
-from ...session import Change, Changed, Phase, Session
-from ...store import StoreError
+from ...session import Session
 from .. import app as tui_app
 from ..app import AbstractsApp
 from ..messages import NewGameRequested
@@ -96,14 +96,6 @@ class YourMove(Message):
         """Whether to ring the bell (False: news only, e.g. the game ended)."""
 
 
-def rating_change(name: str, before: Rating | None, after: Rating) -> str:
-    """`ann 1500 -> 1512`, or `ann 1662? (first rating)` for somebody who had none: a
-    rating is shown only once its player has one."""
-    if before is None:
-        return f"{name} {after.text()} (first rating)"
-    return f"{name} {before.text()} -> {after.text()}"
-
-
 @dataclass(frozen=True)
 class Command:
     """What the client asked for with `ssh -t host join CODE` or `watch CODE`."""
@@ -149,8 +141,6 @@ class ServerApp(AbstractsApp):
         """What happened in the person's rooms while this connection showed others, newest
         first (the lobby shows it)."""
         self.rooms.connect(self.room_news, self.lists_changed)
-        self.following: set[str] = set()
-        """The rated rooms whose end this connection shows the ratings of."""
         self.shown = False
         """Whether the first frame is drawn (the first screen is mounted)."""
         self.ending = False
@@ -287,6 +277,7 @@ class ServerApp(AbstractsApp):
         from ..screens.play import PlayScreen, Seat
 
         screen: Screen[Any]
+        missed: str | None = None
         if room.joiner is None and self.user == room.creator:
             screen = WaitingScreen(room, self.address)
         else:
@@ -304,12 +295,14 @@ class ServerApp(AbstractsApp):
                 room=self.room_seat(shown),
             )
             screen = PlayScreen(shown.session, ascii=self.ascii, seat=seat)
-            if room.rated and not room.finished:
-                self.follow_ratings(shown)
+            self.follow_events(shown)
+            missed, _ = await came_back(self.rooms, shown)
         if isinstance(self.screen, WaitingScreen):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
+        if missed is not None:  # once, over the room's screen
+            self.notify(missed, timeout=30, markup=False)
 
     def room_seat(self, shown: Shown) -> RoomSeat:
         """What the room's play screen needs for online play, as this connection's: its
@@ -339,44 +332,16 @@ class ServerApp(AbstractsApp):
             players=lambda: shown.room.players,
         )
 
-    def follow_ratings(self, shown: Shown) -> None:
-        """Read the players' ratings now, and at the game's end show them old -> new."""
-        room, session = shown.room, shown.session
-        if room.code in self.following:
-            return
-        before: dict[str, Rating] = {}
+    def follow_events(self, shown: Shown) -> None:
+        """Say what the room's events say beyond the play screen's own news: a rated
+        game's rating change, on the room's screen or as a notice (`rooms.told`)."""
 
-        async def read(end: bool) -> None:
-            try:
-                names = set(room.players) | set(session.people)
-                rows = await self.rooms.ratings(room.game, names, end=end)
-            except StoreError as error:
-                if end:
-                    self.notify(f"The new ratings cannot be read now: {error}.", markup=False)
-                return
-            found = {row.name: row.rating for row in rows}
-            if not end:
-                before.update(found)
-                return
-            players = (room.creator, *(p for p in session.people if p != room.creator))
-            changes = [
-                rating_change(name, before.get(name), found[name])
-                for name in players
-                if name in found
-            ]
-            if changes:
-                self.show_ratings(room.code, session, f"Ratings: {', '.join(changes)}.")
+        def heard(events: list[Stamped]) -> None:
+            for stamped in events:
+                if isinstance(stamped.event, Rated):
+                    self.show_ratings(shown.code, shown.session, rated_text(stamped.event))
 
-        def changed(change: Changed) -> None:
-            ended = change.change in (Change.MOVE, Change.END, Change.FLAG)
-            if ended and session.phase is Phase.PLAY and session.over:
-                session.listeners.remove(changed)
-                self.following.discard(room.code)
-                self.run_worker(read(True))
-
-        self.following.add(room.code)
-        session.listeners.append(changed)
-        self.run_worker(read(False))
+        shown.listen(heard)  # for as long as the replica is shown: its events end then
 
     def show_ratings(self, code: str, session: Session, text: str) -> None:
         from ..screens.play import PlayScreen

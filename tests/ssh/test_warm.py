@@ -1,0 +1,77 @@
+"""The forkserver that forks each session's process has first run one session to its
+lobby (`server.warm`), so that its caches and specialized code are shared instead of
+copied into every session. The warm-up runs a session as a session's process does; a
+session forked after it, and after others, starts with nothing of theirs."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+from pathlib import Path
+
+from tests.processes import session_processes
+from tests.ssh.client import TIMEOUT, connect
+
+CURSOR_RIGHT = "\x1b[C"
+
+
+def test_the_warm_up_draws_a_lobby_as_a_session_process_does(tmp_path: Path) -> None:
+    from abstracts_tui.server.warm import run_one
+
+    # The session's own code, its messages answered as a server with no room open: if
+    # a change to the session's start left the warm-up behind, it would be found here,
+    # not as sessions that cost more.
+    assert asyncio.run(run_one(tmp_path)) is True
+    assert list(tmp_path.iterdir()) == []  # nothing left behind for a session to find
+
+
+def warmed() -> None:
+    """A process forked as a session's: exits 0 if its forkserver drew the warm-up's lobby."""
+    from abstracts_tui.server import warm
+
+    sys.exit(0 if warm.DRAWN is True else 3)
+
+
+def test_the_forkserver_of_sessions_has_warmed_up_before_it_forks() -> None:
+    from abstracts_tui.server.session_process import context
+
+    process = context().Process(target=warmed)
+    process.start()
+    process.join(TIMEOUT)
+    assert process.exitcode == 0
+
+
+def board_size(screen: str) -> str:
+    found = re.search(r"\b(\d+ x \d+)\b", screen)
+    assert found, screen
+    return found.group(1)
+
+
+def test_a_session_starts_with_none_of_the_choices_another_made(start_server) -> None:
+    server = start_server()
+
+    async def main() -> tuple[str, str, str, str]:
+        ann_conn, ann = await connect(server.port, "ann")
+        await ann.wait_for("you are ann", "New room")
+        ann.send("c")
+        first = board_size(await ann.wait_for("choose a game", "Who joins"))
+        ann.send("\t" + CURSOR_RIGHT)  # from the games to the size: one larger
+        changed = board_size(
+            await ann.wait_until(lambda screen: board_size(screen) != first, "another size")
+        )
+        # Ann's choice is on her screen still: Bob's session is forked now.
+        bob_conn, bob = await connect(server.port, "bob")
+        lobby = await bob.wait_for("you are bob", "New room")
+        bob.send("c")
+        seen = board_size(await bob.wait_for("choose a game", "Who joins"))
+        assert len(session_processes(server.process.pid)) == 2  # each in a process of its own
+        for conn in (ann_conn, bob_conn):
+            conn.close()
+        return first, changed, seen, lobby
+
+    first, changed, seen, lobby = asyncio.run(main())
+    assert changed != first
+    assert seen == first
+    assert "warm-up" not in lobby  # the warm-up's own session is nobody's
+    assert "Traceback" not in server.log, server.log
