@@ -16,7 +16,7 @@ from .server.web.limits import MAX_VISITORS, PAGES_PER_ADDRESS
 if TYPE_CHECKING:
     from .clock import TimeControl
     from .game_setup import Setup
-    from .records import RecordNode
+    from .records import Record, RecordNode
     from .server.ssh.server import Server
     from .server.web.rooms import WebRooms
     from .tui.settings import Settings
@@ -30,6 +30,23 @@ class Refusal(click.ClickException):
     command line was not wrong, something it asks for is missing or refused)."""
 
     exit_code = 2
+
+
+def read_record(path: str, *, faults: bool = True) -> Record:
+    """The record at `path`; a file that cannot be opened refused in one sentence (exit
+    status 2, as line mode says it); with `faults`, a record with a fault named with its
+    line (status 1), else its `RecordError` raised."""
+    from .files import describe
+    from .records import Record, RecordError
+
+    try:
+        return Record.load(path)
+    except OSError as error:
+        raise Refusal(f"{path} could not be opened: {describe(error)}.") from None
+    except RecordError as error:
+        if not faults:
+            raise
+        raise click.ClickException(f"{path}: {error}") from None
 
 
 def log_to_stderr(level: str) -> None:
@@ -109,6 +126,13 @@ def run_app(
     options = SetupOptions(game, size, variant, komi_value, first, second, computer, level, control)
     if lines:  # plain lines on standard input and output: no terminal needed
         sys.exit(run_lines(options, load))
+    if load is not None:  # a record that cannot be read stops here, before the screen opens
+        from .records import RecordError
+
+        try:
+            read_record(load, faults=False)
+        except RecordError as error:
+            raise Refusal(f"{load} is not a game record this program can read: {error}.") from None
     if not in_terminal():  # Textual would wait for ever for keys that never come
         click.echo(NO_TERMINAL, err=True)
         sys.exit(2)
@@ -280,13 +304,9 @@ def engine() -> None:
 def check(path: str) -> None:
     """Read a game record (SGF), check every move, and print its main line."""
     from .printable import NAME_LIMIT, printable
-    from .records import Record, RecordError
     from .records.results import UNKNOWN, How, decided
 
-    try:
-        record = Record.load(path)
-    except (OSError, RecordError) as error:
-        raise click.ClickException(f"{path}: {error}") from None
+    record = read_record(path)
     game = record.main_game()
     info = game.info
     click.echo(f"{info.title} {record.options.token(info)}")
@@ -361,14 +381,10 @@ def review(
     from .engine.core_status import core_name
     from .engine.review import Reviewer, person_names, review_budget
     from .engine.settings import SEED_VARIABLE, whole_number
-    from .records import Record, RecordError
     from .records.timing import time_winner
     from .rules import SWAP
 
-    try:
-        record = Record.load(path)
-    except (OSError, RecordError) as error:
-        raise click.ClickException(f"{path}: {error}") from None
+    record = read_record(path)
     game = record.main_game()
     if seed is None:
         seed = whole_number(os.environ, SEED_VARIABLE, 0)

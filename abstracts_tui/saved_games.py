@@ -5,9 +5,11 @@ Every game the app starts or opens is written after every move to a file of its 
 Starting another game therefore never replaces one in progress: the resume offer lists
 every unfinished game, newest first, and the player resumes one or deletes it. A finished
 game's file is removed when the next game starts (it was the last game, kept until then
-to be saved as a record). `autosave.sgf` beside `games/`, where earlier versions kept the
-one game in progress, is listed too. The files are their player's alone (0600, in folders
-made 0700).
+to be saved as a record). A game is kept only once something was played in it that its
+record did not have: a file with no move (nor set-up position), or a copy of a newer
+file (the same record opened twice by earlier versions), is removed as the list is read.
+`autosave.sgf` beside `games/`, where earlier versions kept the one game in progress, is
+listed too. The files are their player's alone (0600, in folders made 0700).
 """
 
 from __future__ import annotations
@@ -41,18 +43,36 @@ class SavedGame:
         return played_text(self.modified, now)
 
     def describe(self) -> str:
-        """`Petrify 8x8, Ann - Bob, 12 moves, Orange to move (Bob)`."""
+        """`Petrify 8x8, Ann - Bob, 12 moves, Orange to move (Bob)`; a game from a set-up
+        position counts its moves since the set-up (`set up, 3 moves since`)."""
         from .session import Session  # the session replays the record: only when listing
 
         session = Session(self.record)
         game = session.game
         info = game.info
         size = f"side {game.size}" if info.geometry == "hex" else f"{game.size}x{game.size}"
-        moves = len(game.moves)
+        moves = len(game.moves)  # since the last set-up position on the way, if any
+        counted = f"{moves} move{'s' * (moves != 1)}"
+        if any(node.setup is not None for node in [self.record.root, *session.node.line()]):
+            counted = f"set up, {counted} since" if moves else "set up, no move since"
         return (
             f"{info.title} {size}, {session.people[0]} - {session.people[1]}, "
-            f"{moves} move{'s' * (moves != 1)}, {session.turn_text()}"
+            f"{counted}, {session.turn_text()}"
         )
+
+    def started_words(self, now: datetime.datetime | None = None) -> str:
+        """`, started today 14:02` (what tells apart two games of the same people at the
+        same move), or nothing where the file's name does not say."""
+        started = self.started()
+        return f", started {played_text(started, now)}" if started is not None else ""
+
+    def started(self) -> float | None:
+        """When the game started, from its file's name (None: `autosave.sgf`)."""
+        try:
+            when = datetime.datetime.strptime(self.path.name[:17], "%Y-%m-%d-%H%M%S")
+        except ValueError:
+            return None
+        return when.timestamp()
 
 
 def data_dir() -> Path:
@@ -116,6 +136,7 @@ class SavedGames:
         # the app asks this as it starts, usually of an empty folder.
         from .records import Record, RecordError
 
+        seen: set[str] = set()
         for path in paths:
             try:
                 record = Record.load(path)
@@ -125,8 +146,16 @@ class SavedGames:
             except RecordError as error:
                 problems.append(f"{path} is not a game record this program can read: {error}.")
                 continue
-            if not record.result:
-                games.append(SavedGame(path, record, _modified(path)))
+            if record.result:
+                continue
+            text = record.to_sgf()
+            if text in seen or not record.has_play():
+                # A copy of a newer file, or nothing played: the file holds nothing more.
+                with contextlib.suppress(OSError):
+                    path.unlink()
+                continue
+            seen.add(text)
+            games.append(SavedGame(path, record, _modified(path)))
         return games, problems
 
     def remove_finished(self, keep: Path | None = None) -> None:

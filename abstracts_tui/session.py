@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
+from functools import partial
 from pathlib import Path
 from typing import Protocol, TypeAlias
 
@@ -745,12 +746,23 @@ class Session:
         for listener in list(self.saving_listeners):
             listener()
 
+    @property
+    def kept(self) -> bool:
+        """Whether the game is kept in the games in progress: once it has a move or a
+        set-up position (a game with nothing on the board is nobody's to resume)."""
+        return self.autosave is not None and self.phase is Phase.PLAY and self.record.has_play()
+
     def save_autosave(self) -> None:
-        """Write the record to the autosave file soon (komi and sides settled first)."""
+        """Write the record to the autosave file soon (komi and sides settled first), or,
+        where the game is not to be kept (`kept`), remove the file (all its moves taken
+        back): the writer does either, in turn, so the newest state wins."""
         if self.autosave is None or self.phase is not Phase.PLAY:
             return
         if self.saving is None:
-            self.autosave.write(self.record.to_sgf())
+            if self.kept:
+                self.autosave.write(self.record.to_sgf())
+            else:
+                self.autosave.put(partial(self.autosave.path.unlink, missing_ok=True))
         else:
             self.autosave.put(self.saving(self, self.record.to_sgf()))
 

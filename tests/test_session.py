@@ -141,22 +141,24 @@ def test_a_move_is_played_whole_when_the_autosave_cannot_be_written(tmp_path: Pa
     session = partitions(autosave=blocker / "games" / "game.sgf")
     heard: list[str | None] = []
     session.saving_listeners.append(lambda: heard.append(session.save_problem))
-    assert session.flush()  # the start is saved (before anything fails: heard from here on)
+    session.play("a1")
+    assert session.flush()  # the first move is saved (before anything fails: heard from here on)
     shutil.rmtree(blocker)
     blocker.write_text("a file where the data folder should be")
-    session.play("a1")  # no error: the game goes on unsaved
+    session.play("b2")  # no error: the game goes on unsaved
     assert session.flush()
-    assert [node.move for node in session.path()] == ["a1"]
-    assert session.game.move_name(session.game.moves[-1]) == "a1"
+    assert [node.move for node in session.path()] == ["a1", "b2"]
+    assert session.game.move_name(session.game.moves[-1]) == "b2"
     assert session.save_problem == "a part of the path is a file, not a folder"
     assert heard == ["a part of the path is a file, not a folder"]
     blocker.unlink()
-    session.play("b2")
+    session.play("c3")
     assert session.flush()
     assert session.save_problem is None and heard[-1] is None
     assert [n.move for n in Record.load(blocker / "games" / "game.sgf").root.mainline()] == [
         "a1",
         "b2",
+        "c3",
     ]
 
 

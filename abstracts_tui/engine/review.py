@@ -10,7 +10,14 @@ review FILE.sgf` prints it.
 
 A move's loss is the mover's win rate before it (the evaluation of the position it was
 played in) minus the mover's win rate after it, never below 0: the search that gives
-each figure is a sample, so a good move can look a little better than the position.
+each figure is a sample, so a good move can look a little better than the position,
+and the review's best move loses nothing (its figure after is a second sample of the
+line the figure before measured).
+Both are the people's, not the colours': the search measures the chances of the person
+to move, who may take the other colour where the pie rule's swap is allowed, and the
+people take turns even where a swap keeps the colour to move. So a swap the review
+finds best loses nothing, and a first move that invites a good swap loses what the swap
+takes.
 Accuracy follows Lichess's move accuracy, 103.1668 * exp(-0.04354 * loss%) - 3.1669 for
 a loss in percentage points (100 for a move that loses nothing), averaged over a
 person's moves.
@@ -67,20 +74,27 @@ class MoveReview:
     """Who made it: 0 for the person who began with the first colour (a pie-rule swap
     exchanges the people's colours)."""
     before: float
-    """The mover's win rate in the position the move was played in."""
+    """The mover's win rate in the position the move was played in (theirs as a person:
+    where they could swap, with the colour the swap would give them)."""
     after: float
-    """The mover's win rate in the position after it."""
+    """The mover's win rate in the position after it (after a swap, with their new
+    colour)."""
     best: str | None
     """The search's best move in the position the move was played in."""
 
     @property
     def loss(self) -> float:
-        """The win rate the move gave away (0 to 1)."""
+        """The win rate the move gave away (0 to 1); none for the review's best move,
+        whose figure after it is only a second sample of the same line."""
+        if self.name == self.best:
+            return 0.0
         return max(0.0, self.before - self.after)
 
     @property
     def accuracy(self) -> float:
         """Lichess's move accuracy of this loss: 100 for none, falling as it grows."""
+        if self.loss == 0:
+            return 100.0  # the formula's rounded constants give 99.9999
         value = 103.1668 * math.exp(-0.04354 * self.loss * 100) - 3.1669
         return min(100.0, max(0.0, value))
 
@@ -107,12 +121,33 @@ class Review:
         return sum(theirs) / len(theirs) if theirs else None
 
 
+@dataclass(frozen=True)
+class Evaluation:
+    """What the review found of one position."""
+
+    first_colour: float
+    """The first colour's win rate (the graph's figure)."""
+    to_move: float
+    """The win rate of the person to move (where the pie rule's swap is allowed, they
+    may take either colour)."""
+    best: str | None
+    """The search's best move, None where the game is over."""
+    playouts: int
+
+
+def winrate_colour(game: Game, best: Move | None) -> int:
+    """The colour whose win rate the search's figure for `game` is: that of the person to
+    move, who holds the colour to move, unless the best move is the pie rule's swap,
+    which hands them the other colour."""
+    return game.turn ^ (best == SWAP)
+
+
 def first_colour_winrate(game: Game, search: Search) -> float:
     """The first colour's win rate in `game` after `search` of it (0.5 before any)."""
     winrate = search.winrate()
     if winrate is None:
         return 0.5
-    return winrate if game.turn == 0 else 1.0 - winrate
+    return winrate if winrate_colour(game, search.best_move()) == 0 else 1.0 - winrate
 
 
 class Reviewer:
@@ -133,19 +168,22 @@ class Reviewer:
         if search is not None:
             search.stop()
 
-    def evaluate(self, game: Game) -> tuple[float, str | None, int]:
-        """(the first colour's win rate, the best move's name, the playouts spent)."""
+    def evaluate(self, game: Game) -> Evaluation:
+        """What the search (or the game's end) says of `game`'s position."""
         outcome = game.outcome()
         if outcome is not None:
             winrate = 0.5 if outcome.winner is None else float(outcome.winner == 0)
-            return winrate, None, 0
+            to_move = winrate if game.turn == 0 else 1.0 - winrate
+            return Evaluation(winrate, to_move, None, 0)
         search = Search(game, self.rng.randrange(2**32))
         self._search = search
         if not self._stopped.is_set():
             search.run(self.budget)
         best = search.best_move()
-        return (
+        theirs = search.winrate()
+        return Evaluation(
             first_colour_winrate(game, search),
+            0.5 if theirs is None else theirs,
             None if best is None else game.move_name(best),
             search.playouts,
         )
@@ -154,39 +192,37 @@ class Reviewer:
         """Evaluate every position (the start and after each move) and review the moves."""
         game = self.start.copy()
         total = len(self.moves) + 1
-        evaluations: list[float] = []
-        bests: list[str | None] = []
-        playouts = 0
+        found: list[Evaluation] = []
         for index in range(total):
             if self._stopped.is_set():
                 break
             if index:
                 game.push(self.moves[index - 1])
-            winrate, best, spent = self.evaluate(game)
-            if self._stopped.is_set() and spent == 0 and not game.is_over():
+            evaluation = self.evaluate(game)
+            if self._stopped.is_set() and evaluation.playouts == 0 and not game.is_over():
                 break
-            evaluations.append(winrate)
-            bests.append(best)
-            playouts += spent
+            found.append(evaluation)
             if progress is not None:
                 progress(index + 1, total)
-        return Review(tuple(evaluations), self._reviews(evaluations, bests), playouts)
+        return Review(
+            tuple(e.first_colour for e in found),
+            self._reviews(found),
+            sum(e.playouts for e in found),
+        )
 
-    def _reviews(self, evaluations: list[float], bests: list[str | None]) -> tuple[MoveReview, ...]:
+    def _reviews(self, evaluations: list[Evaluation]) -> tuple[MoveReview, ...]:
         game = self.start.copy()
         swapped = 0
         found = []
         for number, move in enumerate(self.moves[: len(evaluations) - 1], start=1):
             colour = game.turn
-            first_before = evaluations[number - 1]
-            first_after = evaluations[number]
-            before = first_before if colour == 0 else 1.0 - first_before
-            after = first_after if colour == 0 else 1.0 - first_after
+            here, there = evaluations[number - 1], evaluations[number]
+            # The people take turns (a swap too), so the person to move after the move
+            # is the mover's opponent.
+            before, after = here.to_move, 1.0 - there.to_move
             name = game.move_name(move)
             found.append(
-                MoveReview(
-                    number, move, name, colour, colour ^ swapped, before, after, bests[number - 1]
-                )
+                MoveReview(number, move, name, colour, colour ^ swapped, before, after, here.best)
             )
             if move == SWAP:
                 swapped ^= 1

@@ -335,11 +335,12 @@ class LineLobby:
 
         def play() -> None:
             from .play import LineGame
-            from .terminal import start_session
+            from .terminal import new_session, start_session
 
             session = start_session(self.say, read, self.data, self.level)
             if session is not None:
-                LineGame(session, self.say).run(read)
+                again = lambda: new_session(self.say, read, self.data, self.level)  # noqa: E731
+                LineGame(session, self.say, new_game=again).run(read)
 
         await asyncio.to_thread(play)
         if not self.ended:

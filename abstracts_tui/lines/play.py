@@ -27,14 +27,15 @@ from ..words import (
     komi_question,
     move_words,
     pie_question,
-    score_words,
     side_question,
 )
-from .questions import QUESTIONS, seconds_words
+from .questions import QUESTIONS, score_lines, seconds_words
 
 Say = Callable[[str], None]
 Read = Callable[[], "str | None"]
 """The next line typed, without its end; None at the end of input."""
+NewGame = Callable[[], "Session | None"]
+"""Asks which game to start next (by lines); None when the person leaves instead."""
 
 WARNINGS = (60.0, 30.0, 10.0)
 """Seconds before the side to move's time runs out at which it is told."""
@@ -58,17 +59,26 @@ clock (k): the time each side has left.
 swap, play on: the pie rule's choice, when it is offered.
 save FILE, load FILE: write the game as a record, or open one.
 resign: give up the game.
-help (?): this list. quit (q): leave; the game is kept and offered next time."""
+rules: the rules of this game, in short.
+new (n): start another game (this one is kept, as quit keeps it).
+help (?): this list. quit (q): leave; a game with a move is kept and offered next time."""
 
 COMMANDS = (
     "board", "row", "column", "cell", "score", "moves", "legal", "turn", "undo", "hint",
-    "analyze", "clock", "swap", "play on", "save", "load", "resign", "help", "quit",
+    "analyze", "clock", "swap", "play on", "save", "load", "resign", "rules", "new", "help",
+    "quit",
 )  # fmt: skip
 SHORT = {
     "b": "board", "r": "row", "c": "column", "s": "score", "m": "moves", "l": "legal",
     "t": "turn", "u": "undo", "h": "hint", "a": "analyze", "analyse": "analyze",
-    "k": "clock", "?": "help", "q": "quit", "exit": "quit",
+    "k": "clock", "n": "new", "?": "help", "q": "quit", "exit": "quit",
 }  # fmt: skip
+
+AFTER_END = (
+    "Now: undo (u) takes back the last move, new (n) starts another game, "
+    "save FILE keeps the record, quit (q) leaves."
+)
+"""What can be done once a game is over, said after its end."""
 
 
 def warning_due(left: float, warned: set[float]) -> float | None:
@@ -89,6 +99,7 @@ class LineGame:
         *,
         thinker_seed: int | None = None,
         playouts: int | None = None,
+        new_game: NewGame | None = None,
     ) -> None:
         from ..engine.decide import Thinker
 
@@ -106,6 +117,9 @@ class LineGame:
         """The session and node whose turn was said last (said again only when it changes)."""
         self.saving_said: str | None = None
         """Why the game is not being saved, as last said (None: it is, or nothing said)."""
+        self.new_game = new_game
+        self.new_asked = False
+        """`new` was typed: the game is left to ask for the next one."""
 
     # -- the loop ---------------------------------------------------------------------
 
@@ -122,11 +136,24 @@ class LineGame:
             while True:
                 line = read()
                 if line is None:
-                    self.say("End of input: the game is kept.")
+                    self.say(f"End of input: {self._left()}")
                     break
                 with self.lock:
-                    if not self.answer(line):
-                        break
+                    going_on = self.answer(line)
+                    if going_on:
+                        self._next()
+                if going_on:
+                    continue
+                if not self.new_asked:
+                    break
+                self.new_asked = False
+                assert self.new_game is not None
+                new = self.new_game()  # not under the lock: the choice is read line by line
+                if new is None:
+                    self.say(self._left().capitalize())
+                    break
+                with self.lock:
+                    self._switch(new)
                     self._next()
         finally:
             self.watching.clear()
@@ -169,10 +196,9 @@ class LineGame:
                 self._computer_move()
                 continue
             here = (id(session), id(session.node))
-            if here == self.turn_said:
-                return  # said already: a question about the position changes no turn
-            self.turn_said = here
-            self.say(f"{session.turn_text()}.")
+            if here != self.turn_said:  # a question about the position changes no turn
+                self.turn_said = here
+                self.say(f"{session.turn_text()}.")
             if SWAP in session.game.legal_moves() and not self.pie_said:
                 self.pie_said = True
                 self.say(pie_question(session.game, mover))
@@ -277,7 +303,7 @@ class LineGame:
     def _move(self, text: str) -> None:
         session = self.session
         if session.over:
-            self.say("The game is over: undo to play on from earlier, or load another game.")
+            self.say(f"The game is over. {AFTER_END}")
             return
         try:
             move = session.game.parse_move(text)
@@ -305,8 +331,9 @@ class LineGame:
     def _say_end(self) -> None:
         session = self.session
         self.say(f"The game is over. {session.turn_text()}.")
-        for line in score_words(session.game):
+        for line in score_lines(session.game):
             self.say(line)
+        self.say(AFTER_END)
 
     # -- the commands --------------------------------------------------------------------
 
@@ -317,9 +344,19 @@ class LineGame:
     def _quit(self, rest: str) -> bool:
         if self.session.over or self.session.record.result:
             self.say("Goodbye.")
-        else:
+        elif self.session.kept:
             self.say("The game is kept: it is offered again next time.")
+        else:
+            self.say(self._left().capitalize())
         return False
+
+    def _left(self) -> str:
+        """What becomes of the game left, as a sentence."""
+        if self.session.over:
+            return "the game is over."
+        if self.session.kept:
+            return "the game is kept."
+        return "the game had no move, so it is not kept."
 
     def _undo(self, rest: str) -> None:
         session = self.session
@@ -335,7 +372,11 @@ class LineGame:
                 break
         self.ended_said = False
         self.pie_said = False
-        self.say(f"Took back {taken} move{'s' * (taken != 1)}.")
+        # Whose turn it is now, in the same sentence (after the end nothing else says it).
+        now = f" {session.turn_text()}." if session.phase is Phase.PLAY else ""
+        if now and not session.over:
+            self.turn_said = (id(session), id(session.node))
+        self.say(f"Took back {taken} move{'s' * (taken != 1)}.{now}")
 
     def _hint(self, rest: str) -> None:
         session = self.session
@@ -408,12 +449,31 @@ class LineGame:
             reason = describe(error) if isinstance(error, OSError) else str(error)
             self.say(f"Not opened: {reason}.")
             return
+        self._switch(new, f"Opened {path}")
+
+    def _new(self, rest: str) -> bool:
+        if self.new_game is None:
+            self.say("Type quit, then start the program again for another game.")
+            return True
+        if not self.session.over:
+            self.say(self._left().capitalize())
+        self.new_asked = True
+        return False
+
+    def _switch(self, new: Session, opened: str | None = None) -> None:
+        """Play `new` from now on; the game before is kept (unless it has no move)."""
+        old = self.session
         old.pause_clock()
         old.save_autosave()
+        kept = old.kept
         self.session = new
         self.ended_said = self.pie_said = False
+        self.warned.clear()
         new.resume_clock()
-        self.say(f"Opened {path}; the game before is kept in the games in progress.")
+        if opened is not None and kept:
+            self.say(f"{opened}; the game before is kept in the games in progress.")
+        elif opened is not None:
+            self.say(f"{opened}.")
         self.say(f"{self.title()}.")
 
     def _resign(self, rest: str) -> None:
@@ -433,6 +493,7 @@ class LineGame:
             f"{colour(game, loser)} ({session.person(loser)}) resigns: "
             f"{colour(game, 1 - loser)} ({session.person(1 - loser)}) wins."
         )
+        self.say(AFTER_END)
 
     # -- the clock's watcher -------------------------------------------------------------
 
@@ -465,6 +526,7 @@ class LineGame:
         if session.check_flag():
             self.ended_said = True
             self.say(f"Time is up. {session.turn_text()}.")
+            self.say(AFTER_END)
             return
         left = clock.seconds_to_flag(session.now())
         if left is None:

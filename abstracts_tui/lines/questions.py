@@ -1,5 +1,6 @@
 """The questions line mode answers about a game without changing it: whose turn, the
-board, a row, a column, a cell, the score, the moves, the legal moves and the clocks.
+board, a row, a column, a cell, the score, the moves, the legal moves, the clocks and
+the rules.
 
 Functions of a session and a `say`, shared by a game played here (`lines.play`) and a
 room's game followed over SSH (`lines.room`), whose session is a replica.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..rules import Game
 from ..session import Phase, Session
 from ..words import (
     board_words,
@@ -76,8 +78,49 @@ def cell(session: Session, rest: str, say: Say) -> None:
 
 
 def score(session: Session, rest: str, say: Say) -> None:
-    for line in score_words(session.game):
+    for line in score_lines(session.game):
         say(line)
+
+
+def score_lines(game: Game) -> list[str]:
+    """The score as `score_words` says it, with the final score said once: the end's
+    reason and a summary of the count repeat its points, so only what they add is kept
+    (`Final score: Black 12, White 4 (biggest groups left after cancelling).`)."""
+    lines = score_words(game)
+    head, *rest = lines
+    if game.outcome() is None:
+        return lines
+    points = head.removeprefix("Final score: ").removesuffix(".")
+    if rest and rest[0].rstrip(".").startswith(points):
+        added = rest.pop(0).rstrip(".")[len(points) :].strip()
+        head = f"Final score: {points}{' ' * bool(added)}{added}."
+    return [head, *(line for line in rest if not line.rstrip(".").endswith(points))]
+
+
+def rules(session: Session, rest: str, say: Say) -> None:
+    """The game's rules in short, as the full screen's rules screen has them: a line
+    for each paragraph or list item (a screen reader reads a line at a time)."""
+    from ..tui.rules_text import RULES
+
+    for line in paragraphs(RULES[session.game.info.name]):
+        say(line)
+    say("Type help for the commands.")
+
+
+def paragraphs(text: str) -> list[str]:
+    """The lines of a text wrapped by hand joined back: one per paragraph or list item."""
+    found: list[str] = []
+    joining = False
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            joining = False
+        elif joining and not line.startswith("- "):
+            found[-1] += " " + line
+        else:
+            found.append(line)
+            joining = True
+    return found
 
 
 def moves(session: Session, rest: str, say: Say) -> None:
@@ -127,6 +170,7 @@ QUESTIONS: dict[str, Question] = {
     "moves": moves,
     "legal": legal,
     "clock": clock,
+    "rules": rules,
 }
 """Each question by its command's name."""
 

@@ -91,33 +91,51 @@ def completions(game: LineGame) -> Sequence[str]:
 
 
 def choose(
-    say: Say, read: Callable[[], str | None], question: str, options: list[str]
+    say: Say,
+    read: Callable[[], str | None],
+    question: str,
+    options: list[str],
+    *,
+    words: dict[str, int] | None = None,
 ) -> int | None:
-    """Ask `question` with `options` numbered from 1; the number (or the words) of the
-    one chosen, from 0; None at the end of input or on `quit`."""
-    say(question)
-    for number, option in enumerate(options, start=1):
-        say(f"{number}. {option}")
+    """Ask `question` with `options` numbered from 1; the number (or the words, or one of
+    `words`: another name of an option) of the one chosen, from 0; None at the end of
+    input or on `quit`. `help` (or `?`) says how to answer and lists them again."""
+
+    def ask() -> None:
+        say(question)
+        for number, option in enumerate(options, start=1):
+            say(f"{number}. {option}")
+
+    ask()
     while True:
         line = read()
         if line is None:
             return None
-        text = line.strip().lower()
-        if text in ("q", "quit"):
+        text = " ".join(line.split()).lower()
+        if text in ("q", "quit", "exit"):
             return None
+        if text in ("?", "help", "h"):
+            say(
+                f"Type the number of your choice (1 to {len(options)}) or the start of its "
+                "words, then Enter; quit leaves."
+            )
+            ask()
+            continue
+        if words and text in words:
+            return words[text]
         if text.isdigit() and 1 <= int(text) <= len(options):
             return int(text) - 1
         named = [i for i, option in enumerate(options) if option.lower().startswith(text)]
         if text and len(named) == 1:
             return named[0]
-        say(f"Type a number from 1 to {len(options)}, or quit.")
+        say(f"Type a number from 1 to {len(options)}, help, or quit.")
 
 
 def start_session(
     say: Say, read: Callable[[], str | None], data: Path, level: str
 ) -> Session | None:
     """The game to play, chosen from numbered lists: a game in progress, or a new one."""
-    from ..rules.catalogue import CATALOGUE
     from ..saved_games import SavedGames
 
     saved = SavedGames(data)
@@ -125,12 +143,24 @@ def start_session(
     for problem in problems:
         say(problem)
     if games:
-        options = [game.describe() for game in games] + ["A new game"]
-        picked = choose(say, read, "Games in progress:", options)
+        options = [
+            f"{game.describe()}{game.started_words()}, played {game.played()}" for game in games
+        ]
+        new = {"new": len(games), "n": len(games), "new game": len(games)}
+        picked = choose(say, read, "Games in progress:", [*options, "A new game"], words=new)
         if picked is None:
             return None
         if picked < len(games):
             return Session(games[picked].record, games[picked].path)
+    return new_session(say, read, data, level)
+
+
+def new_session(say: Say, read: Callable[[], str | None], data: Path, level: str) -> Session | None:
+    """A new game, chosen from numbered lists: which game, and who plays."""
+    from ..rules.catalogue import CATALOGUE
+    from ..saved_games import SavedGames
+
+    saved = SavedGames(data)
     infos = list(CATALOGUE.values())
     picked = choose(say, read, "Which game?", [info.title for info in infos])
     if picked is None:
@@ -204,6 +234,7 @@ def run_lines(
         say,
         thinker_seed=whole_number(os.environ, SEED_VARIABLE, 0, "abstracts-tui"),
         playouts=whole_number(os.environ, PLAYOUTS_VARIABLE, 1, "abstracts-tui"),
+        new_game=lambda: new_session(say, reader, data, level),
     )
     holder.append(game)
     game.run(reader)

@@ -240,6 +240,10 @@ class Record:
         nodes = list(self.root.mainline())
         return self.game_at(nodes[-1]) if nodes else self.new_game()
 
+    def has_play(self) -> bool:
+        """Whether anything was played or set up in the record (what makes a game kept)."""
+        return any(node.move is not None or node.setup is not None for node in self.root.walk())
+
     def swapped(self) -> bool:
         """Whether a swap (the pie rule's) on the main line leaves each person holding the
         other colour than the one they began with (a set-up position starts the colours

@@ -28,13 +28,11 @@ from ..commands import (
     SetKomi,
     Takeback,
 )
-from ..records import Record, RecordNode
-from ..records.results import How
+from ..records import Record
 from ..rules import OptionError
-from ..session import Change, Changed, Offer, Phase, Session
+from ..session import Offer, Phase, Session
 from . import play
 from .chat import check_line
-from .rows import OPEN_SEAT
 
 Apply = Callable[[Session, Any, str | None], None]
 
@@ -205,71 +203,9 @@ def from_state(state: SessionState, now: Callable[[], float]) -> Session:
 
 def adopt(session: Session, other: Session) -> None:
     """Make `session` (the one every screen shows) what `other` is (the room read again
-    from its store, a replica copied again), and tell its listeners what the commands
-    between the two would have told them (`news`)."""
-    told = news(session, other)
+    from its store, a replica copied again), silently: a copy says nothing of what
+    happened between the two; the room's events since the version it had say that."""
     session.record, session.node, session.game = other.record, other.node, other.game
     session.phase, session.people = other.phase, other.people
     session.clock, session.clock_paused = other.clock, other.clock_paused
     session.offers, session.rematch = other.offers, other.rematch
-    for changed in told:
-        session.notify(changed)
-
-
-def news(before: Session, after: Session) -> list[Changed]:
-    """What a session's listeners are told when it goes from `before` to `after` at once,
-    in the order the commands between them told it: a join, komi and a side chosen, each
-    move gained (by whom), the end off the board, the offers; where the lines part (a
-    take-back) another position is shown (STEP), as it is when nothing else tells it."""
-    told: list[Changed] = []
-    if OPEN_SEAT in before.people and OPEN_SEAT not in after.people:
-        told.append(Changed(Change.PHASE))  # joined: the people named
-    ended = after.ended() if before.ended() is None else None
-    was, now = before.node.line(), after.node.line()
-    # Called off while komi and sides were chosen: they are chosen no more (`abort`).
-    chosen = not (ended is not None and ended.winner is None and not now)
-    chooser = before.people[0]
-    if before.phase is Phase.KOMI and after.phase is not Phase.KOMI and chosen:
-        told.append(Changed(Change.PHASE, by=chooser))
-    if before.phase is not Phase.PLAY and after.phase is Phase.PLAY and chosen:
-        other = next((name for name in after.people if name != chooser), None)
-        told.append(Changed(Change.PHASE, by=other))
-    common = 0
-    while common < min(len(was), len(now)) and _same(was[common], now[common]):
-        common += 1
-    if common < len(was):
-        told.append(Changed(Change.STEP))  # taken back, or another line
-    for node, made in zip(now[common:], play.line_makers(after, now)[common:], strict=True):
-        if made is None:
-            told.append(Changed(Change.STEP))  # a position set up
-            continue
-        mover, by = made  # as `Session.play` names it: the colour's holder before the move
-        told.append(Changed(Change.MOVE, mover, by, node.move))
-    if ended is not None and ended.how is How.TIME:
-        told.append(Changed(Change.FLAG))
-    elif ended is not None:
-        loser = None if ended.winner is None else after.person(1 - ended.winner)
-        told.append(Changed(Change.END, by=loser))  # who called it off is not kept
-    offered = _offer_news(before, after, moved=common < len(now), ended=ended is not None)
-    if offered is not None:
-        told.append(offered)
-    if not told:
-        told.append(Changed(Change.STEP))
-    return told
-
-
-def _offer_news(before: Session, after: Session, *, moved: bool, ended: bool) -> Changed | None:
-    """The offers' news: an offer made (by its maker), or one answered (by the other
-    player); None where there is none, or a move or the end made the offers void."""
-    for kind, offer in after.offers.items():
-        if before.offers.get(kind) != offer:
-            return Changed(Change.OFFER, by=offer.by)
-    answered = [offer.by for kind, offer in before.offers.items() if kind not in after.offers]
-    if after.rematch == before.rematch and (not answered or moved or ended):
-        return None
-    by = next((name for name in after.people if answered and name != answered[0]), None)
-    return Changed(Change.OFFER, by=by)
-
-
-def _same(one: RecordNode, other: RecordNode) -> bool:
-    return one.move == other.move and one.setup == other.setup

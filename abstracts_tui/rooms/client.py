@@ -12,8 +12,8 @@ touches them: it calls this client, whose calls go to its desk on the server's l
   room applies (`Room.commands`) is applied to the replica on the app's loop by the same
   `apply.apply(session, command, by, at)`, from the moment the screen follows it (its
   listeners in place: what came before waits until then), and a room read again whole
-  is copied again (`apply.adopt`, which tells the screen the moves and the rest gained,
-  as the commands would have).
+  is copied again (`apply.adopt`, silently: its screen draws it again, and the events
+  since its version, which come to it in order as ever, say what happened).
   The screen's commands go to the room's gateway (`Shown.send`) and its outcome (done,
   or `Refused` with its sentence) comes back to the screen;
 - each change's events (`events.Stamped`, numbered by the room's version) come to the
@@ -46,7 +46,7 @@ from typing import Any, Protocol
 from ..commands import Abort, Command
 from ..ratings import PlayerRating
 from ..rules import RulesError
-from ..session import Session
+from ..session import Change, Changed, Session
 from .apply import adopt, apply
 from .chat import Chat, ChatLine
 from .events import Stamped
@@ -399,7 +399,11 @@ class RoomClient:
         self._to_shown(key, lambda shown: shown.hear(events))
 
     def _adopt_here(self, key: int, fresh: Session) -> None:
-        self._to_shown(key, lambda shown: adopt(shown.session, fresh))
+        def act(shown: Shown) -> None:
+            adopt(shown.session, fresh)
+            shown.session.notify(Changed(Change.STEP))  # drawn again: no news
+
+        self._to_shown(key, act)
 
     def _kept_here(self, key: int, kept: Kept) -> None:
         def act(shown: Shown) -> None:

@@ -727,10 +727,14 @@ class Rooms:
         await self._read_recent(fresh)
         events = await self._events_until(room.code, room.version, fresh.version)
         room.version = fresh.version
-        adopt(room.session, fresh.session)
+        adopt(room.session, fresh.session)  # silently: the events say what happened
+        # Drawn again (no news: a redraw), so that every copy shown is copied again
+        # before the events come to it.
+        room.session.notify(Changed(Change.STEP))
         keep_events(room, events)
         if room.joiner is not None:
             self.run_clock(room)
+        self._tell_listing()  # joined or ended meanwhile, maybe
 
 
 def _restore_clock(session: Session, stored: StoredRoom) -> None:

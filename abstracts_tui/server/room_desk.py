@@ -201,9 +201,10 @@ class RoomDesk:
         records = [live.record]
 
         def moved(changed: Changed) -> None:
-            # Read again whole (`Rooms._reload` adopts another record, then tells what
-            # changed): copied again, the replica tells its screen the same. A take-back's
-            # steps keep the record, and come to the replica with their command.
+            # Read again whole (`Rooms._reload` adopts another record, then has it drawn
+            # again): the replica is copied again, silently, before the events since its
+            # version come to it and say what happened. A take-back's steps keep the
+            # record, and come to the replica with their command.
             if live.record is not records[0]:
                 records[0] = live.record
                 tell("_adopt_here", key, twin(live))

@@ -38,6 +38,13 @@ if TYPE_CHECKING:
 NOTICES = 50
 """How many notifications' messages an app keeps."""
 
+TEXTUAL_COPY = {"screen.copy_text", "copy_text", "copy"}
+"""Textual's copy of a selection, left on super+c once ctrl+c quits: most terminals keep
+that key for themselves, so the help names the terminal's own copy instead."""
+COPYING = ("mouse", "Copy: select with Shift held, then the terminal's copy key")
+"""How text is copied from the screen: Shift held, the terminal selects rather than
+the app (Option on a Mac's Terminal and iTerm2)."""
+
 ASCII_KEYS = {"←": "<", "→": ">", "↑": "^", "↓": "v", "⏎": "enter", "⇥": "tab", "⌫": "bksp"}
 
 
@@ -51,7 +58,14 @@ class AbstractsApp(App[None]):
     # The home screen's styles are read with the app's, in one parse: a screen's own
     # CSS_PATH read later makes Textual parse every style sheet again.
     CSS_PATH = ["app.tcss", "screens/select.tcss"]
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True)]
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+        # A game program leaves on ctrl+c, as line mode does (the games are on the disk):
+        # ahead of Textual's own ctrl+c, which copies a selection in a text field or
+        # else only tells how to quit, once a press. Copying is the terminal's
+        # (a selection made with Shift held).
+        Binding("ctrl+c", "quit", "Quit", id="app.interrupt", show=False, priority=True),
+    ]
 
     def __init__(
         self,
@@ -292,18 +306,12 @@ class AbstractsApp(App[None]):
             return
         try:
             record = Record.load(path)
-        except OSError as error:
-            self.notify(
-                f"Could not load {path}: {describe(error)}.",
-                severity="error",
-                timeout=10,
-                markup=False,
-            )
-            return
-        except RecordError as error:
-            self.notify(
-                f"Could not load {path}: {error}", severity="error", timeout=10, markup=False
-            )
+        except (OSError, RecordError) as error:
+            # In a box that stays until it is closed: a notice would go before it is read.
+            from .dialogs.reading import ReadingDialog
+
+            why = f"{describe(error)}." if isinstance(error, OSError) else str(error)
+            self.push_screen(ReadingDialog("Not loaded", f"Could not load {path}: {why}"))
             return
         session = Session(record, self.saved_games.new_path(record.game))
         session.save_autosave()
@@ -338,12 +346,13 @@ class AbstractsApp(App[None]):
         grouped: dict[str, list[str]] = {}
         for active in self.screen.active_bindings.values():
             binding = active.binding
-            if binding.description:
+            if binding.description and binding.action not in TEXTUAL_COPY:
                 shown = grouped.setdefault(binding.description, [])
                 key = self.get_key_display(binding)
                 if key not in shown:
                     shown.append(key)
         keys = [(" ".join(shown), description) for description, shown in grouped.items()]
+        keys.append(COPYING)
         if isinstance(screen, PlayScreen) and screen.offers("toggle_analysis"):
             keys += self.mode_keys(grouped)  # not in a shared game, which has no analysis
         if isinstance(screen, PlayScreen) and screen.online is not None:

@@ -4,9 +4,10 @@ request, offer and accept a rematch, open the room's chat.
 
 Each command goes to the room (`send`: the room's gateway, which commits it before the
 game changes, or refuses it with one sentence); the screen says it was sent, and what
-became of it. When the other player offers something, this player is asked in a dialog
-(Escape puts it off: the offer stays, and the status line says so); a watcher is told.
-No store here, and nothing of the screen's own layout.
+became of it. What the others did comes as the room's events (`heard`), said in the words
+of `rooms.told`: when the other player offers something (`OfferMade`), this player is
+asked in a dialog (Escape puts it off: the offer stays, and the status line says so); a
+watcher is told. No store here, and nothing of the screen's own layout.
 """
 
 from __future__ import annotations
@@ -19,20 +20,21 @@ from textual.app import App
 
 from ..commands import Abort, Command, Rematch, Resign, Takeback
 from ..rooms.chat import Chat
-from ..rooms.play import (
-    REMATCH,
-    TAKEBACK,
-    answer_text,
-    check,
-    done_text,
-    offer,
-    offer_text,
-    opponent,
-    takeback_moves,
+from ..rooms.events import (
+    Ended,
+    Event,
+    OfferDeclined,
+    OfferMade,
+    Rated,
+    RematchMade,
+    Stamped,
+    TakenBack,
 )
+from ..rooms.play import REMATCH, TAKEBACK, check, done_text, offer, opponent, takeback_moves
 from ..rooms.room import RoomError
+from ..rooms.told import rated_text, told
 from ..rules import RulesError
-from ..session import Change, Changed, Offer, Session
+from ..session import Offer, Session
 from .dialogs.online import AbortDialog, OfferDialog, ResignDialog
 
 Send = Callable[[Command], Awaitable[None]]
@@ -43,6 +45,16 @@ NewRoom = Callable[[], Awaitable[object]]
 screens then go there); raises RoomError or a RulesError with one sentence."""
 ChatSend = Callable[[str], Awaitable[str | None]]
 """Says a line in the room's chat: the refusal's sentence, or None once said."""
+Heard = Callable[[list[Stamped]], None]
+"""Told the room's new events, in order, once the game shown has their change."""
+Listen = Callable[[Heard], Callable[[], None]]
+"""Calls its argument with each change's events until the callable it returns is called
+(`rooms.client.Shown.listen`)."""
+
+
+def no_events(heard: Heard) -> Callable[[], None]:
+    """A room that tells no events (its game is changed here only)."""
+    return lambda: None
 
 
 class Host(Protocol):
@@ -71,6 +83,8 @@ class RoomSeat:
     """Show room `code` (the rematch's) to this player."""
     players: Callable[[], tuple[str, ...]]
     """The room's players now (the watchers are the others connected)."""
+    listen: Listen = no_events
+    """How the screen hears the room's events (`OnlinePlay.heard`)."""
 
 
 class OnlinePlay:
@@ -92,8 +106,6 @@ class OnlinePlay:
         """The offers this player was asked about already (one dialog for each)."""
         self.gone = False
         """Whether this screen went on to the rematch's room."""
-        self.known: dict[str, Offer] = dict(session.offers)
-        """The offers as this screen last saw them (to tell an answer's news)."""
 
     @property
     def player(self) -> bool:
@@ -198,37 +210,32 @@ class OnlinePlay:
 
         self.host.app.push_screen(dialog, answered)
 
-    def changed(self, changed: Changed) -> None:
-        """What the screen says and asks when the room's game changed."""
-        session = self.session
-        if changed.change is Change.END:
-            self.host.say(f"Game over: {session.turn_text()}.")
-            return
-        if changed.change is not Change.OFFER:
-            return  # an accepted take-back's steps come before its answer's news
-        before, self.known = self.known, dict(session.offers)
-        if session.rematch is not None:
-            if self.player and not self.gone:
-                self.gone = True
-                self.room.go_to(session.rematch)
-            elif not self.player:
-                self.host.say(f"The players play again in room {session.rematch}.")
-            return
-        for kind, ask in ((TAKEBACK, self.answer_takeback), (REMATCH, self.ask_rematch)):
-            waiting = offer(session, kind)
-            if waiting is None or waiting.by == self.user or (kind, waiting) in self.asked:
-                continue
-            if self.player:
-                ask(waiting)
-            else:
-                self.host.say(offer_text(session, self.user) or "")
-            return
-        by = changed.by
-        if by is None or by == self.user:
-            return  # this screen's own answer: said when it is committed
-        answered = answer_text(session, before, by)
-        if answered is not None:
-            self.host.say(answered)
+    def heard(self, event: Event) -> None:
+        """What the screen says and asks of one of the room's events (its game has the
+        change already): the others' offers, answers and rematch, and the game's end."""
+        session, user = self.session, self.user
+        match event:
+            case Ended(how=Ended.BOARD):
+                return  # said with the move that ended it
+            case Ended(how=Ended.TIME):
+                self.host.say(f"Time is up. {session.turn_text()}.")
+            case Ended():
+                self.host.say(f"Game over: {session.turn_text()}.")
+            case Rated():
+                self.host.say(f"Game over: {session.turn_text()}. {rated_text(event)}")
+            case RematchMade(room=room) if self.player:
+                if not self.gone:
+                    self.gone = True
+                    self.room.go_to(room)
+            case OfferMade(kind, by) if by != user and self.player:
+                waiting = offer(session, kind)
+                if waiting is not None and (kind, waiting) not in self.asked:
+                    ask = self.answer_takeback if kind == TAKEBACK else self.ask_rematch
+                    ask(waiting)
+            case RematchMade() | OfferMade() | OfferDeclined() | TakenBack():
+                if getattr(event, "by", None) != user:  # one's own: said once committed
+                    for line in told(event, user, session.people):
+                        self.host.say(line)
 
     # -- sending -----------------------------------------------------------------------------
 

@@ -38,10 +38,37 @@ def next_mistake(review: Review, here: int, step: int) -> int | None:
     return next((n for n in reversed(numbers) if n - 1 < here), numbers[-1])
 
 
-def review_text(review: Review, names: Sequence[str], colours: Sequence[str]) -> Text:
+def next_biggest(review: Review, shown: int | None) -> int | None:
+    """The number of the listed mistake that lost most, or, where `shown` is the number
+    of a listed mistake, the one that lost most after it (round to the biggest again);
+    None if none."""
+    numbers = [m.number for m in sorted(mistakes_in_order(review), key=lambda m: -m.loss)]
+    if not numbers:
+        return None
+    if shown in numbers:
+        return numbers[(numbers.index(shown) + 1) % len(numbers)]
+    return numbers[0]
+
+
+def mistake_line(review: Review, number: int) -> int | None:
+    """The line of `review_text` that lists mistake `number` (0 for its first line);
+    None if it is not listed."""
+    line = 1
+    for person in (0, 1):
+        found = review.mistakes(person, SHOWN_MISTAKES)
+        numbers = [m.number for m in found]
+        if number in numbers:
+            return line + 1 + numbers.index(number)
+        line += 1 + max(1, len(found))
+    return None
+
+
+def review_text(
+    review: Review, names: Sequence[str], colours: Sequence[str], shown: int | None = None
+) -> Text:
     """`Review (win rate the mover lost)`, then per person the accuracy and the biggest
     mistakes (`    5. e5     -10.8% b3`: move 5, e5 lost 10.8 points, the review's best was
-    b3); a click on a mistake goes to it."""
+    b3), mistake `shown` in reverse video; a click on a mistake goes to it."""
     text = Text("Review (win rate the mover lost)\n")
     for person, name in enumerate(names):
         accuracy = review.accuracy(person)
@@ -53,9 +80,10 @@ def review_text(review: Review, names: Sequence[str], colours: Sequence[str]) ->
         for m in found:
             best = f" {m.best}" if m.best else ""
             line = f"  {m.number:>3}. {m.name:<6}{-100 * m.loss:6.1f}%{best}"
-            text.append(line, Style(meta={"@click": f"screen.go_to_mistake({m.number})"}))
+            click = Style(meta={"@click": f"screen.go_to_mistake({m.number})"})
+            text.append(line, click + Style(reverse=True) if m.number == shown else click)
             text.append("\n")
-    text.append(", . or a click: go to a mistake")
+    text.append("! the biggest first, . , in order,\nor a click: go to a mistake")
     return text
 
 

@@ -66,9 +66,12 @@ def test_check_names_the_line_of_a_fault(tmp_path: Path) -> None:
 
 
 def test_check_a_missing_file(tmp_path: Path) -> None:
-    done = run("check", str(tmp_path / "none.sgf"))
-    assert done.returncode == 1
-    assert "No such file" in done.stderr
+    path = tmp_path / "none.sgf"
+    for command in ("check", "review"):
+        done = run(command, str(path))
+        # One sentence, as line mode says it; nothing of Python's `[Errno 2] ...`.
+        assert done.returncode == 2
+        assert done.stderr == f"Error: {path} could not be opened: no such file or folder.\n"
 
 
 def chain(path: Path, nodes: int, last: str = "") -> None:

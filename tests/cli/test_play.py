@@ -42,3 +42,28 @@ def test_two_computers_play_a_game_to_the_end_in_a_terminal(tmp_path: Path) -> N
     record = Record.load(saved)
     assert record.computers == {"Computer": "easy", "Computer 2": "easy"}
     assert record.result != ""
+
+
+@needs_tmux
+def test_a_record_that_cannot_be_read_stops_play_load_before_the_screen_opens(
+    tmp_path: Path,
+) -> None:
+    """In a terminal, where the app would open: one sentence on standard error, status 2,
+    as line mode says it."""
+    (tmp_path / "broken.sgf").write_text("not a record")
+    for name, said in (
+        ("missing.sgf", "Error: missing.sgf could not be opened: no such file or folder."),
+        ("broken.sgf", "Error: broken.sgf is not a game record this program can read: line 1"),
+    ):
+        command = (
+            f"cd {tmp_path}; XDG_DATA_HOME={tmp_path} {sys.executable} -m abstracts_tui "
+            f"play --load {name} 2>errors; echo EXIT=$?; sleep 30"
+        )
+        terminal = Tmux(command, 100, 30)
+        try:
+            screen = terminal.wait_for(lambda screen: "EXIT=" in screen, 60)
+            assert "EXIT=2" in screen, screen
+        finally:
+            terminal.close()
+        errors = (tmp_path / "errors").read_text()
+        assert errors.startswith(said) and errors.count("\n") == 1, errors

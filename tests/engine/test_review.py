@@ -85,6 +85,56 @@ def test_a_swap_exchanges_the_people() -> None:
     ]
 
 
+# An empty Egotzi 5x5 opened in the centre: the second person's best answer is the pie
+# rule's swap (taking the first colour's strong start).
+CENTRE_OPENING = "egotzi size=5,variant=standard ...../...../...../...../..... black swap=no"
+
+
+def centre_opening(second: str) -> object:
+    """c3, then `second` (swap or a cell), then two more moves."""
+    game = load_position(CENTRE_OPENING)
+    for move in ("c3", second, *[m for m in ("b2", "d4", "b4") if m != second][:2]):
+        game.play(move)
+    return game
+
+
+def test_a_swap_that_was_best_loses_nothing_and_declining_it_does() -> None:
+    swapped = Reviewer(centre_opening("swap"), Budget(playouts=300), seed=1).run()
+    swap = swapped.moves[1]
+    assert (swap.name, swap.best, swap.person) == ("swap", "swap", 1)
+    # The swapper's chances are the first colour's before and after (the board stays).
+    assert swap.before > 0.6 and swap.after > 0.5
+    assert swap.loss == 0 and swap.accuracy == 100
+    assert swap not in swapped.mistakes(1)
+    # The first colour leads after the centre, whoever holds it.
+    assert swapped.evaluations[1] > 0.6 and swapped.evaluations[2] > 0.5
+    declined = Reviewer(centre_opening("b2"), Budget(playouts=300), seed=1).run()
+    played_on = declined.moves[1]
+    assert (played_on.best, played_on.person) == ("swap", 1)
+    assert played_on.loss > 0.3
+    assert declined.mistakes(1, 1) == [played_on]
+
+
+def test_review_command_does_not_call_the_best_swap_a_mistake(tmp_path: Path, core: str) -> None:
+    record = Record.from_game(centre_opening("swap"), players=("Ann", "Bob"))  # type: ignore[arg-type]
+    path = tmp_path / "swap.sgf"
+    record.save(path)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ABSTRACTS_TUI_")}
+    env.update({CORE_VARIABLE: core, "ABSTRACTS_TUI_SEED": "1"})
+    done = subprocess.run(
+        [sys.executable, "-m", "abstracts_tui", "review", str(path), "--playouts", "300"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[3].split() == ["2", "Bob", "swap", "swap", *lines[3].split()[4:6], "0.0%"]
+    bob = next(line for line in lines if line.startswith("Biggest mistakes of Bob:"))
+    assert "swap" not in bob
+
+
 def test_review_command_prints_moves_mistakes_and_accuracy(tmp_path: Path, core: str) -> None:
     game, blunder = blunder_game()
     record = Record.from_game(game, players=("Ann", "Bob"))  # type: ignore[arg-type]

@@ -171,7 +171,7 @@ def check_a_record(product: Product, user: dict[str, str], tmp_path: Path) -> No
     assert "moves: c3 b2 d4" in done.stdout.splitlines()
     assert "Horizontal to move" in done.stdout
     broken = tmp_path / "broken.sgf"
-    broken.write_text(RECORD.replace("V[d4]", "V[c3]"))
+    broken.write_text(RECORD.replace("B[d4]", "B[c3]"))
     done = product.run("check", str(broken), env=user)
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "c3" in done.stderr and len(done.stderr.splitlines()) == 1

@@ -69,18 +69,19 @@ def test_a_whole_game_is_played_by_lines_and_every_move_said(
     term.wait_for("The game is over.")
     points = played.score().points
     colours = [c.capitalize() for c in played.info.colours]
-    assert term.wait_for("Final score: ") == (
-        f"Final score: {colours[0]} {format_number(points[0])}, "
-        f"{colours[1]} {format_number(points[1])}."
-    )
+    said = f"{colours[0]} {format_number(points[0])}, {colours[1]} {format_number(points[1])}"
+    assert term.wait_for("Final score: ").startswith(f"Final score: {said}")
     outcome = played.outcome()
     assert outcome is not None
-    assert term.wait_for(outcome.reason[:1].upper()) == (
-        outcome.reason[:1].upper() + outcome.reason[1:] + "."
-    )
+    if not outcome.reason.startswith(said):  # a reason that says more than the score
+        term.wait_for(outcome.reason[:1].upper() + outcome.reason[1:] + ".")
     # Each part of the score (patch, region or group) follows, one a line.
     for line in played.score().lines:
-        term.wait_for(line.strip()[:1].upper() + line.strip()[1:])
+        if not line.strip().endswith(said):
+            term.wait_for(line.strip()[:1].upper() + line.strip()[1:])
+    term.wait_for("Now: undo (u) takes back the last move, new (n) starts another game")
+    end = term.text().split("The game is over.")[1].split("Now: undo (u)")[0]
+    assert end.count(said) == 1, end  # the final score said once
     term.send("quit")
     term.wait_for("Goodbye.")
     assert term.close() == 0
@@ -131,8 +132,8 @@ def test_the_board_a_row_a_column_a_cell_and_the_legal_moves_in_words(tmp_path: 
     term.send("score")
     assert term.wait_for("Score now") == "Score now: Blue 0, Orange 0."
     term.send("undo")
-    assert term.wait_for("Took back") == "Took back 1 move."
-    assert term.wait_for("Orange to move") == "Orange to move (Player 2)."
+    # Whose turn it is now, in the same line (said once).
+    assert term.wait_for("Took back") == "Took back 1 move. Orange to move (Player 2)."
     term.send("quit")
     assert term.wait_for("The game is kept")
     assert term.close() == 0
@@ -144,7 +145,7 @@ def test_the_board_a_row_a_column_a_cell_and_the_legal_moves_in_words(tmp_path: 
         "Blue to move (Player 1).",
         "Orange to move (Player 2).",
         "Blue to move (Player 1).",
-        "Orange to move (Player 2).",
+        "Took back 1 move. Orange to move (Player 2).",
     ]
     # The game in progress is offered the next time, as it was left.
     again = LineTerminal("--lines", home=tmp_path)
@@ -224,7 +225,10 @@ def test_without_a_terminal_it_reads_lines_from_a_pipe(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert "White (Player 1) plays a1." in lines
-    assert "help (?): this list. quit (q): leave; the game is kept and offered next time." in lines
+    assert (
+        "help (?): this list. quit (q): leave; a game with a move is kept and offered next time."
+        in lines
+    )
     assert lines[-1] == "End of input: the game is kept."
 
 
@@ -264,3 +268,93 @@ def test_the_setting_lines_starts_line_mode_and_no_lines_the_screen(tmp_path: Pa
     assert "\x1b[?1049h" in screen.text()  # the alternate screen of the app
     os.write(screen.master, b"\x11")  # ctrl+q
     assert screen.close() == 0
+
+
+def piped(home: Path, *args: str, typed: str) -> list[str]:
+    """`abstracts-tui ARGS` with `typed` piped in (a script, or a screen reader's own
+    line editor), the lines it wrote."""
+    done = subprocess.run(
+        [sys.executable, "-m", "abstracts_tui", *args],
+        input=typed,
+        capture_output=True,
+        text=True,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "XDG_DATA_HOME": str(home / "data"),
+            "ABSTRACTS_TUI_CONFIG": str(home / "settings.toml"),
+        },
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_rules_is_a_command_also_at_the_komi_and_side_questions(tmp_path: Path) -> None:
+    lines = piped(
+        tmp_path, "play", "linage", "--size", "5", "--lines", typed="rules\n0.5\nrules\nfirst\nr\n"
+    )
+    aim = "Aim: own more points than your opponent when the game ends."
+    assert lines.count(aim) == 2, lines  # at the komi question and at the side question
+    assert not [line for line in lines if line.startswith("Not set")], lines
+    assert "Komi 0.5." in lines
+    assert "Player 2 takes Vertical." in lines
+    # Each paragraph of the rules is one line, as the rules screen has them.
+    turn = next(line for line in lines if line.startswith("Turn: "))
+    assert turn.startswith("Turn: Vertical moves first. On your turn either place a stone")
+    assert turn.endswith(".")
+    assert "rules: the rules of this game, in short." in piped(
+        tmp_path, "play", "pilo", "--lines", typed="help\n"
+    )
+
+
+def test_the_end_says_the_score_once_what_can_be_done_and_undo_whose_turn(
+    tmp_path: Path,
+) -> None:
+    played = random_game("partitions", 5, None, seed=3)
+    moves = [played.move_name(move) for move in played.moves]
+    lines = piped(
+        tmp_path,
+        *("play", "partitions", "--size", "5", "--first", "Ann", "--second", "Bob", "--lines"),
+        typed="\n".join([*moves, "undo", "quit", ""]),
+    )
+    end = lines.index("The game is over. White (Ann) wins.")
+    assert lines[end + 1] == "Final score: White 12, Black 0."
+    after = lines.index(
+        "Now: undo (u) takes back the last move, new (n) starts another game, "
+        "save FILE keeps the record, quit (q) leaves."
+    )
+    assert [line for line in lines[end:after] if "White 12, Black 0" in line] == [
+        "Final score: White 12, Black 0."
+    ]
+    last = played.colour_name(1 - played.turn).capitalize()  # who played the last move
+    person = "Ann" if last == "White" else "Bob"
+    assert lines[after + 1] == f"Took back 1 move. {last} to move ({person})."
+    assert lines[after + 2] == "The game is kept: it is offered again next time."
+
+
+def test_the_menu_understands_help_and_new(tmp_path: Path) -> None:
+    piped(tmp_path, "play", "pilo", "--size", "6", "--lines", typed="c3\n")
+    lines = piped(tmp_path, "--lines", typed="?\nnew\nquit\n")
+    assert lines[1] == "Games in progress:"
+    assert lines[4] == (
+        "Type the number of your choice (1 to 2) or the start of its words, then Enter; "
+        "quit leaves."
+    )
+    assert lines[5:8] == lines[1:4]  # the list again
+    assert lines[8] == "Which game?"
+    assert not [line for line in lines if line.startswith("Type a number")], lines
+
+
+def test_new_starts_another_game_and_one_without_a_move_is_not_kept(tmp_path: Path) -> None:
+    lines = piped(
+        tmp_path, "play", "petrify", "--size", "6", "--lines", typed="new\npilo\n1\nc3\nquit\n"
+    )
+    new = lines.index("The game had no move, so it is not kept.")
+    assert lines[new + 1] == "Which game?"
+    assert "Pilo, 8 by 8: Player 1 against Player 2." in lines[new:]
+    assert "Blue (Player 1) plays c3." in lines[new:]
+    assert lines[-1] == "The game is kept: it is offered again next time."
+    games, _ = SavedGames(tmp_path / "data" / "abstracts-tui").read()
+    assert [game.describe() for game in games] == [
+        "Pilo 8x8, Player 1 - Player 2, 1 move, Orange to move (Player 2)"
+    ]

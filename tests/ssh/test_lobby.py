@@ -301,7 +301,8 @@ def test_the_archive_lists_finished_games_by_page_and_opens_a_copy_to_study(
         await ann.wait_for("Enter plays")
         move = other_move(9, 3)
         ann.send(move)
-        await ann.wait_until(lambda text: text.splitlines()[-2].strip() == move, move)
+        # The move line, and beside it whether what is typed is a legal move.
+        await ann.wait_until(lambda text: text.splitlines()[-2].split()[:1] == [move], move)
         ann.send(ENTER)
         await ann.wait_for("(2/2)")
         ann.send("n")

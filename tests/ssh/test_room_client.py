@@ -4,8 +4,8 @@ server's loop, and a client on another thread's loop, as a session's app has it.
 A replica follows every command the room applies, in order (the other player's, and its
 own, which it has before its send returns), from the moment its screen follows it (what
 came before is told then, not lost); a refused command comes back with its sentence and
-changes nothing; a replica copied again whole tells its screen the moves gained, by whom,
-as the commands would have; the room's presence and the your-move news cross; once
+changes nothing; a replica copied again whole says nothing by itself, its events say
+what happened, each once; the room's presence and the your-move news cross; once
 hidden, nothing of the replica is left on the server's loop.
 """
 
@@ -19,8 +19,9 @@ import pytest
 from abstracts_tui.commands import ChooseSide, Play, Resign, SetKomi, Takeback
 from abstracts_tui.crossing import on_thread, run_in
 from abstracts_tui.game_setup import Setup
-from abstracts_tui.rooms.apply import adopt, apply, twin
+from abstracts_tui.rooms.apply import twin
 from abstracts_tui.rooms.chat import ChatRefused
+from abstracts_tui.rooms.events import Stamped
 from abstracts_tui.rooms.holder import new_holder
 from abstracts_tui.rooms.live import Refused
 from abstracts_tui.rooms.presence import PRESENCES
@@ -222,13 +223,12 @@ def test_a_move_made_before_the_screen_listens_is_told_to_it_when_it_does(
     asyncio.run(server())
 
 
-def test_a_replica_copied_again_tells_its_screen_each_move_gained_and_by_whom(
+def test_a_replica_that_went_astray_and_is_copied_again_says_each_event_once_in_order(
     tmp_path: Path,
 ) -> None:
-    """The room read again whole from its store (as after another process's changes it
-    could not follow): every replica is copied again, and its screen is told the moves
-    gained, by whom, with their names (not only that the position changed); the same
-    when a replica went astray on its own and is copied again."""
+    """A replica that went astray (a move taken back here only) no longer takes the
+    room's commands: it is copied again whole, silently (its screen is only drawn again),
+    and the room's events say what happened: each once, in order, none from the copy."""
     ann, bob = new_holder("ann"), new_holder("bob")
     store = SqliteStore(tmp_path / "server.db")
 
@@ -239,13 +239,6 @@ def test_a_replica_copied_again_tells_its_screen_each_move_gained_and_by_whom(
         loop = asyncio.get_running_loop()
         client, desk = thread_client(rooms, store, bob, loop)
 
-        async def read_again(*played: tuple[str, str]) -> None:
-            # What `Rooms` does with the room read again from the store: adopt it whole.
-            fresh = twin(room.session)
-            for by, move in played:
-                apply(fresh, Play(move), by, rooms.live.now())
-            adopt(room.session, fresh)
-
         async def as_ann(command: object) -> None:
             await rooms.send(room, command, ann)  # type: ignore[arg-type]
 
@@ -253,38 +246,41 @@ def test_a_replica_copied_again_tells_its_screen_each_move_gained_and_by_whom(
             return twin(room.session)
 
         async def app() -> None:
-            news: list[str] = []
-            client.connect(lambda code, text, ring: news.append(text))
+            client.connect(lambda code, text, ring: None)
             await client.enter(room.code, watch=False)
             shown = await client.show(room.code)
             assert shown is not None
             replica = shown.session
             told: list[Changed] = []
+            heard: list[Stamped] = []
             replica.listeners.append(told.append)
+            shown.listen(heard.extend)
             shown.follow(True, lambda: None)
             first = a_move(replica)
-            after = twin(replica)
-            after.play(first)
-            second = a_move(after)
-            record = replica.record
-            await run_in(loop, read_again(("ann", first), ("bob", second)))
-            await until(lambda: moves(replica) == [first, second])
-            assert replica.record is not record  # copied whole, not followed
-            assert [(c.change, c.by, c.move) for c in told] == [
-                (Change.MOVE, "ann", first),
-                (Change.MOVE, "bob", second),
-            ]
-            # Astray on its own (a move taken back here only): ann's next move does not
-            # apply to it, so it is copied again, and told bob's move and ann's.
-            replica.take_back(1)
+            await run_in(loop, as_ann(Play(first)))
+            await until(lambda: moves(replica) == [first])
+            replica.take_back(1)  # astray: ann's move gone here only
             told.clear()
+            start = shown.version
+            second = a_move(await run_in(loop, live_copy()))
+            await shown.send(Play(second))  # does not apply here: copied again
             third = a_move(await run_in(loop, live_copy()))
             await run_in(loop, as_ann(Play(third)))
             await until(lambda: moves(replica) == [first, second, third])
-            assert [(c.change, c.by, c.move) for c in told if c.change is Change.MOVE] == [
-                (Change.MOVE, "bob", second),
-                (Change.MOVE, "ann", third),
+            await until(lambda: shown.version == room.version)
+            after = [stamped for stamped in heard if stamped.version > start]
+            assert [stamped.version for stamped in after] == list(
+                range(start + 1, room.version + 1)
+            )
+            assert [(e.event.by, e.event.move) for e in after] == [  # type: ignore[union-attr]
+                ("bob", second),
+                ("ann", third),
             ]
+            # The copy told the screen no move (bob's never applied here): only that the
+            # position is drawn again; the events said it.
+            assert (Change.MOVE, "bob", second) not in [(c.change, c.by, c.move) for c in told]
+            assert Change.STEP in [c.change for c in told]
+            assert replica.record.to_sgf() == (await run_in(loop, live_copy())).record.to_sgf()
             shown.follow(False, lambda: None)
             await run_in(loop, asyncio.sleep(0))
 

@@ -23,6 +23,7 @@ from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.online import OnlinePlay, RoomSeat
 from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.settings import Settings
+from tests.tui.room_events import LocalRoom
 from tests.tui.waiting import until
 
 Steps = Callable[[AbstractsApp, OnlinePlay, Pilot[None]], Awaitable[None]]
@@ -42,14 +43,16 @@ def run(tmp_path: Path, steps: Steps, *, user: str = "bob", moves: int = 0) -> S
             for _ in range(moves):
                 session.play(session.game.move_name(session.game.legal_moves()[0]))
 
+            room_events = LOCAL[id(session)] = LocalRoom(session)
+
             async def send(command: Command) -> None:
-                play.apply(session, command, user)
+                room_events.send(command, user)
 
             async def chat_send(text: str) -> str | None:
                 return None
 
             async def rematch_room() -> None:  # the room's own: made, then named here
-                play.apply(session, Rematch(Rematch.ACCEPT, "r3mt"), user)
+                room_events.send(Rematch(Rematch.ACCEPT, "r3mt"), user)
 
             room = RoomSeat(
                 code="k7m2",
@@ -60,9 +63,10 @@ def run(tmp_path: Path, steps: Steps, *, user: str = "bob", moves: int = 0) -> S
                 rematch_room=rematch_room,
                 go_to=gone_to.append,
                 players=lambda: session.people,
+                listen=room_events.listen,
             )
             online = OnlinePlay(screen, session, room, send)
-            session.listeners.append(online.changed)
+            room_events.listen(lambda events: [online.heard(e.event) for e in events])
             await pilot.pause()
             await steps(app, online, pilot)
             result.append(session)
@@ -70,6 +74,15 @@ def run(tmp_path: Path, steps: Steps, *, user: str = "bob", moves: int = 0) -> S
     result: list[Session] = []
     asyncio.run(main())
     return result[0]
+
+
+LOCAL: dict[int, LocalRoom] = {}
+"""Each game's room, by the game's id."""
+
+
+def ann(session: Session, command: Command) -> None:
+    """`command` sent from ann's connection."""
+    LOCAL[id(session)].send(command, "ann")
 
 
 def status(app: AbstractsApp) -> str:
@@ -115,7 +128,7 @@ def test_a_resignation_is_confirmed_then_sent(tmp_path: Path) -> None:
 def test_the_other_players_take_back_request_is_asked_and_answered(tmp_path: Path) -> None:
     async def steps(app: AbstractsApp, online: OnlinePlay, pilot: Pilot[None]) -> None:
         session = online.session
-        play.apply(session, Takeback(Takeback.OFFER), "ann")  # from ann's connection
+        ann(session, Takeback(Takeback.OFFER))  # from ann's connection
         await until(pilot, on_top(app, OfferDialog))
         await pilot.press("escape")  # later
         await until(pilot, lambda: status(app) == "ann asks to take back: u answers.")
@@ -135,7 +148,7 @@ def test_asking_to_take_back_says_it_waits_and_a_decline_is_told(tmp_path: Path)
         await until(pilot, lambda: status(app) == "Take-back asked: waiting for ann's answer.")
         online.takeback()
         await until(pilot, lambda: status(app).startswith("You have asked to take back"))
-        play.apply(online.session, Takeback(Takeback.DECLINE), "ann")
+        ann(online.session, Takeback(Takeback.DECLINE))
         await until(pilot, lambda: status(app) == "ann declined the take-back: play on.")
 
     run(tmp_path, steps, moves=2)
@@ -147,7 +160,7 @@ def test_a_rematch_offered_by_the_other_is_accepted_in_a_new_room(tmp_path: Path
         online.rematch()
         await until(pilot, lambda: status(app) == "A rematch is offered once the game is over.")
         session.resign(0)
-        play.apply(session, Rematch(Rematch.OFFER), "ann")
+        ann(session, Rematch(Rematch.OFFER))
         await until(pilot, on_top(app, OfferDialog))
         await pilot.press("y")
         await until(pilot, lambda: session.rematch == "r3mt")
@@ -160,7 +173,7 @@ def test_a_rematch_declined_is_sent_and_the_offerer_is_told(tmp_path: Path) -> N
     async def steps(app: AbstractsApp, online: OnlinePlay, pilot: Pilot[None]) -> None:
         session = online.session
         session.resign(0)
-        play.apply(session, Rematch(Rematch.OFFER), "ann")
+        ann(session, Rematch(Rematch.OFFER))
         await until(pilot, on_top(app, OfferDialog))
         await pilot.press("n")
         await until(pilot, lambda: status(app) == "Rematch declined.")
@@ -173,7 +186,7 @@ def test_a_rematch_declined_is_sent_and_the_offerer_is_told(tmp_path: Path) -> N
         session.resign(0)
         online.rematch()
         await until(pilot, lambda: status(app).startswith("Rematch offered: waiting for ann"))
-        play.apply(session, Rematch(Rematch.DECLINE), "ann")
+        ann(session, Rematch(Rematch.DECLINE))
         await until(pilot, lambda: status(app) == "ann declined the rematch.")
 
     run(tmp_path, offered, moves=2)
@@ -181,7 +194,7 @@ def test_a_rematch_declined_is_sent_and_the_offerer_is_told(tmp_path: Path) -> N
 
 def test_a_watcher_is_told_of_offers_and_gives_no_command(tmp_path: Path) -> None:
     async def steps(app: AbstractsApp, online: OnlinePlay, pilot: Pilot[None]) -> None:
-        play.apply(online.session, Takeback(Takeback.OFFER), "ann")
+        ann(online.session, Takeback(Takeback.OFFER))
         await until(pilot, lambda: status(app) == "ann asks to take back.")
         assert isinstance(app.screen, PlayScreen)  # no dialog for a watcher
         online.resign()

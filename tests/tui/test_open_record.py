@@ -178,3 +178,32 @@ def test_the_picker_snapshot(
         dialog(app).query_one("#path", Input).cursor_blink = False
 
     assert snap_compare(build_app(PETRIFY, data=data), run_before=steps, terminal_size=size)
+
+
+def test_a_record_that_cannot_be_read_is_told_in_a_box_that_stays(
+    records: Path, tmp_path: Path
+) -> None:
+    """The reason stays on the screen until it is closed (a notice went before it was read),
+    and the game shown before goes on."""
+    from abstracts_tui.tui.dialogs.reading import ReadingDialog
+
+    (records / "broken.sgf").write_text("(;FF[4]GM[1000]GA[petrify]SZ[6];B[zz9])")
+    app = build_app(PETRIFY, data=tmp_path / "data")
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await open_picker(app, pilot)
+        field = dialog(app).query_one("#path", Input)
+        field.focus()
+        field.value = "broken.sgf"
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ReadingDialog))
+        said = str(app.screen.query_one("#reading-text", Static).content)
+        assert said.startswith("Could not load broken.sgf: "), said
+        assert "zz9" in said
+        await pilot.pause(0.5)
+        assert isinstance(app.screen, ReadingDialog)  # until it is closed
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, ReadingDialog))
+        assert moves(app) == ("petrify", [])
+
+    run(app, scenario)

@@ -27,6 +27,7 @@ from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.review_view import mistakes_in_order
 from abstracts_tui.tui.screens import play
 from abstracts_tui.tui.screens.play import PlayScreen
+from tests.tui.test_help import visible_text
 from tests.tui.test_study import shown
 from tests.tui.waiting import until
 
@@ -248,3 +249,34 @@ def test_analysis_shows_the_live_search_s_playouts_per_second(
         assert 0.9 * min(before, after) <= rate <= 1.1 * max(before, after)
 
     run(build_app(load=str(path), data=tmp_path / "data"), scenario)
+
+
+def test_at_80x24_a_key_goes_to_the_biggest_mistakes_and_the_list_shows_each(
+    tmp_path: Path,
+) -> None:
+    path = record_file(tmp_path)
+    app = build_app(load=str(path), data=tmp_path / "data")
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = next(s for s in app.screen_stack if isinstance(s, PlayScreen))
+            await review(screen, pilot)
+            found = screen.review
+            assert found is not None
+            biggest = sorted(mistakes_in_order(found), key=lambda m: -m.loss)
+            assert len(biggest) >= 3
+            for m in biggest[:3]:
+                await pilot.press("exclamation_mark")
+                await pilot.pause(0.2)
+                assert screen.session.node is screen.review_nodes[m.number - 1]
+                assert shown(screen, "#status").startswith(f"Move {m.number}: ")
+                # The mistake's line of the list is on the screen.
+                listed = f"{m.number:>3}. {m.name}"
+                assert listed in visible_text(app)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            keys = dict((d, k) for k, d in app.screen.keys)  # type: ignore[attr-defined]
+            assert keys["Worst move"] == "!"
+
+    asyncio.run(main())

@@ -26,6 +26,7 @@ from abstracts_tui.tui.screens.help import HelpScreen
 from abstracts_tui.tui.screens.play import PlayScreen, Seat
 from abstracts_tui.tui.settings import Settings
 from tests.tui.local_chat import say
+from tests.tui.room_events import LocalRoom
 from tests.tui.waiting import until
 
 Steps = Callable[[AbstractsApp, PlayScreen, Pilot[None]], Awaitable[None]]
@@ -48,8 +49,10 @@ def run(
         session.play(session.game.move_name(session.game.legal_moves()[0]))
     chat, rates = Chat(), Rates()
 
+    room_events = LOCAL[id(session)] = LocalRoom(session)
+
     async def send(command: Command) -> None:
-        play.apply(session, command, user)
+        room_events.send(command, user)
 
     async def said(text: str) -> str | None:
         try:
@@ -62,7 +65,15 @@ def run(
         play.apply(session, Rematch(Rematch.ACCEPT, "r3mt"), user)
 
     room = RoomSeat(
-        "k7m2", user, True, chat, said, rematch_room, lambda code: None, lambda: session.people
+        "k7m2",
+        user,
+        True,
+        chat,
+        said,
+        rematch_room,
+        lambda code: None,
+        lambda: session.people,
+        room_events.listen,
     )
     seat = Seat(
         local_people=frozenset({user}) & frozenset(session.people),
@@ -82,6 +93,10 @@ def run(
 
     asyncio.run(main())
     return session, chat
+
+
+LOCAL: dict[int, LocalRoom] = {}
+"""Each game's room, by the game's id."""
 
 
 def status(app: AbstractsApp) -> str:
@@ -155,7 +170,7 @@ def test_u_asks_to_take_back(tmp_path: Path) -> None:
         await pilot.press("u")
         await until(pilot, lambda: status(app) == "Take-back asked: waiting for ann's answer.")
         assert play.offer_text(screen.session, "ann") == "bob asks to take back."
-        play.apply(screen.session, Takeback(Takeback.ACCEPT), "ann")  # ann's connection
+        LOCAL[id(screen.session)].send(Takeback(Takeback.ACCEPT), "ann")  # ann's connection
         await until(pilot, lambda: status(app).startswith("ann accepted"))
         assert status(app) == "ann accepted the take-back. Orange to move (bob)."
 

@@ -13,7 +13,7 @@ from textual.widgets import OptionList, Static
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.records import Record
 from abstracts_tui.rules import new_game
-from abstracts_tui.saved_games import SavedGames
+from abstracts_tui.saved_games import SavedGames, played_text
 from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.dialogs.resume import ResumeDialog
 from abstracts_tui.tui.factory import build_app
@@ -168,9 +168,16 @@ def test_the_games_in_progress_say_when_they_were_last_played(tmp_path: Path) ->
 
     run(build_app(data=tmp_path), scenario)
     year = datetime.date.today().year - 1
+    # Each also says when it started, from its file's name (both started today here).
+    started = [
+        datetime.datetime.strptime(path.name[:17], "%Y-%m-%d-%H%M%S").strftime("%H:%M")
+        for path in (newer, older)
+    ]
     assert lines == [
-        "today 00:01  Partitions side 5, Ann - Bob, 1 move, Black to move (Bob)",
-        f"4 Mar {year}  Partitions side 5, Ann - Bob, 2 moves, White to move (Ann)",
+        "today 00:01  Partitions side 5, Ann - Bob, 1 move, Black to move (Bob), "
+        f"started today {started[0]}",
+        f"4 Mar {year}  Partitions side 5, Ann - Bob, 2 moves, White to move (Ann), "
+        f"started today {started[1]}",
     ]
 
 
@@ -275,3 +282,101 @@ def test_ctrl_r_with_no_game_in_progress_says_so(tmp_path: Path) -> None:
         assert list(app.notices) == ["No game is in progress."]
 
     run(build_app(data=tmp_path), scenario)
+
+
+def test_a_game_left_without_a_move_is_not_a_game_in_progress(tmp_path: Path) -> None:
+    """Starting a game and leaving it (or taking back its only move) leaves nothing to
+    resume: the next start does not offer it."""
+    app = build_app(Setup("partitions", 5, first="Ann", second="Bob"), data=tmp_path)
+
+    async def nothing_played(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await saved(app, pilot)
+
+    run(app, nothing_played)
+    assert SavedGames(tmp_path).files() == []
+    app = build_app(Setup("pilo", 6, first="Ann", second="Bob"), data=tmp_path)
+
+    async def taken_back(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await type_move(pilot, "c3")
+        await saved(app, pilot)
+        assert len(SavedGames(tmp_path).files()) == 1
+        await pilot.press("u")
+        await pilot.pause()
+        assert moves_of(app) == []
+        await saved(app, pilot)
+
+    run(app, taken_back)
+    assert SavedGames(tmp_path).files() == []
+
+    async def offered(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        assert not isinstance(app.screen, ResumeDialog)
+
+    run(build_app(data=tmp_path), offered)
+
+
+def test_the_same_record_opened_twice_is_one_game_in_progress(tmp_path: Path) -> None:
+    game = new_game("pilo", 6)
+    game.play("a1")
+    game.play("b2")
+    record_path = tmp_path / "record.sgf"
+    Record.from_game(game, ("Cy", "Di")).save(record_path)
+    data = tmp_path / "data"
+
+    async def open_twice(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        for _ in range(2):
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+            await enter_path(app, pilot, record_path)
+            await pilot.pause()
+            assert moves_of(app) == ["a1", "b2"]
+            await saved(app, pilot)
+
+    # From a game just started (which, with no move, is not kept either).
+    run(build_app(Setup("partitions", 5, first="Ann", second="Bob"), data=data), open_twice)
+    games, problems = SavedGames(data).read()
+    assert [g.describe() for g in games] == ["Pilo 6x6, Cy - Di, 2 moves, Blue to move (Cy)"]
+    assert problems == []
+    assert len(SavedGames(data).files()) == 1  # the copy is gone from the folder too
+
+
+def test_a_game_from_a_set_up_position_is_listed_as_such(tmp_path: Path) -> None:
+    """Two games of the same people at the same move read differently: one set up, and
+    each says when it started."""
+    game = new_game("pilo", 6)
+    game.play("a1")
+    game.play("b2")
+    record = Record.from_game(new_game("pilo", 6), ("Ann", "Bob"))
+    record.root.setup = game.position()
+    folder = tmp_path / "games"
+    folder.mkdir()
+    record.save(folder / "2026-11-20-091500-pilo.sgf")
+    record.root.add("c3")
+    record.save(folder / "2026-11-21-101500-pilo.sgf")
+    plain = new_game("pilo", 6)
+    plain.play("c3")
+    Record.from_game(plain, ("Ann", "Bob")).save(folder / "2026-11-22-111500-pilo.sgf")
+    for order, name in enumerate(sorted(folder.iterdir())):  # the newest played last
+        os.utime(name, (1_000_000 + order, 1_000_000 + order))
+    lines: list[str] = []
+
+    async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ResumeDialog)
+        options = dialog.query_one(OptionList)
+        lines.extend(str(options.get_option_at_index(i).prompt) for i in range(3))
+
+    run(build_app(data=tmp_path), scenario, size=(160, 40))
+
+    def when(day: int, hour: int) -> str:  # as the list says a date (another year's too)
+        return played_text(datetime.datetime(2026, 11, day, hour, 15).timestamp())
+
+    played = played_text(1_000_000)
+    assert lines == [
+        f"{played}  Pilo 6x6, Ann - Bob, 1 move, Orange to move (Bob), started {when(22, 11)}",
+        f"{played}  Pilo 6x6, Ann - Bob, set up, 1 move since, Orange to move (Bob), "
+        f"started {when(21, 10)}",
+        f"{played}  Pilo 6x6, Ann - Bob, set up, no move since, Blue to move (Ann), "
+        f"started {when(20, 9)}",
+    ]

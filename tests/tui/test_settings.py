@@ -252,7 +252,9 @@ def test_the_settings_report_comes_over_the_offer_but_never_over_a_game(tmp_path
     path.write_text('theme = "pink"\n')
     data = tmp_path / "data"
     saved = SavedGames(data)
-    Session.start(Setup("pilo", 8), saved.new_path("pilo")).save_autosave()
+    in_progress = Session.start(Setup("pilo", 8), saved.new_path("pilo"))
+    in_progress.play("d4")  # a game with a move is a game in progress
+    assert in_progress.flush()
     app = build_app(data=data, settings=load_settings(path))
 
     async def main() -> None:

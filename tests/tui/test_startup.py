@@ -57,6 +57,8 @@ def test_the_resume_offer_loads_them_when_a_game_is_saved(tmp_path: Path) -> Non
     from abstracts_tui.session import Session
 
     saved = SavedGames(tmp_path)
-    Session.start(Setup("pilo", 8), saved.new_path("pilo")).save_autosave()
+    session = Session.start(Setup("pilo", 8), saved.new_path("pilo"))
+    session.play("a1")  # a game with no move is not kept
+    assert session.flush()
     modules = first_screen_modules(tmp_path)
     assert {"abstracts_tui.records", "abstracts_tui.rules.pilo"} <= modules

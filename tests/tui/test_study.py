@@ -92,7 +92,10 @@ def test_promote_delete_comment_and_the_record_keeps_them(tmp_path: Path) -> Non
         await type_move(pilot, "d4")
         await pilot.press("semicolon", *"sharper", "enter")
         assert session.node.comment == "sharper"
-        await pilot.press("m")  # the variation becomes the main line
+        await pilot.press("M")  # the variation becomes the main line, once confirmed
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
         assert [n.move for n in session.record.root.mainline()] == ["a1", "e5", "d4"]
         await pilot.press("left_square_bracket", "v")  # to e5, then its alternative b2
         assert session.node.move == "b2"
@@ -109,6 +112,45 @@ def test_promote_delete_comment_and_the_record_keeps_them(tmp_path: Path) -> Non
         first = record.root.children[0]
         assert [n.move for n in first.children] == ["e5", "c1"]
         assert first.children[0].children[0].comment == "sharper"
+
+    run(PARTITIONS, tmp_path, scenario)
+
+
+def test_m_goes_back_to_the_main_line_and_a_save_keeps_the_game(tmp_path: Path) -> None:
+    async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
+        session = screen.session
+        for move in ("a1", "b2", "c3"):
+            await type_move(pilot, move)
+        await pilot.press("x", "left_square_bracket", "left_square_bracket")
+        await type_move(pilot, "e5")
+        await type_move(pilot, "d4")
+        await pilot.press("m")
+        # Where the variation left the main line, which stays the game.
+        assert session.node.move == "a1" and session.on_main_line()
+        assert shown(screen, "#status").startswith("Back to the main line, move 1:")
+        assert [n.move for n in session.record.root.mainline()] == ["a1", "b2", "c3"]
+        session.save(tmp_path / "back.sgf")
+        saved = Record.load(tmp_path / "back.sgf")
+        assert [n.move for n in saved.root.mainline()] == ["a1", "b2", "c3"]
+        await pilot.press("m")
+        assert shown(screen, "#status").startswith("This is the main line already (M makes")
+        # Making a line the main line asks first; No leaves the game as it was.
+        await pilot.press("right_square_bracket", "v")  # b2, then its alternative e5
+        assert session.node.move == "e5"
+        await pilot.press("M")
+        await pilot.pause()
+        question = str(app.screen.query_one(".dialog-text", Static).content)
+        assert question.startswith(
+            "Make this line the main line? The main line's moves from move 2"
+        )
+        await pilot.press("n")
+        await pilot.pause()
+        assert [n.move for n in session.record.root.mainline()] == ["a1", "b2", "c3"]
+        await pilot.press("question_mark")
+        await pilot.pause()
+        keys = dict((description, key) for key, description in app.screen.keys)  # type: ignore[attr-defined]
+        assert keys["Back to the main line"] == "m"
+        assert keys["Make this line the main line"] == "M"
 
     run(PARTITIONS, tmp_path, scenario)
 

@@ -20,13 +20,15 @@ if TYPE_CHECKING:
 
 
 def sentence(game: SavedGame) -> str:
-    """`Petrify 8x8, Ann - Bob, 12 moves, Orange to move (Bob), played today 14:05`."""
-    return f"{game.describe()}, played {game.played()}"
+    """`Petrify 8x8, Ann - Bob, 12 moves, Orange to move (Bob), started today 14:02,
+    played today 14:05`."""
+    return f"{game.describe()}{game.started_words()}, played {game.played()}"
 
 
 def line(game: SavedGame) -> Content:
-    """The game's line in the list, when it was played first: `today 14:05  Petrify ...`."""
-    return Content.assemble((game.played(), "bold"), "  ", game.describe())
+    """The game's line in the list, when it was played first: `today 14:05  Petrify ...,
+    started today 14:02`."""
+    return Content.assemble((game.played(), "bold"), "  ", game.describe() + game.started_words())
 
 
 class ResumeDialog(Dialog["SavedGame | None"]):

@@ -330,11 +330,12 @@ class ServerApp(AbstractsApp):
             rematch_room=rematch,
             go_to=lambda code: self.open_room(code, watch=False),
             players=lambda: shown.room.players,
+            listen=shown.listen,
         )
 
     def follow_events(self, shown: Shown) -> None:
-        """Say what the room's events say beyond the play screen's own news: a rated
-        game's rating change, on the room's screen or as a notice (`rooms.told`)."""
+        """A rated game's rating change as a notice while the room's play screen is not
+        on top (on top, the screen says it with the rest of the room's events)."""
 
         def heard(events: list[Stamped]) -> None:
             for stamped in events:
@@ -347,10 +348,7 @@ class ServerApp(AbstractsApp):
         from ..screens.play import PlayScreen
 
         screen = self.screen
-        if isinstance(screen, PlayScreen) and screen.session is session:
-            # After the move's news, which the screen's queue holds already.
-            screen.call_later(screen.say, f"Game over: {session.turn_text()}. {text}")
-        else:
+        if not (isinstance(screen, PlayScreen) and screen.session is session):
             self.notify(f"Room {code}: {text}", timeout=30, markup=False)
 
     @on(WaitingScreen.CallOff)

@@ -19,8 +19,9 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize, ScreenResume
+from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -29,6 +30,8 @@ from textual.widgets import Input, Static
 
 from ...engine.review import Review, person_names
 from ...engine.search import Candidate
+from ...records import RecordNode
+from ...rooms.events import KomiSet, MovePlayed, SideChosen, Stamped, Swapped
 from ...rooms.play import (
     HELD,
     both_moved,
@@ -63,9 +66,16 @@ from ..legend import legend_text
 from ..messages import HelpRequested, LoadRequested, NewGameRequested
 from ..online import OnlinePlay, RoomSeat
 from ..overlay import overlay_for
-from ..review_view import next_mistake, progress_text, review_text
+from ..review_view import (
+    mistake_line,
+    next_biggest,
+    next_mistake,
+    progress_text,
+    review_text,
+)
 from ..textual_internals import SteadyInput, SteadyScreen
 from ..turns import Ask, Send, Turns
+from ..typed_move import typed_check
 from ..widgets.analysis_panel import AnalysisPanel
 from ..widgets.board import BoardView, board_for
 from ..widgets.board_view import EDGES
@@ -104,11 +114,13 @@ ANALYSIS_ONLY = {
     "to_end",
     "jump",
     "variation",
+    "main_line",
     "promote",
     "delete_variation",
     "comment",
     "review",
     "mistake",
+    "biggest_mistake",
     "go_to_mistake",
 }
 """Actions of analysis mode."""
@@ -234,7 +246,8 @@ class PlayScreen(SteadyScreen[None]):
         Binding(
             "V", "variation(-1)", "Previous variation", id="study.previous_variation", show=False
         ),
-        Binding("m", "promote", "Main line", id="study.promote", show=False),
+        Binding("m", "main_line", "Back to the main line", id="study.main_line", show=False),
+        Binding("M", "promote", "Make this line the main line", id="study.promote", show=False),
         Binding("delete", "delete_variation", "Delete", id="study.delete", show=False),
         Binding("semicolon", "comment", "Comment", id="study.comment", key_display=";"),
         Binding(
@@ -259,6 +272,15 @@ class PlayScreen(SteadyScreen[None]):
             id="study.previous_mistake",
             show=False,
         ),
+        # In the footer once there is a review (`check_action`).
+        Binding(
+            "exclamation_mark",
+            "biggest_mistake",
+            "Worst move",
+            id="study.biggest_mistake",
+            key_display="!",
+            tooltip="The review's biggest mistake; again: the next biggest",
+        ),
         # A room's: each on a key whose own action a shared game has not (see
         # ROOM_ACTIONS), and last, so that the footer keeps its order elsewhere.
         Binding("u,ctrl+z", "room_takeback", "Take back", id="room.takeback"),
@@ -281,6 +303,13 @@ class PlayScreen(SteadyScreen[None]):
 
     class SavingChanged(Message):
         """The autosave started or stopped failing (posted from its writer thread)."""
+
+    class RoomHeard(Message):
+        """The room's new events, in order (after the messages of their change)."""
+
+        def __init__(self, events: list[Stamped]) -> None:
+            super().__init__()
+            self.events = events
 
     def __init__(self, session: Session, *, ascii: bool = False, seat: Seat | None = None) -> None:
         super().__init__()
@@ -346,13 +375,16 @@ class PlayScreen(SteadyScreen[None]):
         yield SummaryLine(id="summary")
         yield Static(id="status", markup=False)
         # Checked here at each character rather than by the input, whose classes for
-        # valid and invalid text change nothing on this line but cost a restyling.
-        yield SteadyInput(
-            id="move-line",
-            placeholder="move, e.g. c3 (Enter plays, Esc closes)",
-            validators=[self.move_text],
-            validate_on=["submitted"],
-        )
+        # valid and invalid text change nothing on this line but cost a restyling; what
+        # the check says is beside the text, on the line the status line gives up.
+        with Horizontal(id="move-row"):
+            yield SteadyInput(
+                id="move-line",
+                placeholder="move",
+                validators=[self.move_text],
+                validate_on=["submitted"],
+            )
+            yield Static(id="move-check", markup=False)
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -362,6 +394,8 @@ class PlayScreen(SteadyScreen[None]):
         self.watch(self.board, "cursor", self.cursor_moved)
         self.session.listeners.append(self.session_changed)
         self.session.saving_listeners.append(self.saving_changed)
+        if self.online is not None:  # before the replica is followed: nothing missed
+            self.stop_hearing = self.online.room.listen(self.room_heard)
         # Only while a search runs (`SearchStarted` starts it, `tick` stops it).
         self.ticker = self.set_interval(TICK, self.tick, pause=True)
         if not self.seat.shared:  # a room's clock is the server's to run
@@ -418,6 +452,8 @@ class PlayScreen(SteadyScreen[None]):
         self.session.flush(timeout=5)  # leaving the game (or the app): it is on the disk
         if self.session_changed in self.session.listeners:
             self.session.listeners.remove(self.session_changed)
+        if self.online is not None:
+            self.stop_hearing()
         if self.saving_changed in self.session.saving_listeners:
             self.session.saving_listeners.remove(self.saving_changed)
 
@@ -545,18 +581,20 @@ class PlayScreen(SteadyScreen[None]):
             self.selected = None
             self.hint = None
             self.searches.cancel("hint")
+        # A room's news comes as its events (`room_heard`), its game's change before them.
+        news = self.online is None
         if changed.change is Change.MOVE:
             self.show_score = self.show_score or self.game.is_over()
-            self.say(self.move_news(changed))
+            if news:
+                self.say(self.move_news(changed))
         elif changed.change is Change.STEP:
             self.show_score = self.show_score and self.game.is_over()
-        elif changed.change is Change.PHASE:
+        elif changed.change is Change.PHASE and news:
             self.say(self.phase_news(changed))
         elif changed.change is Change.FLAG:
             self.searches.cancel("turn")
-            self.say(f"Time is up. {self.session.turn_text()}.")
-        if self.online is not None:
-            self.online.changed(changed)
+            if news:
+                self.say(f"Time is up. {self.session.turn_text()}.")
         self.draw(changed)
         if self.analysing:
             self.start_analysis()
@@ -582,6 +620,28 @@ class PlayScreen(SteadyScreen[None]):
             assert outcome is not None
             return f"{played}. Game over. {session.turn_text()}: {outcome.reason}"
         return f"{played}. {session.turn_text()}."
+
+    def room_heard(self, events: list[Stamped]) -> None:
+        self.post_message(self.RoomHeard(events))
+
+    @on(RoomHeard)
+    def say_room_events(self, message: RoomHeard) -> None:
+        """Each of the room's events as the screen says it: the moves, komi and sides in
+        the screen's words (`move_news`), the rest as online play says it."""
+        if self.online is None or not self.is_attached:
+            return
+        for stamped in message.events:
+            match stamped.event:
+                case MovePlayed(by=by, colour=colour, move=move):
+                    self.say(self.move_news(Changed(Change.MOVE, colour, by, move)))
+                case Swapped(by=by):
+                    self.say(self.move_news(Changed(Change.MOVE, None, by, "swap")))
+                case KomiSet(by=by, komi=komi):
+                    self.say(f"{by} set komi to {format_number(komi)}.")
+                case SideChosen(by=by, colour_name=colour):
+                    self.say(f"{by} takes {colour}. {self.session.turn_text()}.")
+                case event:
+                    self.online.heard(event)
 
     def phase_news(self, changed: Changed) -> str:
         session = self.session
@@ -736,7 +796,33 @@ class PlayScreen(SteadyScreen[None]):
         if self.review is None:
             return None
         colours = self.game.info.colours
-        return review_text(self.review, self.review_names(), colours)
+        return review_text(self.review, self.review_names(), colours, self.shown_mistake())
+
+    def shown_mistake(self) -> int | None:
+        """The number of the review's move played in the position shown, if any."""
+        node = self.session.node
+        if self.review is None or node not in self.review_nodes:
+            return None
+        number = self.review_nodes.index(node) + 1
+        return number if number <= len(self.review.moves) else None
+
+    def scroll_to_review(self, number: int | None) -> None:
+        """Bring the review's list into the panel's view, at mistake `number` if given
+        (a small terminal shows only part of the panel)."""
+        review = self.review
+        if review is None:
+            return
+        line = mistake_line(review, number) if number is not None else None
+        box = self.query_one("#review-box", VerticalScroll)
+
+        def scroll() -> None:
+            if line is not None:  # within the list, where it is cut short; three lines,
+                # as a narrow panel wraps a line or two above it
+                box.scroll_to_region(Region(0, line, 1, 3), animate=False, immediate=True)
+            panel = self.query_one("#panel", Vertical)
+            panel.scroll_to_widget(box, animate=False, immediate=True)
+
+        self.call_after_refresh(scroll)
 
     def review_names(self) -> list[str]:
         return person_names(self.session.record.players, self.game.info.colours)
@@ -845,6 +931,8 @@ class PlayScreen(SteadyScreen[None]):
             return False  # a ':' typed into the move line itself, or into the chat
         if action in ROOM_ACTIONS:
             return self.room_action(action)
+        if action == "biggest_mistake":
+            return self.analysing and self.review is not None
         if action in ANALYSIS_ONLY:
             return self.analysing
         if action in PLAY_ONLY and self.analysing:
@@ -1067,37 +1155,37 @@ class PlayScreen(SteadyScreen[None]):
         line = self.query_one("#move-line", Input)
         self.show_move_line(True)
         line.value = ""
+        self.check_typed(typed_check(self.game, ""))
         self.set_focus(line)  # at once: keys typed right after ':' belong to the line
 
     @on(Input.Submitted, "#move-line")
     def move_typed(self, event: Input.Submitted) -> None:
         result = event.validation_result
         if result is not None and not result.is_valid:
-            self.refuse("Not played: " + "; ".join(result.failure_descriptions))
+            # Beside the text, which stays to be corrected: the status line is hidden.
+            self.check_typed("Not played: " + "; ".join(result.failure_descriptions))
+            self.app.bell()
             return
         self.close_move_line()
         self.refuse(self.turns.play(event.value))
 
     @on(Input.Changed, "#move-line")
     def move_changed(self, event: Input.Changed) -> None:
-        if not event.value.strip():
-            self.say(
-                "Type a move in notation, e.g. c3" + (", c3-f6" if self.game.info.captures else "")
-            )
-        elif not (result := self.move_text.validate(event.value)).is_valid:
-            self.say("; ".join(result.failure_descriptions))
-        else:
-            self.say(f"{event.value.strip().lower()}: legal. Enter plays it.")
+        self.check_typed(typed_check(self.game, event.value))
+
+    def check_typed(self, sentence: str) -> None:
+        """What the move line says of its text; the status line keeps what it said."""
+        show_text(self.query_one("#move-check", Static), sentence)
 
     @property
     def typing(self) -> bool:
         """Whether the move line is open (in place of the status line)."""
-        return self.query_one("#move-line", Input).display
+        return self.query_one("#move-row").display
 
     def show_move_line(self, shown: bool) -> None:
         # The widgets' own display, not a class on the screen: a screen's class makes
         # Textual style every widget again, which over SSH costs the loop dearly.
-        self.query_one("#move-line", Input).display = shown
+        self.query_one("#move-row").display = shown
         self.show_lines()
 
     def close_move_line(self) -> None:
@@ -1110,8 +1198,7 @@ class PlayScreen(SteadyScreen[None]):
         elif self.searches.hurry("review"):
             self.say("Stopping the review...")
         elif self.typing:
-            self.close_move_line()
-            self.say("")
+            self.close_move_line()  # the status line as it was before the line opened
         elif self.selected is not None:
             self.selected = None
             self.say("Selection cancelled.")
@@ -1332,11 +1419,44 @@ class PlayScreen(SteadyScreen[None]):
         else:
             self.say("No other move was tried here.")
 
+    def branch_point(self) -> RecordNode:
+        """The last position the line shown shares with the main line."""
+        node = self.session.node
+        while not node.on_main_line():
+            assert node.parent is not None  # the root is on the main line
+            node = node.parent
+        return node
+
+    def action_main_line(self) -> None:
+        """Go back to where the line shown left the main line (the record stays as it is)."""
+        session = self.session
+        if session.on_main_line():
+            make = self.key("study.promote")
+            self.say(f"This is the main line already ({make} makes the line shown the main line).")
+            return
+        session.go_to(self.branch_point())
+        self.say(f"Back to the main line, move {session.move_number()}: {session.turn_text()}.")
+
     def action_promote(self) -> None:
-        if self.session.promote():
-            self.say("This line is now the main line.")
-        else:
+        """Make the line shown the main line, the main line's own moves from where they
+        part a variation; asks first, since a save then keeps this line as the game."""
+        session = self.session
+        if session.on_main_line():
             self.say("This is the main line already.")
+            return
+
+        def chosen(yes: bool | None) -> None:
+            if yes and session.promote():
+                self.say("This line is now the main line; the one it replaced is a variation.")
+
+        parted = len(self.branch_point().line()) + 1
+        back = self.key("study.main_line")
+        question = (
+            f"Make this line the main line? The main line's moves from move {parted} on "
+            f"become a variation, and a save keeps this line as the game ({back} only goes "
+            "back to the main line)."
+        )
+        self.app.push_screen(ConfirmDialog(question), chosen)
 
     def action_delete_variation(self) -> None:
         session = self.session
@@ -1406,6 +1526,8 @@ class PlayScreen(SteadyScreen[None]):
             done = f"Review stopped: {len(review.moves)} of {total} moves"
         self.say(f"{done}. Accuracy: {accuracy or '-'}.")
         self.draw_analysis()
+        self.refresh_bindings()  # the biggest mistake's key
+        self.scroll_to_review(None)
 
     def action_mistake(self, step: int) -> None:
         """The next (or previous) mistake of the review, in the order of the game."""
@@ -1415,6 +1537,16 @@ class PlayScreen(SteadyScreen[None]):
         node = self.session.node
         here = self.review_nodes.index(node) if node in self.review_nodes else -1
         number = next_mistake(self.review, here, step)
+        if number is None:
+            self.say("The review found no mistake.")
+            return
+        self.action_go_to_mistake(number)
+
+    def action_biggest_mistake(self) -> None:
+        """The review's biggest mistake; from one of its mistakes, the next biggest."""
+        if self.review is None:
+            return
+        number = next_biggest(self.review, self.shown_mistake())
         if number is None:
             self.say("The review found no mistake.")
             return
@@ -1430,6 +1562,8 @@ class PlayScreen(SteadyScreen[None]):
         name = self.review_names()[m.person]
         best = f"; the review's best: {m.best}" if m.best else ""
         self.say(f"Move {number}: {name} played {m.name} here and lost {m.loss:.1%}{best}.")
+        self.draw_analysis()
+        self.scroll_to_review(number)
 
     def action_setup(self) -> None:
         """Set up a position on a screen of its own; analysis goes on from it."""
