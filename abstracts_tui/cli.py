@@ -510,7 +510,7 @@ def review(
     default=None,
     help="Each session's app in a process of its own, so that no session's layouts or "
     "garbage collections hold up the others (the default, where the system can fork), or "
-    "on a thread of the server's process: about 4 MiB a session instead of 22, one "
+    "on a thread of the server's process: about 4 MiB a session instead of 14 to 21, one "
     "session's work holding up the others' keys at times (a quarter second seen).",
 )
 @log_level_option

@@ -78,6 +78,11 @@ def test_the_metadata_names_this_python_and_the_project(product: Product) -> Non
     version, *lines = found.splitlines()
     assert f"Programming Language :: Python :: {version}" in lines
     assert "Typing :: Typed" in lines and "Topic :: Games/Entertainment :: Board Games" in lines
+    # True of the package only: Textual is not curses, and the tests run on Linux alone.
+    assert "Environment :: Console :: Curses" not in lines
+    assert [line for line in lines if line.startswith("Operating System")] == [
+        "Operating System :: POSIX :: Linux"
+    ]
     assert any(line.startswith("Author: ") and "abstracts-tui" in line for line in lines)
     assert any(line.startswith("Keywords: ") and "territory games" in line for line in lines)
 
