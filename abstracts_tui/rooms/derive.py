@@ -76,11 +76,11 @@ def events_of(command: Command, by: str | None, before: Session, after: Session)
         case ChooseSide(side):
             return [SideChosen(who, side, colour(after.game, side))]
         case Play(move):
-            return [_move(move, who, before, after), *_end(before, after, None)]
+            return [_move(move, who, before, after), *ended_events(before, after)]
         case Flag():
-            return _end(before, after, None)
+            return ended_events(before, after)
         case Resign() | Abort():
-            return _end(before, after, by)
+            return ended_events(before, after, by)
         case Hold(since):
             return [ClockHeld(since)]
         case Takeback(Takeback.OFFER):
@@ -118,12 +118,8 @@ def _move(name: str, by: str, before: Session, after: Session) -> MovePlayed | S
 
 
 def ended_events(before: Session, after: Session, by: str | None = None) -> list[Event]:
-    """The game's end, if `after` has it and `before` had not (see `_end`)."""
-    return _end(before, after, by)
-
-
-def _end(before: Session, after: Session, by: str | None) -> list[Event]:
-    """The game's end, if the command ended it: how, who won, and the words for it."""
+    """The game's end, if `after` has it and `before` had not (the command, by `by`,
+    ended it): how, who won, and the words for it."""
     if before.over or not after.over:
         return []
     finish = ending(after)

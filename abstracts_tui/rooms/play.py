@@ -235,20 +235,6 @@ def restore_offers(session: Session, commands: list[tuple[Command, str]]) -> Non
     session.offers = {kind: Offer(by, moves) for kind, by in waiting.items()}
 
 
-def answer_text(session: Session, before: dict[str, Offer], by: str) -> str | None:
-    """What the other player is told when `by` answered an offer (`before`: the offers
-    waiting before the answer): `bob declined the take-back: play on.`; None when no
-    offer was answered."""
-    asked = before.get(TAKEBACK)
-    if asked is not None and TAKEBACK not in session.offers:
-        if session.move_number() < asked.moves:
-            return f"{by} accepted the take-back. {session.turn_text()}."
-        return f"{by} declined the take-back: play on."
-    if REMATCH in before and REMATCH not in session.offers:
-        return f"{by} declined the rematch."
-    return None
-
-
 def done_text(session: Session, command: Command, user: str) -> str:
     """What the sender is told once their command is committed."""
     match command:
