@@ -1,5 +1,5 @@
-"""The README's command lines, read from the README itself: its quick start and its
-Commands table."""
+"""The command lines a user is told to run, read from where they are written: the
+README's quick start and the docs' Commands table (docs/commands.md)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 README = Path(__file__).parents[2] / "README.md"
+COMMANDS = Path(__file__).parents[2] / "docs" / "commands.md"
 
 
 def section(title: str) -> str:
@@ -40,6 +41,6 @@ def the_test_command() -> str:
 
 
 def commands_table() -> list[str]:
-    """The first column of the Commands table: each command as the README writes it."""
-    rows = re.findall(r"^\| `(.+?)` \|", section("Commands"), re.MULTILINE)
+    """The first column of the Commands table: each command as docs/commands.md writes it."""
+    rows = re.findall(r"^\| `(.+?)` \|", COMMANDS.read_text(encoding="utf-8"), re.MULTILINE)
     return [row.replace("\\|", "|") for row in rows]

@@ -1,11 +1,15 @@
 """What the plain install is: the package on this Python, without any extra, with what a
-user reads about it (its metadata), and the source distribution a release is made of."""
+user reads about it (its metadata), and the source distribution and the wheel a release
+is made of."""
 
 from __future__ import annotations
 
+import shutil
+import struct
 import subprocess
 import sys
 import tarfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -98,7 +102,13 @@ def test_the_sdist_has_the_sources_and_installs(product: Product, tmp_path: Path
     (sdist,) = tmp_path.glob("abstracts_tui-*.tar.gz")
     with tarfile.open(sdist) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
-    assert {"abstracts_tui/engine/core/core.c", "docs/rules.md", "LICENSE", "README.md"} <= names
+    assert {
+        "abstracts_tui/engine/core/core.c",
+        "docs/rules.md",
+        "LICENSE",
+        "README.md",
+        "CHANGELOG.md",
+    } <= names
     assert not any(name.startswith(("tests/", "scripts/")) for name in names)
     venv = tmp_path / "venv"
     subprocess.run([product.python, "-m", "venv", str(venv)], check=True, timeout=300)
@@ -116,3 +126,49 @@ def test_the_sdist_has_the_sources_and_installs(product: Product, tmp_path: Path
         timeout=60,
     )
     assert version.returncode == 0 and version.stdout.startswith("abstracts-tui ")
+
+
+def section_names(elf: bytes) -> set[str]:
+    """The names of the sections of a 64-bit little-endian ELF file (Linux's shared
+    objects on x86-64 and aarch64), read from its section headers."""
+    assert elf[:6] == b"\x7fELF\x02\x01", "not a 64-bit little-endian ELF file"
+    (table,) = struct.unpack_from("<Q", elf, 0x28)
+    size, count, names_index = struct.unpack_from("<HHH", elf, 0x3A)
+    headers = [elf[table + index * size : table + (index + 1) * size] for index in range(count)]
+    (names_at,) = struct.unpack_from("<Q", headers[names_index], 0x18)
+    names = set()
+    for header in headers:
+        start = names_at + struct.unpack_from("<I", header, 0)[0]
+        names.add(elf[start : elf.index(b"\0", start)].decode("ascii"))
+    return names
+
+
+def test_the_wheel_has_the_built_core_alone_stripped(product: Product, tmp_path: Path) -> None:
+    # A copy to build from: the sdist's test builds from the clone at the same time.
+    source = tmp_path / "source"
+    shutil.copytree(product.source, source, ignore=shutil.ignore_patterns(".git"))
+    built = subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--outdir", str(tmp_path), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert built.returncode == 0, built.stdout + built.stderr
+    (wheel,) = tmp_path.glob("abstracts_tui-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        sources = [name for name in names if name.endswith((".c", ".h"))]
+        assert not sources, "the wheel carries the core's C sources"
+        cores = [
+            name
+            for name in names
+            if name.startswith("abstracts_tui/engine/_core.") and name.endswith((".so", ".pyd"))
+        ]
+        if shutil.which("cc") is None:
+            pytest.skip("no C compiler here: the wheel has no compiled core to look at")
+        (core,) = cores
+        if sys.platform.startswith("linux"):
+            # Stripped at link (setup.py): no symbol table, no debugging information.
+            found = section_names(archive.read(core))
+            assert ".text" in found
+            assert not {name for name in found if name == ".symtab" or name.startswith(".debug")}

@@ -1,6 +1,6 @@
-"""Every command line of the README's quick start and of its Commands table, run against
-a plain install as a new user runs it (the lines are read from the README here, so that
-the README cannot promise what does not work)."""
+"""Every command line of the README's quick start and of the docs' Commands table
+(docs/commands.md), run against a plain install as a new user runs it (the lines are read
+from those files here, so that they cannot promise what does not work)."""
 
 from __future__ import annotations
 
@@ -464,7 +464,7 @@ def commands() -> list[object]:
 def test_each_line_of_the_commands_table_works(
     line: str, product: Product, user: dict[str, str], tmp_path: Path
 ) -> None:
-    assert line in CHECKS, f"the README's {line!r} has no check here: add one"
+    assert line in CHECKS, f"the Commands table's {line!r} has no check here: add one"
     CHECKS[line](product, user, tmp_path)
 
 
