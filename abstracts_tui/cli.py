@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -11,6 +12,7 @@ from . import __version__
 from .engine.core_status import describe, missing_notice
 from .engine.levels import DEFAULT_LEVEL, LEVELS
 from .extras import missing_extra
+from .pace import MAX_PACE, PACE_VARIABLE, WATCHING_PACE
 from .server.web.limits import MAX_VISITORS, PAGES_PER_ADDRESS
 
 if TYPE_CHECKING:
@@ -126,6 +128,12 @@ def run_app(
     options = SetupOptions(game, size, variant, komi_value, first, second, computer, level, control)
     if lines:  # plain lines on standard input and output: no terminal needed
         sys.exit(run_lines(options, load))
+    from .tui.plain_terminal import ascii_reason, dumb_reason, started_with
+
+    dumb = dumb_reason(os.environ)
+    if dumb is not None:  # TERM=dumb cannot place the cursor: no full screen to draw
+        click.echo(dumb, err=True)
+        sys.exit(run_lines(options, load))
     if load is not None:  # a record that cannot be read stops here, before the screen opens
         from .records import RecordError
 
@@ -153,7 +161,12 @@ def run_app(
     from .tui.factory import build_app
 
     setup = options.setup(level or settings.level)
-    app = build_app(setup, load=load, ascii=ascii, settings=settings, hangup=hangup)
+    plain = None if ascii or settings.ascii else ascii_reason(started_with())
+    app = build_app(
+        setup, load=load, ascii=ascii or plain is not None, settings=settings, hangup=hangup
+    )
+    if plain is not None:  # said once, over the first screen
+        app.notify(plain, timeout=15, markup=False)
     app.run()
     if app.return_code:  # the app failed (Textual has printed why): say so to the shell
         sys.exit(app.return_code)
@@ -202,7 +215,52 @@ def run_lines(options: SetupOptions, load: str | None, settings: Settings | None
     return play_lines(options.setup(level), load, data_dir(), level)
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+class Commands(click.Group):
+    """The command group, whose `--help` lists each command with its whole first
+    sentence, wrapped (click cuts it at the line's end with `...`)."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=1_000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+class PlayCommand(click.Command):
+    """`play`, whose `--help` ends with each game's sizes and defaults."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from .rules.catalogue import CATALOGUE, format_number
+
+        rows = []
+        for info in CATALOGUE.values():
+            what = (
+                f"--size {info.sizes.start} to {info.sizes.stop - 1} [default: {info.default_size}]"
+            )
+            if info.variants:
+                what += f"; --variant {' or '.join(info.variants)} [default: {info.variants[0]}]"
+            if info.komi_step:
+                named = [variant for variant in info.komi_variants if variant]
+                where = f" ({', '.join(named)})" if named else ""
+                what += (
+                    f"; --komi{where} in steps of {format_number(info.komi_step)} "
+                    "[default: asked at the start]"
+                )
+            rows.append((info.name, what))
+        with formatter.section("Games"):
+            formatter.write_dl(rows)
+        super().format_epilog(ctx, formatter)
+
+
+@click.group(
+    cls=Commands,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(
     __version__,
     prog_name="abstracts-tui",
@@ -229,7 +287,7 @@ def main(ctx: click.Context, ascii: bool, lines: bool | None) -> None:
         run_app(ascii=ascii, lines=lines)
 
 
-@main.command()
+@main.command(cls=PlayCommand)
 @click.argument("game", type=click.Choice(GAME_NAMES, case_sensitive=False), required=False)
 @click.option(
     "--size", type=int, help="Board size (points per side for Linage, side for Partitions)."
@@ -255,6 +313,13 @@ def main(ctx: click.Context, ascii: bool, lines: bool | None) -> None:
     help="A time control: 5m+3s (Fischer: main time + increment), 10m+3x30s (byo-yomi: "
     "main time + periods), 3d (days per move), none [default: none].",
 )
+@click.option(
+    "--pace",
+    type=click.FloatRange(0, MAX_PACE),
+    metavar="SECONDS",
+    help="With --computer both, the least time between the computer's moves, to watch it "
+    f"play (0: at full speed) [default: {WATCHING_PACE:g}].",
+)
 @click.option("--ascii", is_flag=True, help="Draw with ASCII characters only.")
 @click.option(
     "--lines/--no-lines",
@@ -272,16 +337,25 @@ def play(
     computer: str | None,
     level: str | None,
     clock: str | None,
+    pace: float | None,
     ascii: bool,
     lines: bool | None,
 ) -> None:
     """Start a game of GAME directly, or open a record with --load."""
+    if pace is not None:  # read where the computer moves, in the app and in line mode
+        os.environ[PACE_VARIABLE] = str(pace)
     # `abstracts-tui --ascii play ...` as well as `abstracts-tui play --ascii ...`
     ascii = ascii or bool(click.get_current_context().find_root().params.get("ascii"))
     if game is None and load is None:
         raise click.UsageError("name a game (e.g. play petrify) or give --load FILE")
     if clock is not None and game is None:
         raise click.UsageError("--clock starts a new game: a record keeps its own clock")
+    if level is not None and computer is None:
+        # A level alone names no seat: which side the computer is to take is asked for
+        # rather than guessed (a two-person game at a level would ignore it silently).
+        raise click.UsageError(
+            "--level is the computer's strength: add --computer first, second or both."
+        )
     if lines is None:
         lines = click.get_current_context().find_root().params.get("lines")
     run_app(game, size, variant, komi, load, first, second, ascii, computer, level, clock, lines)
@@ -379,7 +453,7 @@ def review(
     import os
 
     from .engine.core_status import core_name
-    from .engine.review import Reviewer, person_names, review_budget
+    from .engine.review import Reviewer, percent_text, person_names, review_budget
     from .engine.settings import SEED_VARIABLE, whole_number
     from .records.timing import time_winner
     from .rules import SWAP
@@ -409,8 +483,11 @@ def review(
     for m in result.moves:
         click.echo(
             f"{m.number:>4}  {names[m.person][:12]:<12}  {m.name:<6}  {m.best or '-':<6}  "
-            f"{m.before:>6.1%} {m.after:>6.1%} {m.loss:>6.1%}"
+            f"{percent_text(m.before, m.before_proof):>6} "
+            f"{percent_text(m.after, m.after_proof):>6} {m.loss:>6.1%}"
         )
+    if any(m.before_proof or m.after_proof for m in result.moves):
+        click.echo("(win, loss, draw: proven with best play; no other figure is 100% or 0%)")
     for person, name in enumerate(names):
         found = result.mistakes(person, mistakes)
         listed = "; ".join(

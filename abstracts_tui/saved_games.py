@@ -4,10 +4,11 @@ Every game the app starts or opens is written after every move to a file of its 
 `games/` in the data folder, named by when it started (`2026-11-23-140512-petrify.sgf`).
 Starting another game therefore never replaces one in progress: the resume offer lists
 every unfinished game, newest first, and the player resumes one or deletes it. A finished
-game's file is removed when the next game starts (it was the last game, kept until then
-to be saved as a record). A game is kept only once something was played in it that its
-record did not have: a file with no move (nor set-up position), or a copy of a newer
-file (the same record opened twice by earlier versions), is removed as the list is read.
+game's file moves to the recent games when the next game starts (`recent_games.py`: it
+stays where it is until then, while an undo may take its end back). A game is kept only
+once something was played in it that its record did not have: a file with no move (nor
+set-up position), or a copy of a newer file (the same record opened twice by earlier
+versions), is removed as the list is read.
 `autosave.sgf` beside `games/`, where earlier versions kept the one game in progress, is
 listed too. The files are their player's alone (0600, in folders made 0700).
 """
@@ -157,20 +158,6 @@ class SavedGames:
             seen.add(text)
             games.append(SavedGame(path, record, _modified(path)))
         return games, problems
-
-    def remove_finished(self, keep: Path | None = None) -> None:
-        """Remove the files of finished games (not `keep`): they were kept until now only
-        to be saved as records."""
-        from .records import Record, RecordError
-
-        for path in self.files():
-            if path == keep:
-                continue
-            try:
-                if Record.load(path).result:
-                    path.unlink()
-            except (OSError, RecordError):
-                continue  # unreadable files stay, for the player to look at
 
 
 def _modified(path: Path) -> float:

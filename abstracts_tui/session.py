@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import partial
 from pathlib import Path
-from typing import Protocol, TypeAlias
+from typing import TypeAlias
 
 from .clock import Clock, SideTime, TimeControl
 from .clocks import sides_at, time_left_after
@@ -34,6 +34,7 @@ from .records.results import VOID, Decided, How, decided, resigned
 from .records.timing import ON_TIME
 from .rules import SWAP, Game, Move, OptionError, Options, game_class
 from .rules.catalogue import parse_komi
+from .subscribers import Subscribers
 
 
 class Phase(Enum):
@@ -50,17 +51,6 @@ Saving: TypeAlias = "Callable[[Session, str], Callable[[], object]]"
 """How a session is saved when not to a file of its own: given the session and its
 record's text, on the caller's thread (a snapshot), the work that saves them, run on the
 autosave's writer thread."""
-
-
-class Keeper(Protocol):
-    """Who keeps a session that has no autosave of its own (a room's store)."""
-
-    location: str
-    """Where the game is kept, as the player is told."""
-
-    @property
-    def trouble(self) -> str | None:
-        """Why the game is not being kept now; None while it is."""
 
 
 class Change(Enum):
@@ -81,17 +71,8 @@ class Change(Enum):
     END = "end"
     """The game was resigned or called off (aborted)."""
     OFFER = "offer"
-    """An offer was made, answered or withdrawn (see `Session.offers`)."""
-
-
-@dataclass(frozen=True)
-class Offer:
-    """An offer made in a shared game (a take-back, a rematch), waiting for the other
-    player's answer: who made it, and how many moves the game had then (any move made
-    since makes it void, so no offer outlives the position it was made in)."""
-
-    by: str
-    moves: int
+    """An offer was made, answered or withdrawn in the room that holds the session (its
+    terms changed, see `rooms.terms`): its screens draw them again."""
 
 
 @dataclass(frozen=True)
@@ -119,10 +100,9 @@ class Session:
         """Where the game is written after every change (None: not saved): the file, or
         with `saving` the store it goes to, as the player is told."""
         self.saving = saving
-        self.keeper: Keeper | None = None
-        """Who keeps the game instead of an autosave (a room's store), if anybody."""
-        self.saving_listeners: list[Callable[[], None]] = []
-        """Called, from the autosave's writer thread, when `save_problem` changes."""
+        self.saving_listeners: Subscribers[[]] = Subscribers()
+        """Told, from the autosave's writer thread, when `save_problem` changes (and by a
+        room that holds the session, when its keeper's trouble does: `rooms.terms`)."""
         self.node = record.opening_node()
         self.game: Game = record.game_at(self.node)  # from the last setup on the way only
         self.taken_back: dict[RecordNode, list[tuple[RecordNode, int]]] = {}
@@ -141,13 +121,8 @@ class Session:
         self.live: tuple[RecordNode, list[SideTime] | None] | None = None
         """The position of play, kept while analysis shows others (`hold_live`): its node
         and both sides' times then."""
-        self.offers: dict[str, Offer] = {}
-        """Offers of a shared game waiting for an answer, by kind (`takeback`,
-        `rematch`): see `rooms.play`."""
-        self.rematch: str | None = None
-        """The room of this game's rematch, once both players agreed to one."""
-        self.listeners: list[Callable[[Changed], None]] = []
-        """Called after every change of the position or the phase with what changed (the
+        self.listeners: Subscribers[[Changed]] = Subscribers()
+        """Told after every change of the position or the phase with what changed (the
         screens showing this session redraw that; over SSH several screens show one
         session)."""
         self._reset_clock()
@@ -231,13 +206,6 @@ class Session:
     def person(self, colour: int) -> str:
         """The name of the person who holds `colour` now."""
         return self.people[colour ^ self.swapped]
-
-    def set_people(self, first: str, second: str) -> None:
-        """Name the first and the second person (over SSH, when the second one joins)."""
-        self.people = (first, second)
-        self.record.players = self.people
-        self.save_autosave()
-        self.notify(Changed(Change.PHASE))
 
     def level(self, name: str) -> str | None:
         """The strength level if `name` is a computer player, else None."""
@@ -678,7 +646,6 @@ class Session:
         if self.clock is not None:
             self.clock.stop(self.now() if at is None else at)
         self.record.result = result
-        self.offers.clear()
         self.save_autosave()
         self.notify(Changed(Change.END, by=by))
 
@@ -699,7 +666,6 @@ class Session:
             node.parent.children.remove(node)
             self.game.undo()
             self.node = node.parent
-        self.offers.clear()
         self._reset_clock()
         clock = self.clock
         if at is not None and clock is not None and clock.running is not None:
@@ -719,8 +685,7 @@ class Session:
 
     def notify(self, changed: Changed) -> None:
         """Tell every listener what changed."""
-        for listener in list(self.listeners):
-            listener(changed)
+        self.listeners(changed)
 
     def node_is_last(self) -> bool:
         return not self.node.children
@@ -731,20 +696,16 @@ class Session:
 
     @property
     def autosave_path(self) -> Path | None:
-        if self.keeper is not None:
-            return Path(self.keeper.location)
         return self.autosave.path if self.autosave is not None else None
 
     @property
     def save_problem(self) -> str | None:
-        """Why the game is not being saved (`the disk is full`); None while it is."""
-        if self.keeper is not None:
-            return self.keeper.trouble
+        """Why the game is not being saved (`the disk is full`); None while it is (or
+        where it has no autosave: a room's keeper says its own, see `rooms.terms`)."""
         return self.autosave.problem if self.autosave is not None else None
 
     def _saving_changed(self) -> None:
-        for listener in list(self.saving_listeners):
-            listener()
+        self.saving_listeners()
 
     @property
     def kept(self) -> bool:

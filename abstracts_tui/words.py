@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .engine.terms import Candidate, line_names
 from .rules import PASS, SWAP, Game, Move, Piece, format_number
 from .rules.geometry import LETTERS, HexGrid, SquareGrid
 
@@ -199,19 +198,6 @@ def legal_words(game: Game, limit: int = 40) -> str:
     extra = [n for n in names if n in ("pass", "swap")]
     tail = f"; also {' and '.join(extra)}" if extra else ""
     return f"{len(names)} legal moves, by row of the cell played: {where}{tail}."
-
-
-def candidate_words(game: Game, candidate: Candidate, line_limit: int = 5) -> str:
-    """`d4: Blue wins 62% (1,200 playouts); the line d4 e5 c3.`"""
-    side = colour(game, game.turn)
-    rate = candidate.winrate
-    proven = {"win": " (a proven win)", "loss": " (a proven loss)", "draw": " (a proven draw)"}
-    line = " ".join(line_names(game, candidate.pv, line_limit))
-    return (
-        f"{game.move_name(candidate.move)}: {side} wins {rate:.0%}"
-        f"{proven.get(candidate.proven or '', '')}, {candidate.visits:,} playouts; "
-        f"the line {line}."
-    )
 
 
 def komi_question(game: Game, chooser: str) -> str:

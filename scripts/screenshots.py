@@ -1,4 +1,4 @@
-"""Make the SVG screenshots shown in the README: `python scripts/screenshots.py`.
+"""Make the SVG screenshots shown in the README and the docs: `python scripts/screenshots.py`.
 
 Each picture is the real app (built by the same factory as the command) driven by keys in
 a headless terminal of 100x30 (`large`: 160x50), with random moves from a fixed seed,

@@ -23,7 +23,19 @@ copied the first time the session writes to it), of those the ones whose bytes a
 the forkserver's (written and written back: CPython counts a reference to an object
 on the object, so using what is on a page copies it), and its own.
 
+The server is started as `python -m abstracts_tui serve`; with `--console-script` as
+`abstracts-tui serve`, the console script next to this Python (as most people start it).
+
+With `--floor` instead, no server: this process does what the server of processes does
+(imports what it preloads, runs its warm-up, collects, freezes), then forks three
+processes in turn and measures each once it is drawn: one that only runs an asyncio loop,
+one that runs a one-widget Textual app (run here once before, as warm as the lobby), and
+one that runs a session to its lobby as the warm-up does. What the second costs is what
+any Textual app costs in a forked process on this Python, the floor under a lobby.
+
     python scripts/session_memory.py [--sessions 10] [--rooms] [--settle 5] [--pages]
+                                     [--console-script]
+    python scripts/session_memory.py --floor
 """
 
 from __future__ import annotations
@@ -31,6 +43,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import os
 import re
 import statistics
@@ -286,6 +299,125 @@ async def measure(port: int, server: int, args: argparse.Namespace) -> None:
             page_report("room sessions", opened.rooms, forkserver)
 
 
+FLOOR_SETTLE = 1.5
+"""Seconds a forked process runs before it counts as drawn (`--floor`)."""
+
+
+def one_widget_app() -> Any:
+    """The smallest Textual app: one `Static`, headless."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    class OneWidget(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("one widget")
+
+    return OneWidget
+
+
+async def run_app(app_class: Any, drawn: Any) -> None:
+    """Run `app_class` headless at the sessions' size until `drawn` returns."""
+    app = app_class()
+
+    async def until_drawn() -> None:
+        await asyncio.sleep(FLOOR_SETTLE)
+        await drawn()
+        app.exit()
+
+    waiting = asyncio.get_running_loop().create_task(until_drawn())
+    await app.run_async(headless=True, size=(WIDTH, HEIGHT))
+    await waiting
+
+
+def forked_private(child: Any) -> float:
+    """MiB of private memory of a process forked from this one, which runs
+    `child(drawn)` and awaits `drawn()` once it is drawn: measured then."""
+    ready_read, ready_write = os.pipe()
+    done_read, done_write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(ready_read)
+        os.close(done_write)
+
+        async def drawn() -> None:
+            loop = asyncio.get_running_loop()
+            told: asyncio.Future[None] = loop.create_future()
+
+            def tell() -> None:
+                if not told.done():
+                    told.set_result(None)
+
+            loop.add_reader(done_read, tell)
+            os.write(ready_write, b"1")
+            await told  # no thread: one would cost the child memory of its own
+            loop.remove_reader(done_read)
+
+        try:
+            gc.freeze()  # as a session's process does
+            asyncio.run(child(drawn))
+        finally:
+            os._exit(0)
+    os.close(ready_write)
+    os.close(done_read)
+    try:
+        # Blocked here, this process writes nothing that would make the child's pages its own.
+        if os.read(ready_read, 1) != b"1":
+            raise RuntimeError("the forked process ended before it was drawn")
+        return private_kib(pid) / 1024
+    finally:
+        os.write(done_write, b"1")
+        os.waitpid(pid, 0)
+        for end in (ready_read, done_write):
+            os.close(end)
+
+
+def floor() -> None:
+    """`--floor`: the loop, a one-widget app and a lobby, each forked from a process
+    warmed as the server of processes is."""
+    import importlib
+
+    from abstracts_tui.server.session_process import PRELOAD
+
+    for module in PRELOAD[:-1]:
+        importlib.import_module(module)
+    from abstracts_tui.server import warm
+
+    app_class = one_widget_app()
+    asyncio.run(run_app(app_class, lambda: asyncio.sleep(0)))  # warmed as the lobby is
+    if not warm.warm():
+        sys.exit("the warm-up did not draw a lobby")
+
+    async def loop_only(drawn: Any) -> None:
+        await asyncio.sleep(FLOOR_SETTLE)
+        await drawn()
+
+    async def one_widget(drawn: Any) -> None:
+        await run_app(app_class, drawn)
+
+    async def lobby(drawn: Any) -> None:
+        with tempfile.TemporaryDirectory() as folder:
+            if not await warm.run_one(Path(folder), drawn):
+                raise RuntimeError("the lobby was not drawn")
+
+    for label, child in (
+        ("an asyncio loop", loop_only),
+        ("a one-widget Textual app", one_widget),
+        ("a session in its lobby", lobby),
+    ):
+        print(f"forked, running {label}: private {forked_private(child):.2f} MiB")
+
+
+def server_command(console_script: bool) -> list[str]:
+    """How the server is started: `python -m abstracts_tui`, or its console script (as
+    `pip install` makes it, next to this Python)."""
+    if not console_script:
+        return [sys.executable, "-m", "abstracts_tui"]
+    script = Path(sys.executable).with_name("abstracts-tui")
+    if not script.exists():
+        sys.exit(f"no console script at {script}")
+    return [str(script)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=10)
@@ -298,12 +430,25 @@ def main() -> None:
         action="store_true",
         help="also each session's pages against the forkserver's (copied, touched, new)",
     )
+    parser.add_argument(
+        "--console-script",
+        action="store_true",
+        help="start the server as `abstracts-tui serve` rather than `python -m abstracts_tui`",
+    )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="no server: what a forked loop, a one-widget Textual app and a lobby cost",
+    )
     args = parser.parse_args()
     print(f"load average at the start: {load()}")
+    if args.floor:
+        floor()
+        return
     with tempfile.TemporaryDirectory() as data:
         # Every session comes from this one machine: lift the per-address limit for them.
         limit = str(args.sessions + 10)
-        serve = [sys.executable, "-m", "abstracts_tui", "serve", "--port", "0", "--data", data]
+        serve = [*server_command(args.console_script), "serve", "--port", "0", "--data", data]
         server = subprocess.Popen(
             [*serve, "--connections-per-address", limit, "--max-sessions", limit],
             stdout=subprocess.PIPE,

@@ -24,6 +24,13 @@ def no_user_settings(
     monkeypatch.setenv("ABSTRACTS_TUI_CONFIG", str(missing))
 
 
+@pytest.fixture(autouse=True)
+def computer_at_full_speed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The computer playing both sides moves as soon as it has decided (a person watching
+    gets `pace.WATCHING_PACE` between its moves); the tests of the pace set their own."""
+    monkeypatch.setenv("ABSTRACTS_TUI_PACE", "0")
+
+
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[Cluster]:
     """One PostgreSQL server for the whole run (skipped with the reason without one)."""

@@ -72,7 +72,7 @@ def test_byo_yomi_keeps_a_period_whole_after_a_move_in_it() -> None:
 def test_a_flag_ends_the_game_and_no_move_is_accepted_after() -> None:
     session, time = clocked("20s+1s")
     told: list[Changed] = []
-    session.listeners.append(told.append)
+    session.listeners.subscribe(told.append)
     session.play("c3")
     time.wait(21)
     with pytest.raises(OptionError, match="Bob lost on time"):

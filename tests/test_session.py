@@ -117,7 +117,7 @@ def test_computer_seats_are_kept_in_the_record(tmp_path: Path) -> None:
 def test_listeners_hear_every_change_and_what_it_was() -> None:
     session = partitions()
     heard: list[tuple[int, Changed]] = []
-    session.listeners.append(lambda changed: heard.append((len(session.game.moves), changed)))
+    session.listeners.subscribe(lambda changed: heard.append((len(session.game.moves), changed)))
     session.play("a1")
     session.undo()
     session.redo()
@@ -140,7 +140,7 @@ def test_a_move_is_played_whole_when_the_autosave_cannot_be_written(tmp_path: Pa
     blocker = tmp_path / "data"
     session = partitions(autosave=blocker / "games" / "game.sgf")
     heard: list[str | None] = []
-    session.saving_listeners.append(lambda: heard.append(session.save_problem))
+    session.saving_listeners.subscribe(lambda: heard.append(session.save_problem))
     session.play("a1")
     assert session.flush()  # the first move is saved (before anything fails: heard from here on)
     shutil.rmtree(blocker)

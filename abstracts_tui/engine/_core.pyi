@@ -28,6 +28,7 @@ class Position:
 
 class Searcher:
     playouts: int
+    answered: int
     seconds: float
     nodes: int
     threads: int

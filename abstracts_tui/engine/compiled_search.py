@@ -32,9 +32,11 @@ from .terms import (
     DEFAULT_AMAF_FROM,
     DEFAULT_EXPLORATION,
     DEFAULT_REF,
+    PROOF_WINRATES,
     UCT_EXPLORATION,
     Budget,
     Candidate,
+    Proof,
     bias_for,
     rank_candidates,
 )
@@ -140,7 +142,15 @@ class CompiledSearch:
 
     @property
     def playouts(self) -> int:
+        """Walks of the tree so far, over every run: what a playout budget counts."""
         return self._searcher.playouts
+
+    @property
+    def playouts_run(self) -> int:
+        """The walks that ran a playout: those a proof answered (a proven move or
+        position below the root, whose result is known) ran none."""
+        answered = self._searcher.answered  # read first: never more than the walks
+        return self._searcher.playouts - answered
 
     @property
     def seconds(self) -> float:
@@ -163,7 +173,7 @@ class CompiledSearch:
         return self._searcher.bytes
 
     @property
-    def proven(self) -> str | None:
+    def proven(self) -> Proof | None:
         """`win`, `loss` or `draw` for the side to move once the root is proven."""
         return _relative(self._searcher.solved, self.turn)
 
@@ -174,7 +184,7 @@ class CompiledSearch:
             if not visits:
                 continue
             verdict = _relative(proven, self.turn)
-            winrate = {"win": 1.0, "loss": 0.0, "draw": 0.5}.get(verdict or "", wins / visits)
+            winrate = PROOF_WINRATES[verdict] if verdict else wins / visits
             found.append(Candidate(move, visits, winrate, (move, *pv), verdict))
         return rank_candidates(found, limit)
 
@@ -192,7 +202,7 @@ class CompiledSearch:
         return stats[0][0] if stats else None
 
 
-def _relative(code: int, turn: int) -> str | None:
+def _relative(code: int, turn: int) -> Proof | None:
     """A proof code of the core (1 + winner, 3 a draw) for the colour `turn`."""
     if code == 3:
         return "draw"

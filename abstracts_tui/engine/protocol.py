@@ -35,6 +35,7 @@ from .settings import PLAYOUTS_VARIABLE, SEED_VARIABLE, whole_number
 
 if TYPE_CHECKING:
     from .search import Search
+    from .terms import Candidate
 
 DEFAULT_TIME_PER_MOVE = 1.0
 """Seconds of thought for `genmove` (and `analyze` without an argument) until changed."""
@@ -342,24 +343,18 @@ class Engine:
         seconds = _seconds(args[0]) if args else self.time_per_move
         game = self._live_game()
         search = self._search(game, seconds)
-        lines = []
-        for found in search.candidates(ANALYZE_LINES):
-            pv = " ".join(game.move_name(move) for move in found.pv)
-            lines.append(
-                f"move {game.move_name(found.move)} visits {found.visits} "
-                f"winrate {found.winrate:.3f} pv {pv}"
-            )
-        return "\n".join(lines)
+        return "\n".join(analyze_line(game, found) for found in search.candidates(ANALYZE_LINES))
 
     def search_info(self, args: list[str]) -> str:
-        """What the last search (of genmove or analyze) did: its core, playouts, seconds,
-        playouts per second, and the proof of its root (`none` until proven)."""
+        """What the last search (of genmove or analyze) did: its core, the playouts it
+        ran (walks that a proof answered ran none), seconds, playouts per second, and the
+        proof of its root (`none` until proven)."""
         self._no_args(args)
         search = self.last_search
         if search is None:
             raise CommandError("no search has run yet (genmove or analyze first)")
         return (
-            f"core {search.core} playouts {search.playouts} seconds {search.seconds:.2f} "
+            f"core {search.core} playouts {search.playouts_run} seconds {search.seconds:.2f} "
             f"rate {search.playouts_per_second:.0f} proven {search.proven or 'none'}"
         )
 
@@ -403,6 +398,18 @@ class Engine:
     def board_size(self, args: list[str]) -> str:
         self._no_args(args)
         return str(self._game().size)
+
+
+def analyze_line(game: Game, found: Candidate) -> str:
+    """One `analyze` line: `move M visits N winrate W pv ...`, then `proven win|loss|draw`
+    when the move's value is proven. W has three places and lies within
+    `SHOWN_WINRATE_BOUNDS` unless proven (1.000 and 0.000 are proofs only); it is `-`
+    for a move with fewer than `MIN_VISITS_TO_SHOW` visits and no proof."""
+    shown = found.shown_winrate
+    winrate = "-" if shown is None else f"{shown:.3f}"
+    pv = " ".join(game.move_name(move) for move in found.pv)
+    line = f"move {game.move_name(found.move)} visits {found.visits} winrate {winrate} pv {pv}"
+    return line if found.proven is None else f"{line} proven {found.proven}"
 
 
 def _seconds(text: str) -> float:

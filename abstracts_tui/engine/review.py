@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from ..rules import SWAP, Game, Move
 from .search import Budget, Search
 from .settings import PLAYOUTS_VARIABLE, whole_number
+from .terms import SHOWN_WINRATE_BOUNDS, Proof
 
 Progress = Callable[[int, int], None]
 
@@ -81,6 +82,12 @@ class MoveReview:
     colour)."""
     best: str | None
     """The search's best move in the position the move was played in."""
+    before_proof: Proof | None = None
+    """What the search proved of the position the move was played in, for the mover
+    (`before` is then exact), or None."""
+    after_proof: Proof | None = None
+    """What the search proved (or the game's end says) of the position after the move,
+    for the mover, or None."""
 
     @property
     def loss(self) -> float:
@@ -121,6 +128,19 @@ class Review:
         return sum(theirs) / len(theirs) if theirs else None
 
 
+OTHER_SIDE: dict[Proof, Proof] = {"win": "loss", "loss": "win", "draw": "draw"}
+"""A proof as the other side sees it."""
+
+
+def percent_text(winrate: float, proof: Proof | None) -> str:
+    """A win rate as the review prints it: `win`, `loss` or `draw` where it is proven,
+    else a percentage within `SHOWN_WINRATE_BOUNDS` (100.0% and 0.0% are proofs only)."""
+    if proof is not None:
+        return proof
+    low, high = SHOWN_WINRATE_BOUNDS
+    return f"{min(high, max(low, winrate)):.1%}"
+
+
 @dataclass(frozen=True)
 class Evaluation:
     """What the review found of one position."""
@@ -133,6 +153,9 @@ class Evaluation:
     best: str | None
     """The search's best move, None where the game is over."""
     playouts: int
+    proven: Proof | None = None
+    """What the search proved of the position for the person to move (`to_move` is
+    then exact), the game's end included; None when unproven."""
 
 
 def winrate_colour(game: Game, best: Move | None) -> int:
@@ -174,7 +197,8 @@ class Reviewer:
         if outcome is not None:
             winrate = 0.5 if outcome.winner is None else float(outcome.winner == 0)
             to_move = winrate if game.turn == 0 else 1.0 - winrate
-            return Evaluation(winrate, to_move, None, 0)
+            proof: Proof = "draw" if to_move == 0.5 else "win" if to_move == 1.0 else "loss"
+            return Evaluation(winrate, to_move, None, 0, proof)
         search = Search(game, self.rng.randrange(2**32))
         self._search = search
         if not self._stopped.is_set():
@@ -185,7 +209,8 @@ class Reviewer:
             first_colour_winrate(game, search),
             0.5 if theirs is None else theirs,
             None if best is None else game.move_name(best),
-            search.playouts,
+            search.playouts_run,
+            search.proven,
         )
 
     def run(self, progress: Progress | None = None) -> Review:
@@ -222,7 +247,18 @@ class Reviewer:
             before, after = here.to_move, 1.0 - there.to_move
             name = game.move_name(move)
             found.append(
-                MoveReview(number, move, name, colour, colour ^ swapped, before, after, here.best)
+                MoveReview(
+                    number,
+                    move,
+                    name,
+                    colour,
+                    colour ^ swapped,
+                    before,
+                    after,
+                    here.best,
+                    here.proven,
+                    OTHER_SIDE[there.proven] if there.proven else None,
+                )
             )
             if move == SWAP:
                 swapped ^= 1

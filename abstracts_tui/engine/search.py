@@ -57,9 +57,11 @@ from .terms import (
     DEFAULT_EXPLORATION,
     DEFAULT_MAX_NODES,
     DEFAULT_REF,
+    PROOF_WINRATES,
     UCT_EXPLORATION,
     Budget,
     Candidate,
+    Proof,
     bias_for,
     rank_candidates,
 )
@@ -175,6 +177,9 @@ class PythonSearch:
         )
         self.root = Node(self.game, self.rng)
         self.root.amaf = {}
+        self.proofs = ending_proofs(self.game, self.root.moves)
+        """The proof of each root move (as `root.moves`): the one this core makes, for a
+        move that ends the game; None for the others."""
         self.nodes = 1
         """Nodes in the tree; it stops growing at `max_nodes` (playouts go on)."""
         self.max_nodes = max_nodes
@@ -237,17 +242,25 @@ class PythonSearch:
         root = self.root
         visits = list(root.visits)
         wins = list(root.wins)
+        proofs = self.proofs
         found = [
             Candidate(
                 root.moves[i],
                 visits[i],
-                wins[i] / visits[i],
+                PROOF_WINRATES[proof] if (proof := proofs[i]) else wins[i] / visits[i],
                 (root.moves[i], *self._pv(root.children.get(i))),
+                proof,
             )
             for i, n in enumerate(visits)
             if n
         ]
         return rank_candidates(found, limit)
+
+    @property
+    def proven(self) -> Proof | None:
+        """`win` when a root move ends the game won, `loss` or `draw` when every one ends
+        it and the best so; None otherwise (this core proves no more)."""
+        return root_proof(self.proofs)
 
     def winrate(self) -> float | None:
         """The root's winrate for the side to move (of the best move); None before any."""
@@ -515,8 +528,17 @@ class Search:
 
     @property
     def playouts(self) -> int:
-        """Playouts done so far, over every `run`."""
+        """Walks of the tree so far, over every `run`: what a playout budget counts."""
         return self._impl.playouts
+
+    @property
+    def playouts_run(self) -> int:
+        """The walks that ran a playout: in the compiled core, a walk that reaches a
+        proven move or position takes its result and runs none (once the root is proven,
+        every walk of a playout budget does); in Python, every walk."""
+        if isinstance(self._impl, PythonSearch):
+            return self._impl.playouts
+        return self._impl.playouts_run
 
     @property
     def seconds(self) -> float:
@@ -525,9 +547,9 @@ class Search:
 
     @property
     def playouts_per_second(self) -> float:
-        """The search's speed so far (0 before it has run)."""
+        """The search's speed so far, in playouts run (0 before it has run)."""
         seconds = self.seconds
-        return self.playouts / seconds if seconds > 0 else 0.0
+        return self.playouts_run / seconds if seconds > 0 else 0.0
 
     @property
     def root(self) -> RootView:
@@ -538,10 +560,11 @@ class Search:
         return RootView(self._impl.root_moves())
 
     @property
-    def proven(self) -> str | None:
-        """`win`, `loss` or `draw` for the side to move once the compiled core's solver
-        has proven the position; None otherwise (always, in Python)."""
-        return None if isinstance(self._impl, PythonSearch) else self._impl.proven
+    def proven(self) -> Proof | None:
+        """`win`, `loss` or `draw` for the side to move once the search has proven the
+        position (the compiled core's solver; in Python, only the moves that end the
+        game); None otherwise."""
+        return self._impl.proven
 
     def candidates(self, limit: int | None = None) -> list[Candidate]:
         """Root moves tried so far, best first (see `rank_candidates`)."""
@@ -555,6 +578,34 @@ class Search:
         """The winrate of the best move for the side to move; None before any playout."""
         found = self.candidates(1)
         return found[0].winrate if found else None
+
+
+def ending_proofs(game: Game, moves: list[Move]) -> list[Proof | None]:
+    """For each of `moves` (legal in `game`), its proof for the side to move when it
+    ends the game, else None; `game` is left as it was."""
+    proofs: list[Proof | None] = []
+    turn = game.turn
+    for move in moves:
+        game.push(move)
+        outcome = game.outcome()
+        game.undo()
+        if outcome is None:
+            proofs.append(None)
+        elif outcome.winner is None:
+            proofs.append("draw")
+        else:
+            proofs.append("win" if outcome.winner == turn else "loss")
+    return proofs
+
+
+def root_proof(proofs: list[Proof | None]) -> Proof | None:
+    """The position's proof from its moves': a win if one wins, else the best of them
+    when every move is proven; None otherwise."""
+    if "win" in proofs:
+        return "win"
+    if not proofs or None in proofs:
+        return None
+    return "draw" if "draw" in proofs else "loss"
 
 
 def pie_prior(node: Node) -> list[list[float]]:
@@ -607,7 +658,7 @@ def measure(
     cpu = time.process_time()
     search.run(Budget(seconds=seconds))
     cpu = time.process_time() - cpu
-    return search.playouts_per_second, search.playouts / cpu if cpu > 0 else 0.0
+    return search.playouts_per_second, search.playouts_run / cpu if cpu > 0 else 0.0
 
 
 def bench(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from ..rules import Game, Move
 
@@ -20,7 +21,7 @@ GAME_BIAS: dict[str, float] = {"petrify": 1e-3}
 hangs on when it is played (a disk moves to capture and leaves a block), which the AMAF
 mean cannot see; with the own mean taking over from about a thousand visits, eight times
 the playouts won 85% of 120 games against one search where they won 79% of 200, and
-equal searches scored 55% of 120 against 1e-5 (README, Strength)."""
+equal searches scored 55% of 120 against 1e-5 (docs/computer.md)."""
 DEFAULT_EXPLORATION = 0.05
 """The UCB exploration constant added to GRAVE values. It must be small: against plain
 UCT at 300 playouts a move, 10 games each, 0.05 won 10-0 in Partitions and 8-2 in
@@ -33,6 +34,22 @@ DEFAULT_MAX_NODES = 30_000
 DEFAULT_AMAF_FROM = 20
 """GRAVE: a node keeps AMAF statistics from its this-many-th playout on (the root from
 the first). Most nodes never get that far, and the tables are most of the memory."""
+
+
+MIN_VISITS_TO_SHOW = 10
+"""A move the search visited fewer times than this (and has not proven) shows no win
+rate: a search that ends when its root is proven leaves the other moves a handful of
+visits, often at 1 or 0 whatever their real value (of 130 such figures found wrong
+against an exact solver, all had 1 to 5 visits)."""
+SHOWN_WINRATE_BOUNDS = (0.001, 0.999)
+"""An unproven win rate is shown within these, so that 1 and 0 (to three places) always
+mean a proof."""
+
+Proof = Literal["win", "loss", "draw"]
+"""What a solver proved of a move or a position, for the side to move."""
+
+PROOF_WINRATES: dict[Proof, float] = {"win": 1.0, "loss": 0.0, "draw": 0.5}
+"""The win rate that each proof stands for."""
 
 
 def bias_for(game: Game) -> float:
@@ -62,9 +79,27 @@ class Candidate:
     """Between 0 and 1, for the side to move at the root (a draw counts half)."""
     pv: tuple[Move, ...]
     """The principal variation, starting with `move`."""
-    proven: str | None = None
+    proven: Proof | None = None
     """`win`, `loss` or `draw` for the side to move when the compiled core's solver has
-    proven the move's value (its winrate is then 1, 0 or 0.5); None otherwise."""
+    proven the move's value (its winrate is then 1, 0 or 0.5); None otherwise. What a
+    front end reads to say that a move wins (or loses) by force."""
+
+    @property
+    def few_visits(self) -> bool:
+        """Whether the move is unproven with fewer than `MIN_VISITS_TO_SHOW` visits: its
+        win rate means nothing yet, and is not shown."""
+        return self.proven is None and self.visits < MIN_VISITS_TO_SHOW
+
+    @property
+    def shown_winrate(self) -> float | None:
+        """The win rate to show: a proof's exactly, None for `few_visits`, else within
+        `SHOWN_WINRATE_BOUNDS` (never 1 or 0 without a proof)."""
+        if self.proven is not None:
+            return PROOF_WINRATES[self.proven]
+        if self.few_visits:
+            return None
+        low, high = SHOWN_WINRATE_BOUNDS
+        return min(high, max(low, self.winrate))
 
 
 def rank_candidates(found: list[Candidate], limit: int | None = None) -> list[Candidate]:

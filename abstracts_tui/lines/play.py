@@ -15,14 +15,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from ..chances import Hint, candidate_chance, hint_words
 from ..engine.levels import budget_for
-from ..engine.terms import Budget, Candidate
+from ..engine.terms import Budget, Candidate, line_names, rank_candidates
 from ..files import describe
+from ..pace import paced, wait_for_pace
 from ..records import RecordError
 from ..rules import SWAP, OptionError, RulesError
 from ..session import Phase, Session
 from ..words import (
-    candidate_words,
     colour,
     komi_question,
     move_words,
@@ -234,7 +235,9 @@ class LineGame:
         session = self.session
         name = session.person(session.game.turn)
         self.say(f"{name} is thinking.")
+        started = time.monotonic()
         move = self.thinker.move(session.game.copy(), self._budget(name))
+        wait_for_pace(started, paced(session), lambda: self.thinker.stopped)
         self._play(move)
 
     # -- answering a line ----------------------------------------------------------------
@@ -384,10 +387,12 @@ class LineGame:
             self.say("No hint: there is no move to play now.")
             return
         found = self._search(HINT)
-        if not found:
+        hint = Hint.best_of(rank_candidates(found))
+        if hint is None:
             self.say("No hint found.")
             return
-        self.say("Hint: " + candidate_words(session.game, found[0]))
+        line = " ".join(line_names(session.game, hint.pv, 5))
+        self.say(f"{hint_words(session.game, hint)}; the line {line}.")
 
     def _analyze(self, rest: str) -> None:
         session = self.session
@@ -397,7 +402,7 @@ class LineGame:
         self.say("Analyzing for 3 seconds.")
         found = self._search(ANALYSIS)
         for number, candidate in enumerate(found[:ANALYSIS_MOVES], start=1):
-            self.say(f"{number}. " + candidate_words(session.game, candidate))
+            self.say(f"{number}. " + candidate_chance(session.game, candidate))
 
     def _search(self, budget: Budget) -> list[Candidate]:
         from ..engine.search import Search

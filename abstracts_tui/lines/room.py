@@ -18,7 +18,6 @@ resign (confirmed), abort, take-back, rematch.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from enum import Enum
@@ -43,6 +42,7 @@ from ..rooms.play import (
     REMATCH,
     TAKEBACK,
     check,
+    clocks_held,
     kept_again_text,
     not_kept_text,
     offer,
@@ -56,6 +56,7 @@ from ..rooms.told import told
 from ..rules import SWAP, RulesError
 from ..rules.catalogue import parse_komi
 from ..session import Phase
+from ..subscribers import Subscription
 from ..words import colour, komi_question, pie_question, score_words, side_question
 from .play import SHORT, warning_due
 from .questions import QUESTIONS, Say, seconds_words
@@ -146,6 +147,7 @@ class LineRoom:
         self.saving_said: str | None = None
         """Why the game is not being saved, as last said (None: it is, or nothing said)."""
         self.closing: Callable[[], None] | None = None
+        self.saving: Subscription | None = None
 
     @property
     def player(self) -> bool:
@@ -160,7 +162,7 @@ class LineRoom:
     def start(self) -> None:
         """Say where the person is, and follow the room from now on."""
         session, room = self.session, self.shown.room
-        self.session.saving_listeners.append(self.saving_changed)
+        self.saving = self.session.saving_listeners.subscribe(self.saving_changed)
         # Listening before following: what came before it is told once it follows.
         self.closing = self.shown.listen(self.heard)
         rated = ", rated" if room.rated else ""
@@ -204,8 +206,8 @@ class LineRoom:
 
     def stop(self) -> None:
         """No more is said of this room (back to the lobby, or the session ends)."""
-        with contextlib.suppress(ValueError):
-            self.session.saving_listeners.remove(self.saving_changed)
+        if self.saving is not None:
+            self.saving.close()
         if self.closing is not None:
             self.closing()
             self.closing = None
@@ -291,10 +293,10 @@ class LineRoom:
         session = self.session
         people = session.people
         for kind in (TAKEBACK, REMATCH):
-            found = offer(session, kind)
+            found = offer(session, self.shown.terms, kind)
             if found is None or found.by == self.user:
                 continue
-            moves = tuple(takeback_moves(session)) if kind == TAKEBACK else ()
+            moves = tuple(takeback_moves(session, self.shown.terms)) if kind == TAKEBACK else ()
             for line in told(OfferMade(kind, found.by, moves), self.user, people):
                 self.say(line)
 
@@ -308,13 +310,15 @@ class LineRoom:
     def saving_changed(self) -> None:
         """Say once when the game stops being saved, why, and that the clocks are held,
         and once when it is saved again (as the full screen's panel shows it)."""
-        problem = self.session.save_problem
+        terms = self.shown.terms
+        problem = terms.trouble
         if problem == self.saving_said:
             return
+        held = clocks_held(self.session, terms)
         if problem is not None:
-            self.say(not_kept_text(self.session, problem))
+            self.say(not_kept_text(problem, held))
         elif self.saving_said is not None:
-            self.say(kept_again_text(self.session))
+            self.say(kept_again_text(held))
         self.saving_said = problem
 
     def presence(self) -> None:
@@ -440,7 +444,7 @@ class LineRoom:
         return True
 
     async def resign(self) -> None:
-        problem = check(self.session, Resign(), self.user)
+        problem = check(self.session, self.shown.terms, Resign(), self.user)
         if problem is not None:
             self.say(problem)
             return
@@ -452,7 +456,7 @@ class LineRoom:
         self.confirming = Resign()
 
     async def abort(self) -> None:
-        problem = check(self.session, Abort(), self.user)
+        problem = check(self.session, self.shown.terms, Abort(), self.user)
         if problem is not None:
             self.say(problem)
             return
@@ -460,11 +464,11 @@ class LineRoom:
 
     async def takeback(self) -> None:
         session = self.session
-        waiting = offer(session, TAKEBACK)
+        waiting = offer(session, self.shown.terms, TAKEBACK)
         if waiting is not None and waiting.by != self.user and self.player:
             await self.send(Takeback(Takeback.ACCEPT), None)
             return
-        problem = check(session, Takeback(Takeback.OFFER), self.user)
+        problem = check(session, self.shown.terms, Takeback(Takeback.OFFER), self.user)
         if problem is not None:
             self.say(problem)
             return
@@ -476,7 +480,7 @@ class LineRoom:
             (TAKEBACK, Takeback(Takeback.DECLINE)),
             (REMATCH, Rematch(Rematch.DECLINE)),
         ):
-            waiting = offer(self.session, kind)
+            waiting = offer(self.session, self.shown.terms, kind)
             if waiting is not None and waiting.by != self.user and self.player:
                 await self.send(command, None)
                 return
@@ -484,7 +488,7 @@ class LineRoom:
 
     async def rematch(self) -> None:
         session = self.session
-        waiting = offer(session, REMATCH)
+        waiting = offer(session, self.shown.terms, REMATCH)
         if waiting is not None and waiting.by != self.user and self.player:
             self.say("Rematch accepted: making its room.")
             try:
@@ -492,7 +496,7 @@ class LineRoom:
             except (RulesError, RoomError) as error:
                 self.say(sentence(error))
             return
-        problem = check(session, Rematch(Rematch.OFFER), self.user)
+        problem = check(session, self.shown.terms, Rematch(Rematch.OFFER), self.user)
         if problem is not None:
             self.say(problem)
             return

@@ -10,11 +10,14 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..game_setup import Setup
 from ..session import Session
 from .play import COMMANDS, LineGame, Say
+
+if TYPE_CHECKING:
+    from ..saved_games import SavedGame
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 """Characters that a terminal could take as commands (escape among them): never written."""
@@ -135,32 +138,57 @@ def choose(
 def start_session(
     say: Say, read: Callable[[], str | None], data: Path, level: str
 ) -> Session | None:
-    """The game to play, chosen from numbered lists: a game in progress, or a new one."""
+    """The game to play, chosen from numbered lists: a game in progress, a new one, or a
+    finished one to look at again."""
+    from ..recent_games import RecentGames
     from ..saved_games import SavedGames
 
     saved = SavedGames(data)
+    RecentGames(data).take_finished(saved)  # games finished in earlier runs
     games, problems = saved.read()
-    for problem in problems:
+    finished, more = RecentGames(data).read()
+    for problem in problems + more:
         say(problem)
-    if games:
+    if games or finished:
         options = [
             f"{game.describe()}{game.started_words()}, played {game.played()}" for game in games
         ]
-        new = {"new": len(games), "n": len(games), "new game": len(games)}
-        picked = choose(say, read, "Games in progress:", [*options, "A new game"], words=new)
+        options.append("A new game")
+        words = {"new": len(games), "n": len(games), "new game": len(games)}
+        if finished:
+            options.append(f"Recent games ({len(finished)} finished)")
+            words |= {"recent": len(games) + 1, "r": len(games) + 1}
+        title = "Games in progress:" if games else "Start:"
+        picked = choose(say, read, title, options, words=words)
         if picked is None:
             return None
         if picked < len(games):
             return Session(games[picked].record, games[picked].path)
+        if picked == len(games) + 1:
+            return recent_session(say, read, finished)
     return new_session(say, read, data, level)
+
+
+def recent_session(
+    say: Say, read: Callable[[], str | None], finished: list[SavedGame]
+) -> Session | None:
+    """A finished game chosen from the recent games, newest first (its file goes on being
+    its autosave: a variation tried in it is kept)."""
+    options = [f"{game.describe()}, played {game.played()}" for game in finished]
+    picked = choose(say, read, "Recent games, newest first:", options)
+    if picked is None:
+        return None
+    return Session(finished[picked].record, finished[picked].path)
 
 
 def new_session(say: Say, read: Callable[[], str | None], data: Path, level: str) -> Session | None:
     """A new game, chosen from numbered lists: which game, and who plays."""
+    from ..recent_games import RecentGames
     from ..rules.catalogue import CATALOGUE
     from ..saved_games import SavedGames
 
     saved = SavedGames(data)
+    RecentGames(data).take_finished(saved)  # the last game, if it ended, goes to the recent games
     infos = list(CATALOGUE.values())
     picked = choose(say, read, "Which game?", [info.title for info in infos])
     if picked is None:
@@ -198,6 +226,7 @@ def run_lines(
     stdout: TextIO | None = None,
 ) -> int:
     """Play in line mode until `quit` or the end of input; the exit status."""
+    from ..recent_games import RecentGames
     from ..records import RecordError
     from ..rules import RulesError
     from ..saved_games import SavedGames
@@ -219,6 +248,7 @@ def run_lines(
             say(f"{load} is not a game record this program can read: {error}.")
             return 2
     elif setup is not None:
+        RecentGames(data).take_finished(saved)
         session = Session.start(setup, saved.new_path(setup.game))
     else:
         session = start_session(say, reader, data, level)

@@ -1,8 +1,9 @@
 """Rooms: one shared game each, known by a short code, for the SSH server and the web.
 
-- `room`: a room (its code, setup, the live `Session`, version, seat holders);
+- `room`: a room (its code, setup, the live `Session`, its terms, version, seat holders);
+- `terms`: what a room adds to its game (the offers waiting, the rematch, its keeper);
 - `holder`: which connection a command comes from;
-- `apply`: one function applies a command to a session;
+- `apply`: one function applies a command to a room's game and terms;
 - `gateway`: a room's commands: checked on a copy, committed, then applied;
 - `live`: the live-rooms store's protocol and its errors (implementations in `store/`);
 - `rooms`: every room of a server, over a live store;

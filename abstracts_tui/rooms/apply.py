@@ -1,6 +1,7 @@
-"""One function applies a command to a session: the live one every screen shows, the
-gateway's copy that checks it first, and a session catching up with changes another
-process made. Each command has its own small function here; a new command is one more.
+"""One function applies a command to a room's game and terms (its `Session` and its
+`terms.RoomTerms`): the live ones every screen shows, the gateway's copies that check it
+first, and a replica catching up with changes another process made. Each command has its
+own small function here; a new command is one more.
 
 `at` is the moment of the command by the store's clock: every clock charged by it is
 charged at that moment, here and in every process that reads the change.
@@ -8,12 +9,13 @@ charged at that moment, here and in every process that reads the change.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ..clock import SideTime
+from ..clock import SideTime, TimeControl
 from ..commands import (
     Abort,
     ChooseSide,
@@ -28,13 +30,15 @@ from ..commands import (
     SetKomi,
     Takeback,
 )
-from ..records import Record
-from ..rules import OptionError
-from ..session import Offer, Phase, Session
+from ..records import Record, RecordNode
+from ..records.timing import TimeLeft
+from ..rules import OptionError, Options
+from ..session import Change, Changed, Phase, Session
 from . import play
 from .chat import check_line
+from .terms import RoomTerms
 
-Apply = Callable[[Session, Any, str | None], None]
+Apply = Callable[[Session, RoomTerms, Any, str | None], None]
 
 
 @contextmanager
@@ -48,9 +52,10 @@ def at_moment(session: Session, at: float) -> Iterator[None]:
         session.now = now
 
 
-def apply(session: Session, command: Command, by: str | None, at: float) -> None:
-    """Apply `command`, made by `by` (None: the clock), to `session` at `at`; raises the
-    rules' errors (one sentence each) and changes nothing if it does not apply."""
+def apply(session: Session, terms: RoomTerms, command: Command, by: str | None, at: float) -> None:
+    """Apply `command`, made by `by` (None: the clock), to the room's game `session` and
+    its `terms` at `at`; raises the rules' errors (one sentence each) and changes nothing
+    if it does not apply."""
     try:
         how = APPLY[type(command)]
     except KeyError:
@@ -63,7 +68,7 @@ def apply(session: Session, command: Command, by: str | None, at: float) -> None
         clock.held = None
     try:
         with at_moment(session, at):
-            how(session, command, by)
+            how(session, terms, command, by)
     except BaseException:
         if clock is not None and session.clock is clock:
             clock.held = held
@@ -78,39 +83,41 @@ def _waited_for(session: Session, by: str | None) -> None:
         raise OptionError(f"it is {waiting}'s turn")
 
 
-def _join(session: Session, command: Join, by: str | None) -> None:
+def _join(session: Session, terms: RoomTerms, command: Join, by: str | None) -> None:
     if by is None or by in session.people:
         raise OptionError("the seat is not open")
-    session.set_people(session.people[0], by)
+    session.people = session.record.players = (session.people[0], by)
+    session.save_autosave()
+    session.notify(Changed(Change.PHASE))
     session.resume_clock()  # the clock starts now, if the game does
 
 
-def _set_komi(session: Session, command: SetKomi, by: str | None) -> None:
+def _set_komi(session: Session, terms: RoomTerms, command: SetKomi, by: str | None) -> None:
     if session.phase is not Phase.KOMI:
         raise OptionError("komi is set before the first move only")
     _waited_for(session, by)
     session.set_komi(command.komi)
 
 
-def _choose_side(session: Session, command: ChooseSide, by: str | None) -> None:
+def _choose_side(session: Session, terms: RoomTerms, command: ChooseSide, by: str | None) -> None:
     if session.phase is not Phase.SIDE:
         raise OptionError("sides are chosen before the first move only")
     _waited_for(session, by)
     session.choose_side(command.colour)
 
 
-def _play(session: Session, command: Play, by: str | None) -> None:
+def _play(session: Session, terms: RoomTerms, command: Play, by: str | None) -> None:
     if session.phase is Phase.PLAY and not session.over:
         _waited_for(session, by)
     session.play(command.move)
 
 
-def _flag(session: Session, command: Flag, by: str | None) -> None:
+def _flag(session: Session, terms: RoomTerms, command: Flag, by: str | None) -> None:
     if not session.check_flag():
         raise OptionError("the clock to move has time left")
 
 
-def _hold(session: Session, command: Hold, by: str | None) -> None:
+def _hold(session: Session, terms: RoomTerms, command: Hold, by: str | None) -> None:
     """The store is back: the running clock, held since `command.since`, runs again from
     now, charged nothing for the time between."""
     if by is not None:
@@ -120,14 +127,14 @@ def _hold(session: Session, command: Hold, by: str | None) -> None:
         clock.release(command.since, session.now())
 
 
-def _online(session: Session, command: Command, by: str | None) -> None:
+def _online(session: Session, terms: RoomTerms, command: Command, by: str | None) -> None:
     """Resign, abort, a take-back or a rematch: see `play`."""
     if by is None:
         raise OptionError("only a player can do that")
-    play.apply(session, command, by)
+    play.apply(session, terms, command, by)
 
 
-def _say(session: Session, command: Say, by: str | None) -> None:
+def _say(session: Session, terms: RoomTerms, command: Say, by: str | None) -> None:
     """A chat line changes no game: it is checked here, and the room keeps it once it is
     applied (`Rooms`)."""
     check_line(command.text)
@@ -150,22 +157,103 @@ APPLY: dict[type[Any], Apply] = {
 
 
 def twin(session: Session) -> Session:
-    """A copy of `session` that shares nothing with it (no listeners, no saving): the
-    gateway checks a command on it, and takes the room after the command from it."""
+    """A copy of `session` that shares nothing with it (no listeners, no saving), built
+    from its values (`state_of`: no record text is written or read): the gateway checks
+    a command on it, and takes the room after the command from it."""
     return from_state(state_of(session), session.now)
 
 
 @dataclass(frozen=True)
-class SessionState:
-    """A session as plain values, as a twin copies it: its record's text and what play
-    adds to it (the phase, the people, the clock, the offers)."""
+class NodeValues:
+    """A node of a record as plain values, with the place of its parent among the
+    record's nodes (-1: it is the root)."""
 
-    sgf: str
+    parent: int
+    move: str | None
+    setup: str | None
+    comment: str
+    time_left: TimeLeft | None
+
+
+@dataclass(frozen=True)
+class RecordValues:
+    """A record as plain values: its root's properties and its nodes, each after its
+    parent (the root first), the node shown by its place among them."""
+
+    game: str
+    options: Options
+    players: tuple[str, str]
+    date: str
+    result: str
+    event: str
+    computers: tuple[tuple[str, str], ...]
+    clock: TimeControl | None
+    extra: tuple[tuple[str, tuple[str, ...]], ...]
+    nodes: tuple[NodeValues, ...]
+    shown: int
+
+
+def record_values(record: Record, shown: RecordNode) -> RecordValues:
+    """`record` as plain values, `shown` its node shown (a loop, not a recursion: a game
+    of any length)."""
+    nodes: list[NodeValues] = []
+    places: dict[int, int] = {}
+    todo: deque[tuple[RecordNode, int]] = deque([(record.root, -1)])
+    while todo:
+        node, parent = todo.popleft()
+        places[id(node)] = len(nodes)
+        nodes.append(NodeValues(parent, node.move, node.setup, node.comment, node.time_left))
+        todo.extend((child, places[id(node)]) for child in node.children)
+    return RecordValues(
+        record.game,
+        record.options,
+        record.players,
+        record.date,
+        record.result,
+        record.event,
+        tuple(record.computers.items()),
+        record.clock,
+        tuple((key, tuple(values)) for key, values in record.extra.items()),
+        tuple(nodes),
+        places.get(id(shown), 0),
+    )
+
+
+def record_of(values: RecordValues) -> Record:
+    """The record of `values`, opening at its node shown."""
+    made: list[RecordNode] = []
+    for node in values.nodes:
+        parent = made[node.parent] if node.parent >= 0 else None
+        copy = RecordNode(node.move, node.setup, node.comment, node.time_left, parent=parent)
+        if parent is not None:
+            parent.children.append(copy)
+        made.append(copy)
+    return Record(
+        game=values.game,
+        options=values.options,
+        players=values.players,
+        date=values.date,
+        result=values.result,
+        event=values.event,
+        root=made[0],
+        computers=dict(values.computers),
+        clock=values.clock,
+        extra={key: list(found) for key, found in values.extra},
+        shown=made[values.shown],
+    )
+
+
+@dataclass(frozen=True)
+class SessionState:
+    """A session as plain values, as a twin copies it: its record's values (`RecordValues`,
+    never its text: nothing is parsed again) and what play adds to it (the phase, the
+    people, the clock); the room's terms cross beside it as values of their own
+    (`terms.RoomTerms`)."""
+
+    record: RecordValues
     phase: Phase
     people: tuple[str, str]
     clock_paused: bool
-    offers: dict[str, Offer]
-    rematch: str | None
     clock: tuple[list[SideTime], int | None, float, float | None] | None
     """Both sides' times, the side whose clock runs, since when, and since when it is
     held (None: it is not)."""
@@ -174,12 +262,10 @@ class SessionState:
 def state_of(session: Session) -> SessionState:
     clock = session.clock
     return SessionState(
-        session.record.to_sgf(),
+        record_values(session.record, session.node),
         session.phase,
         session.people,
         session.clock_paused,
-        dict(session.offers),
-        session.rematch,
         (list(clock.sides), clock.running, clock.started, clock.held)
         if clock is not None
         else None,
@@ -188,13 +274,12 @@ def state_of(session: Session) -> SessionState:
 
 def from_state(state: SessionState, now: Callable[[], float]) -> Session:
     """A session from its plain values, its clock read from `now`."""
-    record = Record.from_sgf(state.sgf)
+    record = record_of(state.record)
     copy = Session(record)
     copy.now = now
     copy.phase = state.phase
     copy.people = record.players = state.people
     copy.clock_paused = state.clock_paused
-    copy.offers, copy.rematch = dict(state.offers), state.rematch
     if state.clock is not None and copy.clock is not None:
         sides, copy.clock.running, copy.clock.started, copy.clock.held = state.clock
         copy.clock.sides = list(sides)
@@ -208,4 +293,3 @@ def adopt(session: Session, other: Session) -> None:
     session.record, session.node, session.game = other.record, other.node, other.game
     session.phase, session.people = other.phase, other.people
     session.clock, session.clock_paused = other.clock, other.clock_paused
-    session.offers, session.rematch = other.offers, other.rematch

@@ -27,6 +27,7 @@ from ..commands import CHAT_LIMIT
 from ..printable import plain
 from ..rates import TokenBucket
 from ..rules import RulesError
+from ..subscribers import Subscribers
 
 KEPT = 200
 """Lines a room keeps (the oldest go first): what a screen opened late can scroll back."""
@@ -132,13 +133,12 @@ class Chat:
 
     def __init__(self) -> None:
         self.lines: deque[ChatLine] = deque(maxlen=KEPT)
-        self.listeners: list[Callable[[ChatLine], None]] = []
-        """Called with each line added (the screens showing the room's chat)."""
+        self.listeners: Subscribers[[ChatLine]] = Subscribers()
+        """Told of each line added (the screens showing the room's chat)."""
 
     def add(self, line: ChatLine) -> None:
         """Keep `line` (cleaned again: one read back from a store is outside text) and
         tell the listeners."""
         line = ChatLine(line.by, clean(line.text), line.watcher)
         self.lines.append(line)
-        for listener in list(self.listeners):
-            listener(line)
+        self.listeners(line)

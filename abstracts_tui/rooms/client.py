@@ -7,10 +7,12 @@ touches them: it calls this client, whose calls go to its desk on the server's l
 (`server.room_desk.RoomDesk`, through a `Link`) and bring back immutable snapshots
 (`RoomView`: a room as the lobby lists it) or objects made there for the app alone:
 
-- a screen showing a room shows a REPLICA of its session (`Shown.session`): a copy made on
-  the server's loop (`apply.twin`) when the screen asks for it; then every command the
-  room applies (`Room.commands`) is applied to the replica on the app's loop by the same
-  `apply.apply(session, command, by, at)`, from the moment the screen follows it (its
+- a screen showing a room shows a REPLICA of its session and of its terms (`Shown.session`,
+  `Shown.terms`: the offers, the rematch, the keeper): copies made on the server's loop
+  from their values (`apply.twin`, which reads no record text) when the screen asks for
+  them; then every command the room applies (`Room.commands`) is applied to the replica
+  on the app's loop by the same `apply.apply(session, terms, command, by, at)`, from the
+  moment the screen follows it (its
   listeners in place: what came before waits until then), and a room read again whole
   is copied again (`apply.adopt`, silently: its screen draws it again, and the events
   since its version, which come to it in order as ever, say what happened).
@@ -25,13 +27,13 @@ touches them: it calls this client, whose calls go to its desk on the server's l
   the room adds); a line said (`say`), a rematch accepted (`rematch`) and a room called
   off (`call_off`) run on the server's loop and come back done, or raise with a sentence;
 - who is connected to the room (`Shown` is the play screen's presence, and its watcher
-  count), whether its store keeps it (the replica's `keeper`, with its clock held while
+  count), whether its store keeps it (the replica terms' `keeper`, with its clock held while
   it does not: the `Hold` that runs it on comes as a command), a join awaited, your-move
   and resignation news, ratings and the lobby's lists once a room is made, joined or
   ended (read again on the server's loop: `listing`) cross as calls on the app's loop.
 
-The methods named `_here` are what the desk tells the client (on the app's loop); the
-desk's, named `_there`, run on the server's.
+The client asks its desk with the requests of `link` (`Link.ask`, `Link.post`) and the
+desk tells it with that module's tellings (`RoomClient.tell`, on the app's loop).
 """
 
 from __future__ import annotations
@@ -41,106 +43,80 @@ import itertools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol, TypeVar
 
 from ..commands import Abort, Command
+from ..game_setup import Setup
 from ..ratings import PlayerRating
 from ..rules import RulesError
 from ..session import Change, Changed, Session
+from ..subscribers import Subscribers
 from .apply import adopt, apply
-from .chat import Chat, ChatLine
+from .chat import Chat
 from .events import Stamped
 from .holder import Holder
 from .kept import StoredRoom
+from .link import (
+    AcceptRematch,
+    Adopt,
+    Applied,
+    Archive,
+    CopyAgain,
+    Create,
+    Enter,
+    Entered,
+    Events,
+    Hide,
+    Kept,
+    KeptNow,
+    Listing,
+    News,
+    People,
+    Posted,
+    Ratings,
+    Request,
+    RoomView,
+    Said,
+    SeatTaken,
+    Seen,
+    Send,
+    Show,
+    Since,
+    Speak,
+    Telling,
+    Unwait,
+    Views,
+    Wait,
+)
 from .room import EVENTS_KEPT
+from .terms import RoomTerms
 
 log = logging.getLogger(__name__)
 
-News = Callable[[str, str, bool], None]
+T = TypeVar("T")
+
+__all__ = ["Entered", "Kept", "RoomClient", "RoomView", "Shown"]
+
+Newsreader = Callable[[str, str, bool], None]
 """Told on the app's loop: room code, text, whether to ring (`tui.rooms.app.YourMove`)."""
 Heard = Callable[[list[Stamped]], None]
 """Told on the app's loop of a shown room's new events, in order (`Shown.listen`)."""
-Listing = Callable[[], None]
+ListsChanged = Callable[[], None]
 """Told on the app's loop once a room was made, joined or ended, with the lobby's lists
 read again (`RoomClient.views`)."""
 
 
-@dataclass(frozen=True)
-class RoomView:
-    """A room as it was when read, on the server's loop: what the lobby lists."""
-
-    code: str
-    game: str
-    """The game's name (`pilo`)."""
-    creator: str
-    joiner: str | None
-    rated: bool
-    finished: bool
-    waiting: str | None
-    """Whom the game waits for, both seats taken (None: nobody, or a seat open)."""
-    game_line: str
-    state_line: str
-    description: str
-    open: bool = False
-    """An open challenge: listed in every lobby until somebody joins."""
-    clock: str | None = None
-    """The time control's spec (`5m+3s`); None: no clock."""
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        return (self.creator,) if self.joiner is None else (self.creator, self.joiner)
-
-    def waits_for(self, name: str) -> bool:
-        return self.waiting == name
-
-    def game_text(self) -> str:
-        return self.game_line
-
-    def state_text(self) -> str:
-        return self.state_line
-
-    def describe(self) -> str:
-        return self.description
-
-
-@dataclass
-class Kept:
-    """Who keeps a replica's game, as the room's store last said (`session.Keeper`)."""
-
-    location: str
-    trouble: str | None
-    held: float | None = None
-    """Since when the room's running clock is held (its store keeps no change): the
-    replica's is held from then too, until the `Hold` that runs it on is applied."""
-
-
-def kept_of(session: Session) -> Kept | None:
-    """What a replica of the room's `session` is told of who keeps its game, and of its
-    clock held (on the server's loop)."""
-    keeper = session.keeper
-    if keeper is None:
-        return None
-    clock = session.clock
-    return Kept(keeper.location, keeper.trouble, clock.held if clock is not None else None)
-
-
-@dataclass
-class Entered:
-    """What opening a room came to: the room (None: there is none) and a sentence."""
-
-    room: RoomView | None
-    notice: str | None = None
-
-
 @dataclass
 class Shown:
-    """A room shown on a screen of the app: its replica session, and the play screen's
-    presence (who of the room is connected) and sender. Lives on the app's loop."""
+    """A room shown on a screen of the app: its replica session and terms, and the play
+    screen's presence (who of the room is connected) and sender. Lives on the app's loop."""
 
     client: RoomClient
     key: int
     room: RoomView
     session: Session
+    terms: RoomTerms
+    """The room's terms beside the replica (offers, rematch, keeper), followed the same way."""
     connected: frozenset[str]
     chat: Chat = field(default_factory=Chat)
     """A replica of the room's chat: its lines when shown, then each line said."""
@@ -155,7 +131,8 @@ class Shown:
     events: list[Stamped] = field(default_factory=list)
     """The events the replica has had since it was shown, in order (the last
     `room.EVENTS_KEPT` of them)."""
-    hearers: list[Heard] = field(default_factory=list)
+    hearers: Subscribers[[list[Stamped]]] = field(default_factory=Subscribers)
+    """Told of each change's new events (`listen`)."""
 
     @property
     def code(self) -> str:
@@ -173,31 +150,30 @@ class Shown:
             for act in held or ():
                 act(self)
         else:
-            self.changed = None
-            self.client.hide(self)
+            self.close()
+
+    def close(self) -> None:
+        """The screen no longer shows the room: the replica changes no more, and every
+        tie its showing made on the server's loop ends there (`Hide`)."""
+        self.changed = None
+        self.client.hide(self)
 
     async def send(self, command: Command) -> None:
         """Send a command to the room's gateway; raises Refused with its sentence. The
         replica followed has the command (applied in the order the room applied it)
         before this returns."""
-        await self.client.link.call("send_there", self.code, command)
+        await self.client.link.ask(Send(self.code, command))
 
     def listen(self, heard: Heard) -> Callable[[], None]:
         """Call `heard` (on the app's loop) with each change's new events, in order, once
         the replica's session has the change, from now until the callable returned is
-        called. Each listener is told each event once."""
-        self.hearers.append(heard)
-
-        def close() -> None:
-            if heard in self.hearers:
-                self.hearers.remove(heard)
-
-        return close
+        called (the subscription's `close`). Each listener is told each event once."""
+        return self.hearers.subscribe(heard).close
 
     async def since(self, version: int) -> list[Stamped]:
         """The room's events after `version`, in order (from the room in the server's
         memory, else from its store). Raises Refused if the store cannot be read."""
-        found = await self.client.link.call("since_there", self.code, version)
+        found = await self.client.link.ask(Since(self.code, version))
         return list(found)
 
     def hear(self, events: tuple[Stamped, ...]) -> None:
@@ -208,20 +184,19 @@ class Shown:
         self.events.extend(fresh)
         del self.events[:-EVENTS_KEPT]
         self.version = fresh[-1].version
-        for heard in list(self.hearers):
-            heard(fresh)
+        self.hearers(fresh)
 
 
 class Link(Protocol):
-    """How a session's client reaches its desk (`server.room_desk.RoomDesk`, on the server's
-    loop): by the name of one of the desk's methods named `_there`."""
+    """How a session's client reaches its desk (`server.room_desk.RoomDesk`, on the
+    server's loop): with a request of `link`."""
 
-    async def call(self, name: str, *args: Any) -> Any:
-        """Run the desk's coroutine `name` with `args`; its result, or what it raised."""
+    async def ask(self, request: Request[T]) -> T:
+        """The desk's answer to `request`, or what it raised."""
         ...
 
-    def post(self, name: str, *args: Any) -> None:
-        """Call the desk's function `name` with `args` soon; nothing comes back."""
+    def post(self, request: Posted) -> None:
+        """Give the desk `request` soon; nothing comes back."""
         ...
 
 
@@ -235,7 +210,7 @@ class RoomClient:
     """Whether the server rates games (its store keeps ratings)."""
     link: Link
     app: asyncio.AbstractEventLoop | None = None
-    news: News | None = None
+    news: Newsreader | None = None
     views: tuple[RoomView, ...] = ()
     """The unfinished rooms as last read (`refresh`)."""
     shown: dict[int, Shown] = field(default_factory=dict)
@@ -248,11 +223,11 @@ class RoomClient:
 
     def __post_init__(self) -> None:
         self.user = self.holder.user
-        self.listing: Listing | None = None
+        self.listing: ListsChanged | None = None
 
     # -- the app's side -----------------------------------------------------------------------
 
-    def connect(self, news: News, listing: Listing | None = None) -> None:
+    def connect(self, news: Newsreader, listing: ListsChanged | None = None) -> None:
         """The app's loop (the running one) is told the person's news with `news`, and
         with `listing` that the lobby's lists changed (read again already)."""
         self.app = asyncio.get_running_loop()
@@ -288,28 +263,28 @@ class RoomClient:
 
     async def refresh(self) -> None:
         """Read the unfinished rooms again (the lobby's lists)."""
-        self.views = await self.link.call("views_there")
+        self.views = await self.link.ask(Views())
 
     async def enter(self, code: str, *, watch: bool) -> Entered:
         """Take the seat in room `code` (joining if one is open), or watch it."""
-        return await self.link.call("enter_there", code, watch)  # type: ignore[no-any-return]
+        return await self.link.ask(Enter(code, watch))
 
-    async def create(self, setup: object, *, rated: bool, open: bool = False) -> RoomView:
+    async def create(self, setup: Setup, *, rated: bool, open: bool = False) -> RoomView:
         """A new room, an open challenge if `open` (raises RoomError)."""
-        return await self.link.call("create_there", setup, rated, open)  # type: ignore[no-any-return]
+        return await self.link.ask(Create(setup, rated, open))
 
     async def say(self, code: str, text: str) -> None:
         """Say `text` in room `code`'s chat; raises Refused or ChatRefused (a rules'
         error) with one sentence."""
-        await self.link.call("say_there", code, text)
+        await self.link.ask(Speak(code, text))
 
     async def rematch(self, code: str) -> RoomView:
         """Accept the rematch of room `code`: the new room (raises RoomError)."""
-        return await self.link.call("rematch_there", code)  # type: ignore[no-any-return]
+        return await self.link.ask(AcceptRematch(code))
 
     async def call_off(self, code: str) -> None:
         """Abort room `code`'s game before anybody joined; raises Refused."""
-        await self.link.call("send_there", code, Abort())
+        await self.link.ask(Send(code, Abort()))
 
     async def show(self, code: str) -> Shown | None:
         """A replica of room `code`'s session as it is now; kept up to date from the
@@ -317,14 +292,15 @@ class RoomClient:
         key = next(self.keys)
         self.opening[key] = []
         try:
-            made = await self.link.call("show_there", code, key)
+            made = await self.link.ask(Show(code, key))
         finally:
             early = self.opening.pop(key)
         if made is None:
             return None
-        room, session, connected, lines, version = made
-        shown = Shown(self, key, room, session, connected, version=version)
-        for line in lines:
+        shown = Shown(
+            self, key, made.view, made.session, made.terms, made.people, version=made.version
+        )
+        for line in made.lines:
             shown.chat.add(line)
         assert shown.held is not None
         shown.held.extend(early)
@@ -334,14 +310,13 @@ class RoomClient:
     def hide(self, shown: Shown) -> None:
         if self.shown.pop(shown.key, None) is not None:
             shown.ended = True
-            self.link.post("hide_there", shown.key, shown.version)
+            self.link.post(Hide(shown.key, shown.version))
 
     async def seen(self, code: str) -> int | None:
         """The last version of room `code` a screen of this person's showed, on any of
         their sessions of this server process, once it stopped showing it (None: none
         did): a screen showing it again says what was missed since."""
-        found = await self.link.call("seen_there", code)
-        return found if isinstance(found, int) else None
+        return await self.link.ask(Seen(code))
 
     def showing(self, code: str) -> bool:
         return any(shown.code == code for shown in self.shown.values())
@@ -351,11 +326,11 @@ class RoomClient:
         (at once if somebody has); the callable returned stops waiting."""
         key = next(self.keys)
         self.joins[key] = joined
-        self.link.post("wait_there", code, key)
+        self.link.post(Wait(code, key))
 
         def stop() -> None:
             if self.joins.pop(key, None) is not None:
-                self.link.post("unwait_there", key)
+                self.link.post(Unwait(key))
 
         return stop
 
@@ -364,15 +339,42 @@ class RoomClient:
     ) -> list[PlayerRating]:
         """The ratings of `names` in `game` (None: every game); at a game's `end`, once
         the end is kept (and rated). Raises StoreError."""
-        return await self.link.call("ratings_there", game, names, end)  # type: ignore[no-any-return]
+        return await self.link.ask(Ratings(game, frozenset(names), end))
 
     async def archive(
         self, *, finished: bool, player: str | None, limit: int, offset: int
     ) -> list[StoredRoom]:
         """A page of the store's rooms (the archive). Raises StoreError."""
-        return await self.link.call(  # type: ignore[no-any-return]
-            "archive_there", finished, player, limit, offset
-        )
+        return await self.link.ask(Archive(finished, player, limit, offset))
+
+    # -- what the desk tells -----------------------------------------------------------------
+
+    def tell(self, telling: Telling) -> None:
+        """What the desk tells (on the app's loop)."""
+        match telling:
+            case Applied(key, command, by, at):
+                self._to_shown(key, lambda shown: self._apply(shown, command, by, at))
+            case Events(key, events):
+                self._to_shown(key, lambda shown: shown.hear(events))
+            case Adopt(key, fresh, terms):
+                self._to_shown(key, lambda shown: _adopt(shown, fresh, terms))
+            case KeptNow(key, kept):
+                self._to_shown(key, lambda shown: _kept(shown, kept))
+            case People(key, people):
+                self._to_shown(key, lambda shown: _people(shown, people))
+            case Said(key, line):
+                self._to_shown(key, lambda shown: shown.chat.add(line))
+            case News(code, text, ring):
+                if self.news is not None:
+                    self.news(code, text, ring)
+            case Listing(views):
+                self.views = views
+                if self.listing is not None:
+                    self.listing()
+            case SeatTaken(key):
+                joined = self.joins.get(key)
+                if joined is not None:
+                    joined()
 
     def _to_shown(self, key: int, act: Callable[[Shown], None]) -> None:
         shown = self.shown.get(key)
@@ -383,60 +385,29 @@ class RoomClient:
         elif key in self.opening:
             self.opening[key].append(act)
 
-    def _apply_here(self, key: int, command: Command, by: str | None, at: float) -> None:
-        def act(shown: Shown) -> None:
-            try:
-                apply(shown.session, command, by, at)
-            except RulesError as error:  # the replica went astray: copied again whole
-                log.warning(
-                    "room %s: %s does not apply to a replica (%s)", shown.code, command, error
-                )
-                self.link.post("copy_there", key)
+    def _apply(self, shown: Shown, command: Command, by: str | None, at: float) -> None:
+        try:
+            apply(shown.session, shown.terms, command, by, at)
+        except RulesError as error:  # the replica went astray: copied again whole
+            log.warning("room %s: %s does not apply to a replica (%s)", shown.code, command, error)
+            self.link.post(CopyAgain(shown.key))
 
-        self._to_shown(key, act)
 
-    def _events_here(self, key: int, events: tuple[Stamped, ...]) -> None:
-        self._to_shown(key, lambda shown: shown.hear(events))
+def _adopt(shown: Shown, fresh: Session, terms: RoomTerms) -> None:
+    adopt(shown.session, fresh)
+    shown.terms.take(terms)
+    shown.session.notify(Changed(Change.STEP))  # drawn again: no news
 
-    def _adopt_here(self, key: int, fresh: Session) -> None:
-        def act(shown: Shown) -> None:
-            adopt(shown.session, fresh)
-            shown.session.notify(Changed(Change.STEP))  # drawn again: no news
 
-        self._to_shown(key, act)
+def _kept(shown: Shown, kept: Kept) -> None:
+    session = shown.session
+    shown.terms.keeper = kept
+    if kept.held is not None and session.clock is not None:
+        session.clock.hold(kept.held)
+    session.saving_listeners()
 
-    def _kept_here(self, key: int, kept: Kept) -> None:
-        def act(shown: Shown) -> None:
-            session = shown.session
-            session.keeper = kept
-            if kept.held is not None and session.clock is not None:
-                session.clock.hold(kept.held)
-            for listener in list(session.saving_listeners):
-                listener()
 
-        self._to_shown(key, act)
-
-    def _people_here(self, key: int, people: frozenset[str]) -> None:
-        def act(shown: Shown) -> None:
-            shown.connected = people
-            if shown.changed is not None:
-                shown.changed()
-
-        self._to_shown(key, act)
-
-    def _said_here(self, key: int, line: ChatLine) -> None:
-        self._to_shown(key, lambda shown: shown.chat.add(line))
-
-    def _news_here(self, code: str, text: str, ring: bool) -> None:
-        if self.news is not None:
-            self.news(code, text, ring)
-
-    def _listing_here(self, views: tuple[RoomView, ...]) -> None:
-        self.views = views
-        if self.listing is not None:
-            self.listing()
-
-    def _joined_here(self, key: int) -> None:
-        joined = self.joins.get(key)
-        if joined is not None:
-            joined()
+def _people(shown: Shown, people: frozenset[str]) -> None:
+    shown.connected = people
+    if shown.changed is not None:
+        shown.changed()

@@ -40,7 +40,7 @@ from .events import (
     Swapped,
     TakenBack,
 )
-from .play import REMATCH, TAKEBACK, takeback_moves
+from .play import REMATCH, TAKEBACK, opponent, takeback_by
 from .room import Room, ending
 
 
@@ -84,9 +84,9 @@ def events_of(command: Command, by: str | None, before: Session, after: Session)
         case Hold(since):
             return [ClockHeld(since)]
         case Takeback(Takeback.OFFER):
-            return [OfferMade(TAKEBACK, who, tuple(takeback_moves(after)))]
-        case Takeback(Takeback.ACCEPT):
-            moves = tuple(takeback_moves(before))
+            return [OfferMade(TAKEBACK, who, tuple(takeback_by(after, who)))]
+        case Takeback(Takeback.ACCEPT):  # asked by the other player
+            moves = tuple(takeback_by(before, opponent(before, who)))
             return [TakenBack(who, moves, after.turn_text())]
         case Takeback(_):
             return [OfferDeclined(TAKEBACK, who)]

@@ -1,11 +1,12 @@
 """A room's gateway: the one way a command reaches the room's game.
 
 `send` checks the seat (the command's holder against the seat's), takes the room's lock
-(two commands of one process never race), checks the command on a copy of the session
-(the rules' errors become one sentence; nothing live is touched), commits it through the
-live store at the room's next version (the copy after the command is the room saved),
-and only then applies the same command, at the same moment, to the live session, whose
-listeners (every screen showing the room) redraw. Nothing is ever rolled back.
+(two commands of one process never race), checks the command on copies of the session
+and the room's terms (the rules' errors become one sentence; nothing live is touched),
+commits it through the live store at the room's next version (the copy after the command
+is the room saved), and only then applies the same command, at the same moment, to the
+live session and terms, whose listeners (every screen showing the room) redraw. Nothing
+is ever rolled back.
 
 While the store keeps no change every command is refused with its sentence, and the
 room's running clock is held (`Rooms.lost`); the first change kept after that is its
@@ -105,16 +106,16 @@ class Gateway:
         by = holder.user if holder is not None else None
         began = self.live.now()
         try:  # at once, on a copy at the store's time now: no wait for a sure refusal
-            apply(twin(room.session), command, by, began)
+            apply(twin(room.session), room.terms.copy(), command, by, began)
         except RulesError as error:
             raise Refused(str(error)) from None
-        before, copy = twin(room.session), twin(room.session)
+        before, copy, terms = twin(room.session), twin(room.session), room.terms.copy()
         version = room.version + 1
         kind, value = encode(command)
 
         def make(at: float) -> tuple[RoomSave, Change]:
             try:
-                apply(copy, command, by, at)
+                apply(copy, terms, command, by, at)
             except RulesError as error:
                 raise Refused(str(error)) from None
             made = events_of(command, by, before, copy)
@@ -153,12 +154,11 @@ class Gateway:
         the room its `events`; False if it does not fit (the copy here went astray: the
         caller reads the room again)."""
         try:
-            apply(self.room.session, command, by, at)
+            apply(self.room.session, self.room.terms, command, by, at)
         except RulesError as error:
             log.warning("room %s: %s does not apply here (%s)", self.room.code, command, error)
             return False
-        for told in list(self.room.commands):
-            told(command, by, at)
+        self.room.commands(command, by, at)
         keep_events(self.room, events)
         self.applied(self.room, command, by)
         return True
@@ -175,8 +175,7 @@ def keep_events(room: Room, events: Sequence[Stamped]) -> None:
     room.events.extend(fresh)
     del room.events[:-EVENTS_KEPT]
     room.version_known = fresh[-1].version
-    for told in list(room.told):
-        told(fresh)
+    room.told(fresh)
     if room.news is not None:
         room.news(room, fresh)
 

@@ -1,8 +1,9 @@
 """What the commands of online play do to a shared game: resign, abort, take-back, rematch.
 
-Plain functions over a `Session`, with no store and no screen: the room's gateway checks
-a command against a copy of the room's session with `check` (a sentence when it is not
-allowed now), and applies it with `apply`, to the copy, to the live session after the
+Plain functions over a room's game (its `Session`) and its terms (`terms.RoomTerms`: the
+offers waiting, the rematch agreed), with no store and no screen: the room's gateway
+checks a command against copies of the two with `check` (a sentence when it is not
+allowed now), and applies it with `apply`, to the copies, to the room's own after the
 commit, and to a change read back from another process alike. As lichess players know
 them:
 
@@ -22,18 +23,20 @@ Chat (`Say`) changes no game: see `rooms.chat`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from ..commands import Abort, Command, Hold, Rematch, Resign, Say, Takeback
 from ..game_setup import Setup
 from ..records import RecordNode
 from ..rules import RulesError
-from ..session import Change, Changed, Offer, Phase, Session
+from ..session import Change, Changed, Phase, Session
+from .terms import Offer, RoomTerms
 
 TAKEBACK = "takeback"
-"""The kind of a take-back offer in `Session.offers`."""
+"""The kind of a take-back offer in `RoomTerms.offers`."""
 REMATCH = "rematch"
-"""The kind of a rematch offer in `Session.offers`."""
+"""The kind of a rematch offer in `RoomTerms.offers`."""
 SWAP_NAME = "swap"
 """The pie rule's swap as a record names it (the name SGF keeps)."""
 
@@ -75,29 +78,33 @@ def opponent(session: Session, name: str) -> str:
     return second if name == first else first
 
 
-def offer(session: Session, kind: str) -> Offer | None:
+def offer(session: Session, terms: RoomTerms, kind: str) -> Offer | None:
     """The offer of `kind` waiting for an answer, if one is (an offer made before the
     last move is void)."""
-    found = session.offers.get(kind)
+    found = terms.offers.get(kind)
     if found is None or found.moves != session.move_number():
         return None
     return found
 
 
-def takeback_moves(session: Session) -> list[str]:
+def takeback_moves(session: Session, terms: RoomTerms) -> list[str]:
     """The moves the take-back asked would take back, the first first: the offerer's
     last move, and the reply to it if there is one (none when nobody asks)."""
-    waiting = offer(session, TAKEBACK)
-    if waiting is None:
-        return []
+    waiting = offer(session, terms, TAKEBACK)
+    return [] if waiting is None else takeback_by(session, waiting.by)
+
+
+def takeback_by(session: Session, asker: str) -> list[str]:
+    """The moves a take-back asked by `asker` takes back, the first first: their last
+    move, and the reply to it if there is one (none when they have made no move)."""
     makers = move_makers(session)
-    if waiting.by not in makers:
+    if asker not in makers:
         return []
-    count = next(i for i, name in enumerate(reversed(makers), 1) if name == waiting.by)
+    count = next(i for i, name in enumerate(reversed(makers), 1) if name == asker)
     return [str(node.move) for node in session.node.line()[-count:]]
 
 
-def check(session: Session, command: Command, by: str) -> str | None:
+def check(session: Session, terms: RoomTerms, command: Command, by: str) -> str | None:
     """Why `by` may not give `command` now, in one sentence; None when they may."""
     if by not in session.people:
         return "Only the players can do that; watchers can chat."
@@ -107,9 +114,9 @@ def check(session: Session, command: Command, by: str) -> str | None:
         case Abort():
             return _why_not_abort(session)
         case Takeback(answer):
-            return _why_not_takeback(session, answer, by)
+            return _why_not_takeback(session, terms, answer, by)
         case Rematch(answer):
-            return _why_not_rematch(session, answer, by)
+            return _why_not_rematch(session, terms, answer, by)
     return f"{type(command).__name__} is not a command of play."
 
 
@@ -136,11 +143,11 @@ def _why_not_abort(session: Session) -> str | None:
     return None
 
 
-def _why_not_takeback(session: Session, answer: str, by: str) -> str | None:
+def _why_not_takeback(session: Session, terms: RoomTerms, answer: str, by: str) -> str | None:
     problem = _in_play(session)
     if problem is not None:
         return problem
-    waiting = offer(session, TAKEBACK)
+    waiting = offer(session, terms, TAKEBACK)
     if answer == Takeback.OFFER:
         if waiting is not None and waiting.by == by:
             return "You have asked to take back already; waiting for the answer."
@@ -156,65 +163,80 @@ def _why_not_takeback(session: Session, answer: str, by: str) -> str | None:
     return None
 
 
-def _why_not_rematch(session: Session, answer: str, by: str) -> str | None:
+def _why_not_rematch(session: Session, terms: RoomTerms, answer: str, by: str) -> str | None:
     if not session.over:
         return "A rematch is offered once the game is over."
-    waiting = offer(session, REMATCH)
+    waiting = offer(session, terms, REMATCH)
     if answer == Rematch.OFFER:
-        if session.rematch is not None:
-            return f"The rematch is agreed already: room {session.rematch}."
+        if terms.rematch is not None:
+            return f"The rematch is agreed already: room {terms.rematch}."
         if waiting is not None and waiting.by == by:
             return "You have offered a rematch already; waiting for the answer."
         return None
-    if session.rematch is not None:
-        return f"The rematch is agreed already: room {session.rematch}."
+    if terms.rematch is not None:
+        return f"The rematch is agreed already: room {terms.rematch}."
     if waiting is None or waiting.by == by:
         return "Nobody offers you a rematch now."
     return None
 
 
-def apply(session: Session, command: Command, by: str, at: float | None = None) -> None:
+def apply(
+    session: Session, terms: RoomTerms, command: Command, by: str, at: float | None = None
+) -> None:
     """Give `command` as `by` at `at` (the store's time; `now` if None): raises
     NotAllowed, changing nothing, when `check` refuses it. Every screen showing the
     session is told (an offer or its answer as `Change.OFFER`)."""
-    problem = check(session, command, by)
+    problem = check(session, terms, command, by)
     if problem is not None:
         raise NotAllowed(problem)
     match command:
         case Resign():
             colours = [c for c in (0, 1) if session.person(c) == by]
-            session.resign(colours[0], at)
+            _clearing(terms, lambda: session.resign(colours[0], at))
         case Abort():
-            session.abort(at, by)
+            _clearing(terms, lambda: session.abort(at, by))
         case Takeback(Takeback.OFFER):
-            _offer(session, TAKEBACK, by)
+            _offer(session, terms, TAKEBACK, by)
         case Takeback(Takeback.ACCEPT):
-            session.take_back(len(takeback_moves(session)), at)
+            count = len(takeback_moves(session, terms))
+            _clearing(terms, lambda: session.take_back(count, at))
             session.notify(Changed(Change.OFFER, by=by))
         case Takeback(Takeback.DECLINE):
-            session.offers.pop(TAKEBACK, None)
+            terms.offers.pop(TAKEBACK, None)
             session.notify(Changed(Change.OFFER, by=by))
         case Rematch(Rematch.OFFER):
-            _offer(session, REMATCH, by)
+            _offer(session, terms, REMATCH, by)
         case Rematch(Rematch.ACCEPT, room):
-            session.offers.pop(REMATCH, None)
-            session.rematch = room or None
+            terms.offers.pop(REMATCH, None)
+            terms.rematch = room or None
             session.notify(Changed(Change.OFFER, by=by))
         case Rematch(Rematch.DECLINE):
-            session.offers.pop(REMATCH, None)
+            terms.offers.pop(REMATCH, None)
             session.notify(Changed(Change.OFFER, by=by))
 
 
-def _offer(session: Session, kind: str, by: str) -> None:
-    session.offers[kind] = Offer(by, session.move_number())
+def _clearing(terms: RoomTerms, change: Callable[[], object]) -> None:
+    """Make `change` (an end, a take-back) with no offer left waiting, as its screens are
+    told of it; the offers stay if it raises."""
+    waiting, terms.offers = terms.offers, {}
+    try:
+        change()
+    except BaseException:
+        terms.offers = waiting
+        raise
+
+
+def _offer(session: Session, terms: RoomTerms, kind: str, by: str) -> None:
+    terms.offers[kind] = Offer(by, session.move_number())
     session.notify(Changed(Change.OFFER, by=by))
 
 
-def restore_offers(session: Session, commands: list[tuple[Command, str]]) -> None:
-    """Give `session`, read whole from its record (which keeps no offer), the offers
-    waiting and the rematch agreed, from the room's last `commands` (each with who gave
-    it), the oldest first, up to the one that made the session: an offer counts if no
-    move, take-back or end came after it and nobody answered it."""
+def restore_offers(session: Session, terms: RoomTerms, commands: list[tuple[Command, str]]) -> None:
+    """Give `terms` of the room whose game is `session`, read whole from its record
+    (which keeps no offer), the offers waiting and the rematch agreed, from the room's
+    last `commands` (each with who gave it), the oldest first, up to the one that made
+    the session: an offer counts if no move, take-back or end came after it and nobody
+    answered it."""
     waiting: dict[str, str] = {}
     for command, by in commands:
         match command:
@@ -224,7 +246,7 @@ def restore_offers(session: Session, commands: list[tuple[Command, str]]) -> Non
                 waiting[REMATCH] = by
             case Rematch(Rematch.ACCEPT, room):
                 waiting.pop(REMATCH, None)
-                session.rematch = room or session.rematch
+                terms.rematch = room or terms.rematch
             case Rematch(Rematch.DECLINE):
                 waiting.pop(REMATCH, None)
             case Say() | Hold():
@@ -232,7 +254,7 @@ def restore_offers(session: Session, commands: list[tuple[Command, str]]) -> Non
             case _:  # a move, an answer to a take-back, komi, side, the end
                 waiting.pop(TAKEBACK, None)
     moves = session.move_number()
-    session.offers = {kind: Offer(by, moves) for kind, by in waiting.items()}
+    terms.offers = {kind: Offer(by, moves) for kind, by in waiting.items()}
 
 
 def done_text(session: Session, command: Command, user: str) -> str:
@@ -253,7 +275,7 @@ def done_text(session: Session, command: Command, user: str) -> str:
     return "Done."
 
 
-def offer_text(session: Session, name: str) -> str | None:
+def offer_text(session: Session, terms: RoomTerms, name: str) -> str | None:
     """What `name` (a player or a watcher) is told of the offers waiting: `bob asks to
     take back.`; None when none waits."""
     lines = []
@@ -261,7 +283,7 @@ def offer_text(session: Session, name: str) -> str | None:
         (TAKEBACK, "You ask to take back.", "asks to take back."),
         (REMATCH, "You offer a rematch.", "offers a rematch."),
     ):
-        waiting = offer(session, kind)
+        waiting = offer(session, terms, kind)
         if waiting is not None:
             lines.append(mine if waiting.by == name else f"{waiting.by} {theirs}")
     return " ".join(lines) or None
@@ -284,26 +306,28 @@ KEPT_AGAIN = "The game is being saved again."
 RUN_ON = "The clocks run on from where they were held."
 
 
-def clocks_held(session: Session) -> bool:
-    """Whether the session is a room's whose clock runs: every screen of it says that the
-    clock is held while its store keeps no change, and runs on after (the moment it runs
-    on, the first change kept, may come before or after a screen is told)."""
+def clocks_held(session: Session, terms: RoomTerms | None) -> bool:
+    """Whether the session is the game of a room (of `terms`; None: a local game) that a
+    keeper keeps and whose clock runs: every screen of it says that the clock is held
+    while its store keeps no change, and runs on after (the moment it runs on, the first
+    change kept, may come before or after a screen is told)."""
     clock = session.clock
-    return session.keeper is not None and clock is not None and clock.running is not None
+    kept = terms is not None and terms.keeper is not None
+    return kept and clock is not None and clock.running is not None
 
 
-def not_kept_text(session: Session, problem: str) -> str:
-    """What a room's screens say once when its game stops being saved: `Not being saved:
-    the disk is full: moves wait until the games can be saved again. The clocks are held
-    meanwhile.` (`problem` says itself what becomes of moves)."""
+def not_kept_text(problem: str, held: bool) -> str:
+    """What a game's screens say once when it stops being saved: `Not being saved: the
+    disk is full: moves wait until the games can be saved again. The clocks are held
+    meanwhile.` (`problem` says itself what becomes of moves; `held`: `clocks_held`)."""
     text = f"{NOT_KEPT}: {problem.rstrip('.')}."
-    return f"{text} {HELD}" if clocks_held(session) else text
+    return f"{text} {HELD}" if held else text
 
 
-def kept_again_text(session: Session) -> str:
+def kept_again_text(held: bool) -> str:
     """What they say once when it is saved again (a clock held runs on with the first
     change kept, charged nothing for the time it was held)."""
-    return f"{KEPT_AGAIN} {RUN_ON}" if clocks_held(session) else KEPT_AGAIN
+    return f"{KEPT_AGAIN} {RUN_ON}" if held else KEPT_AGAIN
 
 
 def watchers(connected: frozenset[str], players: tuple[str, ...]) -> int:

@@ -38,12 +38,12 @@ def replayed(stored: StoredRoom, ratings: Sequence[tuple[str, Rating, Rating]]) 
     made_at, last_at = stored.created.timestamp(), stored.updated.timestamp()
     session = Session.start(setup)
     session.now = lambda: last_at
-    room = Room(stored.code, setup, session, [], kept.rated, open=kept.open)
+    room = Room(stored.code, setup, session, rated=kept.rated, open=kept.open)
     events: list[tuple[float, Event]] = [(made_at, made_event(room))]
 
     def command(done: Command, by: str) -> None:
         before = twin(session)
-        apply(session, done, by, last_at)
+        apply(session, room.terms, done, by, last_at)
         events.extend((last_at, event) for event in events_of(done, by, before, session))
 
     if stored.joiner is not None:

@@ -1,7 +1,8 @@
 """A room: one game two people play and others may watch, known by a short code.
 
-A room holds ONE live `Session`; every screen showing the game (both players', any
-watchers') shows that same object, so a change made through the room's gateway is on all
+A room holds ONE live `Session`, its game, and its terms beside it (`terms.RoomTerms`:
+the offers waiting, the rematch agreed, its keeper); every screen of this process showing
+the game shows those same objects, so a change made through the room's gateway is on all
 of them at once. No user-interface code and no store here.
 """
 
@@ -18,10 +19,12 @@ from ..records import result_text
 from ..records.results import decided
 from ..rules import SWAP
 from ..session import Phase, Session
+from ..subscribers import Subscribers
 from .chat import Chat, Rates
 from .events import Stamped
 from .kept import Finish, RoomSave, RoomSetup
 from .rows import OPEN_SEAT
+from .terms import RoomTerms
 
 EVENTS_KEPT = 2000
 """The most events a room keeps in memory (its last ones): a screen that asks for older
@@ -40,8 +43,11 @@ class Room:
     setup: Setup
     """The game and its options; `first` is the creator."""
     session: Session
-    listeners: list[Callable[[Room], None]]
-    """Called when somebody joins (the creator's waiting screen goes on to the game)."""
+    terms: RoomTerms = field(default_factory=RoomTerms)
+    """What the room adds to its game: offers, rematch, keeper (changed with the session
+    by the same commands, `apply.apply`)."""
+    listeners: Subscribers[[Room]] = field(default_factory=Subscribers)
+    """Told when somebody joins (the creator's waiting screen goes on to the game)."""
     rated: bool = False
     """Whether its end changes both players' ratings in its game."""
     flag_timer: asyncio.TimerHandle | None = None
@@ -56,14 +62,14 @@ class Room:
     """The lines said in the room while this process has had it."""
     rates: Rates = field(default_factory=Rates)
     """How fast each person may chat in it (this process's sayers)."""
-    commands: list[Callable[[Command, str | None, float], None]] = field(default_factory=list)
+    commands: Subscribers[[Command, str | None, float]] = field(default_factory=Subscribers)
     """Told of every command applied to the live session, by whom and at what moment (the
     replicas of the session on the SSH sessions' threads apply the same)."""
     events: list[Stamped] = field(default_factory=list)
     """The room's events known here, in order, without a gap: those of each change
     applied here since the room was read (its own commits and those of other processes),
     or read from the store for a screen that asked (`Rooms.events_since`)."""
-    told: list[Callable[[list[Stamped]], None]] = field(default_factory=list)
+    told: Subscribers[[list[Stamped]]] = field(default_factory=Subscribers)
     """Told of each change's events once its command is applied to the live session."""
     version_known: int = 0
     """The last event given to the room here (`gateway.keep_events`): each is told once."""

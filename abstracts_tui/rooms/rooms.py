@@ -36,6 +36,7 @@ from ..printable import printable
 from ..records import Record
 from ..rules import RulesError
 from ..session import Change, Changed, Phase, Session
+from ..subscribers import Subscribers, Subscription
 from .apply import adopt, apply, twin
 from .bounds import Coalesced, RoomRates
 from .chat import ChatLine, check_line
@@ -47,6 +48,7 @@ from .kept import RECENT_CHANGES, StoredRoom
 from .live import Change as StoredChange
 from .live import LiveRooms, Refused
 from .play import check, rematch_setup, restore_offers
+from .presence import Presences
 from .room import Room, RoomError, ending
 from .rows import BAD_ROW, CODE_LENGTH, CODE_LETTERS, OPEN_SEAT, check_record, why
 from .rows import room_session as session_of_record
@@ -72,11 +74,15 @@ coming back to such a room says nothing of what was missed."""
 class Rooms:
     """Every unfinished room in memory, and every room in the live store."""
 
-    def __init__(self, live: LiveRooms) -> None:
-        """The rooms of `live`; raises StoreError if they cannot be read."""
+    def __init__(self, live: LiveRooms, presences: Presences | None = None) -> None:
+        """The rooms of `live`, with who is connected to each (`presences`: the live
+        store's too, on a server of several processes); raises StoreError if they
+        cannot be read."""
         self.live = live
         self.rated = live.rated
-        self.listing: list[Callable[[], None]] = []
+        self.presences = presences if presences is not None else Presences()
+        """Who is connected to each room's game (the screens showing it follow them)."""
+        self.listing: Subscribers[[]] = Subscribers()
         """Told when the lobby's lists change: a room made, joined or ended (here or by
         another process), at most every `bounds.LISTING_SECONDS`."""
         self.telling = Coalesced(self._told_listing)
@@ -85,7 +91,7 @@ class Rooms:
         self.discarded: set[str] = set()
         """The rooms ended before anybody joined them, deleted from the store (kept in
         memory as finished until they are let go of, as every finished room is)."""
-        self.news: list[Callable[[Room, list[Stamped]], None]] = []
+        self.news: Subscribers[[Room, list[Stamped]]] = Subscribers()
         """Told of every room's new events, made here or by another process (for the
         players' news in their lobbies: your move, a game's end, its rating change)."""
         self.rooms: dict[str, Room] = {}
@@ -97,7 +103,9 @@ class Rooms:
         """The finished rooms that no screen showed at the last sweep."""
         self.sweeper: asyncio.TimerHandle | None = None
         self.armers: dict[str, Callable[[Changed | None], None]] = {}
-        """Each room's listener that sets its flag timer again (see `run_clock`)."""
+        """Each room's listener that sets its flag timer again (see `run_clock`)..."""
+        self.arming: dict[str, Subscription] = {}
+        """...and its tie to the room's session."""
         self.seen: dict[tuple[str, str], int] = {}
         """The last version a screen of each person showed of each room, once it stopped
         showing it (at most `SEEN_KEPT`, the latest): what a screen coming back missed."""
@@ -157,6 +165,9 @@ class Rooms:
                 del self.gateways[code]
                 self.discarded.discard(code)
                 self.armers.pop(code, None)
+                tie = self.arming.pop(code, None)
+                if tie is not None:
+                    tie.close()
                 unshown.discard(code)
         self.unshown = unshown
 
@@ -189,10 +200,10 @@ class Rooms:
             check_record(record, setup, f"the record of room {stored.code}")
             session = session_of_record(record, setup.first, stored.joiner)
         session.now = self.live.now
-        session.keeper = self.live
         room = Room(
-            stored.code, setup, session, [], kept.rated, version=stored.version, open=kept.open
+            stored.code, setup, session, rated=kept.rated, version=stored.version, open=kept.open
         )
+        room.terms.keeper = self.live
         if stored.joiner is not None:
             _restore_clock(session, stored)
         return room
@@ -211,12 +222,10 @@ class Rooms:
         self.telling.ask()
 
     def _told_listing(self) -> None:
-        for told in list(self.listing):
-            told()
+        self.listing()
 
     def _tell_news(self, room: Room, events: list[Stamped]) -> None:
-        for told in list(self.news):
-            told(room, events)
+        self.news(room, events)
 
     def _follow_listing(self, room: Room) -> None:
         """Tell `listing` of the room's join and end, made here or by another process."""
@@ -226,7 +235,7 @@ class Rooms:
             if joined or change.change in (Change.END, Change.FLAG) or room.finished:
                 self._tell_listing()
 
-        room.session.listeners.append(changed)
+        room.session.listeners.subscribe(changed)  # the room's own: it goes with the room
 
     # -- the clock ----------------------------------------------------------------------------
 
@@ -237,9 +246,10 @@ class Rooms:
             return
         session.resume_clock()
         arm = self.armers.get(room.code)
-        if arm is None or arm not in session.listeners:
+        tie = self.arming.get(room.code)
+        if arm is None or tie is None or tie.closed:
             arm = self.armers[room.code] = self._armer(room)
-            session.listeners.append(arm)
+            self.arming[room.code] = session.listeners.subscribe(arm)
         arm(None)
 
     def _armer(self, room: Room) -> Callable[[Changed | None], None]:
@@ -339,8 +349,7 @@ class Rooms:
             room.chat.add(ChatLine(by, command.text, watcher=by not in room.players))
         if isinstance(command, Join) and by is not None:
             self.run_clock(room)
-            for listener in list(room.listeners):
-                listener(room)
+            room.listeners(room)
 
     def _conflict(self, room: Room) -> None:
         self.spawn(self.catch_up(room.code))
@@ -398,7 +407,7 @@ class Rooms:
         (whose screens go there). Raises RoomError."""
         if room.joiner is None or holder.user not in room.players:
             raise RoomError("only the players of a game play its rematch")
-        problem = check(room.session, Rematch(Rematch.ACCEPT), holder.user)
+        problem = check(room.session, room.terms, Rematch(Rematch.ACCEPT), holder.user)
         if problem is not None:  # before a room is made for nothing
             raise RoomError(problem)
         self.rates.check(holder.user)
@@ -445,8 +454,8 @@ class Rooms:
             code = self.new_code()
             session = Session.start(setup)
             session.now = self.live.now
-            session.keeper = self.live
-            room = Room(code, setup, session, [], rated, version=1, open=open)
+            room = Room(code, setup, session, rated=rated, version=1, open=open)
+            room.terms.keeper = self.live
             # To the microsecond, as the stores keep times: read back, it is the same.
             first = Stamped(1, round(self.live.now(), 6), made_event(room))
             try:
@@ -519,7 +528,7 @@ class Rooms:
                 break
             with contextlib.suppress(CommandError):
                 commands.append((decode(change.kind, change.value), change.by or ""))
-        restore_offers(room.session, commands)
+        restore_offers(room.session, room.terms, commands)
         if not room.chat.lines:
             for command, by in commands:
                 if isinstance(command, Say) and by:
@@ -614,8 +623,7 @@ class Rooms:
                 self._hold_clock(room, held)
             elif clock is not None and clock.held is not None:
                 self.spawn(self._run_on(room))
-            for listener in list(room.session.saving_listeners):
-                listener()
+            room.session.saving_listeners()
 
     def held(self) -> list[tuple[str, str, str]]:
         return [
@@ -683,7 +691,7 @@ class Rooms:
             before, after = twin(room.session), twin(room.session)
             events: list[Stamped] = []
             with contextlib.suppress(RulesError):  # told as nothing, as before events
-                apply(after, Abort(), room.creator, at)
+                apply(after, room.terms.copy(), Abort(), room.creator, at)
                 found = events_of(Abort(), room.creator, before, after)
                 events = [Stamped(room.version + 1 + i, at, e) for i, e in enumerate(found)]
             gateway.apply_here(Abort(), room.creator, at, events)
@@ -728,6 +736,7 @@ class Rooms:
         events = await self._events_until(room.code, room.version, fresh.version)
         room.version = fresh.version
         adopt(room.session, fresh.session)  # silently: the events say what happened
+        room.terms.take(fresh.terms)
         # Drawn again (no news: a redraw), so that every copy shown is copied again
         # before the events come to it.
         room.session.notify(Changed(Change.STEP))

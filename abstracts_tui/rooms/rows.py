@@ -71,7 +71,9 @@ def room_session(
     session = Session(record, autosave, saving=saving)
     if joiner is not None and OPEN_SEAT in session.people:
         first, second = session.people
-        session.set_people(*((joiner, second) if first == OPEN_SEAT else (first, joiner)))
+        people = (joiner, second) if first == OPEN_SEAT else (first, joiner)
+        session.people = session.record.players = people
+        session.save_autosave()
     return session
 
 

@@ -295,7 +295,7 @@ class Game(ABC):
     counter_keys: ClassVar[tuple[str, ...]] = ()
 
     def position(self) -> str:
-        """The position string: `GAME OPTIONS BOARD SIDE COUNTERS` (see the README)."""
+        """The position string: `GAME OPTIONS BOARD SIDE COUNTERS` (docs/engine.md)."""
         return self._position_text(self.board_token(), self.turn, self._counters())
 
     def _position_text(self, board: str, turn: int, counters: Mapping[str, str]) -> str:

@@ -1,41 +1,102 @@
 """A session's desk on the server's loop: what its `rooms.client.RoomClient` asks of the
 rooms, done there, and what the rooms tell it, sent back.
 
-The client (on the app's loop: a session's thread, or a process of its own) reaches the
-desk by the name of one of its methods named `_there` (`Link.call` and `Link.post`); the
-desk tells the client by the name of one of the client's methods named `_here`
-(`Teller`). On a thread, both are calls between two loops of one process (`ThreadLink`,
-`ThreadTeller`); a session in a process of its own sends them as messages
-(`session_process`).
+The client (on the app's loop: a session's thread, or a process of its own) asks with a
+request of `rooms.link` (`RoomDesk.handle`, one `match`), and the desk tells it with a
+telling of that module (`Teller`). On a thread, both are calls between two loops of one
+process (`ThreadLink`, `ThreadTeller`); a session in a process of its own sends them as
+messages (`session_process`).
+
+Every tie the desk makes to the rooms is a subscription (`subscribers`): its own to the
+lobby's news and lists, each screen's to the room it shows (`Showing`: the room's
+commands and events, its session's changes and keeper, its chat, its presence) and each
+join awaited; `close` ends them all.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import logging
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol, TypeVar, cast
 
 from ..commands import Command
 from ..crossing import call_in, run_in
+from ..game_setup import Setup
 from ..rooms.apply import twin
-from ..rooms.chat import ChatLine
-from ..rooms.client import Entered, RoomClient, RoomView, kept_of
+from ..rooms.client import RoomClient
 from ..rooms.events import Ended, Joined, KomiSet, MovePlayed, Rated, SideChosen, Stamped, Swapped
 from ..rooms.holder import Holder
+from ..rooms.link import (
+    AcceptRematch,
+    Adopt,
+    Applied,
+    Archive,
+    Asked,
+    CopyAgain,
+    Create,
+    Enter,
+    Entered,
+    Events,
+    Hide,
+    Kept,
+    KeptNow,
+    Listing,
+    News,
+    Opened,
+    People,
+    Posted,
+    Ratings,
+    Request,
+    RoomView,
+    Said,
+    SeatTaken,
+    Seen,
+    Send,
+    Show,
+    Since,
+    Speak,
+    Telling,
+    Unwait,
+    Views,
+    Wait,
+)
 from ..rooms.live import Refused
-from ..rooms.presence import PRESENCES
 from ..rooms.room import Room, RoomError
 from ..rooms.rooms import Rooms
+from ..rooms.terms import RoomTerms
 from ..rooms.told import rated_text
 from ..session import Changed, Session
-from ..store import PlayerRating, Store, StoredRoom
+from ..store import Store
+from ..subscribers import Subscription, Ties
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 class Teller(Protocol):
-    """How a desk tells its client: by the name of one of the client's `_here` methods."""
+    """How a desk tells its client."""
 
-    def tell(self, name: str, *args: Any) -> None: ...
+    def tell(self, telling: Telling) -> None: ...
+
+
+def kept_of(room: Room) -> Kept | None:
+    """What a replica of `room` is told of who keeps its game, and of its clock held (on
+    the server's loop)."""
+    keeper = room.terms.keeper
+    if keeper is None:
+        return None
+    clock = room.session.clock
+    return Kept(keeper.location, keeper.trouble, clock.held if clock is not None else None)
+
+
+def replica_of(room: Room) -> tuple[Session, RoomTerms]:
+    """Copies of `room`'s session and terms for a screen (on the server's loop): values
+    only, the keeper the store's last word (`kept_of`), never the store."""
+    terms = room.terms.copy()
+    terms.keeper = kept_of(room)
+    return twin(room.session), terms
 
 
 def view_of(room: Room) -> RoomView:
@@ -107,18 +168,18 @@ def your_move(room: Room, events: list[Stamped], user: str) -> list[tuple[str, b
 
 
 @dataclass
-class Watch:
-    """A shown room's ties on the server's loop, to be cut when it is no longer shown."""
+class Showing:
+    """A room shown on one screen of the session, on the server's loop, and every tie
+    that showing made (`ties`: the room's commands and events, its session's changes and
+    keeper, its chat, its presence), all ended by `close()`."""
 
     room: Room
-    commanded: Callable[[Command, str | None, float], None]
-    moved: Callable[[Changed], None]
-    saving: Callable[[], None]
-    presence: Callable[[], None]
-    said: Callable[[ChatLine], None]
-    heard: Callable[[list[Stamped]], None]
     version: int
     """The room's version the replica was last sent (its events)."""
+    ties: Ties = field(default_factory=Ties)
+
+    def close(self) -> None:
+        self.ties.close()
 
 
 @dataclass
@@ -130,28 +191,102 @@ class RoomDesk:
     store: Store
     holder: Holder
     teller: Teller
-    watches: dict[int, Watch] = field(default_factory=dict)
-    waits: dict[int, tuple[Room, Callable[[Room], None]]] = field(default_factory=dict)
-    """Joins awaited."""
+    showings: dict[int, Showing] = field(default_factory=dict)
+    """The rooms shown on the session's screens, by the client's key."""
+    waits: dict[int, Subscription] = field(default_factory=dict)
+    """Joins awaited, by the client's key."""
+    tasks: set[asyncio.Task[object]] = field(default_factory=set)
+    """Posted requests being done."""
 
     def __post_init__(self) -> None:
         self.user = self.holder.user
-        self.rooms.news.append(self.news_there)
-        self.rooms.listing.append(self.listing_there)
+        self.ties = Ties(
+            self.rooms.news.subscribe(self.news), self.rooms.listing.subscribe(self.listing)
+        )
 
-    def news_there(self, room: Room, events: list[Stamped]) -> None:
+    async def handle(self, request: Asked | Posted) -> object:
+        """Do what the client asks: the answer (None for a posted request)."""
+        match request:
+            case Views():
+                return self.views()
+            case Enter(code, watch):
+                return await self.enter(str(code), bool(watch))
+            case Create(Setup() as setup, rated, open):
+                return view_of(
+                    await self.rooms.create(setup, self.holder, rated=bool(rated), open=bool(open))
+                )
+            case Speak(code, str(text)):
+                await self.rooms.say(self.room(code), text, self.holder)
+            case AcceptRematch(code):
+                return view_of(await self.rooms.rematch(self.room(code), self.holder))
+            case Show(code, int(key)):
+                return await self.show(str(code), key)
+            case Since(code, int(version)):
+                return await self.since(str(code), version)
+            case Seen(code):
+                return self.rooms.seen_by(self.user, str(code).strip().lower())
+            case Send(code, command) if isinstance(command, Command):
+                await self.rooms.send(self.room(code), command, self.holder)
+            case Ratings(game, names, end):
+                return await self.ratings(game, frozenset(names), bool(end))
+            case Archive(finished, player, int(limit), int(offset)):
+                return await asyncio.to_thread(
+                    self.store.rooms,
+                    finished=bool(finished),
+                    player=player,
+                    limit=limit,
+                    offset=offset,
+                )
+            case Hide(int(key), version):
+                self.hide(key, version)
+            case CopyAgain(int(key)):
+                showing = self.showings.get(key)
+                if showing is not None:
+                    self.teller.tell(Adopt(key, *replica_of(showing.room)))
+            case Wait(code, int(key)):
+                self.wait(str(code), key)
+            case Unwait(int(key)):
+                waiting = self.waits.pop(key, None)
+                if waiting is not None:
+                    waiting.close()
+            case _:
+                raise Refused(f"the server does not do {type(request).__name__}")
+        return None
+
+    def post(self, request: Posted) -> None:
+        """Do `request` soon; nothing goes back (a failure is a line of the log)."""
+        task = asyncio.ensure_future(self.handle(request))
+        self.tasks.add(task)
+        task.add_done_callback(self._posted)
+
+    def _posted(self, task: asyncio.Task[object]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("%s: a request failed: %s", self.user, task.exception())
+
+    def room(self, code: object) -> Room:
+        """Room `code`, in memory here; raises Refused if it is not."""
+        room = self.rooms.known(str(code))
+        if room is None:
+            raise Refused(f"room {code} is not here any more")
+        return room
+
+    # -- what the rooms tell ----------------------------------------------------------------------
+
+    def news(self, room: Room, events: list[Stamped]) -> None:
         for text, ring in your_move(room, events, self.user):
-            self.teller.tell("_news_here", room.code, text, ring)
+            self.teller.tell(News(room.code, text, ring))
 
-    def listing_there(self) -> None:
+    def listing(self) -> None:
         """A room was made, joined or ended: the lists read again go to the app."""
-        views = tuple(view_of(room) for room in self.rooms.listed(self.user))
-        self.teller.tell("_listing_here", views)
+        self.teller.tell(Listing(self.views()))
 
-    async def views_there(self) -> tuple[RoomView, ...]:
+    # -- requests ---------------------------------------------------------------------------------
+
+    def views(self) -> tuple[RoomView, ...]:
         return tuple(view_of(room) for room in self.rooms.listed(self.user))
 
-    async def enter_there(self, code: str, watch: bool) -> Entered:
+    async def enter(self, code: str, watch: bool) -> Entered:
         rooms = self.rooms
         room = await rooms.get(code)
         if room is None:
@@ -166,39 +301,26 @@ class RoomDesk:
                 notice = f"{str(error).capitalize()}: you watch."
         return Entered(view_of(room), notice)
 
-    async def create_there(self, setup: object, rated: bool, open: bool) -> RoomView:
-        from ..game_setup import Setup
-
-        assert isinstance(setup, Setup)
-        return view_of(await self.rooms.create(setup, self.holder, rated=rated, open=open))
-
-    async def say_there(self, code: str, text: str) -> None:
-        room = self.rooms.known(code)
-        if room is None:
-            raise Refused(f"room {code} is not here any more")
-        await self.rooms.say(room, text, self.holder)
-
-    async def rematch_there(self, code: str) -> RoomView:
-        room = self.rooms.known(code)
-        if room is None:
-            raise RoomError(f"room {code} is not here any more")
-        return view_of(await self.rooms.rematch(room, self.holder))
-
-    async def show_there(
-        self, code: str, key: int
-    ) -> tuple[RoomView, Session, frozenset[str], tuple[ChatLine, ...], int] | None:
+    async def show(self, code: str, key: int) -> Opened | None:
+        """Room `code` as a screen starts showing it, and the ties that keep its replica
+        told (each telling with `key`) until the screen hides it."""
         room = await self.rooms.get(code)
         if room is None:
             return None
+        self.hide(key)  # a key shows one room
         live = room.session
-        replica = twin(live)
+        replica, terms = replica_of(room)
         tell = self.teller.tell
-        replica.keeper = kept_of(live)
+        showing = self.showings[key] = Showing(room, room.version)
+        records = [live.record]
 
         def commanded(command: Command, by: str | None, at: float) -> None:
-            tell("_apply_here", key, command, by, at)
+            tell(Applied(key, command, by, at))
 
-        records = [live.record]
+        def heard(events: list[Stamped]) -> None:
+            # After its command (`commanded`): the replica has the change before its events.
+            tell(Events(key, tuple(events)))
+            showing.version = events[-1].version
 
         def moved(changed: Changed) -> None:
             # Read again whole (`Rooms._reload` adopts another record, then has it drawn
@@ -207,124 +329,67 @@ class RoomDesk:
             # record, and come to the replica with their command.
             if live.record is not records[0]:
                 records[0] = live.record
-                tell("_adopt_here", key, twin(live))
+                tell(Adopt(key, *replica_of(room)))
 
         def saving() -> None:
-            kept = kept_of(live)
+            kept = kept_of(room)
             if kept is not None:
-                tell("_kept_here", key, kept)
+                tell(KeptNow(key, kept))
 
-        def presence() -> None:
-            tell("_people_here", key, PRESENCES.people(code))
-
-        def said(line: ChatLine) -> None:
-            tell("_said_here", key, line)
-
-        def heard(events: list[Stamped]) -> None:
-            # After its command (`commanded`): the replica has the change before its events.
-            tell("_events_here", key, tuple(events))
-            watch = self.watches.get(key)
-            if watch is not None:
-                watch.version = events[-1].version
-
-        room.commands.append(commanded)
-        room.told.append(heard)
-        live.listeners.append(moved)
-        live.saving_listeners.append(saving)
-        room.chat.listeners.append(said)
-        PRESENCES.follow(code, self.user, True, presence)
-        self.watches[key] = Watch(
-            room, commanded, moved, saving, presence, said, heard, room.version
+        presences = self.rooms.presences
+        ties = showing.ties
+        ties.add(room.commands.subscribe(commanded))
+        ties.add(room.told.subscribe(heard))
+        ties.add(live.listeners.subscribe(moved))
+        ties.add(live.saving_listeners.subscribe(saving))
+        ties.add(room.chat.listeners.subscribe(lambda line: tell(Said(key, line))))
+        ties.add(
+            presences.follow(code, self.user, lambda: tell(People(key, presences.people(code))))
         )
         lines = tuple(room.chat.lines)
-        return view_of(room), replica, PRESENCES.people(code), lines, room.version
+        return Opened(view_of(room), replica, terms, presences.people(code), lines, room.version)
 
-    def copy_there(self, key: int) -> None:
-        watch = self.watches.get(key)
-        if watch is not None:
-            self.teller.tell("_adopt_here", key, twin(watch.room.session))
-
-    def hide_there(self, key: int, version: int | None = None) -> None:
-        """The screen stops showing the room, having shown it up to `version` (None: as
-        far as it was sent): remembered for the person (`seen_there`)."""
-        watch = self.watches.pop(key, None)
-        if watch is None:
+    def hide(self, key: int, version: object = None) -> None:
+        """The screen of `key` stops showing its room, having shown it up to `version`
+        (None: as far as it was sent): remembered for the person (`Seen`)."""
+        showing = self.showings.pop(key, None)
+        if showing is None:
             return
-        room, live = watch.room, watch.room.session
-        shown = watch.version
+        shown = showing.version
         if isinstance(version, int) and not isinstance(version, bool):
-            shown = max(0, min(version, watch.version))
-        self.rooms.remember_seen(self.user, room.code, shown)
-        for ties, tie in (
-            (room.commands, watch.commanded),
-            (live.listeners, watch.moved),
-            (live.saving_listeners, watch.saving),
-            (room.chat.listeners, watch.said),
-            (room.told, watch.heard),
-        ):
-            if tie in ties:
-                ties.remove(tie)  # type: ignore[arg-type]
-        PRESENCES.follow(room.code, self.user, False, watch.presence)
+            shown = max(0, min(version, showing.version))
+        self.rooms.remember_seen(self.user, showing.room.code, shown)
+        showing.close()
 
-    async def since_there(self, code: str, version: int) -> tuple[Stamped, ...]:
+    async def since(self, code: str, version: int) -> tuple[Stamped, ...]:
         """Room `code`'s events after `version` (none if there is no such room)."""
-        room = await self.rooms.get(str(code))
-        if room is None or not isinstance(version, int):
+        room = await self.rooms.get(code)
+        if room is None:
             return ()
         return tuple(await self.rooms.events_since(room, max(0, version)))
 
-    async def seen_there(self, code: str) -> int | None:
-        return self.rooms.seen_by(self.user, str(code).strip().lower())
-
-    def wait_there(self, code: str, key: int) -> None:
+    def wait(self, code: str, key: int) -> None:
         room = self.rooms.known(code)
         if room is None:
             return
         if room.joiner is not None:
-            self.teller.tell("_joined_here", key)
+            self.teller.tell(SeatTaken(key))
             return
+        self.waits[key] = room.listeners.subscribe(lambda room: self.teller.tell(SeatTaken(key)))
 
-        def listener(room: Room) -> None:
-            self.teller.tell("_joined_here", key)
-
-        room.listeners.append(listener)
-        self.waits[key] = (room, listener)
-
-    def unwait_there(self, key: int) -> None:
-        waiting = self.waits.pop(key, None)
-        if waiting is not None and waiting[1] in waiting[0].listeners:
-            waiting[0].listeners.remove(waiting[1])
-
-    async def send_there(self, code: str, command: Command) -> None:
-        room = self.rooms.known(code)
-        if room is None:
-            raise Refused(f"room {code} is not here any more")
-        await self.rooms.send(room, command, self.holder)
-
-    async def ratings_there(
-        self, game: str | None, names: set[str], end: bool
-    ) -> list[PlayerRating]:
+    async def ratings(self, game: str | None, names: frozenset[str], end: bool) -> object:
         if end:  # the end is saved (and rated) before the ratings are read again
             await self.rooms.flush()
-        return await asyncio.to_thread(self.store.ratings, game, names)
-
-    async def archive_there(
-        self, finished: bool, player: str | None, limit: int, offset: int
-    ) -> list[StoredRoom]:
-        return await asyncio.to_thread(
-            self.store.rooms, finished=finished, player=player, limit=limit, offset=offset
-        )
+        return await asyncio.to_thread(self.store.ratings, game, set(names))
 
     def close(self) -> None:
         """The session ended (on the server's loop): nothing more is sent to it."""
-        if self.news_there in self.rooms.news:
-            self.rooms.news.remove(self.news_there)
-        if self.listing_there in self.rooms.listing:
-            self.rooms.listing.remove(self.listing_there)
-        for key in list(self.watches):
-            self.hide_there(key)
-        for key in list(self.waits):
-            self.unwait_there(key)
+        self.ties.close()
+        for key in list(self.showings):
+            self.hide(key)
+        for waiting in self.waits.values():
+            waiting.close()
+        self.waits.clear()
 
 
 class ThreadTeller:
@@ -333,10 +398,10 @@ class ThreadTeller:
     def __init__(self, client: RoomClient) -> None:
         self.client = client
 
-    def tell(self, name: str, *args: Any) -> None:
+    def tell(self, telling: Telling) -> None:
         loop = self.client.app
         if loop is not None:
-            call_in(loop, getattr(self.client, name), *args)
+            call_in(loop, self.client.tell, telling)
 
 
 class ThreadLink:
@@ -346,13 +411,14 @@ class ThreadLink:
         self.server = server
         self.desk: RoomDesk | None = None
 
-    async def call(self, name: str, *args: Any) -> Any:
+    async def ask(self, request: Request[T]) -> T:
         assert self.desk is not None
-        return await run_in(self.server, getattr(self.desk, name)(*args))
+        answer = await run_in(self.server, self.desk.handle(cast(Asked, request)))
+        return cast(T, answer)
 
-    def post(self, name: str, *args: Any) -> None:
+    def post(self, request: Posted) -> None:
         assert self.desk is not None
-        call_in(self.server, getattr(self.desk, name), *args)
+        call_in(self.server, self.desk.post, request)
 
 
 def thread_client(

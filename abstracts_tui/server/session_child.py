@@ -25,18 +25,33 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from ..rooms.client import RoomClient
 from ..rooms.holder import Holder
+from ..rooms.link import Asked, Posted, Request
 from ..tui.rooms.app import Command, ServerApp, Terminal
 from ..tui.rooms.driver import ChannelDriver
-from .messages import MessageError, Send, methods, read, sender
+from .messages import (
+    Ask,
+    Attached,
+    EndApp,
+    Frame,
+    LogLine,
+    MessageError,
+    Post,
+    Reply,
+    Resized,
+    Send,
+    Tell,
+    Typed,
+    read,
+    sender,
+)
 
 log = logging.getLogger(__name__)
 
-HERE = methods(RoomClient, "_here")
-"""What the server may tell the app's `RoomClient`."""
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -61,20 +76,20 @@ class ChildLink:
         self.waiting: dict[int, asyncio.Future[Any]] = {}
         self.gone = False
 
-    async def call(self, name: str, *args: Any) -> Any:
+    async def ask(self, request: Request[T]) -> T:
         if self.gone:
             raise ConnectionError("the server has closed the session")
         key = next(self.keys)
         answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.waiting[key] = answer
-        self.send(("call", key, name, args))
+        self.send(Ask(key, cast(Asked, request)))
         try:
-            return await answer
+            return cast(T, await answer)
         finally:
             self.waiting.pop(key, None)
 
-    def post(self, name: str, *args: Any) -> None:
-        self.send(("post", name, args))
+    def post(self, request: Posted) -> None:
+        self.send(Post(request))
 
     def reply(self, key: int, ok: bool, value: Any) -> None:
         answer = self.waiting.get(key)
@@ -101,11 +116,11 @@ class ChildChannel:
         self.driver: ChannelDriver | None = None
 
     def write_screen(self, data: str) -> None:
-        self.send(("frame", data))
+        self.send(Frame(data))
 
     def attach(self, driver: ChannelDriver) -> None:
         self.driver = driver
-        self.send(("attached",))
+        self.send(Attached())
 
 
 class ToServer(logging.Handler):
@@ -117,7 +132,7 @@ class ToServer(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
-            self.send(("log", record.levelno, self.format(record)))
+            self.send(LogLine(record.levelno, self.format(record)))
         except Exception:
             self.handleError(record)
 
@@ -182,20 +197,22 @@ async def listen(
     """Do what the server sends until it closes the session (then the app ends)."""
     try:
         while (message := await read(reader)) is not None:
-            kind, args = message[0], message[1:]
             driver = channel.driver
-            if kind == "keys" and driver is not None:
-                driver.feed(args[0])
-            elif kind == "size" and driver is not None:
-                driver.resize(args[0], args[1])
-            elif kind == "end":
-                app.end()
-            elif kind == "tell" and args[0] in HERE:
-                getattr(client, args[0])(*args[1])
-            elif kind == "reply":
-                link.reply(*args)
-            else:
-                raise MessageError(f"an unknown message {kind!r}")
+            match message:
+                case Typed(text):
+                    if driver is not None:
+                        driver.feed(text)
+                case Resized(width, height):
+                    if driver is not None:
+                        driver.resize(width, height)
+                case EndApp():
+                    app.end()
+                case Tell(telling):
+                    client.tell(telling)
+                case Reply(key, ok, value):
+                    link.reply(key, ok, value)
+                case _:
+                    raise MessageError(f"an unexpected message ({type(message).__name__})")
     except MessageError as error:
         log.error("the server's messages cannot be read: %s", error)
     finally:

@@ -21,10 +21,26 @@ import pickle
 import socket
 from collections.abc import Callable
 from multiprocessing.process import BaseProcess
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..rooms.link import Asked, Posted, Telling
 from .capacity import step_aside
-from .messages import MessageError, Send, methods, read, sender
+from .messages import (
+    Ask,
+    Attached,
+    EndApp,
+    Frame,
+    LogLine,
+    MessageError,
+    Post,
+    Reply,
+    Resized,
+    Send,
+    Tell,
+    Typed,
+    read,
+    sender,
+)
 from .room_desk import RoomDesk
 
 if TYPE_CHECKING:
@@ -35,8 +51,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-THERE = methods(RoomDesk, "_there")
-"""What an app's process may ask of its desk."""
 CHILD_MODULE = "abstracts_tui.server.session_child"
 PRELOAD = [
     CHILD_MODULE,
@@ -54,6 +68,8 @@ PRELOAD = [
     "textual.scrollbar",
     "rich.pretty",
     "statistics",
+    # What multiprocessing imports in each process it starts (0.2 MiB of a lobby's).
+    "multiprocessing.popen_forkserver",
     # Last: runs one session to its lobby, then collects and freezes what is left, so
     # that the caches every session fills the same way are filled once (`warm`).
     "abstracts_tui.server.warm",
@@ -103,8 +119,8 @@ class ProcessTeller:
     def __init__(self, send: Send) -> None:
         self.send = send
 
-    def tell(self, name: str, *args: Any) -> None:
-        self.send(("tell", name, args))
+    def tell(self, telling: Telling) -> None:
+        self.send(Tell(telling))
 
 
 class ProcessKeys:
@@ -114,10 +130,10 @@ class ProcessKeys:
         self.send = send
 
     def feed(self, text: str) -> None:
-        self.send(("keys", text))
+        self.send(Typed(text))
 
     def resize(self, width: int, height: int) -> None:
-        self.send(("size", width, height))
+        self.send(Resized(width, height))
 
 
 class SessionProcess:
@@ -170,7 +186,7 @@ class SessionProcess:
         self.send = send
         self.pid = process.pid
         if self.ending:
-            send(("end",))
+            send(EndApp())
             step_aside(self.pid)
         try:
             await self.serve(reader, desk, write, attached)
@@ -195,41 +211,42 @@ class SessionProcess:
         """Do what the app's process sends until it closes its end (it has ended)."""
         loop = asyncio.get_running_loop()
         while (message := await read(reader, restricted=True)) is not None:
-            kind, args = message[0], message[1:]
-            if kind == "frame":
-                write(args[0])
-            elif kind == "attached" and self.send is not None:
-                attached(ProcessKeys(self.send), loop)
-            elif kind == "call" and args[1] in THERE:
-                answer = asyncio.create_task(self.answer(desk, *args))
-                self.answers.add(answer)
-                answer.add_done_callback(self.answers.discard)
-            elif kind == "post" and args[0] in THERE:
-                getattr(desk, args[0])(*args[1])
-            elif kind == "log":
-                log.log(args[0], "%s", args[1])
-            else:
-                raise MessageError(f"an unknown message {kind!r}")
+            match message:
+                case Frame(str(text)):
+                    write(text)
+                case Attached():
+                    if self.send is not None:
+                        attached(ProcessKeys(self.send), loop)
+                case Ask(int(key), request) if isinstance(request, Asked):
+                    answer = asyncio.create_task(self.answer(desk, key, request))
+                    self.answers.add(answer)
+                    answer.add_done_callback(self.answers.discard)
+                case Post(request) if isinstance(request, Posted):
+                    desk.post(request)
+                case LogLine(int(level), str(text)):
+                    log.log(level, "%s", text)
+                case _:
+                    raise MessageError(f"an unexpected message ({_named(message)})")
 
-    async def answer(self, desk: RoomDesk, key: int, name: str, args: tuple[Any, ...]) -> None:
+    async def answer(self, desk: RoomDesk, key: int, request: Asked) -> None:
         try:
-            reply: tuple[Any, ...] = ("reply", key, True, await getattr(desk, name)(*args))
+            reply = Reply(key, True, await desk.handle(request))
         except Exception as error:  # told to the app, which says it (as on a thread)
-            reply = ("reply", key, False, error)
+            reply = Reply(key, False, error)
         send = self.send
         if send is None:
             return
         try:
             send(reply)
         except (pickle.PicklingError, TypeError, AttributeError) as error:
-            send(("reply", key, False, RuntimeError(f"{name}: {error}")))
+            send(Reply(key, False, RuntimeError(f"{type(request).__name__}: {error}")))
 
     def end(self) -> None:
         """End the app (from the server's loop); its process runs after those in play
         meanwhile (`capacity.step_aside`)."""
         self.ending = True
         if self.send is not None:
-            self.send(("end",))
+            self.send(EndApp())
             step_aside(self.pid)
 
 
@@ -263,3 +280,11 @@ async def ended(process: BaseProcess, seconds: float) -> bool:
     finally:
         loop.remove_reader(process.sentinel)
     return True
+
+
+def _named(message: object) -> str:
+    """A message's class, with the request it carries: what the log says of one that
+    is not expected."""
+    inner = getattr(message, "request", None)
+    name = type(message).__name__
+    return name if inner is None else f"{name} of {type(inner).__name__}"

@@ -9,29 +9,39 @@ to each session, which copies every page it writes to. So the forkserver, as it 
 runs one session as a session's process does (`session_child.run`, its messages answered
 here as the server would with no room open), until its lobby is drawn. Then it collects
 its garbage and freezes what is left (`gc.freeze`): a session's collections never walk,
-so never copy, those objects.
+so never copy, those objects; the free pages the warm-up left are handed back
+(`give_back_free_pages`).
 
 What the warm-up made is gone before the first fork: its data folder is removed, and an
 app keeps its choices in itself (its settings, its screens), not in its modules.
+
+What is left to each session is mostly not its own data (about 1 MiB in the lobby) but
+the pages it copies by using what the forkserver made: on CPython 3.11 every object used
+has its reference count written, so a page is copied for any object on it that a session
+touches, and a session's Textual app touches objects on two fifths of the forkserver's
+pages. `scripts/session_memory.py --floor` measures that floor: a process forked from a
+warmed one that runs a one-widget Textual app keeps about 10 MiB of its own, a lobby 14.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import gc
 import logging
 import socket
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from ..rooms.holder import new_holder
+from ..rooms.link import Views
 from ..tui.rooms.app import OVER_SSH, ServerApp, Terminal
 from ..tui.rooms.lobby import LobbyScreen
-from .messages import Send, read, sender
+from .messages import Ask, EndApp, Frame, Reply, Send, read, sender
 from .session_child import Spec, run
 
 log = logging.getLogger(__name__)
@@ -67,17 +77,17 @@ class Server:
 
     async def answer(self, reader: asyncio.StreamReader, send: Send) -> None:
         while (message := await read(reader, restricted=True)) is not None:
-            if message[0] == "frame":
+            if isinstance(message, Frame):
                 self.last_frame = time.monotonic()
-            elif message[0] == "call":
-                reply(send, message[1], message[2])
+            elif isinstance(message, Ask):
+                reply(send, message.key, message.request)
 
 
-def reply(send: Send, key: int, name: str) -> None:
-    if name == "views_there":
-        send(("reply", key, True, ()))
+def reply(send: Send, key: int, request: object) -> None:
+    if isinstance(request, Views):
+        send(Reply(key, True, ()))
     else:
-        send(("reply", key, False, ConnectionError("no server while warming up")))
+        send(Reply(key, False, ConnectionError("no server while warming up")))
 
 
 def in_lobby(apps: list[ServerApp]) -> bool:
@@ -87,9 +97,10 @@ def in_lobby(apps: list[ServerApp]) -> bool:
     return bool(stack) and isinstance(stack[-1], LobbyScreen)
 
 
-async def run_one(folder: Path) -> bool:
-    """Run a session as its process does until its lobby is drawn, then end it; whether
-    the lobby was drawn."""
+async def run_one(folder: Path, drawn: Callable[[], Awaitable[object]] | None = None) -> bool:
+    """Run a session as its process does until its lobby is drawn (then until `drawn`
+    returns, if given: `scripts/session_memory.py --floor` measures it so), then end it;
+    whether the lobby was drawn."""
     ours, theirs = socket.socketpair()
     spec = Spec(new_holder("warm-up"), False, Terminal(*WARM_SIZE), "", folder, None, OVER_SSH)
     apps: list[ServerApp] = []
@@ -100,9 +111,11 @@ async def run_one(folder: Path) -> bool:
     answering = asyncio.create_task(server.answer(reader, send))
     try:
         await shown(lambda: (in_lobby(apps) and server.quiet()) or session.done())
+        if drawn is not None and in_lobby(apps):
+            await drawn()
         return in_lobby(apps)
     finally:
-        send(("end",))
+        send(EndApp())
         with contextlib.suppress(Exception):
             await asyncio.wait_for(session, WARM_SECONDS)
         answering.cancel()
@@ -127,7 +140,21 @@ def warm() -> bool:
         log.warning("the forkserver's warm-up did not draw a lobby: sessions start colder")
     gc.collect()
     gc.freeze()
+    give_back_free_pages()
     return drawn
+
+
+def give_back_free_pages() -> bool:
+    """Hand the C library's free pages back to the system (glibc's `malloc_trim`): what
+    the warm-up freed stays free in every session, so no session needs it resident;
+    whether it was done (not where the C library has no `malloc_trim`)."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError, TypeError):
+        return False
+    trim.argtypes = [ctypes.c_size_t]
+    trim(0)
+    return True
 
 
 def in_forkserver() -> bool:
@@ -143,6 +170,41 @@ def in_forkserver() -> bool:
     return False
 
 
+MAIN_FIXUPS = ("_fixup_main_from_path", "_fixup_main_from_name")
+"""What `multiprocessing.spawn` calls in each process it starts to run the starting
+process's main module again, in the Pythons this was written for."""
+
+
+def keep_main_module() -> bool:
+    """Start each session's process without running the server's main module again in
+    it; whether that is so now.
+
+    multiprocessing runs the main module of the process that starts a process again in
+    the new one, as `__mp_main__`, so that a function defined there can be its target.
+    Started as `abstracts-tui serve`, the server's main module is that console script:
+    read, compiled and run again in every session's process, which then keeps 4.4 MiB
+    more of its own (a lobby 18.8 MiB rather than 14.2, `scripts/session_memory.py
+    --console-script`). A session's process runs `session_child.main` with a `Spec`, both
+    the package's: nothing of the main module is needed. Done in the forkserver, which
+    forks sessions' processes only. Fallback: where `multiprocessing.spawn` has none of
+    those functions, each process runs the main module again, as multiprocessing does."""
+    from multiprocessing import spawn
+
+    kept = False
+    for name in MAIN_FIXUPS:
+        if callable(getattr(spawn, name, None)):
+            setattr(spawn, name, main_kept)
+            kept = True
+    return kept
+
+
+def main_kept(main: str) -> None:
+    """What a session's process does of the server's main module: nothing."""
+
+
+MAIN_KEPT = keep_main_module() if in_forkserver() else None
+"""Whether the sessions' processes keep the forkserver's main module; None where this is
+not the forkserver."""
 DRAWN = warm() if in_forkserver() else None
 """Whether this process's warm-up drew its lobby; None where none ran (not the
 forkserver). A session's process inherits it from the forkserver."""

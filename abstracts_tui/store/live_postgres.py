@@ -43,7 +43,7 @@ from typing import Any, TypeVar
 from ..rooms.events import Stamped
 from ..rooms.holder import Holder
 from ..rooms.live import Change, Make, Refused, Told
-from ..rooms.presence import PRESENCES, Presences
+from ..rooms.presence import Presences
 from .base import RoomSave, StoredRoom, StoreError
 from .postgres import (
     PRESENCE_CHANNEL,
@@ -90,9 +90,7 @@ LOST = "moves wait until it is back"
 class LivePostgres:
     """The live rooms of a PostgreSQL store (`rooms.live.LiveRooms`)."""
 
-    def __init__(
-        self, store: PostgresStore, *, rated: bool = False, presences: Presences = PRESENCES
-    ) -> None:
+    def __init__(self, store: PostgresStore, *, rated: bool = False, presences: Presences) -> None:
         self.store = store
         self.location = store.location
         self.rated = rated

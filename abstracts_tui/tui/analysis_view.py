@@ -1,15 +1,19 @@
 """The analysis panel in words: the evaluation bar, the candidates and the win-rate graph.
 
 Plain functions from search results to text, so that they can be tested without a
-screen. Every win rate shown is the first colour's (the bar, the candidates, the hint
-and the graph alike), and the panel says so; a figure from fewer than
-`UNCERTAIN_VISITS` visits carries a `?`, a result the search proved a `!`.
+screen. A figure of the position shown is the chance of the side to move, named as such
+(the bar, the candidates and the hint alike, in `chances.py`'s words, which line mode
+says too); the graph over the game, which needs one side throughout, is the first
+colour's and its title says so. A figure from fewer than `UNCERTAIN_VISITS` visits
+carries a `?`, a result the search proved a `!`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..chances import TOO_FEW, Hint, chance_words, hint_words, mover
+from ..chances import percent as percent  # the graph says its figures alike
 from ..engine.search import Candidate, Search
 from ..engine.terms import line_names
 from ..rules import Game
@@ -24,16 +28,13 @@ RATE_AFTER = 0.2
 """Seconds of search before its playouts per second are shown (before, they jump)."""
 
 
-def percent(value: float) -> str:
-    return f"{100 * value:.0f}%"
-
-
 def first_colour(game: Game) -> str:
     return game.info.colours[0].capitalize()
 
 
 def first_share(game: Game, winrate: float) -> float:
-    """`winrate` for the side to move in `game`, as the first colour's."""
+    """`winrate` for the side to move in `game`, as the first colour's (and the other way
+    round: the first colour's as the side to move's)."""
     return winrate if game.turn == 0 else 1 - winrate
 
 
@@ -55,14 +56,18 @@ def proven_text(game: Game, proven: str) -> str:
 def mark(candidate: Candidate) -> str:
     """`!` when the search proved the result (searches that prove results say so), `?`
     when the visits are too few to trust the figure, else a space."""
-    if getattr(candidate, "proven", None):
+    if candidate.proven:
         return "!"
     return "?" if candidate.visits < UNCERTAIN_VISITS else " "
 
 
-def figure(game: Game, candidate: Candidate) -> str:
-    """The first colour's win rate of `candidate` with its mark: `61% `, `91%?`."""
-    return percent(first_share(game, candidate.winrate)) + mark(candidate)
+def figure(candidate: Candidate) -> str:
+    """The side to move's chance with `candidate`, with its mark: `61% `, `91%?`; a proof
+    `100%!` or `0%!` (only a proof reads 100% or 0%); `-?` where the visits are too few
+    for any figure (`Candidate.few_visits`)."""
+    if candidate.few_visits:
+        return "-?"
+    return percent(candidate.winrate, candidate.proven) + mark(candidate)
 
 
 def shown_candidates(candidates: Sequence[Candidate]) -> list[Candidate]:
@@ -71,51 +76,56 @@ def shown_candidates(candidates: Sequence[Candidate]) -> list[Candidate]:
 
 
 def eval_bar(first_winrate: float, game: Game, *, ascii: bool = False) -> str:
-    """The first colour's share of a bar, and both win rates below it:
+    """The side to move's share of a bar, and its chance named below it (`first_winrate`
+    is the first colour's, as the record keeps it):
 
     `██████████░░░░░░`
-    `Blue 62%   38% Orange`
+    `Orange's chance 62%`
     """
-    filled = round(first_winrate * BAR_WIDTH)
+    share = first_share(game, first_winrate)  # the first colour's is the mover's or not
+    filled = round(share * BAR_WIDTH)
     full, empty = ("#", "-") if ascii else ("█", "░")
-    one, two = (c.capitalize() for c in game.info.colours)
-    bar = full * filled + empty * (BAR_WIDTH - filled)
-    left, right = f"{one} {percent(first_winrate)}", f"{percent(1 - first_winrate)} {two}"
-    gap = max(1, BAR_WIDTH - len(left) - len(right))
-    return f"{bar}\n{left}{' ' * gap}{right}"
+    return f"{full * filled}{empty * (BAR_WIDTH - filled)}\n{chance_words(game, share)}"
 
 
 def candidates_text(
     game: Game, candidates: Sequence[Candidate], playouts: int, rate: float | None = None
 ) -> str:
-    """The candidates in visit order under column headers, the first colour's win rates,
-    and the best line. `rate` is playouts per second, when known."""
+    """The candidates in visit order under column headers, the side to move's chance
+    with each (the header names the side), and the best line. `rate` is playouts per
+    second, when known."""
     if not candidates:
         return "No move to search." if game.is_over() else "Searching..."
     speed = f" ({rate:,.0f}/s)" if rate else ""
-    head = first_colour(game) + " %"
-    width = max(7, len(head))  # `Vertical %` is wider than a figure
-    lines = [f"{playouts:,} playouts{speed}", f"  {'move':<8}{head:>{width}} {'visits':>9}"]
+    head = f"{mover(game)}'s chance"
+    names = [game.move_name(candidate.move) for candidate in candidates]
+    counts = [f"{candidate.visits:,}" for candidate in candidates]
+    # Columns as narrow as their contents: the side's name makes the header long.
+    name_width = max(len("move"), *map(len, names)) + 1
+    count_width = max(len("visits"), *map(len, counts)) + 1
+    lines = [
+        f"{playouts:,} playouts{speed}",
+        f"  {'move':<{name_width}}{head} {'visits':>{count_width}}",
+    ]
     marks = set()
-    for candidate in candidates:
-        name = game.move_name(candidate.move)
-        shown = figure(game, candidate)
+    for name, count, candidate in zip(names, counts, candidates, strict=True):
+        shown = figure(candidate)
         marks.add(shown[-1])
-        lines.append(f"  {name:<8}{shown:>{width + 1}}{candidate.visits:>9,}")
+        lines.append(f"  {name:<{name_width}}{shown:>{len(head) + 1}}{count:>{count_width}}")
     if "!" in marks:
-        lines.append("  ! proven: a sure result")
+        lines.append("  ! proven: won or lost by force")
     if "?" in marks:
         lines.append(f"  ? fewer than {UNCERTAIN_VISITS} visits")
+    if any(candidate.few_visits for candidate in candidates):
+        lines.append(f"  - {TOO_FEW}")
     lines.append("Best line: " + line_text(game, candidates[0].pv))
     return "\n".join(lines)
 
 
-def hint_text(game: Game, hint: Candidate) -> str:
-    """A hint in the panel's terms: the move, the first colour's win rate, the line."""
-    return (
-        f"Hint: {game.move_name(hint.move)} ({first_colour(game)} wins "
-        f"{figure(game, hint).strip()}, {hint.visits:,} visits)\nLine: {line_text(game, hint.pv)}"
-    )
+def hint_text(game: Game, hint: Hint) -> str:
+    """A hint and why, as line mode says it too (`chances.hint_words`), and the line the
+    search expects after it: `Hint: c2 - Orange's chance 55% (best of 12 moves tried)`."""
+    return f"{hint_words(game, hint)}\nLine: {line_text(game, hint.pv)}"
 
 
 def line_text(game: Game, moves: Sequence[int], limit: int = 8) -> str:

@@ -5,18 +5,26 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from .keymaps import checked_keymap
-from .messages import HelpRequested, LoadRequested, NewGameRequested, ResumeRequested
+from .ascii_only import ASCII_ONLY
+from .keymaps import checked_keymap, in_force
+from .messages import (
+    HelpRequested,
+    LoadRequested,
+    NewGameRequested,
+    RecentRequested,
+    ResumeRequested,
+)
 from .policy import Policy
 from .screens.select import SelectScreen
 from .settings import Settings, problems_report
@@ -104,7 +112,7 @@ class AbstractsApp(App[None]):
         self.theme = self.settings.theme
         if self.settings.keymap:  # its ids and keys checked against this app's bindings
             self.settings = checked_keymap(self.settings, type(self))
-            self.set_keymap(self.settings.keymap)
+            self.set_keymap(in_force(type(self), self.settings.keymap))
         if self.ascii:
             self.add_class("-ascii")
         self.type_ahead = TypeAhead(self, super().on_event)
@@ -170,6 +178,14 @@ class AbstractsApp(App[None]):
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """The board's colours, for themes that do not set them (see `themes.py`)."""
         return dict(BOARD_COLOURS)
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, and with ASCII drawing one that leaves only ASCII characters
+        in what is sent (see `ascii_only.py`)."""
+        filters = list(super().get_line_filters())
+        if self.ascii:
+            filters.append(ASCII_ONLY)
+        return filters
 
     def get_key_display(self, binding: Binding) -> str:
         """Keys as the footer and help show them; plain ASCII with --ascii."""
@@ -264,6 +280,25 @@ class AbstractsApp(App[None]):
 
         self.push_screen(ResumeDialog(games, delete_saved_game), chosen)
 
+    @on(RecentRequested)
+    def recent_games(self) -> None:
+        """The finished games, newest first, to open one (see `recent_games.py`)."""
+        from ..recent_games import RecentGames
+        from .dialogs.recent_games import RecentGamesDialog
+
+        games, problems = RecentGames(self.data).read()
+        for problem in problems:
+            self.notify(problem, severity="warning", timeout=15, markup=False)
+        if not games:
+            self.notify("No game has finished here yet.", markup=False)
+            return
+
+        def chosen(game: SavedGame | None) -> None:
+            if game is not None:
+                self.resume_game(game)  # its own file goes on being its autosave
+
+        self.push_screen(RecentGamesDialog(games), chosen)
+
     def resume_game(self, game: SavedGame) -> None:
         from ..session import Session
 
@@ -276,11 +311,12 @@ class AbstractsApp(App[None]):
 
     def start_game(self, setup: Setup) -> None:
         """A new game in a file of its own: no game in progress is replaced."""
+        from ..recent_games import RecentGames
         from ..session import Session
 
         self.setup = setup
         saved = self.saved_games
-        saved.remove_finished()
+        RecentGames(saved.data).take_finished(saved)
         self.show_play(Session.start(setup, saved.new_path(setup.game)))
 
     def show_play(self, session: Session) -> None:
@@ -336,21 +372,25 @@ class AbstractsApp(App[None]):
     def load_requested(self, message: LoadRequested) -> None:
         self.load_game(message.path)
 
+    def action_settings(self) -> None:
+        """The settings (F2 on the home and play screens, or ctrl+p's Settings)."""
+        from .dialogs.settings import SettingsDialog
+
+        self.push_screen(SettingsDialog())
+
     @on(HelpRequested)
     def action_help(self) -> None:
-        from .screens.help import HelpScreen
+        from .screens.help import HelpScreen, screen_keys
         from .screens.play import PlayScreen
+        from .screens.setup import SetupScreen
 
         screen = self.screen
         game = screen.session.game.info.name if isinstance(screen, PlayScreen) else None
-        grouped: dict[str, list[str]] = {}
-        for active in self.screen.active_bindings.values():
-            binding = active.binding
-            if binding.description and binding.action not in TEXTUAL_COPY:
-                shown = grouped.setdefault(binding.description, [])
-                key = self.get_key_display(binding)
-                if key not in shown:
-                    shown.append(key)
+        if isinstance(screen, SelectScreen):
+            game = screen.info.name  # the rules of the game highlighted
+        if isinstance(screen, SetupScreen):
+            game = screen.game.info.name
+        grouped = screen_keys(self, screen, TEXTUAL_COPY)
         keys = [(" ".join(shown), description) for description, shown in grouped.items()]
         keys.append(COPYING)
         if isinstance(screen, PlayScreen) and screen.offers("toggle_analysis"):
@@ -373,16 +413,12 @@ class AbstractsApp(App[None]):
         return found
 
     def mode_keys(self, listed: dict[str, list[str]]) -> list[tuple[str, str]]:
-        """The keys of analysis mode and of the set-up screen that are not active now,
-        named by mode."""
+        """The keys of analysis mode that are not active now, named by mode."""
         from .screens.play import ANALYSIS_ONLY, PlayScreen
-        from .screens.setup import SetupScreen
 
         found: dict[str, list[str]] = {}
-        for mode, bindings in (
-            ("analysis", PlayScreen.BINDINGS),
-            ("setup mode", SetupScreen.BINDINGS),
-        ):
+        # Set-up's keys are listed by its own help (? there), where they work.
+        for mode, bindings in (("analysis", PlayScreen.BINDINGS),):
             for binding in bindings:
                 assert isinstance(binding, Binding)
                 action = binding.action.partition("(")[0]

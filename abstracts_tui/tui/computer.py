@@ -13,19 +13,22 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 from textual.widget import Widget
 
+from ..chances import Hint
 from ..clock import thinking_time
 from ..engine.decide import Thinker
 from ..engine.levels import budget_for
 from ..engine.review import Review, Reviewer, review_budget
 from ..engine.search import Budget, Candidate, Search
 from ..engine.settings import PLAYOUTS_VARIABLE, SEED_VARIABLE, whole_number
+from ..pace import paced, wait_for_pace
 from ..session import Phase
 
 if TYPE_CHECKING:
@@ -70,6 +73,8 @@ class Job:
     progress: tuple[int, int] = (0, 0)
     """(positions evaluated, positions in all) of a review, written by its thread."""
     cancelled: bool = False
+    started: float = field(default_factory=time.monotonic)
+    """When the search began (the computer's move is announced with its time)."""
 
     def stop(self) -> None:
         self.thinker.stop()
@@ -169,18 +174,23 @@ class Searches:
         game = session.game.copy()
         budget = clocked(budget_for(level), session)
         phase = session.phase
+        pace = paced(session)
+        started = time.monotonic()
 
         def work(thinker: Thinker) -> Any:
             if phase is Phase.KOMI:
                 return thinker.komi(game, budget)
             if phase is Phase.SIDE:
                 return thinker.side(game, budget)
-            return thinker.move(game, budget)
+            move = thinker.move(game, budget)
+            wait_for_pace(started, pace, lambda: thinker.stopped)
+            return move
 
         self.start("turn", work)
 
     def analyse(self, budget: Budget, kind: str) -> None:
-        """Search the current position; the result is the candidates, best first."""
+        """Search the current position; the result is the candidates, best first (a
+        `hint`'s: its best one as a `Hint`, which says how many it was the best of)."""
         game = self.session.game.copy()
 
         def work(thinker: Thinker) -> list[Candidate]:
@@ -188,6 +198,9 @@ class Searches:
             thinker.search = search
             if not thinker.stopped:
                 search.run(budget)
+            if kind == "hint":
+                best = Hint.best_of(search.candidates())
+                return [] if best is None else [best]
             return search.candidates(5)
 
         self.start(kind, work)

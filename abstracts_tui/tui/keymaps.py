@@ -13,7 +13,8 @@ import difflib
 import importlib
 import pkgutil
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any
 
 from textual.app import App
@@ -173,9 +174,9 @@ def clashes(
 ) -> list[tuple[str, str]]:
     """The keymap's entries in `scope` whose keys reach another binding than the one they
     are given to, or may never arrive, each with its sentence (`said`: the pairs named
-    already, by another screen). Keys two bindings
-    share by default are left alone: the screen offers one of them at a time (`n`, New
-    or Lobby)."""
+    already, by another screen). Bindings that share a key by default are left alone,
+    whatever keys they are given: the screen offers one of them at a time (`n`, New or
+    Lobby; `x`, Analysis, or Abort and Resign in a shared game)."""
     reached: dict[str, list[tuple[str, str]]] = {}  # key received -> (binding, key given)
     defaults: dict[str, set[str]] = {}  # binding -> the keys it receives by default
     for binding in scope:
@@ -189,9 +190,7 @@ def clashes(
     for received, holders in reached.items():
         # A key the terminal sends as another first: it is the one that cannot work.
         for name, key in sorted(holders, key=lambda holder: holder[1] == received):
-            others = [
-                n for n, _ in holders if n != name and received not in defaults[n] & defaults[name]
-            ]
+            others = [n for n, _ in holders if n != name and not defaults[n] & defaults[name]]
             if name not in keymap:
                 continue
             if not others and key != received:
@@ -222,3 +221,117 @@ def clashes(
                 )
             )
     return problems
+
+
+# -- changing a key -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A binding a key may be given to: its id, what it does, its keys by default."""
+
+    id: str
+    description: str
+    keys: str
+
+
+@cache
+def app_scopes(app: type[App[Any]]) -> tuple[tuple[Binding, ...], ...]:
+    """`scopes` of the app of class `app` (worked out once: its classes do not change)."""
+    return tuple(tuple(scope) for scope in scopes([app, *app_classes()]))
+
+
+def entries(app: type[App[Any]]) -> list[Entry]:
+    """Every binding of the app of class `app` that has an id, once each, by id."""
+    found: dict[str, Entry] = {}
+    for scope in app_scopes(app):
+        for binding in scope:
+            if binding.id and binding.id not in found:
+                what = binding.description or binding.action.partition("(")[0].replace("_", " ")
+                found[binding.id] = Entry(binding.id, what, binding.key)
+    return sorted(found.values(), key=lambda entry: entry.id)
+
+
+def keys_now(keymap: Mapping[str, str], entry: Entry) -> list[str]:
+    """The keys `entry` has with `keymap`: its own there, else its default ones."""
+    return keys_of(Binding(keymap.get(entry.id, entry.keys), ""))
+
+
+@dataclass(frozen=True)
+class Rebinding:
+    """A key given to a binding: the keymap that results, and the bindings that have
+    the key already in a screen where both work (none if the key was free)."""
+
+    keymap: dict[str, str]
+    taken_by: tuple[Entry, ...]
+
+
+def rebind(app: type[App[Any]], keymap: Mapping[str, str], binding_id: str, key: str) -> Rebinding:
+    """`keymap` with `key` as the first key of `binding_id` (its other keys kept, and
+    the bindings offered instead of it with the same keys given the same), and the
+    bindings that have `key` already in a screen where `binding_id` works."""
+    every = {entry.id: entry for entry in entries(app)}
+    old = keys_now(keymap, every[binding_id])
+    changed = dict(keymap)
+    changed[binding_id] = ",".join([key, *(k for k in old[1:] if k != key)])
+    received = SAME_BYTE.get(key, key)
+    taken: dict[str, Entry] = {}
+    for scope in app_scopes(app):
+        mine = next((b for b in scope if b.id == binding_id), None)
+        if mine is None:
+            continue
+        own = {SAME_BYTE.get(k, k) for k in keys_of(mine)}
+        for other in scope:
+            if not other.id or other.id == binding_id or other.action == mine.action:
+                continue
+            theirs = {SAME_BYTE.get(k, k) for k in keys_now(keymap, every[other.id])}
+            # Bindings that share a key by default are offered one at a time (`n`: New or
+            # Lobby): neither takes a key from the other, and one with the same keys
+            # (Undo, and Take back in a shared game) is given the same new keys.
+            if own & {SAME_BYTE.get(k, k) for k in keys_of(other)}:
+                if keys_now(keymap, every[other.id]) == old:
+                    changed[other.id] = changed[binding_id]
+            elif received in theirs:
+                taken[other.id] = every[other.id]
+    return Rebinding(tidy(changed, every), tuple(taken.values()))
+
+
+def swapped(
+    app: type[App[Any]], keymap: Mapping[str, str], binding_id: str, key: str
+) -> dict[str, str]:
+    """`keymap` with `key` given to `binding_id`, and each binding that had it given
+    `binding_id`'s first key in its place."""
+    every = {entry.id: entry for entry in entries(app)}
+    mine = keys_now(keymap, every[binding_id])[0]
+    change = rebind(app, keymap, binding_id, key)
+    changed = dict(change.keymap)
+    for other in change.taken_by:
+        theirs = [mine if k == key else k for k in keys_now(keymap, other)]
+        changed[other.id] = ",".join(dict.fromkeys(theirs))
+    return tidy(changed, every)
+
+
+def in_force(app: type[App[Any]], keymap: Mapping[str, str]) -> dict[str, str]:
+    """`keymap` as the app is to be given it: with each binding that shares a key with
+    one it gives other keys, in the same class, named with its own keys (Textual takes a
+    key from every binding of a class when one of them is given other keys: `n` from
+    Lobby when New is given `m`)."""
+    found = dict(keymap)
+    for cls in [app, *app_classes()]:
+        own = [b for b in vars(cls).get("BINDINGS", ()) if isinstance(b, Binding) and b.id]
+        for binding in own:
+            if binding.id not in keymap:
+                continue
+            for other in own:
+                if other.id not in found and set(keys_of(other)) & set(keys_of(binding)):
+                    found[str(other.id)] = other.key
+    return found
+
+
+def tidy(keymap: dict[str, str], every: Mapping[str, Entry]) -> dict[str, str]:
+    """`keymap` without the entries that give a binding its default keys."""
+    return {
+        name: keys
+        for name, keys in keymap.items()
+        if name not in every or keys_of(Binding(keys, "")) != keys_of(Binding(every[name].keys, ""))
+    }

@@ -1,9 +1,10 @@
-"""The legend of the score shown on the board: what each mark means, for the marks the
-board shows now only. Pure: no Textual here."""
+"""The legend beside the board: whose pieces are which where colours are not shown
+(`NO_COLOR`), and what each mark of the score means, for the marks the board shows now
+only. Pure: no Textual here."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from ..rules import Game, Piece
 from .overlay import OWN
@@ -52,3 +53,32 @@ def legend_text(game: Game, glyphs: Glyphs, overlay: Mapping[int, str]) -> str:
         marks = " ".join(glyphs.piece(Piece("disk", c), colours, scoring=True) for c in sides)
         lines.append(f"{marks}  {whose(set(sides))} fragments (score for the other side)")
     return ("Marks:\n" + "\n".join(lines)) if lines else ""
+
+
+def sides_text(game: Game, glyphs: Glyphs, people: Sequence[str]) -> str:
+    """`● Blue (Ann)   ○ Orange (Bob)`: each side's piece as the board draws it, its colour
+    and who holds it (`people[colour]`), for a terminal without colours, where the shape
+    alone tells the sides apart. Linage's stones are nobody's: nothing to say there."""
+    if game.info.geometry == "points":
+        return ""
+    colours = game.info.colours
+    sides = [
+        f"{glyphs.piece(Piece('disk', side), colours)} {name.capitalize()} ({people[side]})"
+        for side, name in enumerate(colours)
+    ]
+    return "   ".join(sides)
+
+
+def panel_legend(
+    game: Game,
+    glyphs: Glyphs,
+    overlay: Mapping[int, str] | None,
+    people: Sequence[str],
+    *,
+    monochrome: bool,
+) -> str:
+    """What the panel's legend says: whose pieces are which on a `monochrome` terminal,
+    and the score's marks while the score is shown (`overlay`)."""
+    parts = [sides_text(game, glyphs, people) if monochrome else ""]
+    parts.append(legend_text(game, glyphs, overlay) if overlay is not None else "")
+    return "\n".join(part for part in parts if part)

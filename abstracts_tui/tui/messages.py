@@ -23,3 +23,7 @@ class HelpRequested(Message):
 
 class ResumeRequested(Message):
     """The player wants the list of games in progress."""
+
+
+class RecentRequested(Message):
+    """The player wants the list of recent (finished) games."""

@@ -13,7 +13,7 @@ watcher is told. No store here, and nothing of the screen's own layout.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from textual.app import App
@@ -30,11 +30,21 @@ from ..rooms.events import (
     Stamped,
     TakenBack,
 )
-from ..rooms.play import REMATCH, TAKEBACK, check, done_text, offer, opponent, takeback_moves
+from ..rooms.play import (
+    REMATCH,
+    TAKEBACK,
+    check,
+    clocks_held,
+    done_text,
+    offer,
+    opponent,
+    takeback_moves,
+)
 from ..rooms.room import RoomError
+from ..rooms.terms import Offer, RoomTerms
 from ..rooms.told import rated_text, told
 from ..rules import RulesError
-from ..session import Offer, Session
+from ..session import Session
 from .dialogs.online import AbortDialog, OfferDialog, ResignDialog
 
 Send = Callable[[Command], Awaitable[None]]
@@ -85,6 +95,9 @@ class RoomSeat:
     """The room's players now (the watchers are the others connected)."""
     listen: Listen = no_events
     """How the screen hears the room's events (`OnlinePlay.heard`)."""
+    terms: RoomTerms = field(default_factory=RoomTerms)
+    """The room's terms beside its game (offers, rematch, keeper), kept up to date with it
+    (`rooms.client.Shown.terms`)."""
 
 
 class OnlinePlay:
@@ -95,6 +108,7 @@ class OnlinePlay:
         self.host = host
         self.session = session
         self.room = room
+        self.terms = room.terms
         self.user = room.user
         self.code = room.code
         self.rated = room.rated
@@ -111,15 +125,24 @@ class OnlinePlay:
     def player(self) -> bool:
         return self.user in self.session.people
 
+    def saving(self) -> tuple[str | None, str | None]:
+        """Why the room's game is not being kept now (None while it is), and where it is
+        kept, as its keeper last said."""
+        return self.terms.trouble, self.terms.location
+
+    def clocks_held(self) -> bool:
+        """Whether the room's running clock is held while its game is not being kept."""
+        return clocks_held(self.session, self.terms)
+
     # -- the keys --------------------------------------------------------------------------
 
     def resign(self) -> None:
         """Resign (confirmed), or abort before each side has moved (confirmed)."""
-        if check(self.session, Abort(), self.user) is None:
+        if check(self.session, self.terms, Abort(), self.user) is None:
             dialog = AbortDialog(opponent(self.session, self.user), self.rated)
             self._ask(dialog, Abort(), "abort")
             return
-        problem = check(self.session, Resign(), self.user)
+        problem = check(self.session, self.terms, Resign(), self.user)
         if problem is not None:
             self.host.refuse(problem)
             return
@@ -138,11 +161,11 @@ class OnlinePlay:
 
     def takeback(self) -> None:
         """Answer the other player's request to take back if there is one; else ask."""
-        waiting = offer(self.session, TAKEBACK)
+        waiting = offer(self.session, self.terms, TAKEBACK)
         if waiting is not None and waiting.by != self.user and self.player:
             self.answer_takeback(waiting)
             return
-        problem = check(self.session, Takeback(Takeback.OFFER), self.user)
+        problem = check(self.session, self.terms, Takeback(Takeback.OFFER), self.user)
         if problem is not None:
             self.host.refuse(problem)
             return
@@ -150,11 +173,11 @@ class OnlinePlay:
 
     def rematch(self) -> None:
         """Accept the other player's rematch if offered; else offer one."""
-        waiting = offer(self.session, REMATCH)
+        waiting = offer(self.session, self.terms, REMATCH)
         if waiting is not None and waiting.by != self.user and self.player:
             self.accept_rematch()
             return
-        problem = check(self.session, Rematch(Rematch.OFFER), self.user)
+        problem = check(self.session, self.terms, Rematch(Rematch.OFFER), self.user)
         if problem is not None:
             self.host.refuse(problem)
             return
@@ -171,12 +194,12 @@ class OnlinePlay:
 
     def answer_takeback(self, waiting: Offer) -> None:
         self.asked.add((TAKEBACK, waiting))
-        dialog = OfferDialog.takeback(waiting.by, takeback_moves(self.session))
+        dialog = OfferDialog.takeback(waiting.by, takeback_moves(self.session, self.terms))
 
         def answered(accept: bool | None) -> None:
             if accept is None:
                 self.host.say(f"{waiting.by} asks to take back: u answers.")
-            elif offer(self.session, TAKEBACK) != waiting:
+            elif offer(self.session, self.terms, TAKEBACK) != waiting:
                 self.host.refuse("The take-back asked is no longer open.")
             else:
                 answer = Takeback.ACCEPT if accept else Takeback.DECLINE
@@ -201,7 +224,7 @@ class OnlinePlay:
         def answered(accept: bool | None) -> None:
             if accept is None:
                 self.host.say(f"{waiting.by} offers a rematch: m accepts.")
-            elif offer(self.session, REMATCH) != waiting:
+            elif offer(self.session, self.terms, REMATCH) != waiting:
                 self.host.refuse("The rematch offered is no longer open.")
             elif accept:
                 self.accept_rematch()
@@ -228,7 +251,7 @@ class OnlinePlay:
                     self.gone = True
                     self.room.go_to(room)
             case OfferMade(kind, by) if by != user and self.player:
-                waiting = offer(session, kind)
+                waiting = offer(session, self.terms, kind)
                 if waiting is not None and (kind, waiting) not in self.asked:
                     ask = self.answer_takeback if kind == TAKEBACK else self.ask_rematch
                     ask(waiting)

@@ -5,9 +5,10 @@ not the player's)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from functools import partial
+from pathlib import Path
 from typing import Any, Protocol
 
 from textual.app import SystemCommand
@@ -36,6 +37,8 @@ class Host(Protocol):
 
     def push_screen(self, screen: Screen[Any]) -> object: ...
 
+    def action_settings(self) -> None: ...
+
     def notify(
         self, message: str, *, severity: SeverityLevel = ..., markup: bool = ...
     ) -> None: ...
@@ -60,19 +63,26 @@ def commands(app: Host, screen: Screen[object]) -> Iterator[SystemCommand]:
     )
     yield SystemCommand(
         "Keymap: the keys in force",
-        "Every key of this screen by binding id, as the settings file's [keymap] names them",
+        "Every key of this screen by binding id, the ids of the settings file's keymap table",
         partial(show_keymap, app, screen),
+    )
+    yield SystemCommand(
+        "Settings (F2)",
+        "Theme, each key, the computer's level, ASCII drawing and line mode",
+        app.action_settings,
     )
 
 
-def choose_theme(app: Host, name: str) -> None:
+def choose_theme(app: Host, name: str) -> str:
+    """Draw with theme `name` at once and keep it; the sentence said."""
     app.theme = name
     app.settings = replace(app.settings, theme=name)
-    keep(app, "theme", name, f"Theme {name}")
+    return keep(app, "theme", name, f"Theme {name}")
 
 
-def set_ascii(app: Host, on: bool) -> None:
-    """Draw every board and the footers' keys in ASCII (or not), at once."""
+def set_ascii(app: Host, on: bool) -> str:
+    """Draw every board and the footers' keys in ASCII (or not), at once; the sentence
+    said."""
     from .widgets.board_view import BoardView
 
     app.ascii = on
@@ -88,27 +98,35 @@ def set_ascii(app: Host, on: bool) -> None:
         if callable(draw):
             draw()  # the analysis panel's bar and graph
         screen.refresh_bindings()  # the footer's key names
-    keep(app, "ascii", on, f"ASCII drawing {'on' if on else 'off'}")
+    return keep(app, "ascii", on, f"ASCII drawing {'on' if on else 'off'}")
 
 
-def keep(app: Host, key: str, value: str | bool, done: str) -> None:
-    """Save `key = value` in the settings file and say so, or say why not."""
+def keep(app: Host, key: str, value: str | bool, done: str) -> str:
+    """Save `key = value` in the settings file and say so, or say why not; the
+    sentence said."""
+    return kept(app, partial(save_setting, key=key, value=value), done)
+
+
+def kept(app: Host, save: Callable[[Path], None], done: str) -> str:
+    """Run `save` on the settings file's path and say in one sentence that `done` is
+    kept there, or why it is for this session only (the app goes on with it); the
+    sentence said."""
     if not app.policy.files:
-        app.notify(f"{done} for this session (the server keeps no settings of yours).")
-        return
+        said = f"{done} for this session (the server keeps no settings of yours)."
+        app.notify(said, markup=False)
+        return said
     path = app.settings.path or settings_path()
     try:
-        save_setting(path, key, value)
+        save(path)
     except OSError as error:
         from ..files import describe
 
-        app.notify(
-            f"{done} for this session; not kept in {path}: {describe(error)}.",
-            severity="warning",
-            markup=False,
-        )
-        return
-    app.notify(f"{done}; kept in {path}.", markup=False)
+        said = f"{done} for this session; not kept in {path}: {describe(error)}."
+        app.notify(said, severity="warning", markup=False)
+        return said
+    said = f"{done}; kept in {path}."
+    app.notify(said, markup=False)
+    return said
 
 
 def keymap_text(app: Host, screen: Screen[object]) -> str:
@@ -130,8 +148,8 @@ def keymap_text(app: Host, screen: Screen[object]) -> str:
     ]
     lines += [
         "",
-        "Other keys go in the settings file's [keymap] table by these ids, e.g.",
-        '"play.hint" = "h"  (see the README, Settings).',
+        "F2 (Settings) gives a binding other keys; the settings file's [keymap] table",
+        'holds them by these ids, e.g. "play.hint" = "h".',
     ]
     return "\n".join(lines)
 

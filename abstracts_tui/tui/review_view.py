@@ -2,7 +2,7 @@
 mistake a link to its position.
 
 Plain functions from a `Review` to text, so that they can be tested without a screen.
-Losses are the mover's: how much of their own win rate the move gave away, as in
+Losses are the mover's: how much of their own chance the move gave away, as in
 `abstracts-tui review`.
 """
 
@@ -66,10 +66,10 @@ def mistake_line(review: Review, number: int) -> int | None:
 def review_text(
     review: Review, names: Sequence[str], colours: Sequence[str], shown: int | None = None
 ) -> Text:
-    """`Review (win rate the mover lost)`, then per person the accuracy and the biggest
+    """`Review (chance the mover lost)`, then per person the accuracy and the biggest
     mistakes (`    5. e5     -10.8% b3`: move 5, e5 lost 10.8 points, the review's best was
     b3), mistake `shown` in reverse video; a click on a mistake goes to it."""
-    text = Text("Review (win rate the mover lost)\n")
+    text = Text("Review (chance the mover lost)\n")
     for person, name in enumerate(names):
         accuracy = review.accuracy(person)
         figure = "-" if accuracy is None else f"{accuracy:.0f}"

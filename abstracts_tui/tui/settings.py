@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.levels import DEFAULT_LEVEL, LEVELS
+from ..files import write_atomic
 from ..rules.catalogue import CATALOGUE
 from .themes import theme_names
 
@@ -147,11 +148,7 @@ def save_setting(path: Path, key: str, value: str | bool) -> None:
     """Write `key = value` at the top level of the settings file at `path`, keeping the
     rest of it (comments, tables) as it is; the file and its folder are made if missing.
     The file is replaced whole, never left half written. Raises OSError."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        text = ""
-    lines = text.splitlines()
+    lines = read_lines(path)
     line = f"{key} = {shown_value(value)}"
     tables = next((i for i, old in enumerate(lines) if old.lstrip().startswith("[")), len(lines))
     pattern = re.compile(rf"\s*{re.escape(key)}\s*=")
@@ -160,7 +157,43 @@ def save_setting(path: Path, key: str, value: str | bool) -> None:
         lines.insert(tables, line)
     else:
         lines[found] = line
-    path.parent.mkdir(parents=True, exist_ok=True)
-    written = path.with_name(path.name + ".new")
-    written.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    os.replace(written, path)
+    write_atomic(path, "\n".join(lines) + "\n")
+
+
+def save_keymap(path: Path, keymap: dict[str, str]) -> None:
+    """Write `keymap` as the settings file's `[keymap]` table, whole (an entry left out
+    is a binding back to its default keys), keeping the rest of the file as it is; the
+    file and its folder are made if missing. Replaced whole, never left half written.
+    Raises OSError."""
+    lines = read_lines(path)
+    entry = re.compile(r"\s*(\"[^\"]*\"|[\w.-]+)\s*=")
+    start = next((i for i, line in enumerate(lines) if line.strip() == "[keymap]"), None)
+    if start is None:
+        # An inline `keymap = {...}` at the top level would be a second keymap.
+        tables = next((i for i, line in enumerate(lines) if line.lstrip().startswith("[")), None)
+        top = len(lines) if tables is None else tables
+        lines = [
+            line for i, line in enumerate(lines) if i >= top or not re.match(r"\s*keymap\s*=", line)
+        ]
+        if not keymap:
+            write_atomic(path, "\n".join(lines) + "\n")
+            return
+        if lines and lines[-1].strip():
+            lines.append("")
+        lines.append("[keymap]")
+        start = len(lines) - 1
+    end = next(
+        (i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith("[")), len(lines)
+    )
+    kept = [line for line in lines[start + 1 : end] if not entry.match(line)]
+    written = [f"{shown_value(name)} = {shown_value(keys)}" for name, keys in keymap.items()]
+    lines[start + 1 : end] = written + kept
+    write_atomic(path, "\n".join(lines) + "\n")
+
+
+def read_lines(path: Path) -> list[str]:
+    """The settings file's lines; none if there is no file yet. Raises OSError."""
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return []

@@ -24,7 +24,10 @@ def core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
     return str(request.param)
 
 
-ANALYZE_LINE = re.compile(r"move (\S+) visits (\d+) winrate (0\.\d{3}|1\.000) pv (\S+(?: \S+)*)")
+ANALYZE_LINE = re.compile(
+    r"move (\S+) visits (\d+) winrate (0\.\d{3}|1\.000|-) pv (\S+(?: \S+)*?)"
+    r"(?: proven (win|loss|draw))?"
+)
 EGOTZI_WIN = "egotzi size=5,variant=standard bbbbw/ww.w./www.w/.b.bw/bbbbw black swap=no"
 """Black to move; d3 is the only winning move (checked in test_search.py)."""
 LINAGE_FULL = "linage size=5,komi=0 xxxxx/xxxxx/xxxxx/xxxxx/xxxxx vertical passes=1"
@@ -162,9 +165,9 @@ def test_analyze_lists_candidates_and_leaves_the_position() -> None:
     for line in lines:
         found = ANALYZE_LINE.fullmatch(line)
         assert found, line
-        move, count, winrate, pv = found.groups()
+        move, count, winrate, pv, _ = found.groups()
         assert move in legal
-        assert 0.0 <= float(winrate) <= 1.0
+        assert winrate == "-" or 0.0 <= float(winrate) <= 1.0
         assert pv.split()[0] == move
         line_game = game.copy()
         for step in pv.split():

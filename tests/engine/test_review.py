@@ -185,3 +185,33 @@ def test_review_command_refuses_seconds_that_would_never_end(tmp_path: Path, sec
     )
     assert done.returncode == 2
     assert "is not more than 0 and at most 86400 (a day)" in done.stderr
+
+
+def test_review_command_marks_proofs_and_prints_no_bare_certainty(
+    tmp_path: Path, core: str
+) -> None:
+    game, _ = blunder_game()
+    record = Record.from_game(game, players=("Ann", "Bob"))  # type: ignore[arg-type]
+    path = tmp_path / "game.sgf"
+    record.save(path)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ABSTRACTS_TUI_")}
+    env.update({CORE_VARIABLE: core, "ABSTRACTS_TUI_SEED": "2"})
+    done = subprocess.run(
+        [sys.executable, "-m", "abstracts_tui", "review", str(path), "--playouts", "1500"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    rows = [line.split() for line in lines[2:] if line.split()[:1] and line.split()[0].isdigit()]
+    assert len(rows) == len(game.moves)  # type: ignore[attr-defined]
+    # The last move ended the game: what follows it is known, and said so.
+    assert rows[-1][5] in ("win", "loss", "draw")
+    for row in rows:
+        before, after = row[4], row[5]
+        assert before not in ("100.0%", "0.0%") and after not in ("100.0%", "0.0%"), row
+    assert "proven with best play" in done.stdout
+    if core == "compiled":
+        assert rows[0][4] == "win"  # Ann's position was a forced win (d3)

@@ -199,7 +199,7 @@ def test_sizes_are_clamped_in_the_address_and_in_every_resize(tmp_path: Path) ->
             page.screen.reset()
             await page.send(["resize", {"width": 0, "height": -40}])
             await page.wait_until(
-                lambda: "↑/k ↓/j" in page.screen.display[MIN_ROWS - 1], "the key bar on row 4"
+                lambda: "? Help" in page.screen.display[MIN_ROWS - 1], "the key bar on row 4"
             )
             await page.settle()
             assert bottom_row(page) < MIN_ROWS and right_column(page) <= MIN_COLUMNS

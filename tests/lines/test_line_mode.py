@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -176,11 +177,17 @@ def test_the_computer_moves_and_a_hint_and_an_analysis_are_sentences(tmp_path: P
     term.wait_for("White to move (Player 2).")
     term.send("hint")
     hint = term.wait_for("Hint: ")
-    assert "White wins" in hint and "playouts; the line" in hint
+    # The app's words: the side to move's chance, named, and what the hint was best of.
+    assert re.fullmatch(
+        r"Hint: \w+ - White's chance \d+%(, a proven \w+)? \(best of \d+ moves tried\); "
+        r"the line [\w -]+\.",
+        hint,
+    ), hint
+    assert "playouts" not in hint and "Black" not in hint
     term.send("analyze")
     term.wait_for("Analyzing")
     first = term.wait_for("1. ")
-    assert "White wins" in first and first.endswith(".")
+    assert "White's chance " in first and first.endswith(".")
     term.send("resign")
     assert term.wait_for("White (Player 2) resigns") == (
         "White (Player 2) resigns: Black (Computer) wins."

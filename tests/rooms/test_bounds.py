@@ -127,7 +127,7 @@ def test_a_process_that_finds_a_room_gone_ends_it_too(database_url: str) -> None
         listener = there.live.listener  # type: ignore[attr-defined]
         listener.cancel()  # it hears of nothing more: the call-off comes late
         told: list[int] = []
-        there.listing.append(lambda: told.append(len(there.challenges("bob"))))
+        there.listing.subscribe(lambda: told.append(len(there.challenges("bob"))))
         await here.send(room, Abort(), ann)
         await until(lambda: room.code in here.discarded)
         for _ in range(100):
@@ -153,7 +153,7 @@ def test_the_lobbies_are_told_a_few_times_a_second_the_latest_lists(opener: Open
     async def play() -> None:
         rooms = await started(opener)
         told: list[tuple[float, int]] = []
-        rooms.listing.append(lambda: told.append((time.monotonic(), len(rooms.challenges("x")))))
+        rooms.listing.subscribe(lambda: told.append((time.monotonic(), len(rooms.challenges("x")))))
         start = time.monotonic()
         made = 0
         for holder in names:  # several names: none of them is refused for its rate

@@ -122,7 +122,7 @@ def test_each_person_has_a_burst_then_a_steady_rate() -> None:
 def test_the_chat_keeps_the_newest_lines_and_tells_its_listeners() -> None:
     chat = Chat()
     heard: list[ChatLine] = []
-    chat.listeners.append(heard.append)
+    chat.listeners.subscribe(heard.append)
     chat.add(ChatLine("carol", "hi\x1b[31m all", watcher=True))
     assert heard == [ChatLine("carol", "hi all", watcher=True)]
     for number in range(300):

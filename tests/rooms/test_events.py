@@ -76,7 +76,7 @@ async def play_out(
     game waits for, or the other one): the room and the events told of it."""
     room = await rooms.create(Setup(game), ann, rated=True)
     told: list[Stamped] = []
-    room.told.append(told.extend)
+    room.told.subscribe(told.extend)
     await rooms.join(room, bob)
     for kind, waited, number in steps:
         waiting = room.session.waiting_for() or "ann"
@@ -186,7 +186,7 @@ def test_a_rated_games_end_is_told_with_its_rating_change_at_once(
         room = await rooms.create(Setup("pilo"), ann, rated=True)
         await rooms.join(room, bob)
         told: list[list[Stamped]] = []
-        room.told.append(told.append)
+        room.told.subscribe(told.append)
         for holder in (ann, bob, ann):
             await rooms.send(room, command_of("move", room, 0), holder)
         await rooms.send(room, Resign(), bob)
@@ -219,7 +219,7 @@ async def main(url, code):
     await rooms.start()
     room = await rooms.get(code)
     told = []
-    room.told.append(told.extend)
+    room.told.subscribe(told.extend)
     print(json.dumps({"version": room.version}), flush=True)
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()

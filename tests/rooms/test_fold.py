@@ -29,6 +29,7 @@ from abstracts_tui.rooms.events import Ended, Made, MovePlayed, Stamped, decode,
 from abstracts_tui.rooms.fold import RoomState, fold
 from abstracts_tui.rooms.play import offer
 from abstracts_tui.rooms.rows import OPEN_SEAT
+from abstracts_tui.rooms.terms import RoomTerms
 from abstracts_tui.rules import RulesError
 from abstracts_tui.session import Phase, Session
 
@@ -68,10 +69,11 @@ def commands(session: Session, pick: int) -> Command:
 
 def run(
     game: tuple[str, int, str | None], picks: list[tuple[int, int]]
-) -> tuple[Session, list[Stamped]]:
-    """The room after the commands `picks` choose (each by one of PEOPLE), those its
-    gateway would refuse left out, and the events of those it took."""
+) -> tuple[Session, RoomTerms, list[Stamped]]:
+    """The room (its game and terms) after the commands `picks` choose (each by one of
+    PEOPLE), those its gateway would refuse left out, and the events of those it took."""
     session, first = made(*game)
+    terms = RoomTerms()
     events = [Stamped(1, AT, first)]
     for pick, person in picks:
         command = commands(session, pick)
@@ -79,17 +81,17 @@ def run(
         if isinstance(command, Play | SetKomi | ChooseSide):
             waiting = session.waiting_for()  # most moves are the mover's
             by = waiting if waiting not in (None, OPEN_SEAT) else by
-        offered = session.offers.get("takeback" if isinstance(command, Takeback) else "rematch")
+        offered = terms.offers.get("takeback" if isinstance(command, Takeback) else "rematch")
         if isinstance(command, Takeback | Rematch) and offered is not None and person:
             by = next((p for p in session.people if p != offered.by), by)  # most answers
         before = twin(session)
         try:
-            apply(session, command, by, AT)
+            apply(session, terms, command, by, AT)
         except RulesError:
             continue
         for event in events_of(command, by, before, session):
             events.append(Stamped(len(events) + 1, AT, event))
-    return session, events
+    return session, terms, events
 
 
 def drawn(state: RoomState) -> tuple[object, ...]:
@@ -104,16 +106,16 @@ def drawn(state: RoomState) -> tuple[object, ...]:
 def test_folding_the_events_gives_the_room_the_commands_made(
     game: tuple[str, int, str | None], picks: list[tuple[int, int]]
 ) -> None:
-    session, events = run(game, picks)
+    session, terms, events = run(game, picks)
     state = fold(events)
     assert [s.version for s in events] == list(range(1, len(events) + 1))
     assert state.by_colour == tuple(p for p in session.people if p != OPEN_SEAT)
     assert state.moves == tuple(str(node.move) for node in session.node.line())
     position = state.position()
     assert position.position() == session.game.position()
-    waiting = {kind: offer(session, kind) for kind in ("takeback", "rematch")}
+    waiting = {kind: offer(session, terms, kind) for kind in ("takeback", "rematch")}
     assert dict(state.offers) == {kind: made.by for kind, made in waiting.items() if made}
-    assert state.rematch == session.rematch
+    assert state.rematch == terms.rematch
     assert (state.ended is not None) == (session.phase is Phase.PLAY and session.over) or (
         session.phase is not Phase.PLAY and session.over
     )
@@ -132,7 +134,8 @@ def test_a_game_to_its_end_on_the_board_says_each_move_and_the_count() -> None:
     session, first = made("egotzi", 5, "standard")
     events = [Stamped(1, AT, first)]
     people = itertools.cycle(["bob"])
-    apply(session, Join(), next(people), AT)
+    terms = RoomTerms()
+    apply(session, terms, Join(), next(people), AT)
     before = None
     while not session.over:
         by = session.waiting_for()
@@ -145,7 +148,7 @@ def test_a_game_to_its_end_on_the_board_says_each_move_and_the_count() -> None:
         else:
             command = Play(game.move_name(game.legal_moves()[-1]))
         before = twin(session)
-        apply(session, command, by, AT)
+        apply(session, terms, command, by, AT)
         for event in events_of(command, by, before, session):
             events.append(Stamped(len(events) + 1, AT, event))
     moves = [s.event for s in events if isinstance(s.event, MovePlayed)]

@@ -87,7 +87,7 @@ def test_each_command_is_committed_then_shown_and_kept(opener: Opener) -> None:
         rooms = await started(opener)
         room = await rooms.create(Setup("linage", clock="10m"), ann)
         seen: list[str] = []
-        room.session.listeners.append(lambda changed: seen.append(changed.change.value))
+        room.session.listeners.subscribe(lambda changed: seen.append(changed.change.value))
         assert room.state_text() == "open seat"
         await rooms.join(room, bob)
         assert room.joiner == "bob" and room.session.people == ("ann", "bob")
@@ -292,7 +292,7 @@ async def _lost_and_back(opener: Opener, database: Cluster) -> None:
     rooms = await started(opener)
     room = await game(rooms, Setup("petrify"), ann, bob)
     told: list[str | None] = []
-    room.session.saving_listeners.append(lambda: told.append(room.session.save_problem))
+    room.session.saving_listeners.subscribe(lambda: told.append(room.terms.trouble))
     database.stop()
     sentence = await refused(rooms.send(room, Play("e5"), ann))
     assert "moves wait until it is back" in sentence or "did not answer" in sentence

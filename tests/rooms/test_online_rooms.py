@@ -84,12 +84,17 @@ def test_a_take_back_asked_in_one_process_is_answered_in_another(database_url: s
         await here.send(room, Takeback(Takeback.OFFER), ann)
         theirs = await there.get(room.code)
         assert theirs is not None
-        await until(lambda: offer_text(theirs.session, "bob") == "ann asks to take back.")
+        await until(
+            lambda: offer_text(theirs.session, theirs.terms, "bob") == "ann asks to take back."
+        )
         await there.take_seat(theirs, bob)
         await there.send(theirs, Takeback(Takeback.ACCEPT), bob)
         assert moves(there, room.code) == []
         await until(lambda: moves(here, room.code) == [])  # caught up: gone here too
-        assert room.session.waiting_for() == "ann" and offer_text(room.session, "ann") is None
+        assert (
+            room.session.waiting_for() == "ann"
+            and offer_text(room.session, room.terms, "ann") is None
+        )
         await here.close()
         await there.close()
 
@@ -125,13 +130,13 @@ def test_offers_waiting_and_lines_said_are_found_by_a_process_that_reads_the_roo
         rooms = await started(opener)
         room = await rooms.get(asked)
         assert room is not None and moves(rooms, asked) == ["a1", "b1"]
-        assert offer_text(room.session, "ann") == "bob asks to take back."
+        assert offer_text(room.session, room.terms, "ann") == "bob asks to take back."
         assert list(room.chat.lines) == [ChatLine("bob", "one more try?")]  # said lately
         finished = await rooms.get(ended)
         assert finished is not None and finished.finished
-        assert offer_text(finished.session, "bob") == "ann offers a rematch."
+        assert offer_text(finished.session, finished.terms, "bob") == "ann offers a rematch."
         await rooms.send(room, Takeback(Takeback.ACCEPT), ann)  # the answer works too
-        assert moves(rooms, asked) == ["a1"] and offer_text(room.session, "ann") is None
+        assert moves(rooms, asked) == ["a1"] and offer_text(room.session, room.terms, "ann") is None
         await rooms.close()
 
     asyncio.run(again())
@@ -191,7 +196,7 @@ def test_a_rematch_is_a_new_room_with_the_colours_reversed(opener: Opener) -> No
         assert len(rooms.rooms) == 1  # no room made for nothing
         await rooms.send(room, Rematch(Rematch.OFFER), bob)
         new = await rooms.rematch(room, ann)  # accepted by ann
-        assert room.session.rematch == new.code
+        assert room.terms.rematch == new.code
         assert (new.creator, new.joiner) == ("bob", "ann")
         assert new.session.waiting_for() == "bob" and new.setup.clock == "5m"
         assert new.holders["ann"] == ann.token  # bob's screen takes his seat on entering
@@ -305,7 +310,7 @@ def test_finished_rooms_nobody_shows_are_let_go_of_and_read_again_when_asked(
         await rooms.send(ended, Resign(), ann)
         shown = await game(rooms, PILO, ann, bob)
         await rooms.send(shown, Abort(), ann)
-        shown.chat.listeners.append(lambda line: None)  # as a screen that shows it
+        shown.chat.listeners.subscribe(lambda line: None)  # as a screen that shows it
         going = await game(rooms, PILO, ann, bob)  # unfinished: kept
         await rooms.flush()
         rooms.sweep()  # seen unshown once: kept until the next look
@@ -318,7 +323,7 @@ def test_finished_rooms_nobody_shows_are_let_go_of_and_read_again_when_asked(
         assert moves(rooms, ended.code) == ["a1", "b1"]
         assert list(again.chat.lines) == [ChatLine("bob", "good game")]
         await rooms.send(again, Rematch(Rematch.OFFER), bob)  # and it takes commands
-        assert offer_text(again.session, "ann") == "bob offers a rematch."
+        assert offer_text(again.session, again.terms, "ann") == "bob offers a rematch."
         await rooms.close()
 
     asyncio.run(play())

@@ -24,6 +24,7 @@ from abstracts_tui.rooms.events import (
 )
 from abstracts_tui.rooms.play import REMATCH, TAKEBACK
 from abstracts_tui.rooms.rows import OPEN_SEAT
+from abstracts_tui.rooms.terms import RoomTerms
 from abstracts_tui.rooms.told import MISSED_MOVES, UNKNOWN, missed, told
 from abstracts_tui.session import Session
 
@@ -37,11 +38,12 @@ class Room:
 
     def __init__(self, game: str = "petrify") -> None:
         self.session = Session.start(Setup(game, first="ann", second=OPEN_SEAT))
+        self.terms = RoomTerms()
         self.events: list[Stamped] = [Stamped(1, AT, Made("ann", game))]
 
     def give(self, command: Command, by: str) -> list[Stamped]:
         before = twin(self.session)
-        apply(self.session, command, by, AT)
+        apply(self.session, self.terms, command, by, AT)
         made = [
             Stamped(len(self.events) + i + 1, AT, event)
             for i, event in enumerate(events_of(command, by, before, self.session))

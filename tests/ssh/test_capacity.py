@@ -25,6 +25,7 @@ from abstracts_tui.server.capacity import (
     starting_at_once,
     step_aside,
 )
+from abstracts_tui.server.messages import EndApp
 from abstracts_tui.server.session_process import SessionProcess
 
 MEMINFO = """MemTotal:       24683928 kB
@@ -214,13 +215,13 @@ def test_a_sessions_app_told_to_end_steps_aside() -> None:
     """`SessionProcess.end` (a session's app in a process of its own, told to end as its
     connection closes or the server stops) tells the app and lowers its process."""
     app = an_app()
-    told: list[tuple[object, ...]] = []
+    told: list[object] = []
     try:
         session = SessionProcess("ann")
         session.pid, session.send = app.pid, told.append
         playing = os.getpriority(os.PRIO_PROCESS, app.pid)
         session.end()
-        assert told == [("end",)]
+        assert told == [EndApp()]
         assert set(threads_nice(app.pid).values()) == {min(19, playing + ENDING_NICE)}
     finally:
         app.kill()

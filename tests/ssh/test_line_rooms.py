@@ -654,3 +654,56 @@ def test_a_rematchs_players_arrive_as_joining_never_as_coming_back(
         for term in (ann, bob):
             if term.process.poll() is None:
                 term.process.kill()
+
+
+def test_a_room_entered_again_in_its_own_process_has_the_offer_waiting_and_the_rematch_agreed(
+    start_server, tmp_path: Path
+) -> None:
+    """Each person's session runs in a process of its own: the replica a screen shows there
+    is built from the room's values, its offers and rematch among them. Bob, away when ann
+    offers a rematch, is asked on coming back; ann, back in the old room once the rematch
+    is agreed, is told where it is."""
+    server: RunningServer = start_server()
+    ann = lines_of(server, "ann", tmp_path)
+    bob = lines_of(server, "bob", tmp_path)
+    try:
+        ann.wait_for("Type new")
+        ann.send("new pilo 6")
+        found = re.match(r"Room (\w{4}): Pilo", ann.wait_for("Room "))
+        assert found
+        code = found.group(1)
+        bob.wait_for("Type new")
+        bob.send(f"join {code}")
+        ann.wait_for("Blue to move")
+        ann.send("abort")
+        bob.wait_for("The game is aborted")
+        bob.send("leave")
+        bob.wait_for("You leave")
+        ann.send("rematch")
+        assert ann.wait_for("Rematch offered") == "Rematch offered: waiting for bob's answer."
+        bob.send(f"join {code}")
+        assert bob.wait_for("ann offers") == (
+            "ann offers a rematch, the colours reversed: type rematch to accept, or decline."
+        )
+        bob.send("rematch")
+        new = [term.wait_for("The rematch is agreed") for term in (ann, bob)]
+        found = re.match(r"The rematch is agreed: on to room (\w{4})\.", new[0])
+        assert found and new[1] == new[0]
+        again = found.group(1)
+        ann.wait_for("Room ")
+        ann.send("leave")
+        ann.wait_for("You leave")
+        ann.send(f"join {code}")
+        ann.wait_for("The game is aborted")
+        ann.send("rematch")
+        assert ann.wait_for("The rematch is agreed already") == (
+            f"The rematch is agreed already: room {again}."
+        )
+        for term in (ann, bob):
+            term.send("quit")
+        for term in (ann, bob):
+            assert term.close() == 0
+    finally:
+        for term in (ann, bob):
+            if term.process.poll() is None:
+                term.process.kill()

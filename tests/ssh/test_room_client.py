@@ -24,7 +24,7 @@ from abstracts_tui.rooms.chat import ChatRefused
 from abstracts_tui.rooms.events import Stamped
 from abstracts_tui.rooms.holder import new_holder
 from abstracts_tui.rooms.live import Refused
-from abstracts_tui.rooms.presence import PRESENCES
+from abstracts_tui.rooms.room import Room
 from abstracts_tui.rooms.rooms import Rooms
 from abstracts_tui.server.room_desk import thread_client
 from abstracts_tui.session import Change, Changed, Phase, Session
@@ -92,9 +92,9 @@ def test_a_replica_on_a_sessions_thread_follows_the_room(tmp_path: Path) -> None
             await run_in(loop, asyncio.sleep(0))  # after the hide, on the server's loop
 
         await on_thread("session", lambda: asyncio.run(app()))
-        assert room.commands == [] and "bob" not in PRESENCES.here(code)
+        assert not room.commands and "bob" not in rooms.presences.here(code)
         desk.close()
-        assert desk.news_there not in rooms.news
+        assert not rooms.news
         await rooms.close()
 
     asyncio.run(server())
@@ -159,10 +159,10 @@ def test_chat_take_back_and_the_lists_cross_to_a_sessions_thread(tmp_path: Path)
             await shown.send(Takeback(Takeback.OFFER))
             record = replica.record
             told: list[Changed] = []
-            replica.listeners.append(told.append)
+            replica.listeners.subscribe(told.append)
             await run_in(loop, as_ann(Takeback(Takeback.ACCEPT)))
             await until(lambda: any(c.change is Change.OFFER for c in told))
-            assert moves(replica) == [first] and replica.offers == {}
+            assert moves(replica) == [first] and shown.terms.offers == {}
             assert [c.by for c in told if c.change is Change.OFFER] == ["ann"]
             assert replica.record is record  # followed, not read again whole
             shown.follow(False, lambda: None)
@@ -170,9 +170,9 @@ def test_chat_take_back_and_the_lists_cross_to_a_sessions_thread(tmp_path: Path)
 
         await on_thread("session", lambda: asyncio.run(app()))
         room = rooms.known(made[0])
-        assert room is not None and room.chat.listeners == [] and room.commands == []
+        assert room is not None and not room.chat.listeners and not room.commands
         desk.close()
-        assert desk.listing_there not in rooms.listing
+        assert not rooms.listing
         await rooms.close()
 
     asyncio.run(server())
@@ -208,7 +208,7 @@ def test_a_move_made_before_the_screen_listens_is_told_to_it_when_it_does(
             await until(lambda: bool(shown.held))
             assert moves(replica) == []  # what its first drawing shows, nothing missed
             told: list[Changed] = []
-            replica.listeners.append(told.append)  # mounted: it listens, then follows
+            replica.listeners.subscribe(told.append)  # mounted: it listens, then follows
             shown.follow(True, lambda: None)
             assert moves(replica) == [first]
             assert told == [Changed(Change.MOVE, 0, "ann", first)]
@@ -216,7 +216,7 @@ def test_a_move_made_before_the_screen_listens_is_told_to_it_when_it_does(
             await run_in(loop, asyncio.sleep(0))
 
         await on_thread("session", lambda: asyncio.run(app()))
-        assert room.commands == []
+        assert not room.commands
         desk.close()
         await rooms.close()
 
@@ -253,7 +253,7 @@ def test_a_replica_that_went_astray_and_is_copied_again_says_each_event_once_in_
             replica = shown.session
             told: list[Changed] = []
             heard: list[Stamped] = []
-            replica.listeners.append(told.append)
+            replica.listeners.subscribe(told.append)
             shown.listen(heard.extend)
             shown.follow(True, lambda: None)
             first = a_move(replica)
@@ -342,6 +342,70 @@ def test_the_lobby_is_told_your_move_then_the_end_and_the_rating_change_never_yo
 
         await on_thread("session", lambda: asyncio.run(app()))
         desk.close()
+        await rooms.close()
+
+    asyncio.run(server())
+
+
+def ties(rooms: Rooms, room: Room) -> dict[str, int]:
+    """How many are told of each of the room's changes, through its public objects (and
+    the rooms' news and lists)."""
+    return {
+        "commands": len(room.commands),
+        "events": len(room.told),
+        "joins": len(room.listeners),
+        "changes": len(room.session.listeners),
+        "keeper": len(room.session.saving_listeners),
+        "chat": len(room.chat.listeners),
+        "presence": len(rooms.presences.followers.get(room.code, ())),
+        "news": len(rooms.news),
+        "lists": len(rooms.listing),
+    }
+
+
+@pytest.mark.parametrize("end", ["hidden", "session ended"])
+def test_a_room_no_longer_shown_keeps_no_tie_to_the_session(tmp_path: Path, end: str) -> None:
+    """A screen that shows a room and waits for its join ties the session to the room
+    (its commands, events, changes, keeper, chat, presence, join): once the screen hides
+    it and stops waiting, or the session ends with the room still shown, the room has as
+    many ties as before, and the rooms none of the session's."""
+    ann, bob = new_holder("ann"), new_holder("bob")
+    store = SqliteStore(tmp_path / "server.db")
+
+    async def server() -> None:
+        rooms = Rooms(LiveSqlite(store))
+        await rooms.start()
+        room = await rooms.create(Setup("petrify", clock="10m"), ann)
+        before = ties(rooms, room)
+        loop = asyncio.get_running_loop()
+        client, desk = thread_client(rooms, store, bob, loop)
+        during: list[dict[str, int]] = []
+
+        async def count() -> dict[str, int]:
+            return ties(rooms, room)
+
+        async def app() -> None:
+            client.connect(lambda code, text, ring: None)
+            stop_waiting = client.when_joined(room.code, lambda: None)
+            shown = await client.show(room.code)
+            assert shown is not None
+            shown.follow(True, lambda: None)
+            await client.say(room.code, "hello")  # the desk has had the wait by now
+            during.append(await run_in(loop, count()))
+            if end == "hidden":
+                shown.follow(False, lambda: None)
+                stop_waiting()
+                await run_in(loop, asyncio.sleep(0))  # after the hide, on the server's loop
+                await client.refresh()  # every request posted before this one is done
+
+        await on_thread("session", lambda: asyncio.run(app()))
+        tied = {name: n - before[name] for name, n in during[0].items()}
+        assert tied == {name: 1 for name in before}
+        if end == "session ended":
+            desk.close()
+        assert ties(rooms, room) == {**before, "news": 1, "lists": 1} if end == "hidden" else before
+        desk.close()
+        assert ties(rooms, room) == before
         await rooms.close()
 
     asyncio.run(server())

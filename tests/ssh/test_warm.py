@@ -75,3 +75,46 @@ def test_a_session_starts_with_none_of_the_choices_another_made(start_server) ->
     assert seen == first
     assert "warm-up" not in lobby  # the warm-up's own session is nobody's
     assert "Traceback" not in server.log, server.log
+
+
+def test_the_memory_script_measures_the_floor_under_a_lobby() -> None:
+    # `scripts/session_memory.py --floor`, whose figures the benchmarks page gives: a
+    # loop, a one-widget app and a lobby, each forked from a process warmed as the
+    # forkserver is (what each costs is printed, not asserted).
+    import subprocess
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "session_memory.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--floor"], capture_output=True, text=True, timeout=TIMEOUT
+    )
+    assert done.returncode == 0, done.stderr
+    measured = re.findall(r"forked, running (.+): private \d+\.\d\d MiB", done.stdout)
+    assert measured == ["an asyncio loop", "a one-widget Textual app", "a session in its lobby"]
+
+
+MAIN_SCRIPT = """
+print("the main module runs", flush=True)
+if __name__ == "__main__":
+    import time
+    from abstracts_tui.server.session_process import context
+
+    process = context().Process(target=time.sleep, args=(0,))
+    process.start()
+    process.join(60)
+    print("exit", process.exitcode, flush=True)
+"""
+
+
+def test_a_sessions_process_does_not_run_the_servers_main_script_again(tmp_path: Path) -> None:
+    # Started as `abstracts-tui serve`, the server's main module is that script, which
+    # multiprocessing would compile and run again in every session's process (4.4 MiB
+    # more of each one's own memory): the forkserver's processes keep it as it is.
+    import subprocess
+
+    script = tmp_path / "serve_script.py"
+    script.write_text(MAIN_SCRIPT)
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=TIMEOUT
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["the main module runs", "exit 0"], done.stdout

@@ -11,15 +11,18 @@ from abstracts_tui.commands import Command
 from abstracts_tui.rooms.apply import apply, twin
 from abstracts_tui.rooms.derive import events_of
 from abstracts_tui.rooms.events import Stamped
+from abstracts_tui.rooms.terms import RoomTerms
 from abstracts_tui.session import Session
 from abstracts_tui.tui.online import Heard
 
 
 class LocalRoom:
-    """`session`'s room: `send` applies a command and tells its events."""
+    """`session`'s room: `send` applies a command to it and the room's `terms` and tells its
+    events."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, terms: RoomTerms | None = None) -> None:
         self.session = session
+        self.terms = terms if terms is not None else RoomTerms()
         self.hearers: list[Heard] = []
         self.version = 0
 
@@ -30,7 +33,7 @@ class LocalRoom:
     def send(self, command: Command, by: str) -> None:
         at = time.time()
         before = twin(self.session)
-        apply(self.session, command, by, at)
+        apply(self.session, self.terms, command, by, at)
         found = events_of(command, by, before, twin(self.session))
         stamped = [Stamped(self.version + 1 + i, at, event) for i, event in enumerate(found)]
         self.version += len(stamped)

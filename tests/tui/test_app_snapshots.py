@@ -12,7 +12,7 @@ import pytest
 from textual.pilot import Pilot
 
 from abstracts_tui.game_setup import Setup
-from abstracts_tui.rooms.presence import RoomPresence
+from abstracts_tui.rooms.presence import Presences, RoomPresence
 from abstracts_tui.session import Session
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen, Seat
@@ -114,10 +114,11 @@ def test_a_room_as_a_player_and_as_a_watcher(
         session.play(move)
     people = frozenset({"bob"}) if who == "player" else frozenset()
     code = f"SNAP{who}"
-    presence = RoomPresence(code, "bob" if who == "player" else "dan")
+    presences = Presences()
+    presence = RoomPresence(code, "bob" if who == "player" else "dan", presences)
     seat = Seat(local_people=people, shared=True, files=False, presence=presence)
     app = build_app(data=tmp_path)
-    bob = RoomPresence(code, "bob")
+    bob = RoomPresence(code, "bob", presences)
 
     def ignore() -> None:
         pass

@@ -75,7 +75,10 @@ def test_a_hot_seat_game_is_lost_on_time_and_takes_no_move_after(tmp_path: Path)
         await tick(pilot)
         screen = play_screen(app)
         assert text(app, "#turn") == "Orange (Bob) lost on time: Blue (Ann) wins"
-        assert text(app, "#status") == ("Time is up. Orange (Bob) lost on time: Blue (Ann) wins.")
+        assert text(app, "#status") == (
+            "Time is up. Orange (Bob) lost on time: Blue (Ann) wins. It is kept in the recent "
+            "games (ctrl+g on the home screen); ctrl+s saves it as a record."
+        )
         await type_move(pilot, "d4")
         assert text(app, "#status") == "Not played: the game is over: Bob lost on time"
         await pilot.press("u")

@@ -64,6 +64,7 @@ def run(tmp_path: Path, steps: Steps, *, user: str = "bob", moves: int = 0) -> S
                 go_to=gone_to.append,
                 players=lambda: session.people,
                 listen=room_events.listen,
+                terms=room_events.terms,
             )
             online = OnlinePlay(screen, session, room, send)
             room_events.listen(lambda events: [online.heard(e.event) for e in events])
@@ -163,7 +164,7 @@ def test_a_rematch_offered_by_the_other_is_accepted_in_a_new_room(tmp_path: Path
         ann(session, Rematch(Rematch.OFFER))
         await until(pilot, on_top(app, OfferDialog))
         await pilot.press("y")
-        await until(pilot, lambda: session.rematch == "r3mt")
+        await until(pilot, lambda: online.terms.rematch == "r3mt")
         await until(pilot, lambda: online.gone)  # this screen's player goes there
 
     run(tmp_path, steps, moves=2)
@@ -177,7 +178,8 @@ def test_a_rematch_declined_is_sent_and_the_offerer_is_told(tmp_path: Path) -> N
         await until(pilot, on_top(app, OfferDialog))
         await pilot.press("n")
         await until(pilot, lambda: status(app) == "Rematch declined.")
-        assert play.offer(session, play.REMATCH) is None and session.rematch is None
+        terms = online.terms
+        assert play.offer(session, terms, play.REMATCH) is None and terms.rematch is None
 
     run(tmp_path, steps, moves=2)
 

@@ -383,7 +383,7 @@ def test_save_and_load_a_record(tmp_path: Path) -> None:
         await type_move(pilot, "b2")
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert type(app.screen).__name__ == "PathDialog"
+        assert type(app.screen).__name__ == "SaveRecordDialog"
         await enter_path(app, pilot, path)
         await pilot.pause()
         assert "Saved to" in text(app, "#status")

@@ -18,6 +18,7 @@ from textual.pilot import Pilot
 
 from abstracts_tui.engine.core_status import built, core_name
 from abstracts_tui.engine.levels import LEVELS
+from abstracts_tui.engine.review import percent_text
 from abstracts_tui.engine.search import Budget
 from abstracts_tui.records import Record
 from abstracts_tui.rules import load_position, new_game
@@ -83,9 +84,7 @@ def test_the_review_in_the_app_has_the_figures_of_the_command(tmp_path: Path) ->
         env=os.environ.copy(),
         check=True,
     ).stdout
-    rows = re.findall(
-        r"^\s+(\d+)\s+(\w+)\s+(\S+)\s+(\S+)\s+(\S+%)\s+(\S+%)\s+(\S+%)$", command, re.M
-    )
+    rows = re.findall(r"^\s+(\d+)\s+(\w+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+%)$", command, re.M)
     assert len(rows) == 14
     accuracy = dict(re.findall(r"^Accuracy of (\w+): (\S+)$", command, re.M))
     mistakes = dict(re.findall(r"^Biggest mistakes of (\w+): (.*)$", command, re.M))
@@ -101,8 +100,8 @@ def test_the_review_in_the_app_has_the_figures_of_the_command(tmp_path: Path) ->
                 names[m.person],
                 m.name,
                 m.best or "-",
-                f"{m.before:.1%}",
-                f"{m.after:.1%}",
+                percent_text(m.before, m.before_proof),
+                percent_text(m.after, m.after_proof),
                 f"{m.loss:.1%}",
             )
             for m in found.moves
@@ -148,7 +147,7 @@ def test_the_review_shows_its_progress_and_stops_while_the_game_goes_on(
         await until(pilot, lambda: not screen.searches.busy("review"))
         assert screen.review is not None and 2 <= len(screen.review.moves) < 14
         assert shown(screen, "#status").startswith("Review stopped: ")
-        assert shown(screen, "#review").startswith("Review (win rate the mover lost)")
+        assert shown(screen, "#review").startswith("Review (chance the mover lost)")
 
     run(build_app(load=str(path), data=tmp_path / "data"), scenario)
 
@@ -206,7 +205,7 @@ def test_analysis_says_when_the_search_has_proven_the_result(tmp_path: Path) -> 
         await until(pilot, lambda: "Proven: Black wins" in shown(screen, "#analysis"))
         analysis = shown(screen, "#analysis")
         assert re.search(r"d3\s+100%!", analysis), analysis
-        assert "! proven: a sure result" in analysis
+        assert "! proven: won or lost by force" in analysis
 
     run(build_app(load=str(path), data=tmp_path / "data"), scenario)
 

@@ -62,7 +62,7 @@ def run(
         return None
 
     async def rematch_room() -> None:
-        play.apply(session, Rematch(Rematch.ACCEPT, "r3mt"), user)
+        play.apply(session, room_events.terms, Rematch(Rematch.ACCEPT, "r3mt"), user)
 
     room = RoomSeat(
         "k7m2",
@@ -74,6 +74,7 @@ def run(
         lambda code: None,
         lambda: session.people,
         room_events.listen,
+        room_events.terms,
     )
     seat = Seat(
         local_people=frozenset({user}) & frozenset(session.people),
@@ -169,7 +170,8 @@ def test_u_asks_to_take_back(tmp_path: Path) -> None:
     async def steps(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
         await pilot.press("u")
         await until(pilot, lambda: status(app) == "Take-back asked: waiting for ann's answer.")
-        assert play.offer_text(screen.session, "ann") == "bob asks to take back."
+        terms = LOCAL[id(screen.session)].terms
+        assert play.offer_text(screen.session, terms, "ann") == "bob asks to take back."
         LOCAL[id(screen.session)].send(Takeback(Takeback.ACCEPT), "ann")  # ann's connection
         await until(pilot, lambda: status(app).startswith("ann accepted"))
         assert status(app) == "ann accepted the take-back. Orange to move (bob)."

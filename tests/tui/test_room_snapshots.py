@@ -15,6 +15,7 @@ from abstracts_tui.commands import Command
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.rooms import play
 from abstracts_tui.rooms.chat import Chat, ChatLine
+from abstracts_tui.rooms.terms import RoomTerms
 from abstracts_tui.session import Session
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.online import RoomSeat
@@ -36,8 +37,10 @@ def room_screen(game: Setup, moves: tuple[str, ...]) -> Callable[[Pilot[Any]], A
     chat.add(ChatLine("carol", "watching from the train", watcher=True))
     chat.add(ChatLine("bob", "thanks [b]both[/b]"))
 
+    terms = RoomTerms()
+
     async def send(command: Command) -> None:
-        play.apply(session, command, "bob")
+        play.apply(session, terms, command, "bob")
 
     async def said(text: str) -> str | None:
         return None
@@ -46,7 +49,15 @@ def room_screen(game: Setup, moves: tuple[str, ...]) -> Callable[[Pilot[Any]], A
         return None
 
     room = RoomSeat(
-        "k7m2", "bob", True, chat, said, rematch, lambda code: None, lambda: session.people
+        "k7m2",
+        "bob",
+        True,
+        chat,
+        said,
+        rematch,
+        lambda code: None,
+        lambda: session.people,
+        terms=terms,
     )
     seat = Seat(local_people=frozenset({"bob"}), shared=True, files=False, send=send, room=room)
 

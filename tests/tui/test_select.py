@@ -203,13 +203,15 @@ def test_blank_komi_lets_the_first_player_set_it_later(tmp_path: Path) -> None:
 
     async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.press("up", "up")  # Linage
-        notes.append(str(screen(app).query_one("#komi-note", Static).content))
+        note = screen(app).query_one("#komi-note", Static)
+        notes.append(str(note.content) if note.display else "")
         notes.append(str(screen(app).query_one("#explanation", Static).content))
         await pilot.press("enter")
 
     done = run(steps, tmp_path)
     assert done.started == [Setup("linage", size=11, komi=None)]
-    assert "Player 1 sets komi at the start" in notes[0]
+    assert notes[0] == ""  # the note is hidden while the field is blank
+    assert "Player 1 sets komi at the start" in notes[1]
     assert "Player 2 chooses a side" in notes[1]
 
 

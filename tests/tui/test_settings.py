@@ -166,9 +166,9 @@ def reported_at_start(settings: Settings, data: Path) -> str:
 
 
 def readme_settings() -> str:
-    """The README's sample settings file."""
-    text = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
-    return text.split("\n### Settings\n", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    """The sample settings file of the docs (docs/playing.md, Settings)."""
+    text = (Path(__file__).parents[2] / "docs" / "playing.md").read_text(encoding="utf-8")
+    return text.split("\n## Settings\n", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
 
 
 def test_the_readmes_sample_keymap_works_and_the_tips_name_its_keys(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -263,14 +264,19 @@ def test_the_position_string_is_copied_and_a_pasted_one_is_set_up(tmp_path: Path
     run(PARTITIONS, tmp_path, scenario)
 
 
-def test_a_hint_names_a_move_with_its_win_rate_and_line(tmp_path: Path) -> None:
+def test_a_hint_names_a_move_and_why_in_the_side_to_moves_chance(tmp_path: Path) -> None:
     async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
         await type_move(pilot, "a1")
         await pilot.press("b")
         await until(pilot, lambda: screen.hint is not None)
         status = shown(screen, "#status")
-        assert status.startswith("Hint: ")
-        assert "White wins" in status and "Line: " in status
+        # Black to move: Black's chance, named, and how many moves it was the best of.
+        assert re.match(
+            r"Hint: [a-j]\d+ - Black's chance \d+% \(best of \d+ moves tried\); Line: ", status
+        ), status
+        assert "visits" not in status and "White" not in status
+        assert status.endswith("Enter plays it.")
+        assert "Black's chance" in shown(screen, "#analysis")
         hint = screen.hint
         assert hint is not None and screen.game.illegal_reason(hint.move) is None
         assert screen.board.cursor == hint.move  # a placement: the cursor is on it
@@ -293,12 +299,14 @@ def test_continuous_analysis_shows_candidates_bar_and_graph(tmp_path: Path) -> N
         assert "400 playouts" in analysis and "Best line: " in analysis
         await until(pilot, lambda: screen.session.node.evaluation is not None)
         await pilot.pause(0.6)  # the panel's next tick draws the bar
-        assert "White " in shown(screen, "#analysis") and "% Black" in shown(screen, "#analysis")
+        # White to move: the bar names White's chance, the candidates' column too.
+        assert "White's chance " in shown(screen, "#analysis")
+        assert "Black" not in shown(screen, "#analysis")
         await pilot.press("percent_sign")  # review the line: every position gets a figure
         nodes = [screen.session.record.root, *screen.session.line_nodes()]
         await until(pilot, lambda: all(node.evaluation is not None for node in nodes))
         graph = screen.query_one(WinRateGraph).render().plain
-        assert graph.startswith("Win rate of White, by move:")
+        assert graph.startswith("White's chance, by move:")
         assert "·" not in graph.splitlines()[1] and len(graph.splitlines()[1]) == len(nodes)
 
     run(PARTITIONS, tmp_path, scenario)
@@ -346,7 +354,14 @@ def test_help_lists_the_keys_of_analysis_and_setup_mode_too(tmp_path: Path) -> N
         keys = dict((description, key) for key, description in app.screen.keys)  # type: ignore[attr-defined]
         assert keys["Analysis"] == "x" and keys["Hint"] == "b"
         assert keys["Back (analysis)"] == "[" and keys["Comment (analysis)"] == ";"
-        assert keys["Side to move (setup mode)"] == "t" and keys["Higher (setup mode)"] == "+"
+        # Set-up's keys do nothing here: its own screen lists them, where they work.
+        assert not [name for name in keys if "setup" in name or name == "Higher"]
+        await pilot.press("escape", "ctrl+e")
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        keys = dict((description, key) for key, description in app.screen.keys)  # type: ignore[attr-defined]
+        assert keys["Side to move"] == "t" and keys["Higher"].split()[0] == "+"
 
     run(PARTITIONS, tmp_path, scenario)
 

@@ -464,6 +464,13 @@ static PyObject *Searcher_get_playouts(Searcher *self, void *closure)
     return PyLong_FromUnsignedLongLong(atomic_load(&self->search.shared.playouts));
 }
 
+/* Walks a proof answered without a playout (the playouts run are the walks less these):
+   read before the walks, never more than they. */
+static PyObject *Searcher_get_answered(Searcher *self, void *closure)
+{
+    return PyLong_FromUnsignedLongLong(atomic_load(&self->search.shared.answered));
+}
+
 static PyObject *Searcher_get_seconds(Searcher *self, void *closure)
 {
     double running = self->search.running ? now_seconds() - self->search.run_start : 0.0;
@@ -512,7 +519,8 @@ static PyMethodDef Searcher_methods[] = {
 };
 
 static PyGetSetDef Searcher_getset[] = {
-    {"playouts", (getter)Searcher_get_playouts, NULL, "Playouts so far, over every run.", NULL},
+    {"playouts", (getter)Searcher_get_playouts, NULL, "Walks of the tree so far (what a playout budget counts), over every run.", NULL},
+    {"answered", (getter)Searcher_get_answered, NULL, "Walks a proof answered without a playout, over every run.", NULL},
     {"seconds", (getter)Searcher_get_seconds, NULL, "Wall time spent in run so far, the run under way included.", NULL},
     {"nodes", (getter)Searcher_get_nodes, NULL, "Nodes in the tree.", NULL},
     {"threads", (getter)Searcher_get_threads, NULL, "Threads that search the tree.", NULL},

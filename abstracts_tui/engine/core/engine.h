@@ -157,6 +157,7 @@ typedef struct {
     uint32_t *stamp;
     uint32_t iter;
     uint64_t playouts;
+    uint64_t answered; /* walks of this run a proof answered, not yet told */
     atomic_ullong met; /* walks that took a move below the root another walk was on */
     uint64_t *held;   /* additions to the root's AMAF table not yet told (several threads) */
     int held_for;     /* playouts since they were last told */
@@ -168,7 +169,8 @@ typedef struct {
 
 typedef struct {
     atomic_int stop;
-    atomic_ullong playouts;
+    atomic_ullong playouts; /* walks, over every run (what a playout budget counts) */
+    atomic_ullong answered; /* walks that a proof answered without a playout */
     double deadline;
 } Shared;
 
@@ -398,6 +400,7 @@ static int search_make(Search *s, void *ctx, int nw, const void *root, uint64_t 
     s->seconds = 0.0;
     atomic_store(&s->shared.stop, 0);
     atomic_store(&s->shared.playouts, 0);
+    atomic_store(&s->shared.answered, 0);
     s->workers = calloc((size_t)threads, sizeof(Worker));
     if (!s->workers) return -1;
     int slots = DISPATCH(nw, ctx_slots, (ctx));

@@ -229,15 +229,16 @@ static inline int F(node_proof)(Tree *t, Node *nd)
    loads and stores for the AMAF tables, the bulk of the work). What the stress test
    checks follows from the order of the steps: a node's total is the sum of its edges'
    visits; an edge's visits are its child's total and ended, plus the one playout from
-   the leaf that came before the child (a move gets a node on its second visit). */
-static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
+   the leaf that came before the child (a move gets a node on its second visit).
+   Returns 1 when a proof gave the walk its result (no playout was run), else 0. */
+static int F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
 {
     State st;
     memcpy(&st, t->root, sizeof st);
     int path_node[MAXPATH], path_edge[MAXPATH], depth = 0, nk = 0;
     int *keys = w->keys;
     int node = 0, ref = atomic_load_explicit(&t->nodes[0].amaf, memory_order_acquire);
-    int result = -1, proven_at = -1;
+    int result = -1, proven_at = -1, answered = 0;
     /* The path's depth whose node's move (or playout) swapped, and that ply of keys:
        nodes at that depth or above see results flipped. */
     int swap_at = -1, swap_ply = -1;
@@ -251,6 +252,7 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
         if (solved || !nd->nedges) {
             atomic_fetch_add_explicit(&nd->ended, 1, memory_order_relaxed);
             result = solved ? solved - 1 : F(winner)(c, &st);
+            answered = solved != 0;
             break;
         }
         uint32_t total = atomic_fetch_add_explicit(&nd->total, 1, memory_order_relaxed);
@@ -288,6 +290,7 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
         if (proven) {
             /* the edge's proof is its node's: a swap's, the result below it flipped */
             result = e->move == MOVE_SWAP ? flip_result(proven - 1) : proven - 1;
+            answered = 1;
             break;
         }
         if (F(is_over)(c, &st)) {
@@ -419,6 +422,7 @@ static void F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
         else
             atomic_store(&t->root_solved, proof);
     }
+    return answered;
 }
 
 /* One thread's share of a run: iterations until the shared budget is claimed, the
@@ -438,13 +442,20 @@ static void F(run_tree)(const Ctx *c, const Params *pr, Tree *t, Worker *w, Shar
         /* The budget is shared: each iteration is claimed first (failed claims are
            given back when the run ends). */
         if (t->target && atomic_fetch_add(&t->claimed, 1) >= t->target) break;
-        F(iterate)(c, pr, t, w);
-        /* The shared count is told in batches: one counter that every thread changed
-           at each playout would pass its cache line to and fro between the cores. */
-        if ((++w->playouts & (PLAYOUTS_TOLD - 1)) == 0)
-            atomic_fetch_add_explicit(&sh->playouts, PLAYOUTS_TOLD, memory_order_relaxed);
+        w->answered += (uint64_t)F(iterate)(c, pr, t, w);
+        /* The shared counts are told in batches: one counter that every thread changed
+           at each playout would pass its cache line to and fro between the cores. The
+           walks a proof answered are told after the walks, so that a reader who reads
+           them first never finds more of them than walks. */
+        if ((++w->playouts & (PLAYOUTS_TOLD - 1)) == 0) {
+            atomic_fetch_add(&sh->playouts, PLAYOUTS_TOLD);
+            atomic_fetch_add(&sh->answered, w->answered);
+            w->answered = 0;
+        }
     }
-    atomic_fetch_add_explicit(&sh->playouts, w->playouts & (PLAYOUTS_TOLD - 1), memory_order_relaxed);
+    atomic_fetch_add(&sh->playouts, w->playouts & (PLAYOUTS_TOLD - 1));
+    atomic_fetch_add(&sh->answered, w->answered);
+    w->answered = 0;
     tell_held(t, w);
 }
 

@@ -131,9 +131,11 @@ class Server:
         """The rooms over the live store: in this process (SQLite), or shared with every
         process of the database."""
         from ...rooms.live import LiveRooms
+        from ...rooms.presence import Presences
         from ...rooms.rooms import Rooms
 
         live: LiveRooms
+        presences = Presences()
         if self.config.database is None:
             from ...store.live_sqlite import LiveSqlite
 
@@ -143,8 +145,8 @@ class Server:
             from ...store.postgres import PostgresStore
 
             assert isinstance(self.store, PostgresStore)
-            live = LivePostgres(self.store, rated=self.config.rated)
-        return Rooms(live)
+            live = LivePostgres(self.store, rated=self.config.rated, presences=presences)
+        return Rooms(live, presences)
 
     async def start(self) -> None:
         config = self.config

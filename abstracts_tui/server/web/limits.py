@@ -4,8 +4,8 @@ Everything a page sends comes through its websocket: the terminal's size (in the
 websocket's address, then in "resize" messages), the keys typed ("stdin"), "ping",
 "focus" and "blur", each a JSON array as textual-serve's textual.js writes it. Each is
 checked here before the visitor's app sees it, so that one browser, however written, costs
-no more than the limits below and cannot stall the others. The README's "Play in a web
-browser" lists them; to change one, change its constant (the pages open at once, with
+no more than the limits below and cannot stall the others. The docs' browser page
+(docs/browser.md) lists them; to change one, change its constant (the pages open at once, with
 the web command's --max-visitors and --pages-per-address).
 """
 

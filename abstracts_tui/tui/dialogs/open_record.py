@@ -44,9 +44,10 @@ def shown_path(path: Path, here: Path) -> str:
 def folder_text(path: Path) -> str:
     """`~/games/a.sgf` inside the home folder, else the whole path."""
     try:
-        return f"~/{path.relative_to(Path.home())}"
+        inside = path.relative_to(Path.home())
     except ValueError:
         return str(path)
+    return "~" if inside == Path() else f"~/{inside}"
 
 
 class RecordTree(DirectoryTree):

@@ -19,8 +19,9 @@ class PositionDialog(TextDialog):
     def __init__(self, position: str, check: Callable[[str], str | None]) -> None:
         super().__init__(
             "Position string",
-            "Copied to the clipboard where the terminal allows (tmux: see the README). "
-            "Select it to copy by hand, or paste another below and press Enter.",
+            "Copied to the clipboard where the terminal allows (in tmux: "
+            "set -g set-clipboard on). Select it to copy by hand, or paste another below "
+            "and press Enter.",
             "",
             lambda text: check(text) if text.strip() else None,
             placeholder="another position (blank: keep this one)",

@@ -208,7 +208,7 @@ class ServerApp(AbstractsApp):
                     "%s: the hot-seat game in %s is not being saved: %s", user, path, problem
                 )
 
-        session.saving_listeners.append(saving_changed)
+        session.saving_listeners.subscribe(saving_changed)  # the session's own
         super().show_play(session)
 
     # -- your move -------------------------------------------------------------------------
@@ -331,6 +331,7 @@ class ServerApp(AbstractsApp):
             go_to=lambda code: self.open_room(code, watch=False),
             players=lambda: shown.room.players,
             listen=shown.listen,
+            terms=shown.terms,
         )
 
     def follow_events(self, shown: Shown) -> None:

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from rich.table import Table
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
+from textual.dom import DOMNode
+from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -97,6 +99,67 @@ def keys_table(keys: list[tuple[str, str]]) -> Table:
     for key, description in keys:
         table.add_row(Text(key), Text(description))  # `[` is a key, not markup
     return table
+
+
+SIDEWAYS = {"scroll_left", "scroll_right", "page_left", "page_right"}
+"""Textual's sideways scrolling keys, which do nothing where a widget is not wider than
+its room (the help leaves them out there)."""
+FOCUS = {"app.focus_next", "app.focus_previous", "focus_next", "focus_previous"}
+"""Textual's Tab and shift+Tab, which do nothing where one widget or none takes the focus."""
+
+
+DESCRIBED = {"command_palette": "Palette: themes, ASCII, the keys in force, settings"}
+"""Textual's own bindings described as the app's help names them (`palette`, said plainly)."""
+
+
+def screen_keys(app: App[Any], screen: Screen[object], left_out: set[str]) -> dict[str, list[str]]:
+    """The keys that act on `screen` now, by what they do (but `left_out`'s actions):
+    each key once, as the footer names it (`?`, `F1`), not those that would do nothing
+    there (Tab with one place for the focus, sideways scrolling of what is not wider)."""
+    grouped: dict[str, list[str]] = {}
+    focusable = len(screen.focus_chain)
+    ahead = priority_bindings(app, screen)
+    for key, active in screen.active_bindings.items():
+        binding, node = ahead.get(key, (active.binding, active.node))
+        if not binding.description or binding.action in left_out:
+            continue
+        if binding.action in FOCUS and focusable < 2:
+            continue
+        if binding.action in SIDEWAYS and isinstance(node, Widget) and node.max_scroll_x == 0:
+            continue
+        display = app.get_key_display(binding)
+        plain = app.get_key_display(Binding(key, ""))
+        plain = plain.upper() if re.fullmatch(r"f\d+", plain) else plain  # F1, as the footer
+        # A key_display names the binding's first keys; a further key (F1 beside ?) its own.
+        name = display if plain.lower() in display.lower().split("/") else plain
+        described = DESCRIBED.get(binding.action, binding.description)
+        shown = grouped.setdefault(described, [])
+        if not any(name in already.split("/") or name == already for already in shown) and not any(
+            plain in already.split("/") for already in shown
+        ):
+            shown.append(name)
+    return {description: shown for description, shown in grouped.items() if shown}
+
+
+def priority_bindings(app: App[Any], screen: Screen[object]) -> dict[str, tuple[Binding, DOMNode]]:
+    """The priority bindings of `screen` and `app` that act now, by key (with the keymap's
+    keys): they run before the focused widget's binding of the same key (`s` swaps at the
+    pie rule's question out of sight, where the board's `s` is Down)."""
+    from ..keymaps import bindings_of, keys_of
+
+    keymap: dict[str, str] = getattr(getattr(app, "settings", None), "keymap", {})
+    found: dict[str, tuple[Binding, DOMNode]] = {}
+    for node in (app, screen):  # the screen's ahead of the app's, as Textual runs them
+        for binding in bindings_of(type(node), own=True):
+            if not binding.priority:
+                continue
+            action = binding.action.partition("(")[0]
+            if node.check_action(action, ()) is not True:
+                continue
+            keys = keymap.get(binding.id or "", binding.key)
+            for key in keys_of(Binding(keys, "")):
+                found[key] = (binding, node)
+    return found
 
 
 class HelpScreen(ModalScreen[None]):

@@ -10,6 +10,7 @@ position is a screen of its own (`setup.py`); the searches are thread workers th
 from __future__ import annotations
 
 import io
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,22 +29,22 @@ from textual.screen import Screen
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Input, Static
 
+from ...chances import Hint
 from ...engine.review import Review, person_names
-from ...engine.search import Candidate
 from ...records import RecordNode
 from ...rooms.events import KomiSet, MovePlayed, SideChosen, Stamped, Swapped
 from ...rooms.play import (
     HELD,
     both_moved,
-    clocks_held,
     kept_again_text,
     not_kept_text,
     watchers,
     watchers_text,
 )
-from ...rules import PASS, Game, RulesError, format_number
+from ...rules import PASS, SWAP, Game, RulesError, format_number
 from ...rules.catalogue import read_int
 from ...session import Change, Changed, Phase, Session
+from ...subscribers import Ties
 from ..analysis_view import (
     candidates_text,
     eval_bar,
@@ -56,13 +57,12 @@ from ..analysis_view import (
 from ..computer import HINT_BUDGET, SearchDone, Searches, SearchStarted, analysis_budget
 from ..dialogs.confirm import ConfirmDialog
 from ..dialogs.komi import KomiDialog
-from ..dialogs.path import PathDialog
 from ..dialogs.position import PositionDialog
 from ..dialogs.reading import ReadingDialog
 from ..dialogs.side import SideDialog
 from ..dialogs.text import TextDialog
 from ..keymaps import bound, key_of
-from ..legend import legend_text
+from ..legend import panel_legend
 from ..messages import HelpRequested, LoadRequested, NewGameRequested
 from ..online import OnlinePlay, RoomSeat
 from ..overlay import overlay_for
@@ -211,6 +211,8 @@ class PlayScreen(SteadyScreen[None]):
             "p,enter", "pie(False)", "Play on", id="play.pie_play_on", show=False, priority=True
         ),
         Binding("p", "pass_turn", "Pass", id="play.pass"),
+        # Where passing is not allowed the footer leaves `p` out; pressed, it says why.
+        Binding("p", "refuse_pass", "Pass", id="play.no_pass", show=False),
         Binding("u,ctrl+z", "undo", "Undo", id="play.undo"),
         Binding("r,ctrl+y", "redo", "Redo", id="play.redo", show=False),
         Binding("b", "hint", "Hint", id="play.hint", show=False),
@@ -224,6 +226,7 @@ class PlayScreen(SteadyScreen[None]):
         Binding("ctrl+s", "save", "Save", id="play.save", key_display="^s"),
         Binding("ctrl+o", "load", "Load", id="play.load", key_display="^o"),
         Binding("question_mark,f1", "help", "Help", id="play.help", key_display="?"),
+        Binding("f2", "app.settings", "Settings", id="play.settings", key_display="F2"),
         Binding("ctrl+e", "setup", "Set up", id="study.setup", show=False),
         Binding("y", "position", "Position", id="study.position", show=False),
         Binding(
@@ -327,9 +330,11 @@ class PlayScreen(SteadyScreen[None]):
         self.online = OnlinePlay(self, session, room, send) if room and send else None
         """A room's online play, held here (None elsewhere)."""
         self.searches = Searches(self, session)
+        self.thought: float | None = None
+        """How long the computer thought over the move it plays next (None: not yet)."""
         self.asking = False
         """Whether a komi or side dialog of this screen is open."""
-        self.hint: Candidate | None = None
+        self.hint: Hint | None = None
         self.review: Review | None = None
         """The last game review, of `review_nodes` (positions of the line it reviewed)."""
         self.review_nodes: tuple[Any, ...] = ()
@@ -392,8 +397,10 @@ class PlayScreen(SteadyScreen[None]):
         # belong to the board.
         self.set_focus(self.board)
         self.watch(self.board, "cursor", self.cursor_moved)
-        self.session.listeners.append(self.session_changed)
-        self.session.saving_listeners.append(self.saving_changed)
+        self.following = Ties(
+            self.session.listeners.subscribe(self.session_changed),
+            self.session.saving_listeners.subscribe(self.saving_changed),
+        )
         if self.online is not None:  # before the replica is followed: nothing missed
             self.stop_hearing = self.online.room.listen(self.room_heard)
         # Only while a search runs (`SearchStarted` starts it, `tick` stops it).
@@ -450,12 +457,9 @@ class PlayScreen(SteadyScreen[None]):
         if not self.seat.shared:  # a game left stops its clock
             self.session.pause_clock()
         self.session.flush(timeout=5)  # leaving the game (or the app): it is on the disk
-        if self.session_changed in self.session.listeners:
-            self.session.listeners.remove(self.session_changed)
+        self.following.close()
         if self.online is not None:
             self.stop_hearing()
-        if self.saving_changed in self.session.saving_listeners:
-            self.session.saving_listeners.remove(self.saving_changed)
 
     def on_resize(self, event: Resize) -> None:
         self.lay_out()
@@ -594,7 +598,7 @@ class PlayScreen(SteadyScreen[None]):
         elif changed.change is Change.FLAG:
             self.searches.cancel("turn")
             if news:
-                self.say(f"Time is up. {self.session.turn_text()}.")
+                self.say(f"Time is up. {self.session.turn_text()}.{self.kept_words()}")
         self.draw(changed)
         if self.analysing:
             self.start_analysis()
@@ -615,11 +619,33 @@ class PlayScreen(SteadyScreen[None]):
             played = f"{who} swapped: {who} now plays {self.game.colour_name(0).capitalize()}"
         else:
             played = f"{who} played {move}"
+        if self.thought is not None and changed.by and self.session.level(changed.by):
+            took = f"{self.thought:.1f}" if self.thought >= 0.1 else "under 0.1"
+            played += f" in {took} s"  # the computer's, as its search took
+            self.thought = None
         if self.game.is_over():
             outcome = self.game.outcome()
             assert outcome is not None
-            return f"{played}. Game over. {session.turn_text()}: {outcome.reason}"
+            ended = f"{played}. Game over. {session.turn_text()}: {outcome.reason}"
+            kept = self.kept_words()
+            return f"{ended.rstrip('.')}.{kept}" if kept else ended
         return f"{played}. {session.turn_text()}."
+
+    @property
+    def monochrome(self) -> bool:
+        """Whether colours are not shown (`NO_COLOR`, here or in an SSH client's terminal)."""
+        return self.app.no_color or getattr(self.app, "monochrome", None) is not None
+
+    def kept_words(self) -> str:
+        """Where a game that ended here is kept (the recent games) and how to save it; the
+        empty text in a room or a variation of analysis."""
+        from .select import SelectScreen
+
+        if self.online is not None or self.analysing or self.session.autosave_path is None:
+            return ""
+        recent = key_of(self.app, "select.recent", SelectScreen)
+        save = f"; {self.key('play.save')} saves it as a record" if self.seat.files else ""
+        return f" It is kept in the recent games ({recent} on the home screen){save}."
 
     def room_heard(self, events: list[Stamped]) -> None:
         self.post_message(self.RoomHeard(events))
@@ -660,21 +686,22 @@ class PlayScreen(SteadyScreen[None]):
     def show_saving(self) -> None:
         """Say in the panel, and once in the status line, when the game is not being
         saved and why, and when it is saved again."""
-        problem = self.session.save_problem
+        problem, where = self.saving()
         if problem == self.save_problem_shown:
             return
         panel = self.query_one(GamePanel)
+        held = self.online is not None and self.online.clocks_held()
         if problem is not None:
-            held = f"\n{HELD}" if clocks_held(self.session) else ""
-            panel.show_saving(f"Not being saved: {problem}\n({self.session.autosave_path}){held}")
+            held_line = f"\n{HELD}" if held else ""
+            panel.show_saving(f"Not being saved: {problem}\n({where}){held_line}")
             # A room's problem says itself what becomes of moves; a player who may write
             # files is told how to keep a copy meanwhile.
             save = self.key("play.save")
             after = f" Play goes on; {save} saves a copy elsewhere." if self.seat.files else ""
-            self.say(f"{not_kept_text(self.session, problem)}{after}")
+            self.say(f"{not_kept_text(problem, held)}{after}")
         else:
             panel.show_saving("")
-            self.say(kept_again_text(self.session))
+            self.say(kept_again_text(held))
         self.save_problem_shown = problem
 
     # -- drawing -------------------------------------------------------------------------
@@ -726,7 +753,9 @@ class PlayScreen(SteadyScreen[None]):
         if self.analysing:
             turn = f"Analysis, move {session.move_number()}: {turn}"
         score = score_text(game, shown=self.show_score, short=self.analysing)
-        legend = legend_text(game, self.board.glyphs, overlay_for(game)) if self.show_score else ""
+        overlay = overlay_for(game) if self.show_score else None
+        people = (session.person(0), session.person(1))
+        legend = panel_legend(game, self.board.glyphs, overlay, people, monochrome=self.monochrome)
         self.query_one(GamePanel).show_game(game, turn, score, legend)
         self.query_one(ClockFaces).show(session)
         self.cursor_moved(self.board.cursor)
@@ -783,7 +812,7 @@ class PlayScreen(SteadyScreen[None]):
             lines.append(f"Comment: {node.comment}")
         values = [self.session.record.root.evaluation]
         values += [n.evaluation for n in self.session.line_nodes()]
-        title = f"Win rate of {first_colour(game)}, by move:"
+        title = f"{first_colour(game)}'s chance, by move:"
         current = self.session.move_number()
         self.query_one(WinRateGraph).show(title, values, current, ascii=self.ascii)
         panel.show("\n".join(lines), True, self.review_shown())
@@ -844,9 +873,16 @@ class PlayScreen(SteadyScreen[None]):
                 cells.add(cell)
         return frozenset(cells)
 
+    def saving(self) -> tuple[str | None, object]:
+        """Why the game is not being saved (None while it is) and where it is: a room's
+        as its keeper says, else the session's own autosave."""
+        if self.online is not None:
+            return self.online.saving()
+        return self.session.save_problem, self.session.autosave_path
+
     def say(self, message: str) -> None:
         """`message` in the status line, followed while the autosave fails by why."""
-        problem = self.session.save_problem
+        problem = self.saving()[0]
         if problem is not None and not message.startswith("Not being saved"):
             message = f"{message} (Not being saved: {problem}.)".lstrip()
         show_text(self.query_one("#status", Static), message)
@@ -945,12 +981,19 @@ class PlayScreen(SteadyScreen[None]):
             return False
         if action == "pass_turn":
             return self.turns.can_pass()
+        if action == "refuse_pass":  # the same key, unlisted, where passing is not allowed
+            playing = self.session.phase is Phase.PLAY and not self.turns.watching
+            return playing and not self.turns.can_pass()
         if action in ("new_game", "lobby"):
             return seat.shared == (action == "lobby")
         if action == "toggle_panel":
             return self.compact  # the full layout always has the panel
         if action == "pie":
-            return self.pie_out_of_sight and not self.typing
+            # `s` swaps while the question is asked, as it says, whatever has the keys (the
+            # board's `s` is Down); `p` and Enter answer here only when it is out of sight.
+            swap = bool(parameters and parameters[0])
+            asked = self.query_one(PieQuestion).asked if swap else self.pie_out_of_sight
+            return asked and not self.typing
         return True
 
     @property
@@ -1096,6 +1139,8 @@ class PlayScreen(SteadyScreen[None]):
         if not self.searches.take(job):
             return
         if job.kind == "turn":
+            if self.session.phase is Phase.PLAY:
+                self.thought = time.monotonic() - job.started  # said with the move
             self.turns.decided(message.result)
         elif job.kind == "hint":
             self.show_hint(message.result)
@@ -1204,6 +1249,9 @@ class PlayScreen(SteadyScreen[None]):
             self.say("Selection cancelled.")
             self.draw_board()
 
+    def action_refuse_pass(self) -> None:
+        self.action_pass_turn()  # which says why passing is not allowed
+
     def action_pass_turn(self) -> None:
         reason = self.game.illegal_reason(PASS)
         if reason is not None:
@@ -1269,7 +1317,9 @@ class PlayScreen(SteadyScreen[None]):
                 return
             self.say(f"Saved to {Path(path).resolve()}")
 
-        self.app.push_screen(PathDialog("Save the game as", default, must_exist=False), chosen)
+        from ..dialogs.save_record import SaveRecordDialog
+
+        self.app.push_screen(SaveRecordDialog(Path.cwd(), default, ascii=self.ascii), chosen)
 
     def action_load(self) -> None:
         from ...recent import RecentRecords
@@ -1344,7 +1394,7 @@ class PlayScreen(SteadyScreen[None]):
         cell = to if to is not None else frm
         return self.board.cursor if cell is None else cell
 
-    def show_hint(self, found: list[Candidate]) -> None:
+    def show_hint(self, found: list[Hint]) -> None:
         if not found:
             return
         self.hint = found[0]
@@ -1353,7 +1403,9 @@ class PlayScreen(SteadyScreen[None]):
         frm, to = self.game.move_cells(self.hint.move)
         self.selected = frm if frm is not None and to is not None else None
         self.board.cursor = self.cell_of(self.hint.move)
-        play = self.key("board.activate")
+        # A pass or a swap has no cell for Enter to act on: its own key plays it.
+        key = {PASS: "play.pass", SWAP: "play.pie_swap"}.get(self.hint.move, "board.activate")
+        play = self.key(key)
         self.say(f"{hint_text(self.game, self.hint).replace(chr(10), '; ')}; {play} plays it.")
         self.draw_board()
         self.draw_analysis()

@@ -23,7 +23,7 @@ from ...engine.levels import LEVELS
 from ...game_setup import COMPUTER_NAME, DEFAULT_NAMES, Setup, seat_names
 from ...rules.catalogue import CATALOGUE, GameInfo, format_number
 from ..dialogs.komi import KomiValidator, komi_error, komi_rule
-from ..messages import ResumeRequested
+from ..messages import RecentRequested, ResumeRequested
 from ..textual_internals import SteadyScreen
 from ..widgets.key_bar import KeyBar
 
@@ -458,7 +458,9 @@ class SelectScreen(SteadyScreen[Setup | None]):
         Binding("shift+tab", "app.focus_previous", "Previous field", priority=True, show=False),
         Binding("enter", "start", "Start", priority=True, id="select.start"),
         Binding("ctrl+r", "resume", "Resume", key_display="^r", id="select.resume"),
+        Binding("ctrl+g", "recent", "Recent games", key_display="^g", id="select.recent"),
         Binding("question_mark,f1", "app.help", "Help", key_display="?", id="select.help"),
+        Binding("f2", "app.settings", "Settings", key_display="F2", id="select.settings"),
         Binding("escape", "leave", "Back", key_display="esc", id="select.leave"),
         Binding("q", "quit", "Quit", id="select.quit"),
     ]
@@ -629,15 +631,14 @@ class SelectScreen(SteadyScreen[Setup | None]):
             if error is not None:
                 note.update(error)
             else:
-                note.update(
-                    f"Komi is {komi_rule(info)}."
-                    if choice.komi.strip()
-                    else f"Left blank, {first} sets komi at the start. Komi is {komi_rule(info)}."
-                )
+                note.update(f"Komi is {komi_rule(info)}.")
+            # Left blank, the explanation says who sets it: the rule shows once it is typed
+            # (80x24 keeps the Start button in sight for Linage).
+            note.display = bool(choice.komi.strip())
             if choice.komi.strip() and error is None:
                 what = f"Komi {format_number(float(choice.komi))} is agreed."
             else:
-                what = f"{first} sets komi (the points {two} adds to its score)."
+                what = f"{first} sets komi at the start (the points {two} adds to its score)."
             explanation = (
                 f"{what} Then {second} chooses a side: {one} moves first, {two} gets komi."
             )
@@ -798,6 +799,9 @@ class SelectScreen(SteadyScreen[Setup | None]):
 
     def action_resume(self) -> None:
         self.post_message(ResumeRequested())
+
+    def action_recent(self) -> None:
+        self.post_message(RecentRequested())
 
     @property
     def is_home(self) -> bool:

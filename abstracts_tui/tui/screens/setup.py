@@ -47,6 +47,7 @@ class SetupScreen(SteadyScreen[str | None]):
         Binding("t", "side", "Side to move", id="setup.side"),
         Binding("ctrl+e", "done", "Done", id="setup.done"),
         Binding("escape", "cancel", "Cancel", id="setup.cancel"),
+        Binding("question_mark,f1", "app.help", "Help", id="setup.help", key_display="?"),
     ]
 
     def __init__(self, game: Game, *, ascii: bool = False, cursor: int = 0) -> None:

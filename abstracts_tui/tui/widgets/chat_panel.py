@@ -132,15 +132,14 @@ class ChatPanel(Vertical):
 
     def on_mount(self) -> None:
         self.lines.extend(self.chat.lines)
-        self.chat.listeners.append(self._heard)
+        self.hearing = self.chat.listeners.subscribe(self._heard)
         self.redraw()
 
     def on_resize(self) -> None:
         self.redraw()  # the lines wrapped again to the new width
 
     def on_unmount(self) -> None:
-        if self._heard in self.chat.listeners:
-            self.chat.listeners.remove(self._heard)
+        self.hearing.close()
 
     def _heard(self, line: ChatLine) -> None:
         # Called by whichever app (SSH connection) said the line: post, so that this

@@ -14,6 +14,14 @@ from textual.screen import Screen
 from textual.style import Style
 from textual.widget import Widget
 
+KEPT = {"help", "quit", "toggle_panel"}
+"""The actions whose keys the bar shows however narrow it is (others are left out from
+the last): how to get help, how to leave, and how to see the panel that a small
+terminal's compact view hides."""
+SPARED = {"settings"}
+"""The actions whose keys are left out first where the bar is too narrow (the help and
+the palette name them too)."""
+
 
 class Shown(NamedTuple):
     """A key as drawn: its columns (from `start`, up to `end`), the key it stands for, and
@@ -63,6 +71,9 @@ class KeyBar(Widget):
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
         self.call_after_refresh(self.bindings_changed, self.screen)
 
+    def on_resize(self) -> None:
+        self.refresh()  # which keys fit
+
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
@@ -82,24 +93,34 @@ class KeyBar(Widget):
         key_style = self.get_visual_style("key-bar--key")
         text_style = self.get_visual_style("key-bar--description")
         dim = Style(dim=True)
-        parts: list[str | tuple[str, Style]] = []
-        self._shown = []
-        column = 0
+        # Each shown key (or group of keys) as a piece: its texts, the keys it stands
+        # for with their columns from its start, and whether it stays however narrow.
+        pieces: list[tuple[list[str | tuple[str, Style]], list[Shown], int]] = []
 
-        def add(text: str, style: Style | None = None, enabled: bool = True) -> None:
-            nonlocal column
+        def piece(kept: int = 1) -> tuple[list[str | tuple[str, Style]], list[Shown]]:
+            parts: list[str | tuple[str, Style]] = []
+            shown: list[Shown] = []
+            pieces.append((parts, shown, kept))
+            return parts, shown
+
+        def add(
+            parts: list[str | tuple[str, Style]],
+            text: str,
+            style: Style | None = None,
+            enabled: bool = True,
+        ) -> None:
             parts.append(text if style is None else (text, style if enabled else style + dim))
-            column += cell_len(text)
 
         def add_key(binding: Binding, enabled: bool, description: str = "") -> None:
             """A key, and its description if it has one: a click on either presses it."""
-            start = column
+            start = sum(cell_len(p if isinstance(p, str) else p[0]) for p in parts)
             if description:
-                add(f" {self.app.get_key_display(binding)} ", key_style, enabled)
-                add(f"{description} ", text_style, enabled)
+                add(parts, f" {self.app.get_key_display(binding)} ", key_style, enabled)
+                add(parts, f"{description} ", text_style, enabled)
             else:
-                add(self.app.get_key_display(binding), key_style, enabled)
-            self._shown.append(Shown(start, column, binding.key, enabled))
+                add(parts, self.app.get_key_display(binding), key_style, enabled)
+            end = sum(cell_len(p if isinstance(p, str) else p[0]) for p in parts)
+            shown.append(Shown(start, end, binding.key, enabled))
 
         by_action: defaultdict[str, list[tuple[Binding, bool]]] = defaultdict(list)
         for binding, enabled in self._keys:
@@ -109,16 +130,45 @@ class KeyBar(Widget):
             if group is not None and len(same) > 1:
                 # As the footer's key groups: the keys between single spaces, then the
                 # group's name.
-                add(" ")
+                parts, shown = piece()
+                add(parts, " ")
                 for binding, enabled in same:
                     add_key(binding, enabled)
-                    add(" ")
-                add(group.description, text_style)
-                add(" ")
+                    add(parts, " ")
+                add(parts, group.description, text_style)
+                add(parts, " ")
             else:
                 for binding, enabled in same:
+                    action = binding.action.rpartition(".")[2]
+                    parts, shown = piece(0 if action in KEPT else 2 if action in SPARED else 1)
                     add_key(binding, enabled, binding.description)
-        return Content.assemble(*parts)
+        return self.fitted(pieces)
+
+    def fitted(
+        self, pieces: list[tuple[list[str | tuple[str, Style]], list[Shown], int]]
+    ) -> Content:
+        """The pieces in order, while they are wider than the bar those `SPARED` left out
+        from the last, then the others but `KEPT` (rank 2, 1 and 0: Help and Quit stay)."""
+
+        def width(parts: list[str | tuple[str, Style]]) -> int:
+            return sum(cell_len(part if isinstance(part, str) else part[0]) for part in parts)
+
+        available = self.size.width or sum(width(parts) for parts, _, _ in pieces)
+        left = list(pieces)
+        while sum(width(parts) for parts, _, _ in left) > available:
+            rank = max(p[2] for p in left)
+            dropped = next((p for p in reversed(left) if p[2] == rank and rank), None)
+            if dropped is None:
+                break
+            left.remove(dropped)
+        self._shown = []
+        assembled: list[str | tuple[str, Style]] = []
+        column = 0
+        for parts, shown, _ in left:
+            self._shown += [s._replace(start=s.start + column, end=s.end + column) for s in shown]
+            assembled += parts
+            column += width(parts)
+        return Content.assemble(*assembled)
 
     def on_click(self, event: events.Click) -> None:
         for shown in self._shown:
