@@ -103,13 +103,20 @@ def key_of(app: App[object], binding_id: str, *owners: type[DOMNode]) -> str:
 # -- checking a keymap --------------------------------------------------------------------
 
 
-def app_classes() -> list[type[DOMNode]]:
-    """The app's screens, dialogs and widgets (their modules imported)."""
-    found: list[type[DOMNode]] = []
-    for package in ("screens", "dialogs", "widgets"):
+def app_classes(app: type[App[Any]]) -> list[type[DOMNode]]:
+    """The screens, dialogs and widgets of the app of class `app` (their modules imported):
+    those of the packages every app has, and the rooms' own for an app of the rooms. Only
+    those packages' classes count, whatever else happens to be imported, so that the
+    bindings found are the same in every process."""
+    packages = ["screens", "dialogs", "widgets"]
+    if app.__module__.startswith(f"{PACKAGE}.rooms"):
+        packages.append("rooms")
+    prefixes = tuple(f"{PACKAGE}.{package}." for package in packages)
+    for package in packages:
         module = importlib.import_module(f"{PACKAGE}.{package}")
         for info in pkgutil.iter_modules(module.__path__):
             importlib.import_module(f"{module.__name__}.{info.name}")
+    found: list[type[DOMNode]] = []
     seen: set[type[DOMNode]] = set()
     todo: list[type[DOMNode]] = [DOMNode]
     while todo:
@@ -118,7 +125,7 @@ def app_classes() -> list[type[DOMNode]]:
             if sub not in seen:
                 seen.add(sub)
                 todo.append(sub)
-                if sub.__module__.startswith(PACKAGE):
+                if sub.__module__.startswith(prefixes):
                     found.append(sub)
     return found
 
@@ -153,7 +160,7 @@ def keymap_problems(keymap: Mapping[str, str], app: type[App[Any]]) -> list[tupl
     entry not to be used, and one sentence why: an id no binding has, a key that another
     binding of the same screen takes (ctrl+h beside Backspace: terminals send ctrl+h as
     Backspace), a key that terminals send as another. The binding keeps its default keys."""
-    classes: list[type[DOMNode]] = [app, *app_classes()]
+    classes: list[type[DOMNode]] = [app, *app_classes(app)]
     every = scopes(classes)
     known = {b.id for scope in every for b in scope if b.id}
     problems = []
@@ -238,7 +245,7 @@ class Entry:
 @cache
 def app_scopes(app: type[App[Any]]) -> tuple[tuple[Binding, ...], ...]:
     """`scopes` of the app of class `app` (worked out once: its classes do not change)."""
-    return tuple(tuple(scope) for scope in scopes([app, *app_classes()]))
+    return tuple(tuple(scope) for scope in scopes([app, *app_classes(app)]))
 
 
 def entries(app: type[App[Any]]) -> list[Entry]:
@@ -317,7 +324,7 @@ def in_force(app: type[App[Any]], keymap: Mapping[str, str]) -> dict[str, str]:
     key from every binding of a class when one of them is given other keys: `n` from
     Lobby when New is given `m`)."""
     found = dict(keymap)
-    for cls in [app, *app_classes()]:
+    for cls in [app, *app_classes(app)]:
         own = [b for b in vars(cls).get("BINDINGS", ()) if isinstance(b, Binding) and b.id]
         for binding in own:
             if binding.id not in keymap:
