@@ -16,12 +16,8 @@ from __future__ import annotations
 import contextlib
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from .files import describe
-
-if TYPE_CHECKING:
-    from .saved_games import SavedGame, SavedGames
+from .saved_games import SavedGame, SavedGames, modified_at, records_of
 
 FOLDER = "finished"
 RECENT_GAMES = 100
@@ -65,7 +61,7 @@ class RecentGames:
         """The files of `finished/`, newest first."""
         with contextlib.suppress(OSError):
             found = [p for p in self.folder.glob("*.sgf") if p.is_file()]
-            return sorted(found, key=_modified, reverse=True)
+            return sorted(found, key=modified_at, reverse=True)
         return []
 
     def prune(self) -> None:
@@ -78,32 +74,14 @@ class RecentGames:
         """The finished games, newest first (those in `games/` that the next game will
         move here, then these), at most `RECENT_GAMES`; and a sentence for each file that
         could not be read."""
-        from .records import Record, RecordError
-        from .saved_games import SavedGame, SavedGames
-
         paths = [*SavedGames(self.data).files(), *self.files()]
         games: list[SavedGame] = []
         problems: list[str] = []
-        for path in paths:
-            try:
-                record = Record.load(path)
-            except OSError as error:
-                problems.append(f"{path} could not be read: {describe(error)}.")
-                continue
-            except RecordError as error:
-                problems.append(f"{path} is not a game record this program can read: {error}.")
-                continue
+        for path, record in records_of(paths, problems):
             if record.result or path.parent == self.folder:
-                games.append(SavedGame(path, record, _modified(path)))
+                games.append(SavedGame(path, record, modified_at(path)))
         games.sort(key=lambda game: game.modified, reverse=True)
         named: dict[str, SavedGame] = {}
         for game in games:  # a game in both folders: its newer file
             named.setdefault(game.path.name, game)
         return list(named.values())[:RECENT_GAMES], problems
-
-
-def _modified(path: Path) -> float:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return 0.0

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -120,7 +121,7 @@ class SavedGames:
         found = [self.data / OLD_AUTOSAVE] if (self.data / OLD_AUTOSAVE).is_file() else []
         with contextlib.suppress(OSError):  # no folder (or none readable): no games
             found += [p for p in self.folder.glob("*.sgf") if p.is_file()]
-        return sorted(found, key=_modified, reverse=True)
+        return sorted(found, key=modified_at, reverse=True)
 
     def read(self) -> tuple[list[SavedGame], list[str]]:
         """The unfinished games, newest first, and a sentence for each file that could
@@ -133,20 +134,8 @@ class SavedGames:
         paths = self.files()
         if not paths:
             return games, problems
-        # Records (and with them the rules) are imported only when there is one to read:
-        # the app asks this as it starts, usually of an empty folder.
-        from .records import Record, RecordError
-
         seen: set[str] = set()
-        for path in paths:
-            try:
-                record = Record.load(path)
-            except OSError as error:
-                problems.append(f"{path} could not be read: {describe(error)}.")
-                continue
-            except RecordError as error:
-                problems.append(f"{path} is not a game record this program can read: {error}.")
-                continue
+        for path, record in records_of(paths, problems):
             if record.result:
                 continue
             text = record.to_sgf()
@@ -156,11 +145,30 @@ class SavedGames:
                     path.unlink()
                 continue
             seen.add(text)
-            games.append(SavedGame(path, record, _modified(path)))
+            games.append(SavedGame(path, record, modified_at(path)))
         return games, problems
 
 
-def _modified(path: Path) -> float:
+def records_of(paths: Iterable[Path], problems: list[str]) -> Iterator[tuple[Path, Record]]:
+    """Each of `paths` read as a game record, in order; for one that cannot be read, a
+    sentence in `problems` instead."""
+    # Records (and with them the rules) are imported only when there is one to read:
+    # the app asks for its games as it starts, usually of an empty folder.
+    from .records import Record, RecordError
+
+    for path in paths:
+        try:
+            record = Record.load(path)
+        except OSError as error:
+            problems.append(f"{path} could not be read: {describe(error)}.")
+            continue
+        except RecordError as error:
+            problems.append(f"{path} is not a game record this program can read: {error}.")
+            continue
+        yield path, record
+
+
+def modified_at(path: Path) -> float:
     try:
         return path.stat().st_mtime
     except OSError:
