@@ -135,7 +135,9 @@ def test_review_command_does_not_call_the_best_swap_a_mistake(tmp_path: Path, co
     assert "swap" not in bob
 
 
-def test_review_command_prints_moves_mistakes_and_accuracy(tmp_path: Path, core: str) -> None:
+def reviewed_blunder_game(tmp_path: Path, core: str) -> tuple[object, str, list[str]]:
+    """`blunder_game`'s game, its blunder, and the lines `abstracts-tui review` prints of
+    its record (on `core`, seeded, 1,500 playouts a position)."""
     game, blunder = blunder_game()
     record = Record.from_game(game, players=("Ann", "Bob"))  # type: ignore[arg-type]
     path = tmp_path / "game.sgf"
@@ -150,7 +152,11 @@ def test_review_command_prints_moves_mistakes_and_accuracy(tmp_path: Path, core:
         env=env,
     )
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
+    return game, blunder, done.stdout.splitlines()
+
+
+def test_review_command_prints_moves_mistakes_and_accuracy(tmp_path: Path, core: str) -> None:
+    _, blunder, lines = reviewed_blunder_game(tmp_path, core)
     assert lines[0].startswith("Review of Egotzi size=5,variant=standard:")
     assert "1,500 playouts a position" in lines[0]
     assert lines[2].split()[:4] == ["1", "Ann", blunder, "d3"]
@@ -190,21 +196,7 @@ def test_review_command_refuses_seconds_that_would_never_end(tmp_path: Path, sec
 def test_review_command_marks_proofs_and_prints_no_bare_certainty(
     tmp_path: Path, core: str
 ) -> None:
-    game, _ = blunder_game()
-    record = Record.from_game(game, players=("Ann", "Bob"))  # type: ignore[arg-type]
-    path = tmp_path / "game.sgf"
-    record.save(path)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ABSTRACTS_TUI_")}
-    env.update({CORE_VARIABLE: core, "ABSTRACTS_TUI_SEED": "2"})
-    done = subprocess.run(
-        [sys.executable, "-m", "abstracts_tui", "review", str(path), "--playouts", "1500"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-    )
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
+    game, _, lines = reviewed_blunder_game(tmp_path, core)
     rows = [line.split() for line in lines[2:] if line.split()[:1] and line.split()[0].isdigit()]
     assert len(rows) == len(game.moves)  # type: ignore[attr-defined]
     # The last move ended the game: what follows it is known, and said so.
@@ -212,6 +204,6 @@ def test_review_command_marks_proofs_and_prints_no_bare_certainty(
     for row in rows:
         before, after = row[4], row[5]
         assert before not in ("100.0%", "0.0%") and after not in ("100.0%", "0.0%"), row
-    assert "proven with best play" in done.stdout
+    assert "proven with best play" in "\n".join(lines)
     if core == "compiled":
         assert rows[0][4] == "win"  # Ann's position was a forced win (d3)
