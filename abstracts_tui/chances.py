@@ -1,6 +1,7 @@
 """A search's figures in words, the same in the full-screen app and in line mode: always
 the chance of the side to move, named (`Orange's chance 55%`), never a bare number whose
-side the reader has to guess.
+side the reader has to guess, and beside it by how much that side is expected to lead or
+trail at the count (`Orange's chance 45%, behind by 2.5`).
 
 Pure functions of the rules' objects and the search's candidates: no terminal here.
 """
@@ -11,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .engine.terms import Candidate, line_names
-from .rules import Game
+from .rules import Game, format_number
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,16 @@ class Hint(Candidate):
         if not found:
             return None
         best = found[0]
-        return cls(best.move, best.visits, best.winrate, best.pv, best.proven, len(found))
+        return cls(
+            best.move,
+            best.visits,
+            best.winrate,
+            best.pv,
+            best.proven,
+            best.score,
+            best.scored,
+            len(found),
+        )
 
 
 def mover(game: Game) -> str:
@@ -44,17 +54,31 @@ def percent(value: float, proven: str | None = None) -> str:
     return f"{shown}%"
 
 
-def chance_words(game: Game, winrate: float, proven: str | None = None) -> str:
-    """`winrate` (the side to move's, as a search gives it) as the side to move's chance:
-    `Orange's chance 55%`; a result the search proved is said as such, without a figure:
-    `Orange wins by force`, `Orange loses by force`, `a draw by force`."""
+def score_words(score: float) -> str:
+    """An expected score (the side to move's: positive when it leads) in words, to a
+    tenth of a point: `ahead by 3`, `behind by 2.5`, `level`."""
+    shown = round(abs(score), 1)
+    if shown == 0:
+        return "level"
+    return f"{'ahead' if score > 0 else 'behind'} by {format_number(shown)}"
+
+
+def chance_words(
+    game: Game, winrate: float, proven: str | None = None, score: float | None = None
+) -> str:
+    """`winrate` (the side to move's figure as shown, `calibration.shown_winrate`'s, not
+    the search's raw one) as the side to move's chance, with its expected `score` when
+    there is one: `Orange's chance 45%, behind by 2.5`; a
+    result the search proved is said as such, without figures: `Orange wins by force`,
+    `Orange loses by force`, `a draw by force`."""
     if proven == "win":
         return f"{mover(game)} wins by force"
     if proven == "loss":
         return f"{mover(game)} loses by force"
     if proven == "draw":
         return "a draw by force"
-    return f"{mover(game)}'s chance {percent(winrate)}"
+    chance = f"{mover(game)}'s chance {percent(winrate)}"
+    return chance if score is None else f"{chance}, {score_words(score)}"
 
 
 TOO_FEW = "too few playouts to judge"
@@ -62,15 +86,17 @@ TOO_FEW = "too few playouts to judge"
 
 
 def candidate_words(game: Game, candidate: Candidate) -> str:
-    """A candidate's figure in words: its chance, its proof, or that it has too few
-    playouts to mean anything."""
-    if candidate.few_visits:
+    """A candidate's figures in words: its chance and expected score, its proof, or that
+    it has too few playouts to mean anything."""
+    shown = candidate.shown_winrate(game)
+    if shown is None:
         return TOO_FEW
-    return chance_words(game, candidate.winrate, candidate.proven)
+    return chance_words(game, shown, candidate.proven, candidate.shown_score)
 
 
 def hint_words(game: Game, hint: Hint) -> str:
-    """Why the hint: `Hint: c2 - Orange's chance 55% (best of 12 moves tried)`."""
+    """Why the hint: `Hint: c2 - Orange's chance 55%, ahead by 3 (best of 12 moves
+    tried)`."""
     why = f"best of {hint.tried} moves tried" if hint.tried > 1 else "the only move tried"
     chance = candidate_words(game, hint)
     return f"Hint: {game.move_name(hint.move)} - {chance} ({why})"
@@ -78,7 +104,7 @@ def hint_words(game: Game, hint: Hint) -> str:
 
 def candidate_chance(game: Game, candidate: Candidate, line_limit: int = 5) -> str:
     """One move the search looked at, as line mode's analysis lists it: `d4: Blue's
-    chance 62%, 1,200 playouts; the line d4 e5 c3.`"""
+    chance 62%, ahead by 1.5, 1,200 playouts; the line d4 e5 c3.`"""
     chance = candidate_words(game, candidate)
     line = " ".join(line_names(game, candidate.pv, line_limit))
     visits = f"{candidate.visits:,} playouts"

@@ -445,7 +445,8 @@ def review(
     path: str, playouts: int | None, seconds: float | None, mistakes: int, seed: int | None
 ) -> None:
     """Review the main line of a game record (SGF): each move's win rate before and after,
-    each person's biggest mistakes by win rate lost, and an accuracy figure per person.
+    the win rate and the expected score (points) it lost, each person's biggest mistakes
+    by win rate lost, and an accuracy figure per person.
 
     Each position gets a search of 10,000 playouts (300 on the pure-Python core) unless
     --playouts or --seconds say otherwise.
@@ -453,7 +454,13 @@ def review(
     import os
 
     from .engine.core_status import core_name
-    from .engine.review import Reviewer, percent_text, person_names, review_budget
+    from .engine.review import (
+        Reviewer,
+        percent_text,
+        person_names,
+        points_lost_text,
+        review_budget,
+    )
     from .engine.settings import SEED_VARIABLE, whole_number
     from .records.timing import time_winner
     from .rules import SWAP
@@ -479,19 +486,23 @@ def review(
     result = Reviewer(game, budget, seed).run(progress)
     if show:
         click.echo("", err=True)
-    click.echo("move  player        played  best    before  after   lost")
+    click.echo("move  player        played  best    before  after   lost  points")
     for m in result.moves:
         click.echo(
             f"{m.number:>4}  {names[m.person][:12]:<12}  {m.name:<6}  {m.best or '-':<6}  "
             f"{percent_text(m.before, m.before_proof):>6} "
-            f"{percent_text(m.after, m.after_proof):>6} {m.loss:>6.1%}"
+            f"{percent_text(m.after, m.after_proof):>6} {m.loss:>6.1%} {points_lost_text(m):>7}"
         )
+    click.echo("(lost: the win rate lost; points: the expected score lost, in points)")
     if any(m.before_proof or m.after_proof for m in result.moves):
         click.echo("(win, loss, draw: proven with best play; no other figure is 100% or 0%)")
     for person, name in enumerate(names):
         found = result.mistakes(person, mistakes)
         listed = "; ".join(
-            f"{m.number}. {m.name} lost {m.loss:.1%} (best {m.best or '-'})" for m in found
+            f"{m.number}. {m.name} lost {m.loss:.1%}"
+            + ("" if m.score_loss is None else f", {m.score_loss:.1f} points")
+            + f" (best {m.best or '-'})"
+            for m in found
         )
         click.echo(f"Biggest mistakes of {name}: {listed or 'none'}")
     for person, name in enumerate(names):
@@ -859,3 +870,8 @@ def web(
         raise click.ClickException(str(error)) from None
     except OSError as error:
         raise click.ClickException(f"cannot listen on {host}:{port}: {error}") from None
+
+
+from .puzzle_cli import puzzles  # noqa: E402  (the puzzles' commands live in their own module)
+
+main.add_command(puzzles)

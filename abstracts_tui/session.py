@@ -70,6 +70,8 @@ class Change(Enum):
     """The side to move ran out of time: the game is lost on time."""
     END = "end"
     """The game was resigned or called off (aborted)."""
+    SEATS = "seats"
+    """A side was handed to the computer or taken over from it (`set_level`)."""
     OFFER = "offer"
     """An offer was made, answered or withdrawn in the room that holds the session (its
     terms changed, see `rooms.terms`): its screens draw them again."""
@@ -210,6 +212,16 @@ class Session:
     def level(self, name: str) -> str | None:
         """The strength level if `name` is a computer player, else None."""
         return self.record.computers.get(name)
+
+    def set_level(self, name: str, level: str | None) -> None:
+        """Hand `name`'s side to the computer at `level`, or with None to a person at this
+        screen; kept in the record (a resumed game keeps it) and told as `Change.SEATS`."""
+        if level is None:
+            self.record.computers.pop(name, None)
+        else:
+            self.record.computers[name] = level
+        self.save_autosave()
+        self.notify(Changed(Change.SEATS, by=name))
 
     def waiting_for(self) -> str | None:
         """The name of who must act now (komi, side or move); None once the game is over."""

@@ -17,6 +17,12 @@ Players:
 - `greedy`: one ply: each legal move is played, `scores` read and the move undone; the
   best score difference for the mover wins, ties broken at random.
 
+Which package plays: the one this Python has installed (`pip install .` or `-e .`), as a
+user gets it; `--checkout` puts this checkout first on the players' path instead (its
+compiled core only if it was built in place). Each player's package and search core are
+printed before the first game, and a player that asks for `@compiled` where the core is
+not built stops the match with that sentence rather than measure the pure-Python one.
+
 Examples:
     python scripts/match.py --game petrify --games 6 --first engine:0.2 --second random
     python scripts/match.py --game all --games 2 --first engine:0.05 --second greedy
@@ -37,7 +43,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+CHECKOUT = "--checkout" in sys.argv[1:]
+"""Whether the players run this checkout rather than the installed package."""
+if CHECKOUT:
+    sys.path.insert(0, str(ROOT))
+elif sys.path and Path(sys.path[0] or ".").resolve() == ROOT / "scripts":
+    sys.path.pop(0)  # this folder, not a package
 
 from abstracts_tui.engine.levels import LEVELS, level_table  # noqa: E402  (path set above)
 from abstracts_tui.rules import GAMES  # noqa: E402
@@ -63,7 +74,8 @@ class EngineProcess:
             env["ABSTRACTS_TUI_CORE"] = core
         if left_out:
             env["ABSTRACTS_TUI_WITHOUT"] = ",".join(left_out)
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+        if CHECKOUT:
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
         env.pop("ABSTRACTS_TUI_PLAYOUTS", None)
         if playouts is not None:
             env["ABSTRACTS_TUI_PLAYOUTS"] = str(playouts)
@@ -76,8 +88,13 @@ class EngineProcess:
             stdout=subprocess.PIPE,
             text=True,
             env=env,
-            cwd=ROOT,
+            cwd=ROOT if CHECKOUT else None,
         )
+        self.version = self.must("version")
+        """The package's version and its search core, as the engine says them."""
+        if core == "compiled" and "compiled search core" not in self.version:
+            self.close()
+            raise ProtocolError(f"{label}: asked for @compiled, but it runs the {self.version}")
 
     def ask(self, command: str) -> tuple[bool, str]:
         """Send one command; (whether it succeeded, the answer's text)."""
@@ -341,6 +358,9 @@ def run_match(args: argparse.Namespace, name: str) -> Tally:
     first = make_player(args.first, f"A={args.first}", args.seed)
     second = make_player(args.second, f"B={args.second}", args.seed + 1)
     try:
+        if name == args.first_game:
+            for player in (first, second):
+                print(f"{player.label}: abstracts-tui {player.engine.version}", flush=True)
         referee.must(newgame)  # a bad option fails here, before any game
         for number in range(args.games):
             a_first = number % 2 == 0
@@ -423,6 +443,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=check_spec, default="engine:1", help="player A")
     parser.add_argument("--second", type=check_spec, default="random", help="player B")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
+    parser.add_argument(
+        "--checkout",
+        action="store_true",
+        help="run this checkout's package rather than the installed one",
+    )
     args = parser.parse_args(argv)
     names = list(GAMES) if args.game == "all" else [n.strip() for n in args.game.split(",")]
     unknown = [name for name in names if name not in GAMES]
@@ -430,6 +455,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown game {unknown[0]!r}; the games are {', '.join(GAMES)}")
     if args.games < 1:
         parser.error("--games must be at least 1")
+    args.first_game = names[0]
     tallies = []
     started = time.perf_counter()
     try:

@@ -45,6 +45,7 @@ import asyncio
 import contextlib
 import gc
 import os
+import platform
 import re
 import statistics
 import struct
@@ -441,7 +442,8 @@ def main() -> None:
         help="no server: what a forked loop, a one-widget Textual app and a lobby cost",
     )
     args = parser.parse_args()
-    print(f"load average at the start: {load()}")
+    # Which Python matters: from 3.12 the forkserver's objects are immortal (`warm`).
+    print(f"Python {platform.python_version()}; load average at the start: {load()}")
     if args.floor:
         floor()
         return

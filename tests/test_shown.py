@@ -8,9 +8,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from abstracts_tui.game_setup import Setup
+from abstracts_tui.play.turns import Turns
 from abstracts_tui.records import Record, RecordNode
 from abstracts_tui.session import Session
-from abstracts_tui.tui.turns import Turns
 from tests.test_game_clocks import clocked
 
 
@@ -166,11 +166,11 @@ def test_undo_against_the_computer_takes_both_moves_out_of_the_record(tmp_path: 
     turns.play("a1")
     turns.decided(session.game.legal_moves()[0])
     reply = session.node.move
-    assert turns.undo() == "Move taken back. White to move (Ann)."
+    assert turns.undo() == "Took back 2 moves. White to move (Ann)."
     # No move left: not a game in progress, so its file is gone (until a move is made).
     assert session.flush() and session.autosave_path is not None
     assert not session.autosave_path.exists()
-    assert turns.redo().startswith("Move replayed.")
+    assert turns.redo().startswith("Replayed 2 moves.")
     assert names(session.path()) == ["a1", reply]  # the reply too, back to Ann's turn
     assert names(written(session).root.mainline()) == ["a1", reply]
 

@@ -2,20 +2,22 @@
 present) and its positions made from games; `core_status` says whether it is here.
 
 The Python rules stay the reference: a compiled position is built from a Python game's
-own state (its bitboards, in its own layout) and must then agree with it move for move,
-which the differential test checks. `ABSTRACTS_TUI_CORE=python` makes the program use
-the pure-Python engine even when the compiled one is built (for comparisons and tests).
+typed view of its state (`Game.view()`: its bitboards in its own layout, its counters)
+and must then agree with it move for move, which the differential test checks.
+`ABSTRACTS_TUI_CORE=python` makes the program use the pure-Python engine even when the
+compiled one is built (for comparisons and tests).
 """
 
 from __future__ import annotations
 
 from types import ModuleType
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, assert_never
 
-from ..rules import Egotzi, Game, Linage, Partitions, Petrify, Pilo
+from ..rules.views import EgotziView, LinageView, PartitionsView, PetrifyView, PiloView
 from .core_status import MISSING_NOTICE
 
 if TYPE_CHECKING:
+    from ..rules import Game
     from ._core import Position
 
 _core: ModuleType | None
@@ -54,33 +56,37 @@ def position_of(game: Game) -> Position:
 def position_args(game: Game) -> PositionArgs:
     """The arguments of a compiled position equal to `game`'s current position (also
     given to the tests' native check of the search, which has no Python)."""
-    name = game.info.name
-    pie = int(game.info.has_pie_rule(game.options.variant))
+    info = game.info
+    pie = int(info.has_pie_rule(game.options.variant))
     komi = float(game.options.komi)
-    levels: tuple[bytes, ...] = ()
     boards: tuple[bytes, ...]
+    levels: tuple[bytes, ...] = ()
     turn = passes = swap = 0
     last = -1
-    # Each game's own state tuple, read as its `_state()` documents it.
-    state = cast(tuple[object, ...], game._state())
-    if isinstance(game, Petrify):
-        p0, p1, blocks, _forbidden, turn, passes, last, swap = cast(tuple[int, ...], state)
-        boards = (_bits(p0), _bits(p1), _bits(blocks))
-    elif isinstance(game, Pilo):
-        p0, p1, blocks, tall = cast(tuple[int, int, int, int], state[:4])
-        levels = tuple(_bits(level) for level in cast(tuple[int, ...], state[4]))
-        turn, passes, last, swap = cast(tuple[int, int, int, int], state[5:])
-        boards = (_bits(p0), _bits(p1), _bits(blocks), _bits(tall))
-    elif isinstance(game, Egotzi):
-        black, white, swap_ok = cast(tuple[int, int, bool], state)
-        boards = (_bits(black), _bits(white))
-        swap = int(swap_ok)
-    elif isinstance(game, Linage):
-        empty, turn, passes = cast(tuple[int, int, int], state)
-        boards = (_bits(empty),)
-    elif isinstance(game, Partitions):
-        white, black, turn = cast(tuple[int, int, int], state)
-        boards = (_bits(white), _bits(black))
-    else:  # pragma: no cover - every game is one of the five
-        raise ValueError(f"the compiled core does not know {name}")
-    return (GAME_IDS[name], game.size, pie, komi, boards, levels, turn, passes, last, swap)
+    # The core takes each game's bitboards in the game's own layout, as its view has them.
+    view = game.view()
+    match view:
+        case PetrifyView():
+            boards = (_bits(view.blue), _bits(view.orange), _bits(view.blocks))
+            turn, passes, last, swap = view.turn, view.passes, _mover(view.last), int(view.swap)
+        case PiloView():
+            boards = (_bits(view.blue), _bits(view.orange), _bits(view.blocks), _bits(view.tall))
+            levels = tuple(_bits(level) for level in view.levels)
+            turn, passes, last, swap = view.turn, view.passes, _mover(view.last), int(view.swap)
+        case EgotziView():
+            boards = (_bits(view.black), _bits(view.white))
+            swap = int(view.swap)
+        case LinageView():
+            boards = (_bits(view.empty),)
+            turn, passes = view.turn, view.passes
+        case PartitionsView():
+            boards = (_bits(view.white), _bits(view.black))
+            turn = view.turn
+        case _:
+            assert_never(view)
+    return (GAME_IDS[info.name], game.size, pie, komi, boards, levels, turn, passes, last, swap)
+
+
+def _mover(colour: int | None) -> int:
+    """A view's last mover as the core takes it: -1 before any board play."""
+    return -1 if colour is None else colour

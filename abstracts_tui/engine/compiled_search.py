@@ -38,6 +38,7 @@ from .terms import (
     Candidate,
     Proof,
     bias_for,
+    mean_score,
     rank_candidates,
 )
 
@@ -180,13 +181,23 @@ class CompiledSearch:
     def candidates(self, limit: int | None = None) -> list[Candidate]:
         """Root moves tried so far, best first (see `search_types.rank_candidates`)."""
         found = []
-        for move, visits, wins, proven, pv in self._searcher.stats():
+        scores = self._searcher.scores()
+        for (move, visits, wins, proven, pv), (margins, scored) in zip(
+            self._searcher.stats(), scores, strict=True
+        ):
             if not visits:
                 continue
             verdict = _relative(proven, self.turn)
             winrate = PROOF_WINRATES[verdict] if verdict else wins / visits
-            found.append(Candidate(move, visits, winrate, (move, *pv), verdict))
+            score = mean_score(margins, scored)
+            found.append(Candidate(move, visits, winrate, (move, *pv), verdict, score, scored))
         return rank_candidates(found, limit)
+
+    def score(self) -> float | None:
+        """The root's expected score for the side to move: the mean final margin of the
+        playouts since the root last moved (`follow`); None before any."""
+        scores = self._searcher.scores()
+        return mean_score(sum(m for m, _ in scores), sum(n for _, n in scores))
 
     def root_moves(self) -> tuple[Move, ...]:
         """The root's legal moves (none when the game is over)."""

@@ -401,15 +401,28 @@ class Engine:
 
 
 def analyze_line(game: Game, found: Candidate) -> str:
-    """One `analyze` line: `move M visits N winrate W pv ...`, then `proven win|loss|draw`
-    when the move's value is proven. W has three places and lies within
-    `SHOWN_WINRATE_BOUNDS` unless proven (1.000 and 0.000 are proofs only); it is `-`
-    for a move with fewer than `MIN_VISITS_TO_SHOW` visits and no proof."""
-    shown = found.shown_winrate
+    """One `analyze` line: `move M visits N winrate W score S pv ...`, then `proven
+    win|loss|draw` when the move's value is proven. W has three places and lies within
+    `SHOWN_WINRATE_BOUNDS` unless proven (1.000 and 0.000 are proofs only); it is the
+    calibrated figure (`calibration.py`), as every front end shows it, and `-` for a
+    move with fewer than `MIN_VISITS_TO_SHOW` visits and no proof. S is the expected
+    score (`score_text`), `-` where W is or where no playout gave one."""
+    shown = found.shown_winrate(game)
     winrate = "-" if shown is None else f"{shown:.3f}"
+    score = score_text(found.shown_score)
     pv = " ".join(game.move_name(move) for move in found.pv)
-    line = f"move {game.move_name(found.move)} visits {found.visits} winrate {winrate} pv {pv}"
+    name = game.move_name(found.move)
+    line = f"move {name} visits {found.visits} winrate {winrate} score {score} pv {pv}"
     return line if found.proven is None else f"{line} proven {found.proven}"
+
+
+def score_text(score: float | None) -> str:
+    """An expected score as `analyze` gives it: one decimal with its sign always
+    (`+3.5`, `-0.5`, `+0.0`), or `-` for none."""
+    if score is None:
+        return "-"
+    shown = round(score, 1)
+    return f"{shown + 0.0:+.1f}"  # + 0.0: a score that rounds to 0 reads +0.0, not -0.0
 
 
 def _seconds(text: str) -> float:

@@ -9,15 +9,20 @@ positions both got evaluated. The app can run it in a worker thread; `abstracts-
 review FILE.sgf` prints it.
 
 A move's loss is the mover's win rate before it (the evaluation of the position it was
-played in) minus the mover's win rate after it, never below 0: the search that gives
-each figure is a sample, so a good move can look a little better than the position,
-and the review's best move loses nothing (its figure after is a second sample of the
-line the figure before measured).
+played in) minus the mover's win rate after it, never below 0, both as every figure is
+shown (calibrated to the results they foretell, `calibration.py`, unless proven): the
+search that gives each figure is a sample, so a good move can look a little better than
+the position, and the review's best move loses nothing (its figure after is a second
+sample of the line the figure before measured).
 Both are the people's, not the colours': the search measures the chances of the person
 to move, who may take the other colour where the pie rule's swap is allowed, and the
 people take turns even where a swap keeps the colour to move. So a swap the review
 finds best loses nothing, and a first move that invites a good swap loses what the swap
 takes.
+Beside the win rate, each figure has its expected score (the mean final margin of the
+search's playouts, komi included, `Candidate.score`), and a move's score lost is found
+the same way: the mover's before less the mover's after, never below 0, none for the
+review's best move.
 Accuracy follows Lichess's move accuracy, 103.1668 * exp(-0.04354 * loss%) - 3.1669 for
 a loss in percentage points (100 for a move that loses nothing), averaged over a
 person's moves.
@@ -33,9 +38,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..rules import SWAP, Game, Move
+from .calibration import shown_winrate
 from .search import Budget, Search
 from .settings import PLAYOUTS_VARIABLE, whole_number
-from .terms import SHOWN_WINRATE_BOUNDS, Proof
+from .terms import SHOWN_WINRATE_BOUNDS, Proof, first_margin
 
 Progress = Callable[[int, int], None]
 
@@ -88,6 +94,12 @@ class MoveReview:
     after_proof: Proof | None = None
     """What the search proved (or the game's end says) of the position after the move,
     for the mover, or None."""
+    score_before: float | None = None
+    """The mover's expected score in the position the move was played in (positive: the
+    mover leads), or None where the search gave none."""
+    score_after: float | None = None
+    """The mover's expected score in the position after it (a finished game's: its final
+    margin), or None."""
 
     @property
     def loss(self) -> float:
@@ -96,6 +108,16 @@ class MoveReview:
         if self.name == self.best:
             return 0.0
         return max(0.0, self.before - self.after)
+
+    @property
+    def score_loss(self) -> float | None:
+        """The expected score the move gave away, in points (none for the review's best
+        move, as `loss`); None where either figure is missing."""
+        if self.score_before is None or self.score_after is None:
+            return None
+        if self.name == self.best:
+            return 0.0
+        return max(0.0, self.score_before - self.score_after)
 
     @property
     def accuracy(self) -> float:
@@ -115,6 +137,9 @@ class Review:
     moves: tuple[MoveReview, ...]
     playouts: int
     """The playouts of all the searches together."""
+    scores: tuple[float | None, ...] = ()
+    """The first colour's expected score in each position evaluated (positive: it
+    leads), as `evaluations`; None where the search gave none."""
 
     def mistakes(self, person: int, limit: int = 3) -> list[MoveReview]:
         """The person's moves that lost most, biggest first (only those that lost some)."""
@@ -132,6 +157,13 @@ OTHER_SIDE: dict[Proof, Proof] = {"win": "loss", "loss": "win", "draw": "draw"}
 """A proof as the other side sees it."""
 
 
+def points_lost_text(m: MoveReview) -> str:
+    """A move's expected score lost as the review prints it: `2.5`, `0.0`, or `-` where
+    the search gave no score."""
+    lost = m.score_loss
+    return "-" if lost is None else f"{lost:.1f}"
+
+
 def percent_text(winrate: float, proof: Proof | None) -> str:
     """A win rate as the review prints it: `win`, `loss` or `draw` where it is proven,
     else a percentage within `SHOWN_WINRATE_BOUNDS` (100.0% and 0.0% are proofs only)."""
@@ -146,16 +178,21 @@ class Evaluation:
     """What the review found of one position."""
 
     first_colour: float
-    """The first colour's win rate (the graph's figure)."""
+    """The first colour's win rate as shown (the graph's figure)."""
     to_move: float
-    """The win rate of the person to move (where the pie rule's swap is allowed, they
-    may take either colour)."""
+    """The win rate of the person to move as shown (`calibration.shown_winrate`; where
+    the pie rule's swap is allowed, they may take either colour)."""
     best: str | None
     """The search's best move, None where the game is over."""
     playouts: int
     proven: Proof | None = None
     """What the search proved of the position for the person to move (`to_move` is
     then exact), the game's end included; None when unproven."""
+    score: float | None = None
+    """The expected score of the person to move (that of the search's best move; at the
+    game's end its final margin); None where there is none."""
+    first_colour_score: float | None = None
+    """`score` as the first colour's (the graph's)."""
 
 
 def winrate_colour(game: Game, best: Move | None) -> int:
@@ -165,12 +202,21 @@ def winrate_colour(game: Game, best: Move | None) -> int:
     return game.turn ^ (best == SWAP)
 
 
-def first_colour_winrate(game: Game, search: Search) -> float:
-    """The first colour's win rate in `game` after `search` of it (0.5 before any)."""
-    winrate = search.winrate()
-    if winrate is None:
+def person_score(search: Search) -> float | None:
+    """The expected score of the person to move after `search`: its best move's as shown
+    (none where too few playouts gave it, as where a proof ended the playouts early)."""
+    found = search.candidates(1)
+    return found[0].shown_score if found else search.score()
+
+
+def person_winrate(game: Game, search: Search) -> float:
+    """The win rate of the person to move in `game` after `search` of it, as shown
+    (`calibration.shown_winrate`: its best move's, calibrated unless proven); 0.5 before
+    any playout."""
+    found = search.candidates(1)
+    if not found:
         return 0.5
-    return winrate if winrate_colour(game, search.best_move()) == 0 else 1.0 - winrate
+    return shown_winrate(game, found[0].winrate, found[0].proven)
 
 
 class Reviewer:
@@ -198,19 +244,28 @@ class Reviewer:
             winrate = 0.5 if outcome.winner is None else float(outcome.winner == 0)
             to_move = winrate if game.turn == 0 else 1.0 - winrate
             proof: Proof = "draw" if to_move == 0.5 else "win" if to_move == 1.0 else "loss"
-            return Evaluation(winrate, to_move, None, 0, proof)
+            margin = first_margin(game)
+            final = margin if game.turn == 0 else -margin
+            return Evaluation(winrate, to_move, None, 0, proof, final, margin)
         search = Search(game, self.rng.randrange(2**32))
         self._search = search
         if not self._stopped.is_set():
             search.run(self.budget)
         best = search.best_move()
-        theirs = search.winrate()
+        theirs = person_winrate(game, search)
+        first = winrate_colour(game, best) == 0
+        score = person_score(search)
+        first_score = None
+        if score is not None:
+            first_score = score if first else -score
         return Evaluation(
-            first_colour_winrate(game, search),
-            0.5 if theirs is None else theirs,
+            theirs if first else 1.0 - theirs,
+            theirs,
             None if best is None else game.move_name(best),
             search.playouts_run,
             search.proven,
+            score,
+            first_score,
         )
 
     def run(self, progress: Progress | None = None) -> Review:
@@ -233,6 +288,7 @@ class Reviewer:
             tuple(e.first_colour for e in found),
             self._reviews(found),
             sum(e.playouts for e in found),
+            tuple(e.first_colour_score for e in found),
         )
 
     def _reviews(self, evaluations: list[Evaluation]) -> tuple[MoveReview, ...]:
@@ -245,6 +301,7 @@ class Reviewer:
             # The people take turns (a swap too), so the person to move after the move
             # is the mover's opponent.
             before, after = here.to_move, 1.0 - there.to_move
+            score_after = None if there.score is None else -there.score
             name = game.move_name(move)
             found.append(
                 MoveReview(
@@ -258,6 +315,8 @@ class Reviewer:
                     here.best,
                     here.proven,
                     OTHER_SIDE[there.proven] if there.proven else None,
+                    here.score,
+                    score_after,
                 )
             )
             if move == SWAP:

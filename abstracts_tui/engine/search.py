@@ -9,7 +9,8 @@ pure-Python core below (`PythonSearch`), which stays the readable reference.
 
 Each iteration of the pure-Python core walks down the tree with `push()`, finishes the
 game with the rules' own `playout(rng)` (uniformly random moves), scores it with
-`outcome()` (a draw counts half a win) and takes the moves back with `undo()`: one
+`outcome()` (a draw counts half a win), adds the final margin to its root move's (the
+expected score, `Candidate.score`) and takes the moves back with `undo()`: one
 `copy()` of the game serves the whole search. A move gets a node of its own on its
 second visit, and the tree stops growing at `max_nodes`, so that memory stays bounded
 however long the search runs.
@@ -63,6 +64,8 @@ from .terms import (
     Candidate,
     Proof,
     bias_for,
+    first_margin,
+    mean_score,
     rank_candidates,
 )
 
@@ -180,6 +183,9 @@ class PythonSearch:
         self.proofs = ending_proofs(self.game, self.root.moves)
         """The proof of each root move (as `root.moves`): the one this core makes, for a
         move that ends the game; None for the others."""
+        self.margins = [0.0] * len(self.root.moves)
+        """The final margins of the playouts through each root move (as `root.moves`),
+        summed, for the person to move at the root."""
         self.nodes = 1
         """Nodes in the tree; it stops growing at `max_nodes` (playouts go on)."""
         self.max_nodes = max_nodes
@@ -250,6 +256,7 @@ class PythonSearch:
                 PROOF_WINRATES[proof] if (proof := proofs[i]) else wins[i] / visits[i],
                 (root.moves[i], *self._pv(root.children.get(i))),
                 proof,
+                mean_score(self.margins[i], n),
             )
             for i, n in enumerate(visits)
             if n
@@ -266,6 +273,11 @@ class PythonSearch:
         """The root's winrate for the side to move (of the best move); None before any."""
         found = self.candidates(1)
         return found[0].winrate if found else None
+
+    def score(self) -> float | None:
+        """The root's expected score for the side to move: the mean final margin of
+        every playout so far; None before any."""
+        return mean_score(sum(self.margins), self.root.total)
 
     @staticmethod
     def _pv(node: Node | None, depth: int = 30) -> list[Move]:
@@ -296,6 +308,14 @@ class PythonSearch:
             child = node.children[pick] = Node(self.game, self.rng)
             self.nodes += 1
         return child
+
+    def _count_margin(self, game: Game, pick: int, swapped: bool) -> None:
+        """Add the final margin of `game` (a playout's end) to root move `pick`'s, for
+        the person to move at the root: the other colour's where a swap came after."""
+        margin = first_margin(game)
+        if (self.root.turn == 1) != swapped:
+            margin = -margin
+        self.margins[pick] += margin
 
     def _iterate_grave(self) -> None:
         game = self.game
@@ -354,6 +374,9 @@ class PythonSearch:
             keys.append(move * 2 + turn)
             if move != SWAP:
                 turn ^= 1
+        # The margin first: a game that keeps its score (Petrify, Pilo) reads the
+        # outcome from it.
+        self._count_margin(game, path[0][1], swap_ply >= 0)
         outcome = game.outcome()
         for _ in range(len(played_moves) - base):
             game.undo()
@@ -430,13 +453,14 @@ class PythonSearch:
             node = child
         start = len(game.moves)
         game.playout(rng)
-        outcome = game.outcome()
-        rewards = rewards_of(outcome)
-        flipped = (rewards[1], rewards[0])
         # A node at or above a swap (in the tree or the playout) sees the results flipped.
         swap_at = swap_depth(path)
         if swap_at < 0 and SWAP in game.moves[start:]:
             swap_at = len(path)
+        self._count_margin(game, path[0][1], swap_at >= 0)
+        outcome = game.outcome()
+        rewards = rewards_of(outcome)
+        flipped = (rewards[1], rewards[0])
         while len(game.moves) > base:
             game.undo()
         for depth, (parent, i) in enumerate(path):
@@ -479,6 +503,11 @@ class Search:
         from .core_status import core_name
 
         self.core = core or core_name()
+        self._final: float | None = None
+        """A finished game's final margin for the side to move (its score); None else."""
+        if game.is_over():
+            margin = first_margin(game)
+            self._final = -margin if game.turn else margin
         self._impl: PythonSearch | CompiledSearch
         if self.core == "compiled":
             from .compiled_search import CompiledSearch
@@ -578,6 +607,15 @@ class Search:
         """The winrate of the best move for the side to move; None before any playout."""
         found = self.candidates(1)
         return found[0].winrate if found else None
+
+    def score(self) -> float | None:
+        """The position's expected score for the side to move (positive: it leads): the
+        mean final margin, komi included, of the root's playouts (the compiled core's
+        since its root last moved with the game), or a finished game's final margin;
+        None before any playout. Each move's own is its candidate's `score`."""
+        if self._final is not None:
+            return self._final
+        return self._impl.score()
 
 
 def ending_proofs(game: Game, moves: list[Move]) -> list[Proof | None]:

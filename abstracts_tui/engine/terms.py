@@ -76,13 +76,22 @@ class Candidate:
     move: Move
     visits: int
     winrate: float
-    """Between 0 and 1, for the side to move at the root (a draw counts half)."""
+    """Between 0 and 1, for the side to move at the root (a draw counts half): the
+    search's raw figure, which decisions read; figures shown are `shown_winrate`'s."""
     pv: tuple[Move, ...]
     """The principal variation, starting with `move`."""
     proven: Proof | None = None
     """`win`, `loss` or `draw` for the side to move when the compiled core's solver has
     proven the move's value (its winrate is then 1, 0 or 0.5); None otherwise. What a
     front end reads to say that a move wins (or loses) by force."""
+    score: float | None = None
+    """The expected score: the mean final margin (komi included) of the playouts through
+    the move, for the side to move at the root (positive: it leads). None where no
+    playout ended the game through it (a move the search took only a proof's word for;
+    the compiled core counts the playouts since its root last moved with the game)."""
+    scored: int | None = None
+    """The playouts that gave `score`; None when every visit did (the pure-Python core's
+    walks all end a game; the compiled core's answered by a proof end none)."""
 
     @property
     def few_visits(self) -> bool:
@@ -90,16 +99,36 @@ class Candidate:
         win rate means nothing yet, and is not shown."""
         return self.proven is None and self.visits < MIN_VISITS_TO_SHOW
 
-    @property
-    def shown_winrate(self) -> float | None:
-        """The win rate to show: a proof's exactly, None for `few_visits`, else within
-        `SHOWN_WINRATE_BOUNDS` (never 1 or 0 without a proof)."""
-        if self.proven is not None:
-            return PROOF_WINRATES[self.proven]
+    def shown_winrate(self, game: Game) -> float | None:
+        """The win rate to show of the move in `game` (the root's position): a proof's
+        exactly, None for `few_visits`, else calibrated (`calibration.shown_winrate`),
+        within `SHOWN_WINRATE_BOUNDS` (never 1 or 0 without a proof)."""
         if self.few_visits:
             return None
-        low, high = SHOWN_WINRATE_BOUNDS
-        return min(high, max(low, self.winrate))
+        from .calibration import shown_winrate
+
+        return shown_winrate(game, self.winrate, self.proven)
+
+    @property
+    def shown_score(self) -> float | None:
+        """The expected score to show: None where there is none, or where fewer than
+        `MIN_VISITS_TO_SHOW` playouts gave it (a proven move's often have: the search
+        stops playing out what a proof settles)."""
+        playouts = self.visits if self.scored is None else self.scored
+        return None if playouts < MIN_VISITS_TO_SHOW else self.score
+
+
+def first_margin(game: Game) -> float:
+    """The first colour's points less the second's, komi included: a finished game's
+    final margin (Partitions': that of its first scores, which a tie-break may decide
+    against)."""
+    first, second = game.score().points
+    return first - second
+
+
+def mean_score(margins: float, playouts: int) -> float | None:
+    """The mean of `playouts` final margins summed to `margins`; None for no playout."""
+    return margins / playouts if playouts else None
 
 
 def rank_candidates(found: list[Candidate], limit: int | None = None) -> list[Candidate]:

@@ -340,7 +340,7 @@ class LineLobby:
             session = start_session(self.say, read, self.data, self.level)
             if session is not None:
                 again = lambda: new_session(self.say, read, self.data, self.level)  # noqa: E731
-                LineGame(session, self.say, new_game=again).run(read)
+                LineGame(session, self.say, new_game=again, level=self.level).run(read)
 
         await asyncio.to_thread(play)
         if not self.ended:

@@ -16,10 +16,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..chances import Hint, candidate_chance, hint_words
-from ..engine.levels import budget_for
+from ..engine.levels import DEFAULT_LEVEL, LEVELS, budget_for
 from ..engine.terms import Budget, Candidate, line_names, rank_candidates
 from ..files import describe
 from ..pace import paced, wait_for_pace
+from ..play.turns import Ask, Turns, side_named
 from ..records import RecordError
 from ..rules import SWAP, OptionError, RulesError
 from ..session import Phase, Session
@@ -53,7 +54,10 @@ score (s): the score as it stands, each part.
 moves (m): the last 10 moves; moves all: every move.
 legal (l): the legal moves, or how many and where.
 turn (t): whose turn it is.
-undo (u): take back the last move (and the computer's answer).
+undo (u): take back the last move (and the computer's answer); redo: play it again.
+computer [SIDE] [LEVEL]: the computer plays SIDE (the side to move if none) from now on,
+  at LEVEL (the settings' level if none).
+take [SIDE]: you play SIDE instead of the computer (the computer's side if it has one).
 hint (h): the computer's move for you.
 analyze (a): the computer's best moves, with their win rates.
 clock (k): the time each side has left.
@@ -65,9 +69,9 @@ new (n): start another game (this one is kept, as quit keeps it).
 help (?): this list. quit (q): leave; a game with a move is kept and offered next time."""
 
 COMMANDS = (
-    "board", "row", "column", "cell", "score", "moves", "legal", "turn", "undo", "hint",
-    "analyze", "clock", "swap", "play on", "save", "load", "resign", "rules", "new", "help",
-    "quit",
+    "board", "row", "column", "cell", "score", "moves", "legal", "turn", "undo", "redo",
+    "computer", "take", "hint", "analyze", "clock", "swap", "play on", "save", "load",
+    "resign", "rules", "new", "help", "quit",
 )  # fmt: skip
 SHORT = {
     "b": "board", "r": "row", "c": "column", "s": "score", "m": "moves", "l": "legal",
@@ -101,10 +105,13 @@ class LineGame:
         thinker_seed: int | None = None,
         playouts: int | None = None,
         new_game: NewGame | None = None,
+        level: str = DEFAULT_LEVEL,
     ) -> None:
         from ..engine.decide import Thinker
 
         self.session = session
+        self.turns = Turns(session)
+        """Whose turn it is and what to ask: the same model as the full-screen app's."""
         self.say = say
         self.lock = threading.RLock()
         self.thinker = Thinker(thinker_seed)
@@ -119,6 +126,8 @@ class LineGame:
         self.saving_said: str | None = None
         """Why the game is not being saved, as last said (None: it is, or nothing said)."""
         self.new_game = new_game
+        self.level = level
+        """The computer's level for a side handed to it with none named (the settings')."""
         self.new_asked = False
         """`new` was typed: the game is left to ask for the next one."""
 
@@ -172,19 +181,22 @@ class LineGame:
 
     def _next(self) -> None:
         """Say what the game waits for now, letting the computer act first where it is its
-        turn."""
+        turn (the model's request, as in the full-screen app)."""
         session = self.session
         while True:
-            if session.phase is Phase.KOMI:
-                if self._computer(session.chooser):
+            request = self.turns.request()
+            if request is not None and request.ask is Ask.COMPUTER:
+                if session.phase is Phase.KOMI:
                     self._computer_komi()
-                    continue
+                elif session.phase is Phase.SIDE:
+                    self._computer_side()
+                else:
+                    self._computer_move()
+                continue
+            if session.phase is Phase.KOMI:
                 self.say(komi_question(session.game, session.chooser))
                 return
             if session.phase is Phase.SIDE:
-                if self._computer(session.chooser):
-                    self._computer_side()
-                    continue
                 self.say(side_question(session.game, session.chooser))
                 return
             if session.over:
@@ -193,20 +205,14 @@ class LineGame:
                     self._say_end()
                 return
             mover = session.person(session.game.turn)
-            if self._computer(mover):
-                self._computer_move()
-                continue
             here = (id(session), id(session.node))
             if here != self.turn_said:  # a question about the position changes no turn
                 self.turn_said = here
                 self.say(f"{session.turn_text()}.")
-            if SWAP in session.game.legal_moves() and not self.pie_said:
+            if request is not None and request.ask is Ask.PIE and not self.pie_said:
                 self.pie_said = True
                 self.say(pie_question(session.game, mover))
             return
-
-    def _computer(self, name: str) -> bool:
-        return self.session.level(name) is not None
 
     def _budget(self, name: str) -> Budget:
         if self.playouts is not None:
@@ -293,15 +299,13 @@ class LineGame:
             self.say("Sides are chosen before the first move only.")
             return
         game = session.game
-        choice = text.strip().lower()
-        names = {"first": 0, "1": 0, game.colour_name(0): 0}
-        names.update({"second": 1, "2": 1, game.colour_name(1): 1})
-        if choice not in names:
+        choice = side_named(game, text)
+        if choice is None:
             self.say(f"Type first for {colour(game, 0)} or second for {colour(game, 1)}.")
             return
         who = session.chooser
-        session.choose_side(names[choice])
-        self.say(f"{who} takes {colour(game, names[choice])}.")
+        session.choose_side(choice)
+        self.say(f"{who} takes {colour(game, choice)}.")
 
     def _move(self, text: str) -> None:
         session = self.session
@@ -362,24 +366,50 @@ class LineGame:
         return "the game had no move, so it is not kept."
 
     def _undo(self, rest: str) -> None:
+        self._stepped(self.turns.undo())
+
+    def _redo(self, rest: str) -> None:
+        self._stepped(self.turns.redo())
+
+    def _stepped(self, said: str) -> None:
+        """Say what undo or redo did; the end, the pie rule and the turn are said again
+        as they come (the sentence says whose turn it is now)."""
         session = self.session
-        if not session.can_undo:
-            self.say("Nothing to take back.")
-            return
-        taken = 0
-        while session.can_undo:
-            session.undo()
-            taken += 1
-            # Past the computer's answer too, back to a person's turn.
-            if session.over or not self._computer(session.person(session.game.turn)):
-                break
-        self.ended_said = False
+        self.ended_said = session.over
         self.pie_said = False
-        # Whose turn it is now, in the same sentence (after the end nothing else says it).
-        now = f" {session.turn_text()}." if session.phase is Phase.PLAY else ""
-        if now and not session.over:
+        if not session.over:
             self.turn_said = (id(session), id(session.node))
-        self.say(f"Took back {taken} move{'s' * (taken != 1)}.{now}")
+        self.say(said)
+
+    def _computer(self, rest: str) -> None:
+        """`computer [SIDE] [LEVEL]`: hand a side (the side to move by default) to the
+        computer, at a level (the default level if none is named)."""
+        session = self.session
+        side: int | None = session.game.turn
+        level = self.level
+        for word in rest.lower().split():
+            if word in LEVELS:
+                level = word
+            elif (side := side_named(session.game, word)) is None:
+                break
+        if side is None:
+            names = f"{colour(session.game, 0)} or {colour(session.game, 1)}"
+            self.say(f"Type computer, a side ({names}) and a level ({', '.join(LEVELS)}).")
+            return
+        self.say(self.turns.hand_to_computer(side, level))
+
+    def _take(self, rest: str) -> None:
+        """`take [SIDE]`: play a side instead of the computer (its only side by default)."""
+        session = self.session
+        computers = self.turns.computer_sides()
+        side = side_named(session.game, rest) if rest.strip() else None
+        if side is None and not rest.strip() and len(computers) == 1:
+            side = computers[0]
+        if side is None:
+            names = f"{colour(session.game, 0)} or {colour(session.game, 1)}"
+            self.say(f"Type take and the side to play ({names}).")
+            return
+        self.say(self.turns.take_over(side))
 
     def _hint(self, rest: str) -> None:
         session = self.session
@@ -472,6 +502,7 @@ class LineGame:
         old.save_autosave()
         kept = old.kept
         self.session = new
+        self.turns = Turns(new)
         self.ended_said = self.pie_said = False
         self.warned.clear()
         new.resume_clock()

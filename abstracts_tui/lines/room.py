@@ -5,10 +5,11 @@ own loop, and says each of the room's events once, in order, in line mode's word
 (`rooms.told`): a move and what it took, a chat line, a player joining, komi and a side,
 an offer and its answer, the end with its explanation and a rated game's rating change;
 then what the game waits for (whose turn it is, the komi, side and pie questions to whom
-they are for). Who is connected (a player leaving or coming back, the watchers) and the
-game no longer being saved (its clocks held) and saved again are not events: they are
-said as they change. On entering a room this person saw before, what happened since is
-said once (`rooms.told.missed`).
+they are for). Who is in the room (a player leaving or coming back, the watchers) is
+said from the room's presence events too, the first arrival of a rematch's player as
+their joining, never as a coming back; the game no longer being saved (its clocks held)
+and saved again is not an event: it is said as it changes. On entering a room this person
+saw before, what happened since is said once (`rooms.told.missed`).
 
 A line typed is a question (`lines.questions`), or a command sent to the room's gateway:
 a move (said as sent, then as played, or `Not played: ...`), komi or a side, a chat line,
@@ -26,6 +27,7 @@ from ..commands import Abort, ChooseSide, Command, Play, Rematch, Resign, SetKom
 from ..rooms.chat import ChatLine, rows
 from ..rooms.client import RoomClient, Shown
 from ..rooms.events import (
+    Arrived,
     ChatSaid,
     Ended,
     Joined,
@@ -37,6 +39,7 @@ from ..rooms.events import (
     Stamped,
     Swapped,
     TakenBack,
+    Watching,
 )
 from ..rooms.play import (
     REMATCH,
@@ -52,7 +55,7 @@ from ..rooms.play import (
 )
 from ..rooms.room import RoomError
 from ..rooms.rows import OPEN_SEAT
-from ..rooms.told import told
+from ..rooms.told import told, watching_text
 from ..rules import SWAP, RulesError
 from ..rules.catalogue import parse_komi
 from ..session import Phase
@@ -139,6 +142,8 @@ class LineRoom:
         self.missed = missed
         self.unarrived = set(unarrived)
         self.connected = shown.connected
+        self.watching = watchers(shown.connected, tuple(shown.session.people))
+        """The watchers' count as last said (on entering, then by the room's events)."""
         self.pie_said = False
         self.confirming: Command | None = None
         """The command a `yes` on the next line sends (a resignation)."""
@@ -237,9 +242,18 @@ class LineRoom:
                     self.go_to(room)
                     return  # this room is left: nothing more of it is said
                 case Joined(name):
-                    self.connected = self.connected | {name}  # here: no "is back" besides
-                    self.unarrived.discard(name)
+                    self.unarrived.discard(name)  # its arrival is this joining
                     turn_due = True
+                case Arrived(name):
+                    if name in self.unarrived and name != self.user:
+                        self.say(f"{name} joined the room: the game begins.")
+                    self.unarrived.discard(name)
+                    continue
+                case Watching(count):
+                    if count != self.watching:
+                        self.say(watching_text(count))
+                    self.watching = count
+                    continue
                 case KomiSet() | SideChosen():
                     turn_due = True
                 case MovePlayed() | Swapped():
@@ -248,7 +262,7 @@ class LineRoom:
                 case TakenBack() | Ended():
                     self.pie_said = False
                     turn_due = False  # its words say whose move it is, or the end
-            for line in told(event, self.user, self.session.people):
+            for line in told(event, self.user, self.session.people, over=self.session.over):
                 self.say(line)
         if turn_due:
             self.turn()
@@ -322,25 +336,8 @@ class LineRoom:
         self.saving_said = problem
 
     def presence(self) -> None:
-        """Who is connected to the room changed: a player gone, back or arrived for the
-        first time since joining, the watchers."""
-        session = self.session
-        before, now = self.connected, self.shown.connected
-        self.connected = now
-        players = set(session.people) - {OPEN_SEAT, self.user}
-        kept = "" if session.over else "; their seat is kept"
-        for name in sorted((before - now) & players):
-            self.say(f"{name} has left the room{kept}.")
-        for name in sorted((now - before) & players):
-            if name in self.unarrived:
-                self.unarrived.discard(name)
-                self.say(f"{name} joined the room: the game begins.")
-            else:
-                self.say(f"{name} is back in the room.")
-        counted = tuple(session.people)
-        was, is_now = watchers(before, counted), watchers(now, counted)
-        if was != is_now:
-            self.say(f"{is_now} watching." if is_now else "Nobody watching.")
+        """Who is connected to the room changed (its presence events say it: `tell`)."""
+        self.connected = self.shown.connected
 
     async def tick(self) -> None:
         """The clock's warnings, to the player whose time runs."""

@@ -265,6 +265,7 @@ def run_lines(
         thinker_seed=whole_number(os.environ, SEED_VARIABLE, 0, "abstracts-tui"),
         playouts=whole_number(os.environ, PLAYOUTS_VARIABLE, 1, "abstracts-tui"),
         new_game=lambda: new_session(say, reader, data, level),
+        level=level,
     )
     holder.append(game)
     game.run(reader)

@@ -87,6 +87,7 @@ def _join(session: Session, terms: RoomTerms, command: Join, by: str | None) -> 
     if by is None or by in session.people:
         raise OptionError("the seat is not open")
     session.people = session.record.players = (session.people[0], by)
+    terms.offers.pop(play.TAKEBACK, None)  # asked of nobody: void, as its events say
     session.save_autosave()
     session.notify(Changed(Change.PHASE))
     session.resume_clock()  # the clock starts now, if the game does

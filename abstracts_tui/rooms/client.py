@@ -314,8 +314,9 @@ class RoomClient:
 
     async def seen(self, code: str) -> int | None:
         """The last version of room `code` a screen of this person's showed, on any of
-        their sessions of this server process, once it stopped showing it (None: none
-        did): a screen showing it again says what was missed since."""
+        their sessions, of any process of the server, before or after a restart (kept in
+        the store), once it stopped showing it (None: none did): a screen showing it
+        again says what was missed since."""
         return await self.link.ask(Seen(code))
 
     def showing(self, code: str) -> bool:

@@ -176,6 +176,41 @@ class ClockHeld:
 
 
 @dataclass(frozen=True)
+class Arrived:
+    """`name`, a player, is in the room for the first time since taking their seat (a
+    rematch's players take theirs before they come to it): said as their joining."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Left:
+    """`name`, a player, is no longer in the room: no screen of theirs shows it, on any
+    connection (their seat is kept)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Back:
+    """`name`, a player who had left the room, is in it again."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Watching:
+    """How many people who do not play watch the room now."""
+
+    count: int
+
+
+PRESENCE_EVENTS = (Arrived, Left, Back, Watching)
+"""The events of who is in a room (`presence`): committed as a change of their own, by
+nobody, when who is connected differs from what the room's events last said."""
+
+
+@dataclass(frozen=True)
 class Unknown:
     """An event of a kind this version does not know (a newer version's)."""
 
@@ -197,6 +232,10 @@ Event: TypeAlias = (
     | Ended
     | Rated
     | ClockHeld
+    | Arrived
+    | Left
+    | Back
+    | Watching
     | Unknown
 )
 
@@ -215,6 +254,10 @@ KINDS: dict[str, type[Any]] = {
     "ended": Ended,
     "rated": Rated,
     "held": ClockHeld,
+    "arrived": Arrived,
+    "left": Left,
+    "back": Back,
+    "watching": Watching,
 }
 """Each event's kind as stored and sent: a name that never changes once released."""
 KIND_OF = {cls: kind for kind, cls in KINDS.items()}

@@ -14,11 +14,14 @@ from dataclasses import dataclass, replace
 
 from ..rules import Game, new_game
 from .events import (
+    Arrived,
+    Back,
     ChatSaid,
     ClockHeld,
     Ended,
     Joined,
     KomiSet,
+    Left,
     Made,
     MovePlayed,
     OfferDeclined,
@@ -30,12 +33,58 @@ from .events import (
     Swapped,
     TakenBack,
     Unknown,
+    Watching,
 )
 
 CHAT_KEPT = 50
 """The last lines of chat a room's state keeps (the chat panel's)."""
 SWAP_NAME = "swap"
 """The pie rule's swap as the notation names it."""
+
+
+@dataclass(frozen=True)
+class Attendance:
+    """Who is in a room, as its events last said (`Arrived`, `Left`, `Back`, `Watching`)."""
+
+    here: frozenset[str] = frozenset()
+    """The players in the room."""
+    came: frozenset[str] = frozenset()
+    """The players who have been in it since taking their seat (a later arrival is a
+    coming back)."""
+    watching: int = 0
+    """How many people who do not play watch it."""
+
+
+def attend(attendance: Attendance, event: object) -> Attendance:
+    """Who is in the room after `event` (the same for an event of anything else)."""
+    match event:
+        case Arrived(name) | Back(name):
+            return replace(attendance, here=attendance.here | {name}, came=attendance.came | {name})
+        case Left(name):
+            return replace(attendance, here=attendance.here - {name})
+        case Watching(count):
+            return replace(attendance, watching=count)
+    return attendance
+
+
+def presence(
+    attendance: Attendance, players: Iterable[str], connected: frozenset[str]
+) -> list[Arrived | Left | Back | Watching]:
+    """The events that make `attendance` say who is `connected` now (through any
+    process): each player arrived, left or back, then the watchers' count if it
+    changed; none if it says so already. Pure: every process that computes it from the
+    same events and the same people commits the same, and the room's version lets one."""
+    seated = set(players)
+    found: list[Arrived | Left | Back | Watching] = []
+    for name in sorted(seated):
+        if name in connected and name not in attendance.here:
+            found.append(Back(name) if name in attendance.came else Arrived(name))
+        elif name not in connected and name in attendance.here:
+            found.append(Left(name))
+    watching = len(connected - seated)
+    if watching != attendance.watching:
+        found.append(Watching(watching))
+    return found
 
 
 @dataclass(frozen=True)
@@ -61,6 +110,8 @@ class RoomState:
     chat: tuple[ChatSaid, ...] = ()
     held: float | None = None
     """The last time the store's trouble held the clock (`ClockHeld.since`)."""
+    attendance: Attendance = Attendance()
+    """Who is in the room (its presence events)."""
     unknown: int = 0
     """Events of kinds this version does not know, passed over."""
 
@@ -137,6 +188,8 @@ def step(state: RoomState, stamped: Stamped) -> RoomState:
             return replace(state, rated=rated)
         case ClockHeld(since):
             return replace(state, held=since)
+        case Arrived() | Left() | Back() | Watching():
+            return replace(state, attendance=attend(state.attendance, stamped.event))
         case Unknown():
             return replace(state, unknown=state.unknown + 1)
     return state

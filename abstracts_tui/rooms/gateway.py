@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -26,7 +26,8 @@ from ..rules import RulesError
 from ..session import Session
 from .apply import apply, twin
 from .derive import events_of
-from .events import Stamped
+from .events import Arrived, Back, ChatSaid, Event, Left, Stamped, Watching
+from .fold import attend
 from .holder import Holder
 from .kept import RoomSave
 from .live import Change, Conflict, LiveRooms, Refused
@@ -38,8 +39,24 @@ COMMIT_SECONDS = 4.0
 """How long a command waits for the store before it is refused: the store is in trouble
 from the moment it was asked (`LiveRooms.late`: the clocks are held) until it answers."""
 
+PRESENCE = "presence"
+"""The kind of a change that only says who is in the room (`note`): no command."""
+
 Applied = Callable[[Room, Command, str | None], None]
 """Told after a command is applied to the live session (the room's own effects: a join)."""
+CatchUp = Callable[[Room], Awaitable[None]]
+"""Brings the room up to the store's version now (takes the gateway's lock itself)."""
+BESIDE_THE_GAME = (Arrived, Left, Back, Watching, ChatSaid)
+"""Events that change nothing a command of the game was decided on: who is in the room,
+how many watch, a chat line. A command that lost the race to one of these is sent again."""
+
+
+class ChangedMeanwhile(Refused):
+    """Another process committed to the room first (its version then is `version`)."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__("the game changed meanwhile: look again")
+        self.version = version
 
 
 class Gateway:
@@ -51,12 +68,16 @@ class Gateway:
         live: LiveRooms,
         applied: Applied,
         conflict: Callable[[Room], None],
+        catch_up: CatchUp | None = None,
     ) -> None:
         self.room = room
         self.live = live
         self.applied = applied
         self.conflict = conflict
         """Called when another process changed the room first: catch up soon."""
+        self.catch_up = catch_up
+        """With it, a command that another process's presence or chat beat to the store
+        is sent again once caught up, rather than refused (see `send`)."""
         self.lock = asyncio.Lock()
         """Held while a command is checked, committed and applied, and while changes from
         elsewhere are applied: one at a time."""
@@ -77,7 +98,30 @@ class Gateway:
         """Commit `command` by `holder` (None: the clock) and apply it; raises Refused
         with one sentence, nothing changed, if it cannot be made. A clock held while the
         store kept no change has its `Hold` committed first: every process reads the
-        time it gives back from the store, before the change."""
+        time it gives back from the store, before the change. Where another process
+        committed first only events beside the game (`BESIDE_THE_GAME`: somebody came or
+        went, a chat line), the command is sent once more after catching up: what its
+        sender saw is still the game."""
+        try:
+            await self._send(command, holder)
+        except ChangedMeanwhile as refused:
+            if self.catch_up is None:
+                raise
+            await self.catch_up(self.room)
+            if not self.only_beside_the_game(refused.version):
+                raise
+            await self._send(command, holder)
+
+    def only_beside_the_game(self, version: int) -> bool:
+        """Whether every event of the room after `version` is known here and beside the
+        game (none is, where some are not known here: refused, to be safe)."""
+        room = self.room
+        after = [stamped for stamped in room.events if stamped.version > version]
+        if room.version <= version or len(after) != room.version - version:
+            return False
+        return all(isinstance(stamped.event, BESIDE_THE_GAME) for stamped in after)
+
+    async def _send(self, command: Command, holder: Holder | None) -> None:
         room = self.room
         by = holder.user if holder is not None else None
         refusal = self.seat_refusal(by, holder)
@@ -143,9 +187,54 @@ class Gateway:
             if conflict.seat and by is not None:
                 room.holders[by] = "elsewhere"
                 raise Refused(f"{by}'s seat is played from another connection now") from None
-            raise Refused("the game changed meanwhile: look again") from None
+            raise ChangedMeanwhile(version - 1) from None
         room.version = events[-1].version
         self.apply_here(command, by, events[0].at, events)
+
+    async def note(self, presence: Callable[[], Sequence[Event] | None]) -> bool:
+        """Commit the presence events `presence()` gives (called under the lock, at the
+        room's version then: none to commit, nothing is; None: not known here yet, False
+        is returned), as a change of their own by
+        nobody; False if they could not be (the room changed first: it catches up, and
+        the caller asks again; or the store is in trouble, or its clock held: who is
+        connected is noted once it keeps changes again). Nothing else is touched."""
+        room = self.room
+        async with self.lock:
+            if room.finished:
+                return True  # its events are closed
+            if self.live.problem is not None or _held(room) is not None:
+                return False
+            found = presence()
+            if found is None:
+                return False
+            made = list(found)
+            if not made:
+                return True
+            version = room.version + 1
+            session = room.session
+
+            def make(at: float) -> tuple[RoomSave, Change]:
+                events = tuple(Stamped(version + i, at, event) for i, event in enumerate(made))
+                when = datetime.fromtimestamp(at, UTC)
+                save = replace(clock_at(room.save(), session, at), events=events)
+                return save, Change(events[-1].version, PRESENCE, "", None, when, None, events)
+
+            began = self.live.now()
+            try:
+                events = await asyncio.wait_for(
+                    self.live.commit(room.code, version, make, None), COMMIT_SECONDS
+                )
+            except TimeoutError:
+                self.live.late(began)
+                return False
+            except Conflict:
+                self.conflict(room)
+                return False
+            except Refused:
+                return False
+            room.version = events[-1].version
+            keep_events(room, events)
+            return True
 
     def apply_here(
         self, command: Command, by: str | None, at: float, events: Sequence[Stamped] = ()
@@ -172,6 +261,14 @@ def keep_events(room: Room, events: Sequence[Stamped]) -> None:
         return
     if room.events and fresh[0].version != room.events[-1].version + 1:
         room.events.clear()
+    for stamped in fresh:
+        if room.attendance is None or stamped.version <= room.attendance_version:
+            continue
+        if stamped.version != room.attendance_version + 1:
+            room.attendance = None  # a gap: folded again from the store when needed
+            break
+        room.attendance = attend(room.attendance, stamped.event)
+        room.attendance_version = stamped.version
     room.events.extend(fresh)
     del room.events[:-EVENTS_KEPT]
     room.version_known = fresh[-1].version

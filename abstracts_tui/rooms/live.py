@@ -185,6 +185,21 @@ class LiveRooms(Protocol):
         """Every unfinished room's version, by code. Raises Refused."""
         ...
 
+    async def elsewhere(self, code: str) -> frozenset[str]:
+        """The people other server processes show room `code`'s game to now (none for a
+        store of one process). Raises Refused."""
+        ...
+
+    async def keep_seen(self, name: str, code: str, version: int) -> None:
+        """A screen of `name`'s showed room `code` up to `version` (kept unless a later
+        one is kept already). Raises Refused."""
+        ...
+
+    async def seen(self, name: str, code: str) -> int | None:
+        """The last version of room `code` a screen of `name`'s showed, as kept (None:
+        none). Raises Refused."""
+        ...
+
     async def take_seat(self, code: str, name: str, holder: Holder) -> None:
         """`holder`'s connection plays `name`'s seat from now on. Raises Refused."""
         ...

@@ -31,6 +31,9 @@ class Presences:
         """Room code -> the people other processes show it to, as last told."""
         self.announce: Callable[[str, frozenset[str]], None] | None = None
         """Told of the people shown a room here whenever they change (a shared server)."""
+        self.moved: Callable[[str], None] | None = None
+        """Told of each room whose people connected changed (the rooms write it to the
+        room's events: `attending`)."""
 
     def here(self, code: str) -> frozenset[str]:
         """The people this process shows room `code`'s game to."""
@@ -88,9 +91,13 @@ class Presences:
         self._tell(code, before)
 
     def _tell(self, code: str, before: frozenset[str]) -> None:
+        if self.people(code) == before:
+            return
         followers = self.followers.get(code)
-        if followers is not None and self.people(code) != before:
+        if followers is not None:
             followers()
+        if self.moved is not None:
+            self.moved(code)
 
 
 class RoomPresence:

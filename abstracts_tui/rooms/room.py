@@ -22,6 +22,7 @@ from ..session import Phase, Session
 from ..subscribers import Subscribers
 from .chat import Chat, Rates
 from .events import Stamped
+from .fold import Attendance
 from .kept import Finish, RoomSave, RoomSetup
 from .rows import OPEN_SEAT
 from .terms import RoomTerms
@@ -73,6 +74,10 @@ class Room:
     """Told of each change's events once its command is applied to the live session."""
     version_known: int = 0
     """The last event given to the room here (`gateway.keep_events`): each is told once."""
+    attendance: Attendance | None = None
+    """Who is in the room as its events say, up to `attendance_version` (None: not read
+    yet, or a gap in the events given here: folded again from the store when needed)."""
+    attendance_version: int = 0
     news: Callable[[Room, list[Stamped]], None] | None = None
     """The rooms' own hook for every new event of the room (the players' news in their
     lobbies): not a screen's, so it does not keep the room in memory as `told` does."""

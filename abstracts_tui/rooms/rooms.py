@@ -16,6 +16,11 @@ change (`LiveRooms.held_since`: lost, locked, full) every running clock is held 
 is sent; once it keeps them again the first change of each room is its `Hold`, which
 runs the clock on from where it was held, as every process reads it.
 
+Who is in each room (`presence.Presences`: the screens showing it, here and in other
+processes) is written to its events as a change of its own, by nobody, whenever it
+differs from what they say (`attending` says how often), and the last version each
+person's screen showed of each room is kept in the store (`remember_seen`, `seen_by`).
+
 Reading a room never takes a seat: `take_seat` does, when a player enters their room.
 """
 
@@ -38,11 +43,13 @@ from ..rules import RulesError
 from ..session import Change, Changed, Phase, Session
 from ..subscribers import Subscribers, Subscription
 from .apply import adopt, apply, twin
+from .attending import Attending, Noted
 from .bounds import Coalesced, RoomRates
 from .chat import ChatLine, check_line
 from .derive import events_of, made_event
-from .events import Stamped
-from .gateway import Gateway, keep_events
+from .events import Event, Stamped
+from .fold import Attendance, attend, presence
+from .gateway import PRESENCE, Gateway, keep_events
 from .holder import Holder, new_holder
 from .kept import RECENT_CHANGES, StoredRoom
 from .live import Change as StoredChange
@@ -66,9 +73,9 @@ at the look before: the store has them, and `get` reads one again when it is ask
 FLAG_RETRY_SECONDS = 1.0
 """How soon a flag the store did not take is sent again."""
 SEEN_KEPT = 10_000
-"""How many (person, room) pairs the server remembers the last version a screen of
-theirs showed for (`Rooms.seen`): past that, the oldest are forgotten, and a screen
-coming back to such a room says nothing of what was missed."""
+"""How many (person, room) pairs a process remembers the last version a screen of
+theirs showed for, besides the store (`Rooms.seen`): past that, the oldest are
+forgotten here (the store keeps them all)."""
 
 
 class Rooms:
@@ -82,6 +89,9 @@ class Rooms:
         self.rated = live.rated
         self.presences = presences if presences is not None else Presences()
         """Who is connected to each room's game (the screens showing it follow them)."""
+        self.attending = Attending(self._note_presence, self.spawn)
+        """Writes who is connected to each room to its events, at most once a window."""
+        self.presences.moved = self._presence_moved
         self.listing: Subscribers[[]] = Subscribers()
         """Told when the lobby's lists change: a room made, joined or ended (here or by
         another process), at most every `bounds.LISTING_SECONDS`."""
@@ -107,8 +117,9 @@ class Rooms:
         self.arming: dict[str, Subscription] = {}
         """...and its tie to the room's session."""
         self.seen: dict[tuple[str, str], int] = {}
-        """The last version a screen of each person showed of each room, once it stopped
-        showing it (at most `SEEN_KEPT`, the latest): what a screen coming back missed."""
+        """The last version a screen of each person showed of each room here, once it
+        stopped showing it (at most `SEEN_KEPT`, the latest), as the store is told it
+        (`LiveRooms.keep_seen`): what a screen coming back missed."""
         for stored in live.unfinished():
             room = self._load(stored)
             if room is None:
@@ -139,6 +150,8 @@ class Rooms:
         if self.sweeper is not None:
             self.sweeper.cancel()
         self.telling.cancel()
+        self.attending.cancel()
+        self.presences.moved = None
         for room in self.rooms.values():
             if room.flag_timer is not None:
                 room.flag_timer.cancel()
@@ -211,7 +224,9 @@ class Rooms:
     def _add(self, room: Room) -> None:
         self.rooms[room.code] = room
         self.codes.add(room.code)
-        self.gateways[room.code] = Gateway(room, self.live, self._applied, self._conflict)
+        self.gateways[room.code] = Gateway(
+            room, self.live, self._applied, self._conflict, self._caught_up
+        )
         room.news = self._tell_news
         self._follow_listing(room)
         if room.joiner is not None:
@@ -354,6 +369,9 @@ class Rooms:
     def _conflict(self, room: Room) -> None:
         self.spawn(self.catch_up(room.code))
 
+    async def _caught_up(self, room: Room) -> None:
+        await self.catch_up(room.code)
+
     # -- rooms ----------------------------------------------------------------------------------
 
     # -- events and what each person saw --------------------------------------------------------
@@ -375,16 +393,85 @@ class Rooms:
         return found + [stamped for stamped in room.events if stamped.version >= first]
 
     def remember_seen(self, name: str, code: str, version: int) -> None:
-        """A screen of `name`'s showed room `code` up to `version`, and shows it no more."""
+        """A screen of `name`'s showed room `code` up to `version`, and shows it no more:
+        remembered here at once, and kept in the store (for a restart, and for the
+        other processes of a shared one)."""
         key = (name, code)
-        self.seen.pop(key, None)
-        self.seen[key] = version
+        before = self.seen.pop(key, None)
+        self.seen[key] = max(version, before or 0)
         while len(self.seen) > SEEN_KEPT:
             del self.seen[next(iter(self.seen))]
+        if before is None or version > before:  # else kept already: no write
+            self.spawn(self._keep_seen(name, code, version))
 
-    def seen_by(self, name: str, code: str) -> int | None:
-        """The last version of room `code` a screen of `name`'s showed (None: none here)."""
-        return self.seen.get((name, code))
+    async def _keep_seen(self, name: str, code: str, version: int) -> None:
+        try:
+            await self.live.keep_seen(name, code, version)
+        except Refused as refused:
+            log.warning("what %s saw of room %s is not kept: %s", name, code, refused)
+
+    async def seen_by(self, name: str, code: str) -> int | None:
+        """The last version of room `code` a screen of `name`'s showed, on any process,
+        before or after a restart (None: none did). A person's screens only see a room
+        further: the later of the store's and this process's is the one."""
+        here = self.seen.get((name, code))
+        try:
+            kept = await self.live.seen(name, code)
+        except Refused:
+            return here
+        if kept is None or here is None:
+            return kept if here is None else here
+        return max(kept, here)
+
+    # -- who is in each room --------------------------------------------------------------------
+
+    def _presence_moved(self, code: str) -> None:
+        """Who is connected to room `code` changed: written at once if a player came or
+        went, else with the watchers' window (`attending`)."""
+        room = self.rooms.get(code)
+        attendance = room.attendance if room is not None else None
+        players = set(room.players) if room is not None else set()
+        urgent = attendance is None or attendance.here != players & self.presences.people(code)
+        self.attending.ask(code, urgent=urgent)
+
+    async def _note_presence(self, code: str) -> Noted:
+        """Write who is connected to room `code` now to its events, if they say otherwise
+        (`attending`: called at most once a window per room)."""
+        room = self.rooms.get(code)
+        gateway = self.gateways.get(code)
+        if room is None or gateway is None or room.finished:
+            return Noted.NOTHING
+        try:
+            if room.attendance is None:
+                await self._read_attendance(room)
+            connected = self.presences.here(code) | await self.live.elsewhere(code)
+        except Refused:
+            return Noted.LATER
+        version = room.version
+
+        def found() -> list[Event] | None:
+            attendance = room.attendance
+            if attendance is None or room.attendance_version != room.version:
+                room.attendance = None  # read again first: it changed meanwhile
+                return None
+            return list(presence(attendance, room.players, connected))
+
+        if not await gateway.note(found):
+            return Noted.NOTHING if room.finished else Noted.LATER
+        return Noted.WROTE if room.version != version else Noted.NOTHING
+
+    async def _read_attendance(self, room: Room) -> None:
+        """Who is in `room` as all its events say (read from the store if need be)."""
+        events = await self.events_since(room, 0)
+        attendance = Attendance()
+        last = 0
+        for stamped in events:
+            if stamped.version != last + 1:
+                return  # not all there: read again later
+            attendance = attend(attendance, stamped.event)
+            last = stamped.version
+        if room.attendance is None and last == room.version:
+            room.attendance, room.attendance_version = attendance, last
 
     # -- rooms ----------------------------------------------------------------------------------
 
@@ -464,6 +551,7 @@ class Rooms:
                 raise RoomError(str(refused)) from None
             self.codes.add(code)
             if kept:
+                room.attendance = Attendance()  # nobody in it yet: its screen says so
                 keep_events(room, [first])
                 if not rematch:
                     self.rates.take(creator)
@@ -712,6 +800,12 @@ class Rooms:
         """Apply a change read from the store, with its events; False if it does not fit
         the room here."""
         room = gateway.room
+        if change.kind == PRESENCE:  # who is in the room: events only, no command
+            keep_events(room, events)
+            room.version = change.version
+            if room.code in self.presences.followers:
+                self._presence_moved(room.code)  # it may say otherwise than who is here
+            return True
         try:
             command = decode(change.kind, change.value)
         except CommandError as error:

@@ -18,12 +18,15 @@ from typing import TYPE_CHECKING
 
 from ..rules import RulesError
 from .events import (
+    Arrived,
+    Back,
     ChatSaid,
     ClockHeld,
     Ended,
     Event,
     Joined,
     KomiSet,
+    Left,
     Made,
     MovePlayed,
     OfferDeclined,
@@ -36,6 +39,7 @@ from .events import (
     Swapped,
     TakenBack,
     Unknown,
+    Watching,
 )
 from .play import TAKEBACK
 from .rows import OPEN_SEAT
@@ -97,11 +101,27 @@ def _declined_told(event: OfferDeclined, viewer: str) -> str:
     return "Rematch declined." if event.by == viewer else f"{event.by} declined the rematch."
 
 
-def told(event: Event, viewer: str, people: Sequence[str]) -> list[str]:
+def watching_text(count: int) -> str:
+    """`2 watching.`, `Nobody watching.`"""
+    return f"{count} watching." if count else "Nobody watching."
+
+
+def told(event: Event, viewer: str, people: Sequence[str], *, over: bool = False) -> list[str]:
     """The lines `viewer` is told of `event` as it happens, in line mode's words (none for
-    what is not said as it happens: the room made, a clock held); `people`: the room's
-    players (a viewer who is not one watches). A chat line is one line, unwrapped."""
+    what is not said as it happens: the room made, a clock held, a player's arrival,
+    which their joining said, and the viewer's own coming and going); `people`: the
+    room's players (a viewer who is not one watches); `over`: the game is over (a seat
+    is kept while it is not). A chat line is one line, unwrapped."""
     match event:
+        case Left(name) if name != viewer:
+            kept = "" if over else "; their seat is kept"
+            return [f"{name} has left the room{kept}."]
+        case Back(name) if name != viewer:
+            return [f"{name} is back in the room."]
+        case Watching(count):
+            return [watching_text(count)]
+        case Arrived() | Left() | Back():
+            return []
         case Joined(name):
             return [f"{name} joined the room: the game begins."]
         case KomiSet(by, komi):
@@ -145,6 +165,8 @@ def unarrived(events: Sequence[Stamped]) -> set[str]:
         event = stamped.event
         if isinstance(event, Made | Joined):
             waiting.add(event.creator if isinstance(event, Made) else event.name)
+        elif isinstance(event, Arrived | Back):
+            waiting.discard(event.name)
         else:
             waiting.discard(getattr(event, "by", None) or "")
     return waiting
@@ -193,9 +215,13 @@ def _said_in_passing(event: Event, viewer: str) -> str | None:
             return f"{_name(by, viewer)} accepted the rematch, in room {room}"
         case Ended():
             return _end_words(event, viewer)
+        case Left(name) if name != viewer:
+            return f"{name} left the room"
+        case Back(name) if name != viewer:
+            return f"{name} came back"
         case Unknown():
             return "something happened that this version does not know how to say"
-    return None  # the room made, a clock held, chat and ratings: said apart
+    return None  # the room made, a clock held, chat, ratings and watchers: said apart
 
 
 def _movers(events: list[Event], viewer: str) -> str:
@@ -216,6 +242,7 @@ def missed(events: Sequence[Stamped], viewer: str) -> str | None:
     run: list[Event] = []
     chat = 0
     rated: list[str] = []
+    watching: int | None = None
 
     def end_run() -> None:
         if len(run) > MISSED_MOVES:
@@ -232,6 +259,8 @@ def missed(events: Sequence[Stamped], viewer: str) -> str | None:
         end_run()
         if isinstance(event, ChatSaid):
             chat += 1
+        elif isinstance(event, Watching):
+            watching = event.count
         elif isinstance(event, Rated):
             rated.append(rated_text(event))
         else:
@@ -243,6 +272,8 @@ def missed(events: Sequence[Stamped], viewer: str) -> str | None:
         clauses.append(
             "a line was said in the chat" if chat == 1 else f"{chat} lines were said in the chat"
         )
+    if watching is not None:
+        clauses.append(f"{watching} watching now" if watching else "nobody watches now")
     if not clauses and not rated:
         return None
     text = f"While you were away: {'; '.join(clauses)}." if clauses else "While you were away:"

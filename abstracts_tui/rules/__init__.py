@@ -1,7 +1,8 @@
 """The rules of the five games: pure Python, no user interface.
 
 Use `new_game("petrify", size=8)` or a game class (`Petrify.new()`), then
-`legal_moves()`, `play()`, `undo()`, `score()`, `outcome()` and `position()`.
+`legal_moves()`, `play()`, `undo()`, `score()`, `outcome()` and `position()`;
+`view()` gives the position as a typed value of the game's own kind (`rules.views`).
 
 The games' modules are imported on first use of a name that needs them (`GAMES`, a game
 class, `new_game`...), so that what only needs the catalogue of games (names, titles,
@@ -32,6 +33,14 @@ if TYPE_CHECKING:
     from .petrify import Petrify
     from .pilo import Pilo
     from .registry import GAMES, game_class, load_position, new_game
+    from .views import (
+        EgotziView,
+        GameView,
+        LinageView,
+        PartitionsView,
+        PetrifyView,
+        PiloView,
+    )
 
 _LAZY = {
     "PASS": "base",
@@ -50,6 +59,12 @@ _LAZY = {
     "game_class": "registry",
     "load_position": "registry",
     "new_game": "registry",
+    "EgotziView": "views",
+    "GameView": "views",
+    "LinageView": "views",
+    "PartitionsView": "views",
+    "PetrifyView": "views",
+    "PiloView": "views",
 }
 """The module of each name imported on first use."""
 
@@ -69,19 +84,25 @@ __all__ = [
     "PASS",
     "SWAP",
     "Egotzi",
+    "EgotziView",
     "Game",
     "GameInfo",
+    "GameView",
     "IllegalMoveError",
     "Linage",
+    "LinageView",
     "Move",
     "MoveSyntaxError",
     "OptionError",
     "Options",
     "Outcome",
     "Partitions",
+    "PartitionsView",
     "Petrify",
+    "PetrifyView",
     "Piece",
     "Pilo",
+    "PiloView",
     "PositionError",
     "RulesError",
     "Score",

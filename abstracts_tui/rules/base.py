@@ -30,6 +30,7 @@ from .errors import (
     shown,
 )
 from .geometry import LETTERS, Geometry, HexGrid
+from .views import GameView
 
 Move = int
 PASS: Move = -1
@@ -122,6 +123,12 @@ class Game(ABC):
     @abstractmethod
     def _apply(self, move: Move) -> None:
         """Play a legal move (no checks)."""
+
+    @abstractmethod
+    def view(self) -> GameView:
+        """The position as a typed, read-only value of this game's own kind (`rules.views`):
+        its bitboards in the game's layout and its counters, named field by field, for
+        code outside the rules that works on the same bits (the compiled core)."""
 
     # -- rules ----------------------------------------------------------------------
 

@@ -42,6 +42,7 @@ from .catalogue import EGOTZI, GameInfo, Options, format_number
 from .errors import PositionError
 from .geometry import SquareGrid
 from .pairs import Group, cancel
+from .views import EgotziView
 
 INFO = EGOTZI
 
@@ -230,6 +231,9 @@ class Egotzi(Game):
 
     def _set_state(self, state: object) -> None:
         self._black, self._white, self._swap_ok = cast(tuple[int, int, bool], state)
+
+    def view(self) -> EgotziView:
+        return EgotziView(self._black, self._white, self._swap_ok)
 
     def _apply(self, move: Move) -> None:
         if move == SWAP:

@@ -25,6 +25,7 @@ from .base import PASS, SWAP, Game, Move, Outcome, Piece, Score
 from .catalogue import LINAGE, Options, format_number
 from .errors import PositionError, shown
 from .geometry import SquareGrid
+from .views import LinageView
 
 INFO = LINAGE
 
@@ -361,6 +362,9 @@ class Linage(Game):
 
     def _set_state(self, state: object) -> None:
         self._empty, self._turn, self._passes = state  # type: ignore[misc]
+
+    def view(self) -> LinageView:
+        return LinageView(self._empty, self._turn, self._passes)
 
     def _apply(self, move: Move) -> None:
         if move == PASS:

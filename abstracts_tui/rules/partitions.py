@@ -36,6 +36,7 @@ from .base import PASS, SWAP, Game, Move, Outcome, Piece, Score, colour_masks
 from .catalogue import PARTITIONS, GameInfo, Options
 from .errors import PositionError
 from .geometry import HexGrid
+from .views import PartitionsView
 
 INFO = PARTITIONS
 
@@ -360,6 +361,9 @@ class Partitions(Game):
 
     def _set_state(self, state: object) -> None:
         self._white, self._black, self._turn = cast(tuple[int, int, int], state)
+
+    def view(self) -> PartitionsView:
+        return PartitionsView(self._white, self._black, self._turn)
 
     def _apply(self, move: Move) -> None:
         if self._turn:

@@ -24,6 +24,7 @@ from .squares import (
     slide_target,
     uniform_below,
 )
+from .views import PetrifyView
 
 INFO = PETRIFY
 
@@ -116,6 +117,18 @@ class Petrify(SlidingCaptureGame):
             self._last,
             self._swap,
         ) = state  # type: ignore[misc]
+
+    def view(self) -> PetrifyView:
+        last = self._last
+        return PetrifyView(
+            self._pieces0,
+            self._pieces1,
+            self._blocks,
+            self._turn,
+            self._passes,
+            None if last == NO_COLOUR else last,
+            bool(self._swap),
+        )
 
     def _apply(self, move: Move) -> None:
         if move == PASS:

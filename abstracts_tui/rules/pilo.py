@@ -27,6 +27,7 @@ from .squares import (
     slide_target,
     uniform_below,
 )
+from .views import PiloView
 
 INFO = PILO
 
@@ -83,6 +84,20 @@ class Pilo(SlidingCaptureGame):
             self._last,
             self._swap,
         ) = state  # type: ignore[misc]
+
+    def view(self) -> PiloView:
+        last = self._last
+        return PiloView(
+            self._pieces0,
+            self._pieces1,
+            self._blocks,
+            self._tall,
+            self._levels,
+            self._turn,
+            self._passes,
+            None if last == NO_COLOUR else last,
+            bool(self._swap),
+        )
 
     def height_at(self, cell: int) -> int:
         """The height of the stack on `cell`, 0 when there is none."""

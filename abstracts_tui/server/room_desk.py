@@ -224,7 +224,7 @@ class RoomDesk:
             case Since(code, int(version)):
                 return await self.since(str(code), version)
             case Seen(code):
-                return self.rooms.seen_by(self.user, str(code).strip().lower())
+                return await self.rooms.seen_by(self.user, str(code).strip().lower())
             case Send(code, command) if isinstance(command, Command):
                 await self.rooms.send(self.room(code), command, self.holder)
             case Ratings(game, names, end):

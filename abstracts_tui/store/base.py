@@ -78,6 +78,15 @@ class Store(Protocol):
 
     def room(self, code: str) -> StoredRoom | None: ...
 
+    def keep_seen(self, name: str, code: str, version: int) -> None:
+        """A screen of `name`'s showed room `code` up to `version`: kept, unless a later
+        version is kept for them already."""
+        ...
+
+    def seen(self, name: str, code: str) -> int | None:
+        """The last version of room `code` a screen of `name`'s showed (None: none)."""
+        ...
+
     def rooms(
         self,
         *,

@@ -14,7 +14,9 @@ The database is the truth (see `rooms.rooms` for what each process keeps):
   monotonic clock plus its offset to the database's;
 - who is connected to a room's game is known across processes (`presence`: a row per
   room and person each process shows the game to; a process killed is gone with its
-  lock), read at once when told and every second;
+  lock), read at once when told and every second; what it changes is written to the
+  room's events by whichever process commits it first (`rooms.attending`): the others'
+  commits of the same find the room changed, catch up, and have nothing to write;
 - while the database cannot be reached the players are told, commands are refused at
   once, every room's running clock is held from the last moment the database answered
   (or the moment a command it did not answer in time was asked: `late`), and the
@@ -61,6 +63,7 @@ from .postgres import (
     discard_room,
     events,
     hold_process,
+    keep_seen,
     open_session,
     presence_elsewhere,
     read_presence_elsewhere,
@@ -70,6 +73,7 @@ from .postgres import (
     restore_sessions,
     room_row,
     seats,
+    seen,
     set_presence,
     take_seat,
     versions,
@@ -406,6 +410,16 @@ class LivePostgres:
 
     async def versions(self) -> dict[str, int]:
         return await self._call(versions)
+
+    async def elsewhere(self, code: str) -> frozenset[str]:
+        found = await self._call(presence_elsewhere, self.process, [code])
+        return found.get(code, frozenset())
+
+    async def keep_seen(self, name: str, code: str, version: int) -> None:
+        await self._call(keep_seen, name, code, version)
+
+    async def seen(self, name: str, code: str) -> int | None:
+        return await self._call(seen, name, code)
 
     async def take_seat(self, code: str, name: str, holder: Holder) -> None:
         await self._call(take_seat, code, name, holder.token)

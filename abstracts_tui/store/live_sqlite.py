@@ -285,6 +285,21 @@ class LiveSqlite:
     async def versions(self) -> dict[str, int]:
         return dict(self.versions_here)
 
+    async def elsewhere(self, code: str) -> frozenset[str]:
+        return frozenset()  # one process shows every screen
+
+    async def keep_seen(self, name: str, code: str, version: int) -> None:
+        try:
+            await asyncio.to_thread(self.store.keep_seen, name, code, version)
+        except StoreError as error:
+            raise Refused(str(error)) from None
+
+    async def seen(self, name: str, code: str) -> int | None:
+        try:
+            return await asyncio.to_thread(self.store.seen, name, code)
+        except StoreError as error:
+            raise Refused(str(error)) from None
+
     async def take_seat(self, code: str, name: str, holder: Holder) -> None:
         self.held.setdefault(code, {})[name] = holder.token
 

@@ -194,6 +194,27 @@ MIGRATIONS = (
             )""",
         ),
     ),
+    Migration(
+        7,
+        "who is in each room as events, and the last version each person saw of each room",
+        (
+            # A change that only says who is in the room (its presence events) has kind
+            # `presence` and no command.
+            "ALTER TABLE room_changes DROP CONSTRAINT room_changes_kind_check",
+            "ALTER TABLE room_changes ADD CONSTRAINT room_changes_kind_check "
+            "CHECK (kind IN ('join', 'komi', 'side', 'move', 'flag', "
+            "'resign', 'abort', 'takeback', 'rematch', 'chat', 'hold', 'presence'))",
+            # One row per person and room a screen of theirs showed: the last version
+            # it showed (only ever raised), for what a screen coming back missed.
+            """CREATE TABLE seen (
+                name TEXT NOT NULL,
+                code TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                at TIMESTAMPTZ NOT NULL,
+                PRIMARY KEY (name, code)
+            )""",
+        ),
+    ),
 )
 
 

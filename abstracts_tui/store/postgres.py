@@ -257,6 +257,14 @@ class PostgresStore:
             notify_room(db, room.code, int(version))
         return int(version), added
 
+    def keep_seen(self, name: str, code: str, version: int) -> None:
+        with failures(), self.pool.connection() as db:
+            keep_seen(db, name, code, version)
+
+    def seen(self, name: str, code: str) -> int | None:
+        with failures(), self.pool.connection() as db:
+            return seen(db, name, code)
+
     def import_room(self, room: RoomSave, when: datetime) -> bool:
         with self._transaction() as db:
             inserted = db.execute(
@@ -486,7 +494,7 @@ def discard_room(db: Db, code: str) -> bool:
         ).fetchone()
         if found is None:
             return False
-        for table in ("room_changes", "room_events", "seats", "rooms"):
+        for table in ("room_changes", "room_events", "seats", "seen", "rooms"):
             db.execute(f"DELETE FROM {table} WHERE code = %s".encode(), (code,))
     return True
 
@@ -766,6 +774,26 @@ def restore_seats(db: Db, held: list[tuple[str, str, str]]) -> None:
 
 
 # -- who is connected ---------------------------------------------------------------------
+
+
+def keep_seen(db: Db, name: str, code: str, version: int) -> None:
+    """A screen of `name`'s showed room `code` up to `version` (kept unless a later one is)."""
+    with failures(), db.transaction():
+        db.execute(
+            "INSERT INTO seen (name, code, version, at) VALUES (%s, %s, %s, now()) "
+            "ON CONFLICT (name, code) DO UPDATE SET version = excluded.version, "
+            "at = excluded.at WHERE excluded.version > seen.version",
+            (name, code, version),
+        )
+
+
+def seen(db: Db, name: str, code: str) -> int | None:
+    """The last version of room `code` a screen of `name`'s showed (None: none)."""
+    with failures():
+        row = db.execute(
+            "SELECT version FROM seen WHERE name = %s AND code = %s", (name, code)
+        ).fetchone()
+    return int(row[0]) if row is not None else None
 
 
 def set_presence(db: Db, process: int, code: str, names: Collection[str]) -> None:

@@ -109,6 +109,21 @@ MIGRATIONS = (
             )""",
         ),
     ),
+    Migration(
+        6,
+        "the last version each person saw of each room",
+        (
+            # One row per person and room a screen of theirs showed: the last version
+            # it showed (only ever raised), for what a screen coming back missed.
+            """CREATE TABLE seen (
+                name TEXT NOT NULL,
+                code TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                at TEXT NOT NULL,
+                PRIMARY KEY (name, code)
+            )""",
+        ),
+    ),
 )
 
 

@@ -382,6 +382,21 @@ class SqliteStore:
                 self._damage(f"a room's event cannot be read: {error}")
             raise StoreError(DAMAGED) from None
 
+    # -- what each person saw -----------------------------------------------------------------
+
+    def keep_seen(self, name: str, code: str, version: int) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO seen (name, code, version, at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (name, code) DO UPDATE SET version = excluded.version, "
+                "at = excluded.at WHERE excluded.version > seen.version",
+                (name, code, version, now()),
+            )
+
+    def seen(self, name: str, code: str) -> int | None:
+        rows = self._read("SELECT version FROM seen WHERE name = ? AND code = ?", (name, code))
+        return int(rows[0]["version"]) if rows else None
+
     def without_events(self) -> list[str]:
         """The rooms that have no events (kept before rooms had them)."""
         rows = self._read(
@@ -418,11 +433,12 @@ class SqliteStore:
 
     def discard_room(self, code: str) -> bool:
         with self._transaction() as db:
-            db.execute(
-                "DELETE FROM room_events WHERE code = ? AND EXISTS "
-                "(SELECT 1 FROM rooms WHERE code = ? AND joiner IS NULL)",
-                (code, code),
-            )
+            for table in ("room_events", "seen"):
+                db.execute(
+                    f"DELETE FROM {table} WHERE code = ? AND EXISTS "
+                    "(SELECT 1 FROM rooms WHERE code = ? AND joiner IS NULL)",
+                    (code, code),
+                )
             deleted = db.execute(
                 "DELETE FROM rooms WHERE code = ? AND joiner IS NULL", (code,)
             ).rowcount

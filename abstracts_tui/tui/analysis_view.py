@@ -61,13 +61,14 @@ def mark(candidate: Candidate) -> str:
     return "?" if candidate.visits < UNCERTAIN_VISITS else " "
 
 
-def figure(candidate: Candidate) -> str:
+def figure(game: Game, candidate: Candidate) -> str:
     """The side to move's chance with `candidate`, with its mark: `61% `, `91%?`; a proof
     `100%!` or `0%!` (only a proof reads 100% or 0%); `-?` where the visits are too few
     for any figure (`Candidate.few_visits`)."""
-    if candidate.few_visits:
+    shown = candidate.shown_winrate(game)
+    if shown is None:
         return "-?"
-    return percent(candidate.winrate, candidate.proven) + mark(candidate)
+    return percent(shown, candidate.proven) + mark(candidate)
 
 
 def shown_candidates(candidates: Sequence[Candidate]) -> list[Candidate]:
@@ -75,17 +76,21 @@ def shown_candidates(candidates: Sequence[Candidate]) -> list[Candidate]:
     return sorted(candidates, key=lambda c: -c.visits)[:SHOWN_CANDIDATES]
 
 
-def eval_bar(first_winrate: float, game: Game, *, ascii: bool = False) -> str:
+def eval_bar(
+    first_winrate: float, game: Game, *, ascii: bool = False, score: float | None = None
+) -> str:
     """The side to move's share of a bar, and its chance named below it (`first_winrate`
-    is the first colour's, as the record keeps it):
+    is the first colour's, as the record keeps it), with its expected `score` (the side
+    to move's, e.g. the search's best candidate's `shown_score`) when given:
 
     `██████████░░░░░░`
-    `Orange's chance 62%`
+    `Orange's chance 62%, ahead by 1.5`
     """
     share = first_share(game, first_winrate)  # the first colour's is the mover's or not
     filled = round(share * BAR_WIDTH)
     full, empty = ("#", "-") if ascii else ("█", "░")
-    return f"{full * filled}{empty * (BAR_WIDTH - filled)}\n{chance_words(game, share)}"
+    words = chance_words(game, share, score=score)
+    return f"{full * filled}{empty * (BAR_WIDTH - filled)}\n{words}"
 
 
 def candidates_text(
@@ -109,7 +114,7 @@ def candidates_text(
     ]
     marks = set()
     for name, count, candidate in zip(names, counts, candidates, strict=True):
-        shown = figure(candidate)
+        shown = figure(game, candidate)
         marks.add(shown[-1])
         lines.append(f"  {name:<{name_width}}{shown:>{len(head) + 1}}{count:>{count_width}}")
     if "!" in marks:

@@ -120,7 +120,9 @@ def analysis_speed(seconds: float, rounds: int) -> list[tuple[float, float]]:
                 await pilot.pause(seconds)
                 screen = app.screen
                 assert isinstance(screen, PlayScreen)
-                search = screen.searches.search("analysis")
+                from .computer import Kind
+
+                search = screen.searches.search(Kind.ANALYSIS)
                 assert search is not None
                 return float(search.playouts_per_second)
 

@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
@@ -58,12 +59,23 @@ def seed() -> int | None:
     return whole_number(os.environ, SEED_VARIABLE, 0)
 
 
+class Kind(StrEnum):
+    """What a search is for (at most one job of each kind runs for a screen)."""
+
+    TURN = "turn"
+    """The computer's decision: komi, a side or a move."""
+    HINT = "hint"
+    ANALYSIS = "analysis"
+    """The continuous search of the position shown in analysis mode."""
+    REVIEW = "review"
+    """The review of every move of a line."""
+
+
 @dataclass
 class Job:
     """One search under way: what it is for, where it started, and how to stop it."""
 
-    kind: str
-    """`turn` (the computer's decision), `hint`, `analysis` or `review`."""
+    kind: Kind
     node: RecordNode
     phase: Phase
     thinker: Thinker
@@ -102,14 +114,14 @@ class Searches:
     def __init__(self, owner: Widget, session: Session) -> None:
         self.owner = owner
         self.session = session
-        self.jobs: dict[str, Job] = {}
-        self.done: dict[str, Job] = {}
+        self.jobs: dict[Kind, Job] = {}
+        self.done: dict[Kind, Job] = {}
         """The last finished job of each kind, whose search the panel goes on showing."""
 
-    def busy(self, kind: str) -> bool:
+    def busy(self, kind: Kind) -> bool:
         return kind in self.jobs
 
-    def search(self, kind: str) -> Search | None:
+    def search(self, kind: Kind) -> Search | None:
         """The search of the job of `kind` (read live by the screen's timer), or of the
         last one finished if it searched the position shown now."""
         job = self.jobs.get(kind) or self.done.get(kind)
@@ -117,7 +129,7 @@ class Searches:
             return None
         return job.thinker.search
 
-    def start(self, kind: str, work: Callable[[Thinker], Any], **more: Any) -> Job:
+    def start(self, kind: Kind, work: Callable[[Thinker], Any], **more: Any) -> Job:
         """Run `work(thinker)` in a thread worker, which posts `SearchDone` when it ends."""
         self.cancel(kind)
         session = self.session
@@ -141,12 +153,12 @@ class Searches:
         if self.jobs.get(job.kind) is job:
             del self.jobs[job.kind]
             self.done[job.kind] = job
-        if job.kind == "review":
+        if job.kind is Kind.REVIEW:
             return not job.cancelled
         session = self.session
         return not (job.cancelled or session.node is not job.node or session.phase is not job.phase)
 
-    def hurry(self, kind: str) -> bool:
+    def hurry(self, kind: Kind) -> bool:
         """Stop the job of `kind` and use what it found so far; False if none runs."""
         job = self.jobs.get(kind)
         if job is None:
@@ -154,7 +166,7 @@ class Searches:
         job.stop()
         return True
 
-    def cancel(self, kind: str) -> None:
+    def cancel(self, kind: Kind) -> None:
         """Stop the job of `kind` and drop its result."""
         self.done.pop(kind, None)
         job = self.jobs.pop(kind, None)
@@ -186,9 +198,9 @@ class Searches:
             wait_for_pace(started, pace, lambda: thinker.stopped)
             return move
 
-        self.start("turn", work)
+        self.start(Kind.TURN, work)
 
-    def analyse(self, budget: Budget, kind: str) -> None:
+    def analyse(self, budget: Budget, kind: Kind) -> None:
         """Search the current position; the result is the candidates, best first (a
         `hint`'s: its best one as a `Hint`, which says how many it was the best of)."""
         game = self.session.game.copy()
@@ -198,7 +210,7 @@ class Searches:
             thinker.search = search
             if not thinker.stopped:
                 search.run(budget)
-            if kind == "hint":
+            if kind is Kind.HINT:
                 best = Hint.best_of(search.candidates())
                 return [] if best is None else [best]
             return search.candidates(5)
@@ -222,7 +234,7 @@ class Searches:
             return reviewer.run(progress)
 
         more = {"nodes": tuple(nodes), "reviewer": reviewer, "progress": (0, len(nodes))}
-        started.append(self.start("review", work, **more))
+        started.append(self.start(Kind.REVIEW, work, **more))
         return started[0]
 
 

@@ -138,7 +138,8 @@ def scopes(classes: list[type[DOMNode]]) -> list[list[Binding]]:
     found = []
     for screen in (cls for cls in classes if issubclass(cls, Screen)):
         module = vars(importlib.import_module(screen.__module__)).values()
-        used = [w for w in widgets if any(isinstance(n, type) and issubclass(w, n) for n in module)]
+        classes_used = [n for n in module if isinstance(n, type) and issubclass(n, DOMNode)]
+        used = [w for w in widgets if any(issubclass(w, n) for n in classes_used)]
         keys = [b for cls in (screen, *used) for b in bindings_of(cls, own=True)]
         found.append(keys + app_keys)
     return found

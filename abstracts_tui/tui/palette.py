@@ -71,6 +71,19 @@ def commands(app: Host, screen: Screen[object]) -> Iterator[SystemCommand]:
         "Theme, each key, the computer's level, ASCII drawing and line mode",
         app.action_settings,
     )
+    yield SystemCommand(
+        "Puzzles",
+        "Positions where one move alone wins, as the solver proves: find it",
+        partial(open_puzzles, app),
+    )
+
+
+def open_puzzles(app: Host) -> None:
+    """The puzzle screen with every shipped puzzle (`tui/screens/puzzle.py`)."""
+    from ..puzzles.shipped import load_all
+    from .screens.puzzle import PuzzleScreen
+
+    app.push_screen(PuzzleScreen(load_all(), ascii=app.ascii))
 
 
 def choose_theme(app: Host, name: str) -> str:

@@ -1,7 +1,9 @@
 """A game review in the analysis panel: each person's accuracy and biggest mistakes, each
 mistake a link to its position.
 
-Plain functions from a `Review` to text, so that they can be tested without a screen.
+Plain functions from a `Review` to text, so that they can be tested without a screen;
+which mistakes are listed, and in which order the keys go through them, is
+`abstracts_tui/play/review.py`'s.
 Losses are the mover's: how much of their own chance the move gave away, as in
 `abstracts-tui review`.
 """
@@ -13,41 +15,8 @@ from collections.abc import Sequence
 from rich.style import Style
 from rich.text import Text
 
-from ..engine.review import MoveReview, Review
-
-SHOWN_MISTAKES = 3
-"""Mistakes listed per person (as `abstracts-tui review` does by default)."""
-
-
-def mistakes_in_order(review: Review) -> list[MoveReview]:
-    """The mistakes the panel lists, in the order of the game (the keys step through
-    them in this order)."""
-    listed = [m for person in (0, 1) for m in review.mistakes(person, SHOWN_MISTAKES)]
-    return sorted(listed, key=lambda m: m.number)
-
-
-def next_mistake(review: Review, here: int, step: int) -> int | None:
-    """The number of the listed mistake after (`step` 1) or before (-1) the position
-    `here` (0 at the start of the reviewed line, -1 off it), round the end; None if none.
-    A mistake's position is the one its move was played in: its number - 1."""
-    numbers = [m.number for m in mistakes_in_order(review)]
-    if not numbers:
-        return None
-    if step > 0:
-        return next((n for n in numbers if n - 1 > here), numbers[0])
-    return next((n for n in reversed(numbers) if n - 1 < here), numbers[-1])
-
-
-def next_biggest(review: Review, shown: int | None) -> int | None:
-    """The number of the listed mistake that lost most, or, where `shown` is the number
-    of a listed mistake, the one that lost most after it (round to the biggest again);
-    None if none."""
-    numbers = [m.number for m in sorted(mistakes_in_order(review), key=lambda m: -m.loss)]
-    if not numbers:
-        return None
-    if shown in numbers:
-        return numbers[(numbers.index(shown) + 1) % len(numbers)]
-    return numbers[0]
+from ..engine.review import Review
+from ..play.review import SHOWN_MISTAKES
 
 
 def mistake_line(review: Review, number: int) -> int | None:
@@ -80,7 +49,7 @@ def review_text(
         for m in found:
             best = f" {m.best}" if m.best else ""
             line = f"  {m.number:>3}. {m.name:<6}{-100 * m.loss:6.1f}%{best}"
-            click = Style(meta={"@click": f"screen.go_to_mistake({m.number})"})
+            click = Style(meta={"@click": f"screen.study('go_to_mistake', {m.number})"})
             text.append(line, click + Style(reverse=True) if m.number == shown else click)
             text.append("\n")
     text.append("! the biggest first, . , in order,\nor a click: go to a mistake")

@@ -22,7 +22,7 @@ EGOTZI_QUICK_PROOF = "egotzi size=5,variant=standard .b.bw/b.b.w/bw.w./w.b.w/bbb
 used to leave e3 (a win too) at `visits 2 winrate 0.000`."""
 VALUES = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 ANALYZE_LINE = re.compile(
-    r"move (\S+) visits (\d+) winrate (\d\.\d{3}|-) pv (\S+(?: \S+)*?)"
+    r"move (\S+) visits (\d+) winrate (\d\.\d{3}|-) score (?:[+-]\d+\.\d|-) pv (\S+(?: \S+)*?)"
     r"(?: proven (win|loss|draw))?"
 )
 """An `analyze` line as the protocol documents it."""

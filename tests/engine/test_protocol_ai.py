@@ -25,7 +25,8 @@ def core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
 
 
 ANALYZE_LINE = re.compile(
-    r"move (\S+) visits (\d+) winrate (0\.\d{3}|1\.000|-) pv (\S+(?: \S+)*?)"
+    r"move (\S+) visits (\d+) winrate (0\.\d{3}|1\.000|-) score (?:[+-]\d+\.\d|-) "
+    r"pv (\S+(?: \S+)*?)"
     r"(?: proven (win|loss|draw))?"
 )
 EGOTZI_WIN = "egotzi size=5,variant=standard bbbbw/ww.w./www.w/.b.bw/bbbbw black swap=no"
@@ -248,6 +249,12 @@ def test_the_match_script_runs_a_short_match() -> None:
     row = re.search(r"^egotzi +5 +2 +(\d+) +(\d+) +(\d+) ", done.stdout, re.MULTILINE)
     assert row, done.stdout
     assert sum(map(int, row.groups())) == 2
+    # Each player says which package and which search core it measures.
+    from abstracts_tui import __version__
+    from abstracts_tui.engine.core_status import describe
+
+    said = f"A=engine:0.01: abstracts-tui {__version__}, {describe()}"
+    assert said in done.stdout.splitlines(), done.stdout
 
 
 def test_search_info_tells_what_the_last_search_did(core: str) -> None:

@@ -130,7 +130,7 @@ def test_review_command_does_not_call_the_best_swap_a_mistake(tmp_path: Path, co
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[3].split() == ["2", "Bob", "swap", "swap", *lines[3].split()[4:6], "0.0%"]
+    assert lines[3].split() == ["2", "Bob", "swap", "swap", *lines[3].split()[4:6], "0.0%", "0.0"]
     bob = next(line for line in lines if line.startswith("Biggest mistakes of Bob:"))
     assert "swap" not in bob
 

@@ -179,7 +179,8 @@ def test_the_computer_moves_and_a_hint_and_an_analysis_are_sentences(tmp_path: P
     hint = term.wait_for("Hint: ")
     # The app's words: the side to move's chance, named, and what the hint was best of.
     assert re.fullmatch(
-        r"Hint: \w+ - White's chance \d+%(, a proven \w+)? \(best of \d+ moves tried\); "
+        r"Hint: \w+ - White's chance \d+%, (ahead|behind) by \d+(\.\d)? "
+        r"\(best of \d+ moves tried\); "
         r"the line [\w -]+\.",
         hint,
     ), hint

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from abstracts_tui.commands import ChooseSide, Flag, Play, SetKomi
+from abstracts_tui.commands import ChooseSide, Flag, Play, Say, SetKomi
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.rooms import gateway
 from abstracts_tui.rooms.holder import Holder, new_holder
@@ -187,9 +187,37 @@ def test_another_process_that_committed_first_refuses_the_command_then_shows_its
         await two.join(there, bob)
         with pytest.raises(RoomError, match="the game changed meanwhile: look again"):
             await one.join(here, carl)
-        assert here.joiner is None and here.version == 1  # nothing changed here
-        await until(lambda: here.joiner == "bob")  # the catch-up shows Bob's join
-        assert here.version == 2 and here.session.people == ("ann", "bob")
+        # Refused once caught up: the room here shows Bob's join, not Carl's.
+        assert here.joiner == "bob" and here.version == 2
+        assert here.session.people == ("ann", "bob")
+        await one.close()
+        await two.close()
+
+    asyncio.run(play())
+
+
+def test_a_move_that_another_processs_chat_beat_to_the_store_is_sent_again(
+    database_url: str,
+) -> None:
+    """A chat line (or somebody coming or going) committed by another process first
+    changes nothing the move was decided on: the move is sent again once caught up,
+    not refused as "the game changed meanwhile"."""
+    opener = postgres_rooms(database_url)
+    ann, bob = new_holder("ann"), new_holder("bob")
+
+    async def play() -> None:
+        one, two = await started(opener), await started(opener)
+        here = await game(one, Setup("petrify"), ann, bob)
+        there = await two.get(here.code)
+        assert there is not None
+        await until(lambda: there.version == here.version)
+        one.changed = lambda code, version: None  # type: ignore[method-assign]
+        await two.send(there, Say("good luck"), bob)
+        before = here.version
+        await one.send(here, Play("e5"), ann)  # one still has the room before the chat
+        assert here.session.game.moves and here.version == before + 2
+        said = [stamped.event for stamped in await one.events_since(here, before)]
+        assert [type(event).__name__ for event in said] == ["ChatSaid", "MovePlayed"]
         await one.close()
         await two.close()
 
@@ -350,7 +378,7 @@ def test_a_database_that_hangs_delays_only_the_command_that_needs_it(
 
 
 def test_a_screens_move_is_shown_as_sent_then_played_or_refused(tmp_path: Path) -> None:
-    from abstracts_tui.tui.turns import Turns
+    from abstracts_tui.play.turns import Turns
 
     opener = sqlite_rooms(tmp_path / "server.db")
     ann, bob, bob_again = new_holder("ann"), new_holder("bob"), new_holder("bob")

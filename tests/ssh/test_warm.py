@@ -10,6 +10,9 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
+from abstracts_tui.server.warm import can_immortalize
 from tests.processes import session_processes
 from tests.ssh.client import TIMEOUT, connect
 
@@ -40,6 +43,50 @@ def test_the_forkserver_of_sessions_has_warmed_up_before_it_forks() -> None:
     process.start()
     process.join(TIMEOUT)
     assert process.exitcode == 0
+
+
+def uses_without_writing() -> None:
+    """A process forked as a session's: exits 0 if using the forkserver's objects (the
+    lobby's class, its method, a module's name) leaves their reference counts unwritten."""
+    from abstracts_tui.server import warm
+    from abstracts_tui.tui.rooms.lobby import LobbyScreen
+
+    used = [LobbyScreen, LobbyScreen.compose, warm.__name__]
+    before = [sys.getrefcount(thing) for thing in used]
+    held = [list(used) for _ in range(100)]
+    after = [sys.getrefcount(thing) for thing in used]
+    del held
+    sys.exit(0 if before == after == [warm.IMMORTAL] * len(used) else 3)
+
+
+@pytest.mark.skipif(
+    not can_immortalize(), reason="immortal objects laid out as CPython 3.12's and 3.13's only"
+)
+def test_a_sessions_process_uses_the_forkservers_objects_without_writing_them() -> None:
+    # Each object written (its reference count) is a page copied into the session's
+    # process: the forkserver has made what it holds immortal.
+    from abstracts_tui.server.session_process import context
+
+    process = context().Process(target=uses_without_writing)
+    process.start()
+    process.join(TIMEOUT)
+    assert process.exitcode == 0
+
+
+def test_immortal_objects_are_made_only_where_the_python_has_them() -> None:
+    # Run in a process of its own: what it makes immortal is never freed.
+    import subprocess
+
+    code = (
+        "from abstracts_tui.server import warm\n"
+        "made = warm.immortalize()\n"
+        "print(made > 1000 if warm.can_immortalize() else made == 0)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "True\n"
 
 
 def board_size(screen: str) -> str:

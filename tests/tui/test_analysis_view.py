@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from abstracts_tui.chances import Hint, candidate_chance, chance_words
+from abstracts_tui.chances import Hint, candidate_chance, chance_words, percent
+from abstracts_tui.engine.calibration import calibrated
 from abstracts_tui.engine.review import MoveReview, Review
 from abstracts_tui.engine.search import Candidate
+from abstracts_tui.play.review import next_mistake
 from abstracts_tui.rules import new_game
 from abstracts_tui.tui.analysis_view import (
     BAR_WIDTH,
@@ -16,7 +18,12 @@ from abstracts_tui.tui.analysis_view import (
     scale_text,
     shown_candidates,
 )
-from abstracts_tui.tui.review_view import next_mistake, review_text
+from abstracts_tui.tui.review_view import review_text
+
+
+def as_shown(raw: float) -> str:
+    """A raw win rate of Partitions 5 as the panel shows it (calibrated)."""
+    return percent(calibrated("partitions", 5, raw))
 
 
 def test_the_bar_gives_the_side_to_move_its_share_and_names_its_chance() -> None:
@@ -37,8 +44,8 @@ def test_candidates_show_moves_win_rates_visits_and_the_line() -> None:
     lines = candidates_text(game, found, 1500).splitlines()
     assert lines[0] == "1,500 playouts"
     assert lines[1].split() == ["move", "White's", "chance", "visits"]
-    assert lines[2].split() == ["a1", "62%", "1,200"]
-    assert lines[3].split() == ["b2", "50%", "300"]
+    assert lines[2].split() == ["a1", as_shown(0.625), "1,200"]
+    assert lines[3].split() == ["b2", as_shown(0.5), "300"]
     assert lines[4] == "Best line: a1 b2"
 
 
@@ -62,16 +69,16 @@ def test_candidates_are_listed_by_visits_as_the_side_to_moves_chance_with_doubt_
     assert [c.move for c in shown] == [c3, b2, d4]
     lines = candidates_text(game, shown, 1512).splitlines()
     assert lines[1].split() == ["move", "Black's", "chance", "visits"]
-    assert lines[2].split() == ["c3", "61%", "1,200"]
-    assert lines[3].split() == ["b2", "75%", "300"]
-    assert lines[4].split() == ["d4", "91%?", "12"]  # 12 visits: uncertain
+    assert lines[2].split() == ["c3", as_shown(0.61), "1,200"]
+    assert lines[3].split() == ["b2", as_shown(0.75), "300"]
+    assert lines[4].split() == ["d4", as_shown(0.91) + "?", "12"]  # 12 visits: uncertain
     assert lines[5] == "  ? fewer than 100 visits"
     # Columns line up under their headers: the figures end where the header's name ends.
     assert {line.index("%") for line in lines[2:5]} == {lines[1].index("chance") + 5}
     assert {len(line) for line in lines[1:5]} == {len(lines[1])}
     # A hint of the same candidate gives the same figure, in the same words.
     assert hint_text(game, Hint.best_of(shown)) == (  # type: ignore[arg-type]
-        "Hint: c3 - Black's chance 61% (best of 3 moves tried)\nLine: c3"
+        f"Hint: c3 - Black's chance {as_shown(0.61)} (best of 3 moves tried)\nLine: c3"
     )
 
 

@@ -28,7 +28,8 @@ from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
 from abstracts_tui.tui.screens.select import SelectScreen
 from abstracts_tui.tui.widgets.board import BoardView
-from abstracts_tui.tui.widgets.board_view import EDGES, MARKS
+from abstracts_tui.tui.widgets.board_paint import MARKS
+from abstracts_tui.tui.widgets.board_view import EDGES
 from tests.tui.test_play import type_move
 from tests.tui.waiting import pie_asked, until
 
@@ -343,10 +344,12 @@ def test_selected_piece_targets_and_last_move_are_marked_without_colour(tmp_path
         assert not find_style(board, 14, text[14].index("●")).reverse
         # Analysis marks its candidates: an empty one with *, a piece between > <.
         await pilot.press("x")
-        await until(pilot, lambda: not screen.searches.busy("analysis") and bool(screen.marks))
+        await until(
+            pilot, lambda: not screen.searches.busy("analysis") and bool(screen.thinking.marks)
+        )
         game = screen.game
-        empty = [c for c in screen.marks if game.piece_at(c) is None]
-        taken = [c for c in screen.marks if game.piece_at(c) is not None]
+        empty = [c for c in screen.thinking.marks if game.piece_at(c) is None]
+        taken = [c for c in screen.thinking.marks if game.piece_at(c) is not None]
         drawn = "".join(lines(board))
         assert drawn.count("*") == len(empty) and drawn.count(">") == len(taken)
         assert empty  # the seeded search's candidates include a placement
@@ -386,12 +389,12 @@ async def mark_everything(screen: PlayScreen, board: BoardView, pilot: Pilot[Non
         await pilot.press("t")
     if not screen.analysing:
         await pilot.press("x")
-    await until(pilot, lambda: not screen.searches.busy("analysis") and bool(screen.marks))
+    await until(pilot, lambda: not screen.searches.busy("analysis") and bool(screen.thinking.marks))
     piece = capture_from(screen.game)
     if piece is not None:
         board.cursor = piece
         await pilot.press("enter")
-        assert screen.selected == piece and screen.targets()
+        assert screen.selected == piece and screen.selection.targets()
 
 
 @pytest.mark.parametrize(

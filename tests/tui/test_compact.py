@@ -257,7 +257,7 @@ def test_the_pie_rule_is_asked_and_answered_in_the_compact_view(
     answer it (p plays on: it does not pass, and the board keeps its own keys after)."""
 
     async def script(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
-        assert screen.compact and not screen.panel_shown
+        assert screen.fitting.compact and not screen.fitting.panel_shown
         await pilot.press("enter")  # Ann's first move
         await until(pilot, lambda: pie_asked(app))
         status = str(screen.query_one("#status", Static).content)

@@ -141,3 +141,22 @@ def test_the_keys_in_force_from_the_command_palette(
         await until(pilot, lambda: type(pilot.app.screen).__name__ == "ReadingDialog")
 
     assert snap_compare(app, run_before=steps, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
+def test_who_plays_each_side(
+    size: tuple[int, int], snap_compare: SnapCompare, tmp_path: Path
+) -> None:
+    """`C` against the computer: a row a side, the second handed to the computer at the
+    settings' level (medium here), the first focused, a person here."""
+    setup = Setup("pilo", 6, first="Ann", second="Computer", second_level="medium")
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        await until(pilot, lambda: isinstance(pilot.app.screen, PlayScreen))
+        await pilot.press("C")
+        await until(pilot, lambda: type(pilot.app.screen).__name__ == "SeatsDialog")
+        await pilot.pause()
+
+    app = build_app(setup, data=tmp_path, settings=Settings(level="medium"))
+    assert snap_compare(app, run_before=steps, terminal_size=size)

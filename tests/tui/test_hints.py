@@ -38,7 +38,8 @@ def test_a_hinted_pass_says_its_key_and_that_key_passes(tmp_path: Path) -> None:
         await until(pilot, lambda: screen.hint is not None)
         said = status(screen)
         assert re.match(
-            r"Hint: pass - (Vertical's chance \d+%|Vertical loses by force) "
+            r"Hint: pass - (Vertical's chance \d+%(, (ahead|behind) by [\d.]+|, level)?"
+            r"|Vertical loses by force) "
             r"\(the only move tried\); Line: pass",
             said,
         ), said
@@ -59,7 +60,11 @@ def test_the_hint_and_the_analysis_panel_name_the_side_to_moves_chance(tmp_path:
         await pilot.press("b")
         await until(pilot, lambda: screen.hint is not None)
         said = status(screen)
-        assert re.match(r"Hint: \w+ - Black's chance \d+% \(best of \d+ moves tried\)", said)
+        assert re.match(
+            r"Hint: \w+ - Black's chance \d+%(, (ahead|behind) by [\d.]+|, level)? "
+            r"\(best of \d+ moves tried\)",
+            said,
+        )
         assert "visits" not in said and "White" not in said
         panel = str(screen.query_one("#analysis", Static).content)
         assert panel.startswith(said.split(";")[0])  # the same words in the panel

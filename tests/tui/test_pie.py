@@ -54,7 +54,7 @@ def test_the_computers_first_move_stays_in_sight_while_the_swap_is_asked(
     async def scenario(app: AbstractsApp, pilot: Pilot[None]) -> None:
         screen = play_screen(app)
         await until(pilot, lambda: pie_asked(app))
-        assert_in_sight(app, screen, screen.cell_of(screen.game.moves[0]))
+        assert_in_sight(app, screen, screen.thinking.cell_of(screen.game.moves[0]))
         question = " ".join(drawn(screen.query_one(PieQuestion)).replace("│", " ").split())
         assert "Computer (Blue) has made the first move" in question
         # The clock goes on in sight, beside no border of a box drawn over it.
@@ -87,7 +87,7 @@ def test_undo_while_the_swap_is_asked_takes_the_first_move_back(tmp_path: Path) 
         await pilot.press("u")
         await until(pilot, lambda: not screen.game.moves)
         assert not pie_asked(app)
-        assert text(app, "#status") == "Move taken back. Blue to move (Ann)."
+        assert text(app, "#status") == "Took back 1 move. Blue to move (Ann)."
         await pilot.press("r")  # replayed: the question is asked again
         await until(pilot, lambda: pie_asked(app))
 

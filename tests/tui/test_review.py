@@ -20,13 +20,12 @@ from abstracts_tui.engine.core_status import built, core_name
 from abstracts_tui.engine.levels import LEVELS
 from abstracts_tui.engine.review import percent_text
 from abstracts_tui.engine.search import Budget
+from abstracts_tui.play.review import mistakes_in_order
 from abstracts_tui.records import Record
 from abstracts_tui.rules import load_position, new_game
-from abstracts_tui.tui import computer
+from abstracts_tui.tui import computer, thinking
 from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.factory import build_app
-from abstracts_tui.tui.review_view import mistakes_in_order
-from abstracts_tui.tui.screens import play
 from abstracts_tui.tui.screens.play import PlayScreen
 from tests.tui.test_help import visible_text
 from tests.tui.test_study import shown
@@ -72,7 +71,7 @@ def run(app: AbstractsApp, scenario: Scenario) -> None:
 async def review(screen: PlayScreen, pilot: Pilot[None]) -> None:
     """Analysis mode on, the line reviewed to its end."""
     await pilot.press("x", "percent_sign")
-    await until(pilot, lambda: screen.review is not None)
+    await until(pilot, lambda: screen.study_keys.reviews.review is not None)
 
 
 def test_the_review_in_the_app_has_the_figures_of_the_command(tmp_path: Path) -> None:
@@ -84,14 +83,16 @@ def test_the_review_in_the_app_has_the_figures_of_the_command(tmp_path: Path) ->
         env=os.environ.copy(),
         check=True,
     ).stdout
-    rows = re.findall(r"^\s+(\d+)\s+(\w+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+%)$", command, re.M)
+    rows = re.findall(
+        r"^\s+(\d+)\s+(\w+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+%)\s+\S+$", command, re.M
+    )
     assert len(rows) == 14
     accuracy = dict(re.findall(r"^Accuracy of (\w+): (\S+)$", command, re.M))
     mistakes = dict(re.findall(r"^Biggest mistakes of (\w+): (.*)$", command, re.M))
 
     async def scenario(screen: PlayScreen, pilot: Pilot[None]) -> None:
         await review(screen, pilot)
-        found = screen.review
+        found = screen.study_keys.reviews.review
         assert found is not None
         names = ["Ann", "Bob"]
         in_app = [
@@ -145,7 +146,10 @@ def test_the_review_shows_its_progress_and_stops_while_the_game_goes_on(
         await until(pilot, lambda: job.progress[0] >= 3)
         await pilot.press("escape")
         await until(pilot, lambda: not screen.searches.busy("review"))
-        assert screen.review is not None and 2 <= len(screen.review.moves) < 14
+        assert (
+            screen.study_keys.reviews.review is not None
+            and 2 <= len(screen.study_keys.reviews.review.moves) < 14
+        )
         assert shown(screen, "#status").startswith("Review stopped: ")
         assert shown(screen, "#review").startswith("Review (chance the mover lost)")
 
@@ -162,11 +166,11 @@ def test_keys_and_a_click_go_to_the_review_s_mistakes(
 
     async def scenario(screen: PlayScreen, pilot: Pilot[None]) -> None:
         await review(screen, pilot)
-        found = screen.review
+        found = screen.study_keys.reviews.review
         assert found is not None
         mistakes = mistakes_in_order(found)
         assert len(mistakes) >= 2
-        nodes = screen.review_nodes
+        nodes = screen.study_keys.reviews.nodes
         session = screen.session
         await pilot.press("home", "full_stop")  # the first mistake: the position it was made in
         first = mistakes[0]
@@ -229,7 +233,7 @@ def test_analysis_shows_the_live_search_s_playouts_per_second(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A minute, however fast the machine: the test reads the search while it runs.
-    monkeypatch.setattr(play, "analysis_budget", lambda: Budget(seconds=60))
+    monkeypatch.setattr(thinking, "analysis_budget", lambda: Budget(seconds=60))
     path = record_file(tmp_path)
 
     async def scenario(screen: PlayScreen, pilot: Pilot[None]) -> None:
@@ -261,14 +265,14 @@ def test_at_80x24_a_key_goes_to_the_biggest_mistakes_and_the_list_shows_each(
             await pilot.pause()
             screen = next(s for s in app.screen_stack if isinstance(s, PlayScreen))
             await review(screen, pilot)
-            found = screen.review
+            found = screen.study_keys.reviews.review
             assert found is not None
             biggest = sorted(mistakes_in_order(found), key=lambda m: -m.loss)
             assert len(biggest) >= 3
             for m in biggest[:3]:
                 await pilot.press("exclamation_mark")
                 await pilot.pause(0.2)
-                assert screen.session.node is screen.review_nodes[m.number - 1]
+                assert screen.session.node is screen.study_keys.reviews.nodes[m.number - 1]
                 assert shown(screen, "#status").startswith(f"Move {m.number}: ")
                 # The mistake's line of the list is on the screen.
                 listed = f"{m.number:>3}. {m.name}"

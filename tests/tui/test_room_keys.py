@@ -127,7 +127,7 @@ def test_semicolon_chats_beside_the_board_and_escape_goes_back(tmp_path: Path) -
 
 def test_where_the_panel_is_hidden_the_chat_has_a_screen_of_its_own(tmp_path: Path) -> None:
     async def steps(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
-        assert screen.compact
+        assert screen.fitting.compact
         chat = screen.online.chat if screen.online is not None else Chat()
         chat.add(ChatLine("ann", "hello"))  # said on ann's screen: told here
         await until(pilot, lambda: status(app) == "ann: hello (; opens the chat)")

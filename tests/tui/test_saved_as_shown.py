@@ -87,7 +87,7 @@ def test_redo_after_undo_plays_the_move_again_and_it_is_saved(tmp_path: Path) ->
         await pilot.press("r")
         await saved(app, pilot)
         assert moves_of(app) == ["c3", "a1"]
-        assert shown(app, "#status") == "Move replayed. White to move (Ann)."
+        assert shown(app, "#status") == "Replayed 1 move. White to move (Ann)."
         assert names(list(autosave(tmp_path).root.mainline())) == ["c3", "a1"]
 
     run(build_app(PARTITIONS, data=tmp_path), scenario)

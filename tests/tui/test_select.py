@@ -124,7 +124,8 @@ def test_the_computer_takes_a_seat_at_a_level_with_its_own_name(tmp_path: Path) 
     async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
         await pilot.press("tab", "tab", *"Ann", "tab")  # size, first name, first player
         assert screen(app).focused is screen(app).query_one("#first-player")
-        await pilot.press("tab", "tab", "right", "right")  # second player: medium
+        # Second player: the first step lands on the settings' level (hard), then medium.
+        await pilot.press("tab", "tab", "right", "left")
         await pilot.press("enter")
 
     done = run(steps, tmp_path)
@@ -135,8 +136,8 @@ def test_the_computer_takes_a_seat_at_a_level_with_its_own_name(tmp_path: Path) 
 
 def test_two_computers_get_two_names(tmp_path: Path) -> None:
     async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
-        await pilot.press("tab", "tab", "tab", "right")  # first player: easy
-        await pilot.press("tab", "tab", "right")  # second player: easy
+        await pilot.press("tab", "tab", "tab", "right")  # first player: the settings' level
+        await pilot.press("tab", "tab", "right")  # second player: the same
         await pilot.press("enter")
 
     done = run(steps, tmp_path)
@@ -146,8 +147,8 @@ def test_two_computers_get_two_names(tmp_path: Path) -> None:
             size=8,
             first="Computer",
             second="Computer 2",
-            first_level="easy",
-            second_level="easy",
+            first_level="hard",
+            second_level="hard",
         )
     ]
 
@@ -525,7 +526,7 @@ def test_a_computer_seat_shows_the_computers_name(tmp_path: Path) -> None:
         assert "Computer plays Blue" in str(screen(app).query_one("#explanation", Static).content)
         await pilot.press("tab", "tab", "right")  # and the second
         names.append(fields(app))
-        await pilot.press("left")  # the second back to a person
+        await pilot.press("left", "left", "left")  # the second back to a person (from hard)
         names.append(fields(app))
         await pilot.press("shift+tab", *"Ann", "tab", "right")  # a name typed (over the old) stays
         names.append(fields(app))
@@ -538,7 +539,7 @@ def test_a_computer_seat_shows_the_computers_name(tmp_path: Path) -> None:
         ("Computer", "Player 2"),
         ("Computer", "Ann"),
     ]
-    assert done.started[0].second_level == "easy"
+    assert done.started[0].second_level == "hard"
 
 
 def test_the_komi_placeholder_is_whole_at_80_columns(tmp_path: Path) -> None:
@@ -551,3 +552,113 @@ def test_the_komi_placeholder_is_whole_at_80_columns(tmp_path: Path) -> None:
 
     run(steps, tmp_path)
     assert drawn == ["blank: set at start"]
+
+
+def seat_levels(app: AbstractsApp) -> tuple[str | None, str | None]:
+    """The levels the home screen's seats show now (None: a person)."""
+    return screen(app).player_levels()
+
+
+def test_a_seat_handed_to_the_computer_starts_at_the_settings_level(tmp_path: Path) -> None:
+    seen: list[tuple[str | None, str | None]] = []
+    app = build_app(data=tmp_path, settings=Settings(level="medium"))
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("tab", "tab", "tab", "right")  # the first seat: the computer
+            seen.append(seat_levels(app))
+            await pilot.press("left", "left")  # medium -> easy -> a person
+            seen.append(seat_levels(app))
+            await pilot.press("right", "right")  # the settings' level again, then hard
+            seen.append(seat_levels(app))
+
+    asyncio.run(main())
+    assert seen == [("medium", None), (None, None), ("hard", None)]
+
+
+def test_a_level_chosen_in_the_settings_is_where_the_next_seat_starts(tmp_path: Path) -> None:
+    seen: list[tuple[str | None, str | None]] = []
+    path = tmp_path / "settings.toml"
+    app = build_app(data=tmp_path, settings=Settings(level="easy", path=path))
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("f2")
+            await until(pilot, lambda: not isinstance(app.screen, SelectScreen))
+            await pilot.press("down", "right", "right")  # the level: easy -> medium -> hard
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, SelectScreen))
+            await pilot.press("tab", "tab", "tab", "tab", "tab", "right")  # the second seat
+            seen.append(seat_levels(app))
+
+    asyncio.run(main())
+    assert app.settings.level == "hard"
+    assert seen == [(None, "hard")]
+    assert 'level = "hard"' in path.read_text(encoding="utf-8")
+
+
+def test_the_home_screen_names_recent_games_settings_and_puzzles_at_80_columns(
+    tmp_path: Path,
+) -> None:
+    # The key bar has no room for them at 80 columns: the line under the games names them.
+    lines: list[str] = []
+
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        bar = screen(app).query_one(KeyBar)
+        lines.append(bar.render_lines(bar.region.reset_offset)[0].text)
+        more = screen(app).query_one("#more-keys", Static)
+        lines.append(" ".join(str(more.render()).split()))
+        rows = str(more.render()).splitlines()
+        assert all(row.rstrip() == row.rstrip()[: more.content_region.width] for row in rows)
+        assert more.region.bottom <= bar.region.y  # in sight, above the key bar
+        await pilot.press("ctrl+g")  # no game has finished: it says so
+        await until(pilot, lambda: bool(app.notices))
+        lines.extend(app.notices)
+        await pilot.press("f2")
+        await until(pilot, lambda: not isinstance(app.screen, SelectScreen))
+        lines.append(type(app.screen).__name__)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, SelectScreen))
+        await pilot.press("f3")
+        await until(pilot, lambda: not isinstance(app.screen, SelectScreen))
+        lines.append(type(app.screen).__name__)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, SelectScreen))
+
+    run(steps, tmp_path)
+    assert "Recent" not in lines[0] and "Settings" not in lines[0]
+    assert lines[1:] == [
+        "ctrl+g recent games F2 settings F3 puzzles",
+        "No game has finished here yet.",
+        "SettingsDialog",
+        "PuzzleScreen",
+    ]
+
+
+def test_the_line_of_keys_wraps_between_two_keys_never_inside_one(tmp_path: Path) -> None:
+    rows: list[str] = []
+
+    async def steps(app: AbstractsApp, pilot: Pilot[None]) -> None:
+        rows.extend(str(screen(app).query_one("#more-keys", Static).render()).splitlines())
+
+    run(steps, tmp_path)
+    assert [row.strip() for row in rows] == [
+        "ctrl+g recent games   F2 settings",
+        "F3 puzzles",
+    ]
+
+
+def test_the_line_of_keys_follows_the_keymap(tmp_path: Path) -> None:
+    said: list[str] = []
+
+    async def main() -> None:
+        settings = Settings(keymap={"select.recent": "ctrl+e"}, path=tmp_path / "s.toml")
+        app = build_app(data=tmp_path, settings=settings)
+        async with app.run_test(size=(160, 50)) as pilot:
+            await pilot.pause()
+            said.append(" ".join(str(screen(app).query_one("#more-keys", Static).render()).split()))
+
+    asyncio.run(main())
+    assert said == ["ctrl+e recent games F2 settings F3 puzzles"]

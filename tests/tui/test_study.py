@@ -272,7 +272,9 @@ def test_a_hint_names_a_move_and_why_in_the_side_to_moves_chance(tmp_path: Path)
         status = shown(screen, "#status")
         # Black to move: Black's chance, named, and how many moves it was the best of.
         assert re.match(
-            r"Hint: [a-j]\d+ - Black's chance \d+% \(best of \d+ moves tried\); Line: ", status
+            r"Hint: [a-j]\d+ - Black's chance \d+%(, (ahead|behind) by [\d.]+|, level)? "
+            r"\(best of \d+ moves tried\); Line: ",
+            status,
         ), status
         assert "visits" not in status and "White" not in status
         assert status.endswith("Enter plays it.")
@@ -294,7 +296,7 @@ def test_continuous_analysis_shows_candidates_bar_and_graph(tmp_path: Path) -> N
         search = screen.searches.search("analysis")
         assert search is not None
         top = frozenset(candidate.move for candidate in shown_candidates(search.candidates()))
-        await until(pilot, lambda: screen.marks == top, seconds=5)
+        await until(pilot, lambda: screen.thinking.marks == top, seconds=5)
         analysis = shown(screen, "#analysis")
         assert "400 playouts" in analysis and "Best line: " in analysis
         await until(pilot, lambda: screen.session.node.evaluation is not None)
@@ -377,7 +379,7 @@ def test_a_hint_leaves_the_board_when_analysis_lists_its_own_candidates(tmp_path
         search = screen.searches.search("analysis")
         assert search is not None and screen.hint is None
         listed = frozenset(c.move for c in shown_candidates(search.candidates()))
-        assert screen.marks == listed  # placements: a move is its cell
+        assert screen.thinking.marks == listed  # placements: a move is its cell
 
     run(PARTITIONS, tmp_path, scenario)
 

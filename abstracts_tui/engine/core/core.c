@@ -332,6 +332,7 @@ static PyObject *Searcher_advance(Searcher *self, PyObject *arg)
     Tree *t = &self->search.tree;
     if (DISPATCH(self->search.nw, tree_advance, ((void *)self->search.ctx, t, &self->search.workers[0], moves, (int)count)) < 0)
         return PyErr_NoMemory();
+    search_clear_scores(&self->search);
     return PyLong_FromUnsignedLong(load_u32(&t->nodes[0].total));
 }
 
@@ -384,6 +385,30 @@ static PyObject *Searcher_stats(Searcher *self, PyObject *unused)
         }
         PyObject *item = Py_BuildValue("(iKdiN)", re->move, (unsigned long long)load_u32(&re->visits),
                                        load_u32(&re->wins2) * 0.5, (int)atomic_load(&re->proven), pv);
+        if (!item) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SetItem(list, i, item);
+    }
+    return list;
+}
+
+/* The root's moves' expected scores, in the order of stats(): [(margins, playouts), ...],
+   the final margins of the playouts through each move summed, in points for the person
+   to move at the root, and how many playouts they are (walks a proof answered have no
+   margin; after advance(), the playouts since). */
+static PyObject *Searcher_scores(Searcher *self, PyObject *unused)
+{
+    if (!search_ready(&self->search)) return PyList_New(0);
+    Node *root = &self->search.tree.nodes[0];
+    PyObject *list = PyList_New(root->nedges);
+    if (!list) return NULL;
+    for (int i = 0; i < root->nedges; i++) {
+        long long margin2;
+        unsigned long long playouts;
+        search_score(&self->search, i, &margin2, &playouts);
+        PyObject *item = Py_BuildValue("(dK)", margin2 * 0.5, playouts);
         if (!item) {
             Py_DECREF(list);
             return NULL;
@@ -513,6 +538,7 @@ static PyMethodDef Searcher_methods[] = {
     {"stop", (PyCFunction)Searcher_stop, METH_NOARGS, "Ask a running search to return (thread-safe)."},
     {"advance", (PyCFunction)Searcher_advance, METH_O, "advance(moves): keep the subtree below them."},
     {"stats", (PyCFunction)Searcher_stats, METH_NOARGS, "The root's moves: (move, visits, wins, proven, pv)."},
+    {"scores", (PyCFunction)Searcher_scores, METH_NOARGS, "The root's moves' final margins summed and their playouts: (margins, playouts)."},
     {"dump", (PyCFunction)Searcher_dump, METH_NOARGS, "Every node: (total, ended, solved, turn, edges)."},
     {"root_amaf", (PyCFunction)Searcher_root_amaf, METH_NOARGS, "The root's AMAF statistics of its moves: (move, playouts, wins)."},
     {NULL, NULL, 0, NULL},

@@ -161,6 +161,9 @@ typedef struct {
     atomic_ullong met; /* walks that took a move below the root another walk was on */
     uint64_t *held;   /* additions to the root's AMAF table not yet told (several threads) */
     int held_for;     /* playouts since they were last told */
+    atomic_llong *scores; /* per root move: [2i] the final margins of its playouts for the
+                             person to move at the root, summed in half points, [2i + 1]
+                             those playouts (written by this thread alone) */
     int played_ply[MAXPLIES * 2], played_key[MAXPLIES * 2];
     int keys[MAXPLIES * 2];
 } Worker;
@@ -379,6 +382,7 @@ static void search_free(Search *s)
         for (int i = 0; i < s->nworkers; i++) {
             free(s->workers[i].stamp);
             free(s->workers[i].held);
+            free(s->workers[i].scores);
         }
         free(s->workers);
         s->workers = NULL;
@@ -425,7 +429,8 @@ static int search_make(Search *s, void *ctx, int nw, const void *root, uint64_t 
         Worker *w = &s->workers[i];
         w->stamp = calloc((size_t)slots * 2, sizeof(uint32_t));
         w->held = threads > 1 ? calloc((size_t)slots * 2, sizeof(uint64_t)) : NULL;
-        if (!w->stamp || (threads > 1 && !w->held)) return -1;
+        w->scores = calloc((size_t)MAXMOVES * 2, sizeof(atomic_llong));
+        if (!w->stamp || (threads > 1 && !w->held) || !w->scores) return -1;
         rng_seed(&w->rng, seed + 0x9e3779b97f4a7c15ULL * (uint64_t)i);
     }
     return DISPATCH(nw, tree_init, (ctx, t, &s->workers[0], root)) < 0 ? -1 : 0;
@@ -479,6 +484,31 @@ static void search_end(Search *s)
     s->seconds += now_seconds() - s->run_start;
     atomic_store(&s->shared.stop, 0);
     s->running = 0;
+}
+
+/* The expected score of the root's move `edge` (its index among the root's edges): the
+   final margins of the playouts through it summed over the threads, in half points for
+   the person to move at the root, and how many playouts they are. Read while a run goes
+   on, the two may be a playout apart. */
+static void search_score(Search *s, int edge, long long *margin2, unsigned long long *playouts)
+{
+    long long sum = 0, count = 0;
+    for (int i = 0; i < s->nworkers; i++) {
+        atomic_llong *scores = s->workers[i].scores;
+        sum += atomic_load_explicit(&scores[2 * edge], memory_order_relaxed);
+        count += atomic_load_explicit(&scores[2 * edge + 1], memory_order_relaxed);
+    }
+    *margin2 = sum;
+    *playouts = (unsigned long long)count;
+}
+
+/* The root moved (tree reuse): the scores of its moves start again, since only the
+   root's moves keep them. */
+static void search_clear_scores(Search *s)
+{
+    for (int i = 0; i < s->nworkers; i++)
+        for (int j = 0; j < MAXMOVES * 2; j++)
+            atomic_store_explicit(&s->workers[i].scores[j], 0, memory_order_relaxed);
 }
 
 /* The memory the tree holds now: nodes, edges and AMAF tables in use. */

@@ -1000,8 +1000,11 @@ static void F(points)(const Ctx *c, const State *s, double *p0, double *p1)
     }
 }
 
-/* The winner of a finished game: 0, 1, or DRAW. */
-static int F(winner)(const Ctx *c, const State *s)
+/* A finished game's winner (0, 1, or DRAW) and, in *margin2, its final margin: the
+   first colour's points less the second's, komi included, in half points (komi is a
+   whole or half number). Partitions' margin is that of its first scores, which a
+   tie-break may decide against. */
+static int F(final)(const Ctx *c, const State *s, int *margin2)
 {
     double p0, p1;
     switch (c->game) {
@@ -1009,27 +1012,39 @@ static int F(winner)(const Ctx *c, const State *s)
     case G_PILO: {
         int a, b;
         F(patch_points)(c, s, &a, &b);
+        *margin2 = 2 * (a - b);
         if (a != b) return a > b ? 0 : 1;
         if (s->last == NO_COLOUR) return DRAW;
         return 1 - s->last;
     }
     case G_EGOTZI:
         F(eg_points)(c, s, &p0, &p1);
+        *margin2 = (int)lround(2.0 * (p0 - p1));
         if (p0 > p1) return 0;
         if (p1 > p0) return 1;
         if (!c->pie) return DRAW;
         return 1 - ((c->ncells - 1) & 1);
     case G_LINAGE:
         F(linage_points)(c, s, &p0, &p1);
+        *margin2 = (int)lround(2.0 * (p0 - p1));
         if (p0 == p1) return DRAW;
         return p0 > p1 ? 0 : 1;
     case G_PARTITIONS: {
         int a, b;
         int w = F(partitions_verdict)(c, s->a, s->b, &a, &b);
+        *margin2 = 2 * (a - b);
         return w < 0 ? DRAW : w;
     }
     }
+    *margin2 = 0;
     return DRAW;
+}
+
+/* The winner of a finished game: 0, 1, or DRAW. */
+static int F(winner)(const Ctx *c, const State *s)
+{
+    int margin2;
+    return F(final)(c, s, &margin2);
 }
 #undef FRAGMENTS
 

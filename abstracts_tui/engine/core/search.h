@@ -19,7 +19,11 @@
  * child's proof flipped), and the AMAF statistics of such a node take only the moves up
  * to the swap, flipped (after it each colour is played by the other person). Otherwise
  * a swap's value would be that of playing on for the colour, and the search would never
- * see that a first move is worth swapping. */
+ * see that a first move is worth swapping.
+ *
+ * The expected score: a walk that ends the game (a playout, or a move that ends it)
+ * adds the final margin to its root move's, for the person to move at the root, in its
+ * thread's own sums (engine.h: search_score); a walk a proof answered adds none. */
 
 /* The exact value of a position with few moves left, by depth-first search with the
    first winning move cutting the rest: 1 + winner, 3 a draw, 0 when it would take more
@@ -239,6 +243,9 @@ static int F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
     int *keys = w->keys;
     int node = 0, ref = atomic_load_explicit(&t->nodes[0].amaf, memory_order_acquire);
     int result = -1, proven_at = -1, answered = 0;
+    /* The game's final margin in half points, and whether the walk reached the end of
+       the game (a proof's answer gives a result and no margin). */
+    int margin2 = 0, scored = 0;
     /* The path's depth whose node's move (or playout) swapped, and that ply of keys:
        nodes at that depth or above see results flipped. */
     int swap_at = -1, swap_ply = -1;
@@ -251,8 +258,12 @@ static int F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
         int solved = depth > 0 ? atomic_load_explicit(&nd->solved, memory_order_acquire) : 0;
         if (solved || !nd->nedges) {
             atomic_fetch_add_explicit(&nd->ended, 1, memory_order_relaxed);
-            result = solved ? solved - 1 : F(winner)(c, &st);
+            if (solved)
+                result = solved - 1;
+            else
+                result = F(final)(c, &st, &margin2);
             answered = solved != 0;
+            scored = !answered;
             break;
         }
         uint32_t total = atomic_fetch_add_explicit(&nd->total, 1, memory_order_relaxed);
@@ -294,7 +305,8 @@ static int F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
             break;
         }
         if (F(is_over)(c, &st)) {
-            result = F(winner)(c, &st);
+            result = F(final)(c, &st, &margin2);
+            scored = 1;
             if (pr->solver) {
                 int own = e->move == MOVE_SWAP ? flip_result(result) : result;
                 atomic_store_explicit(&e->proven, (unsigned char)(own + 1), memory_order_release);
@@ -335,7 +347,8 @@ static int F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
     if (result < 0) {
         int from = nk, swap_key = F(amaf_key)(c, MOVE_SWAP, 0); /* either colour's: & ~1 */
         nk += F(playout)(c, &st, &w->rng, keys + nk, NULL);
-        result = F(winner)(c, &st);
+        result = F(final)(c, &st, &margin2);
+        scored = 1;
         for (int ply = from; ply < nk && swap_at < 0; ply++) {
             if ((keys[ply] & ~1) == swap_key) { /* every node of the path was before it */
                 swap_at = depth;
@@ -406,6 +419,19 @@ static int F(iterate)(const Ctx *c, const Params *pr, Tree *t, Worker *w)
         }
     }
     if (!single && ++w->held_for == HOLD_PLAYOUTS) tell_held(t, w);
+    if (scored && depth > 0) {
+        /* The root's move's expected score, for the person to move at the root: the
+           first colour's margin as the root's colour sees it, and the other way round
+           where a swap came after (the person then plays the other colour). The thread
+           alone writes its own sums: plain additions, read by others between them. */
+        int own = t->nodes[0].turn == 0 ? margin2 : -margin2;
+        if (swap_at >= 0) own = -own;
+        atomic_llong *sums = &w->scores[2 * (path_edge[0] - t->nodes[0].edges)];
+        atomic_store_explicit(&sums[0], atomic_load_explicit(&sums[0], memory_order_relaxed) + own,
+                              memory_order_relaxed);
+        atomic_store_explicit(&sums[1], atomic_load_explicit(&sums[1], memory_order_relaxed) + 1,
+                              memory_order_relaxed);
+    }
     if (met) /* the worker's own counter: a plain increment, read by others between runs */
         atomic_store_explicit(&w->met, atomic_load_explicit(&w->met, memory_order_relaxed) + 1,
                               memory_order_relaxed);

@@ -28,9 +28,9 @@ from ..keymaps import (
     swapped,
 )
 from ..palette import choose_theme, keep, kept, set_ascii
-from ..screens.select import ChoiceRow, Stepper
 from ..settings import save_keymap
 from ..themes import theme_names
+from ..widgets.steppers import ChoiceRow, Stepper
 from .base import Dialog
 
 if TYPE_CHECKING:
@@ -126,7 +126,7 @@ class SettingsDialog(Dialog[None]):
             "Level",
             list(LEVELS),
             list(LEVELS).index(settings.level),
-            hint="the computer's, for play --computer",
+            hint="for seats the computer plays",
             id="level",
         )
         yield ChoiceRow("ASCII", ON_OFF, int(self.host.ascii), hint="boards and keys", id="ascii")

@@ -23,7 +23,7 @@ from ...rooms.rows import game_line
 from ...session import Session
 from ...store import StoredRoom, StoreError
 from ..screens import play
-from ..screens.play import ANALYSIS, PlayScreen, Seat
+from ..screens.play import Mode, PlayScreen, Seat
 from ..textual_internals import SteadyScreen
 from ..widgets.key_bar import KeyBar
 
@@ -177,7 +177,7 @@ class StudyScreen(PlayScreen):
         self.call_after_refresh(self.study)  # once PlayScreen's on_mount has set it up
 
     def study(self) -> None:
-        self.mode = ANALYSIS
+        self.mode = Mode.ANALYSIS
         self.refresh_bindings()
         self.say(
             f"Game {self.code}, a copy for you alone: [ ] step, v variations, moves start "

@@ -12,7 +12,8 @@ from textual.widgets import Static
 
 from ...game_setup import Setup
 from ..screens import select
-from ..screens.select import ChoiceRow, SelectScreen, Stepper
+from ..screens.select import SelectScreen
+from ..widgets.steppers import ChoiceRow, Stepper
 
 RATED_HINT = "changes ratings"
 JOINER = "(joins by code)"
@@ -34,6 +35,8 @@ class RoomScreen(SelectScreen):
     rated (`rated` once it is dismissed)."""
 
     CSS_PATH = str(Path(select.__file__).parent / "select.tcss")  # relative paths are per module
+    MORE_KEYS = {}  # the rooms have no recent games, settings or puzzles
+    OWN_GAMES = False
     DEFAULT_CSS = """
     RoomScreen .seat-name {
         width: 1fr;

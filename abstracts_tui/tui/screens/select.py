@@ -2,40 +2,35 @@
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
+from typing import ClassVar
 
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
-from textual.content import Content
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.reactive import reactive
-from textual.style import Style
 from textual.validation import ValidationResult, Validator
-from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Static
-from textual.widgets.option_list import Option
 
 from ...clock import ClockSpecError, TimeControl
-from ...engine.levels import LEVELS
+from ...engine.levels import DEFAULT_LEVEL, LEVELS
 from ...game_setup import COMPUTER_NAME, DEFAULT_NAMES, Setup, seat_names
 from ...rules.catalogue import CATALOGUE, GameInfo, format_number
 from ..dialogs.komi import KomiValidator, komi_error, komi_rule
 from ..messages import RecentRequested, ResumeRequested
 from ..textual_internals import SteadyScreen
 from ..widgets.key_bar import KeyBar
+from ..widgets.key_names import KeyNames
+from ..widgets.setup_form import Field, GameList, StartButton
+from ..widgets.steppers import ChoiceRow, SeatStepper, SizeRow, Stepper
 
 PLAYERS = ["person", *LEVELS]
 """Who plays a seat: a person, or the computer at one of its levels."""
 CLOCK_HINT = "as 5m+3s, 10m+3x30s, 3d"
 STAND_IN_NAMES = ("", *DEFAULT_NAMES, COMPUTER_NAME, f"{COMPUTER_NAME} 2")
 """The names a seat gets when nobody typed one: replaced as the seat's player changes."""
-SUMMARY_WIDTH = 35  # the list is 40 wide: border, scrollbar gutter and padding take 5
-"""Width the game summaries are wrapped to (the game list is 40 columns wide)."""
 
-_CHANGE = Binding.Group("Change")
 _GAME = Binding.Group("Game")
 
 
@@ -54,339 +49,6 @@ class ClockValidator(Validator):
     def validate(self, value: str) -> ValidationResult:
         error = clock_error(value)
         return self.failure(error) if error else self.success()
-
-
-class Stepper(Widget, can_focus=True):
-    """One value out of a short list, changed with left/right: `< 8 x 8 >`."""
-
-    DEFAULT_CSS = """
-    Stepper {
-        width: auto;
-        height: 1;
-        padding: 0 1;
-    }
-    Stepper:focus {
-        text-style: reverse bold;
-    }
-    """
-    BINDINGS = [
-        Binding("left,h,minus", "step(-1)", "", key_display="←", group=_CHANGE, id="stepper.less"),
-        Binding("right,l,plus", "step(1)", "", key_display="→", group=_CHANGE, id="stepper.more"),
-    ]
-
-    index: reactive[int] = reactive(0, layout=True)  # "< 10 x 10 >" is wider than "< 9 x 9 >"
-
-    @dataclass
-    class Changed(Message):
-        """The user picked another value."""
-
-        stepper: Stepper
-        index: int
-
-        @property
-        def control(self) -> Stepper:
-            return self.stepper
-
-    def __init__(self, labels: list[str], index: int = 0, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.labels = labels
-        self.set_reactive(Stepper.index, index)
-
-    def set_choices(self, labels: list[str], index: int) -> None:
-        """Show other values (no `Changed` message: the user did not pick them)."""
-        self.labels = labels
-        self.set_reactive(Stepper.index, index)
-        self.refresh(layout=True)
-
-    def render(self) -> Content:
-        label = self.labels[self.index] if self.labels else ""
-        return Content(f"< {label} >")
-
-    def action_step(self, delta: int) -> None:
-        index = max(0, min(len(self.labels) - 1, self.index + delta))
-        if index != self.index:
-            self.index = index
-            self.post_message(self.Changed(self, index))
-
-    def on_click(self, event: events.Click) -> None:
-        self.action_step(-1 if event.x < self.size.width // 2 else 1)
-
-
-class ChoiceRow(Stepper, inherit_css=False):
-    """A whole field of the setup on one line, drawn by one widget: its label, the value
-    between arrows and a hint, `Board size  < 8 x 8 >  6 to 10`. Changed as a `Stepper`
-    (left/right, or a click on either half of the value); a click elsewhere focuses it."""
-
-    COMPONENT_CLASSES = {"choice-row--label", "choice-row--value", "choice-row--hint"}
-    DEFAULT_CSS = """
-    ChoiceRow {
-        width: 1fr;
-        height: 1;
-        & > .choice-row--label {
-            color: $text-muted;
-        }
-        & > .choice-row--hint {
-            color: $text-muted;
-        }
-        &:focus {
-            & > .choice-row--label {
-                color: $text;
-                text-style: bold reverse;
-            }
-            & > .choice-row--value {
-                text-style: bold reverse;
-            }
-        }
-    }
-    """
-    LABEL_WIDTH = 11
-
-    def __init__(
-        self, label: str, labels: list[str], index: int = 0, *, hint: str = "", id: str
-    ) -> None:
-        super().__init__(labels, index, id=id)
-        self.label = label
-        self.hint = hint
-
-    def set_hint(self, hint: str) -> None:
-        self.hint = hint
-        self.refresh()
-
-    def _value_span(self) -> tuple[int, int]:
-        """The columns of `< value >`, whose halves step down and up."""
-        start = self.LABEL_WIDTH + 1
-        if not self.labels:
-            return start, start
-        return start, start + len(f"< {self.labels[self.index]} >")
-
-    def render(self) -> Content:
-        value = f"< {self.labels[self.index]} >" if self.labels else ""
-        parts: list[str | tuple[str, Style]] = [
-            (self.label, self._style("choice-row--label")),
-            " " * (self.LABEL_WIDTH - len(self.label) + 1),
-            (value, self._style("choice-row--value")),
-        ]
-        if self.hint:
-            parts += ["  ", (self.hint, self._style("choice-row--hint"))]
-        return Content.assemble(*parts)
-
-    def _style(self, component: str) -> Style:
-        # From the Rich style: Widget.get_visual_style leaves out `reverse`.
-        return Style.from_rich_style(self.get_component_rich_style(component))
-
-    def on_click(self, event: events.Click) -> None:
-        event.prevent_default()  # not Stepper's: the value is not the whole widget
-        start, end = self._value_span()
-        if start <= event.x < end:
-            self.action_step(-1 if event.x < (start + end) // 2 else 1)
-
-
-class SizeRow(ChoiceRow):
-    """The board size: stepped as any `ChoiceRow`, or typed (`1`, `3`: 13). Digits
-    gather while they may still begin a size; a number that is no size is refused with
-    `Note(error=True)`, and the size stays."""
-
-    @dataclass
-    class Note(Message):
-        """What to say under the row ("" when nothing is)."""
-
-        text: str
-        error: bool = False
-
-    def __init__(self, *, id: str) -> None:
-        super().__init__("Board size", [], id=id)
-        self.sizes: list[int] = []
-        self.title = ""
-        self.typed = ""
-        """The digits typed so far of a size not complete yet."""
-
-    def set_sizes(self, title: str, sizes: list[int], labels: list[str], size: int) -> None:
-        """Offer `sizes` of the game `title`, `size` chosen."""
-        self.title = title
-        self.sizes = sizes
-        self.typed = ""
-        self.set_choices(labels, sizes.index(size))
-        self.set_hint(f"{sizes[0]} to {sizes[-1]}")
-
-    def on_key(self, event: events.Key) -> None:
-        if event.character is None or not event.character.isdigit():
-            return
-        event.stop()
-        event.prevent_default()
-        self.type_digit(event.character)
-
-    def type_digit(self, digit: str) -> None:
-        text = self.typed + digit
-        self.typed = ""
-        if not self.begins_a_size(text):
-            self.app.bell()
-            last = self.sizes[-1]
-            self.post_message(
-                self.Note(
-                    f"{self.title} is played on sizes {self.sizes[0]} to {last}, not {text}.",
-                    error=True,
-                )
-            )
-            return
-        if int(text) in self.sizes:
-            self.choose(self.sizes.index(int(text)))
-        if any(str(size).startswith(text) and str(size) != text for size in self.sizes):
-            self.typed = text  # 1 of 13: the next digit goes on from it
-            self.post_message(self.Note(f"Typed {text}: one more digit."))
-        else:
-            self.post_message(self.Note(""))
-
-    def begins_a_size(self, text: str) -> bool:
-        return any(str(size).startswith(text) for size in self.sizes)
-
-    def choose(self, index: int) -> None:
-        if index != self.index:
-            self.index = index
-            self.post_message(self.Changed(self, index))
-
-    def action_step(self, delta: int) -> None:
-        self.typed = ""
-        self.post_message(self.Note(""))
-        super().action_step(delta)
-
-    def on_blur(self) -> None:
-        if self.typed:
-            self.typed = ""
-            self.post_message(self.Note(""))
-
-
-class Field(Input, inherit_css=False):
-    """A text field of the setup: Textual's `Input` in its compact form, with only the
-    styles the setup uses (Input's own style sheet, written for every form of input, was
-    a good part of the home screen's start-up)."""
-
-    COMPONENT_CLASSES = Input.COMPONENT_CLASSES
-    DEFAULT_CSS = """
-    Field {
-        width: 1fr;
-        height: 1;
-        padding: 0 1;
-        color: $foreground;
-        background: $boost;
-        /* Underlined so that a field still looks like one where the theme gives no
-           background (16-colour and ANSI terminals). */
-        text-style: underline;
-        scrollbar-size-horizontal: 0;
-        pointer: text;
-        &:focus {
-            text-style: bold;
-            background-tint: $foreground 5%;
-        }
-        &.-invalid {
-            background-tint: $error 20%;
-        }
-        & > .input--cursor {
-            background: $input-cursor-background;
-            color: $input-cursor-foreground;
-            text-style: $input-cursor-text-style;
-        }
-        & > .input--selection {
-            background: $input-selection-background;
-            color: $input-selection-foreground;
-        }
-        & > .input--placeholder, & > .input--suggestion {
-            color: $text-disabled;
-        }
-        &:ansi {
-            color: ansi_default;
-            & > .input--cursor {
-                background: ansi_white;
-                color: ansi_black;
-            }
-            & > .input--placeholder, & > .input--suggestion {
-                text-style: dim;
-                color: ansi_default;
-            }
-        }
-    }
-    """
-
-
-class StartButton(Button, inherit_css=False):
-    """The Start button: Textual's primary `Button` with only the styles of that one kind
-    (Button's style sheet, for every kind, took longer to parse than any other)."""
-
-    DEFAULT_CSS = """
-    StartButton {
-        width: auto;
-        min-width: 16;
-        height: auto;
-        line-pad: 1;
-        text-align: center;
-        content-align: center middle;
-        pointer: pointer;
-        text-style: bold;
-        color: $button-color-foreground;
-        background: $primary;
-        border: none;
-        border-top: tall $primary-lighten-3;
-        border-bottom: tall $primary-darken-3;
-        &:focus {
-            text-style: $button-focus-text-style;
-            background-tint: $foreground 5%;
-        }
-        &:hover {
-            background: $primary-darken-2;
-            border-top: tall $primary;
-        }
-        &.-active {
-            background: $primary;
-            border-bottom: tall $primary-lighten-3;
-            border-top: tall $primary-darken-3;
-            tint: $background 30%;
-        }
-        &:ansi {
-            color: $primary;
-            border: tall $primary;
-            background: ansi_default;
-            &:hover {
-                background: $ansi-background;
-                border: tall $border;
-            }
-            &.-active {
-                background: $ansi-background !important;
-                border: blank $background !important;
-                tint: transparent;
-            }
-        }
-    }
-    """
-
-
-class GameList(OptionList, inherit_css=False):
-    """The list of games: Textual's `OptionList` with only the styles it uses here."""
-
-    COMPONENT_CLASSES = OptionList.COMPONENT_CLASSES
-    DEFAULT_CSS = """
-    GameList {
-        height: auto;
-        max-height: 100%;
-        color: $foreground;
-        overflow-x: hidden;
-        background: $surface;
-        & > .option-list--option-highlighted {
-            color: $foreground;
-            background: $block-cursor-blurred-background;
-            text-style: $block-cursor-blurred-text-style;
-        }
-        &:focus {
-            background-tint: $foreground 5%;
-            & > .option-list--option-highlighted {
-                color: $block-cursor-foreground;
-                background: $block-cursor-background;
-                text-style: $block-cursor-text-style;
-            }
-        }
-        & > .option-list--option-hover {
-            background: $block-hover-background;
-        }
-    }
-    """
 
 
 @dataclass
@@ -408,17 +70,6 @@ def variant_rule(info: GameInfo, variant: str) -> str:
     return "komi" if info.takes_komi(variant) else "pie rule" if info.has_pie_rule(variant) else ""
 
 
-def game_prompt(info: GameInfo, highlighted: bool) -> Content:
-    """A game's entry in the list: a marker, the title in bold, the summary below it."""
-    indent = "  "
-    summary = textwrap.fill(
-        info.summary, SUMMARY_WIDTH, initial_indent=indent, subsequent_indent=indent
-    )
-    return Content.assemble(
-        "> " if highlighted else indent, (info.title, "bold"), "\n", (summary, "dim")
-    )
-
-
 class SelectScreen(SteadyScreen[Setup | None]):
     """Choose a game, its board size, variant and komi, and the two players' names.
 
@@ -428,6 +79,18 @@ class SelectScreen(SteadyScreen[Setup | None]):
     """
 
     CSS_PATH = "select.tcss"
+    MORE_KEYS: ClassVar[dict[str, str]] = {
+        "select.recent": "recent games",
+        "select.settings": "settings",
+        "select.puzzles": "puzzles",
+    }
+    """The bindings the line under the list of games names, by id, with what they open:
+    the key bar has no room for them at 80 columns (none: no line)."""
+    HOME_ACTIONS: ClassVar[frozenset[str]] = frozenset({"recent", "settings", "puzzles"})
+    """The actions of this machine's own games, which a screen for another place (the
+    rooms' create screen) leaves out."""
+    OWN_GAMES: ClassVar[bool] = True
+    """Whether this screen starts games kept here (recent games, settings, puzzles)."""
     AUTO_FOCUS = "#games"  # focused once, on mount: each change of focus recomposes the footer
     BINDINGS = [
         # Up and down pick the game from any field (priority: the list, the inputs and
@@ -460,7 +123,8 @@ class SelectScreen(SteadyScreen[Setup | None]):
         Binding("ctrl+r", "resume", "Resume", key_display="^r", id="select.resume"),
         Binding("ctrl+g", "recent", "Recent games", key_display="^g", id="select.recent"),
         Binding("question_mark,f1", "app.help", "Help", key_display="?", id="select.help"),
-        Binding("f2", "app.settings", "Settings", key_display="F2", id="select.settings"),
+        Binding("f2", "settings", "Settings", key_display="F2", id="select.settings"),
+        Binding("f3", "puzzles", "Puzzles", key_display="F3", id="select.puzzles", show=False),
         Binding("escape", "leave", "Back", key_display="esc", id="select.leave"),
         Binding("q", "quit", "Quit", id="select.quit"),
     ]
@@ -505,6 +169,12 @@ class SelectScreen(SteadyScreen[Setup | None]):
             PLAYERS.index(default.second_level) if default.second_level in PLAYERS else 0,
         )
 
+    def computer_level(self) -> int:
+        """The index in `PLAYERS` of the level the settings give the computer: where a
+        seat handed to the computer starts."""
+        level = getattr(getattr(self.app, "settings", None), "level", DEFAULT_LEVEL)
+        return PLAYERS.index(level) if level in PLAYERS else PLAYERS.index(DEFAULT_LEVEL)
+
     @property
     def info(self) -> GameInfo:
         """The highlighted game."""
@@ -523,16 +193,13 @@ class SelectScreen(SteadyScreen[Setup | None]):
             "abstracts-tui: choose a game and its options, then press Enter to start",
             id="select-title",
         )
+        computer = self.computer_level()
         with Horizontal(id="select-body"):
-            games = GameList(
-                *(
-                    Option(game_prompt(info, i == self.index), id=info.name)
-                    for i, info in enumerate(self.infos)
-                ),
-                id="games",
-            )
-            games.border_title = "Games"
-            yield games
+            with Vertical(id="games-column"):
+                games = GameList(self.infos, self.index, id="games")
+                games.border_title = "Games"
+                yield games
+                yield KeyNames(self.MORE_KEYS, id="more-keys")
             with VerticalScroll(id="setup", can_focus=False):
                 yield SizeRow(id="size")
                 yield Static("", id="size-note", markup=False)
@@ -550,11 +217,13 @@ class SelectScreen(SteadyScreen[Setup | None]):
                 with Horizontal(classes="field", id="first-row"):
                     yield Label("", classes="field-label", id="first-label")
                     yield Field(self.names[0], max_length=24, id="first")
-                    yield Stepper(PLAYERS, self.levels[0], id="first-player")
+                    yield SeatStepper(PLAYERS, self.levels[0], computer=computer, id="first-player")
                 with Horizontal(classes="field", id="second-row"):
                     yield Label("", classes="field-label", id="second-label")
                     yield Field(self.names[1], max_length=24, id="second")
-                    yield Stepper(PLAYERS, self.levels[1], id="second-player")
+                    yield SeatStepper(
+                        PLAYERS, self.levels[1], computer=computer, id="second-player"
+                    )
                 with Horizontal(classes="field", id="clock-row"):
                     yield Label("Clock", classes="field-label")
                     yield Field(
@@ -581,6 +250,12 @@ class SelectScreen(SteadyScreen[Setup | None]):
         # typed as the screen shows (Tab to the next field) find their field.
         self.set_focus(games)
         self._show_game()
+
+    def on_screen_resume(self) -> None:
+        # Back from the settings (F2): the computer's level may have changed.
+        computer = self.computer_level()
+        for stepper in self.query(SeatStepper):
+            stepper.computer = computer
 
     # -- showing the highlighted game ---------------------------------------------------
 
@@ -707,13 +382,9 @@ class SelectScreen(SteadyScreen[Setup | None]):
 
     @on(OptionList.OptionHighlighted, "#games")
     def _game_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if event.option_index == self.index:
-            return
-        games = event.option_list
-        games.replace_option_prompt_at_index(self.index, game_prompt(self.info, False))
-        self.index = event.option_index
-        games.replace_option_prompt_at_index(self.index, game_prompt(self.info, True))
-        self._show_game()
+        if event.option_index != self.index:
+            self.index = event.option_index
+            self._show_game()
 
     @on(Stepper.Changed, "#size")
     def _size_changed(self, event: Stepper.Changed) -> None:
@@ -803,12 +474,24 @@ class SelectScreen(SteadyScreen[Setup | None]):
     def action_recent(self) -> None:
         self.post_message(RecentRequested())
 
+    async def action_settings(self) -> None:
+        await self.app.run_action("app.settings")
+
+    def action_puzzles(self) -> None:
+        """The puzzles the solver proves, over this screen (Esc comes back)."""
+        from ..palette import open_puzzles
+
+        open_puzzles(self.app)  # type: ignore[arg-type]  # the app is the palette's host
+
     @property
     def is_home(self) -> bool:
         return self.app.screen_stack[0] is self
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Esc goes back to the game left with `n`; on the home screen there is none."""
+        """Esc goes back to the game left with `n`; on the home screen there is none. A
+        screen for another place's games has no recent games, settings or puzzles."""
+        if action in self.HOME_ACTIONS and not self.OWN_GAMES:
+            return False
         return not (action == "leave" and self.is_home)
 
     def action_leave(self) -> None:

@@ -4,11 +4,29 @@ the graph, or in play the computer's thinking and a hint. The words come from
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.widgets import Static
 
+from ...chances import Hint
+from ...engine.search import Search
+from ...records import RecordNode
+from ...rules import Game
+from ...session import Session
+from ..analysis_view import (
+    candidates_text,
+    eval_bar,
+    first_colour,
+    hint_text,
+    live_rate,
+    proven_text,
+    shown_candidates,
+)
+from ..computer import Kind, Searches
+from .review_list import ReviewList
 from .steady_text import show_text
 from .win_rate_graph import WinRateGraph
 
@@ -27,19 +45,92 @@ class AnalysisPanel(Vertical):
     AnalysisPanel .-hidden { display: none; }
     """
 
+    def __init__(self, *, ascii: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id, classes="-empty")
+        self.ascii = ascii
+
     def compose(self) -> ComposeResult:
         yield Static(id="analysis", markup=False)
         yield WinRateGraph(id="graph", classes="-hidden")
-        # A long review scrolls rather than push the move list out of the panel.
-        with VerticalScroll(id="review-box", classes="-hidden", can_focus=False):
-            yield Static(id="review", markup=False)
+        yield ReviewList(id="review-box", classes="-hidden")
 
     def show(self, text: str, graph: bool = False, review: Text | str | None = None) -> None:
         """Show `text` (nothing: the panel hides), the review or its progress, and the
         win-rate graph (`graph`: its figures are given to the graph itself)."""
         show_text(self.query_one("#analysis", Static), text)
-        self.query_one("#review-box").set_class(review is None, "-hidden")
+        self.query_one(ReviewList).show(review)
         self.query_one("#graph").set_class(not graph, "-hidden")
-        if review is not None:
-            show_text(self.query_one("#review", Static), review)
         self.set_class(not text and not graph and review is None, "-empty")
+
+    def draw(
+        self,
+        session: Session,
+        searches: Searches,
+        *,
+        analysing: bool,
+        hint: Hint | None,
+        review: Callable[[], Text | str | None],
+    ) -> None:
+        """In play the computer's thinking or a hint; in analysis the figures of the
+        position shown, the graph of its line and the `review` (or its progress)."""
+        game = session.game
+        if not analysing:
+            thinking = searches.search(Kind.TURN) if searches.busy(Kind.TURN) else None
+            self.show_play(game, hint, thinking)
+            return
+        line = [session.record.root.evaluation] + [n.evaluation for n in session.line_nodes()]
+        self.show_analysis(
+            game,
+            session.node,
+            searches.search(Kind.ANALYSIS),
+            running=searches.busy(Kind.ANALYSIS),
+            line=line,
+            current=session.move_number(),
+            review=review(),
+        )
+
+    def show_play(self, game: Game, hint: Hint | None, thinking: Search | None) -> None:
+        """In play: the hint, else the computer's search while it thinks (`thinking`)."""
+        if hint is not None:
+            text = hint_text(game, hint)
+        elif thinking is not None:
+            speed = live_rate(thinking)
+            per_second = f" ({speed:,.0f}/s)" if speed else ""
+            text = f"Thinking: {thinking.playouts:,} playouts{per_second}"
+        else:
+            text = ""
+        self.show(text)
+
+    def show_analysis(
+        self,
+        game: Game,
+        node: RecordNode,
+        search: Search | None,
+        *,
+        running: bool,
+        line: list[float | None],
+        current: int,
+        review: Text | str | None,
+    ) -> None:
+        """In analysis: the evaluation of `node` (the position shown, of `game`), the
+        `search` of it (its speed while `running`), its comment, the graph of the
+        evaluations of the `line` (at move `current`) and the review."""
+        lines = []
+        found = shown_candidates(search.candidates()) if search is not None else []
+        if node.evaluation is not None:
+            # The expected score of the search's best move, the side to move's, beside it.
+            score = found[0].shown_score if found else None
+            lines.append(eval_bar(node.evaluation, game, ascii=self.ascii, score=score))
+        if search is not None:
+            if search.proven is not None:
+                lines.append(proven_text(game, search.proven))
+            # The speed while it searches (a finished search's would vary from run to run).
+            rate = live_rate(search) if running else None
+            lines.append(candidates_text(game, found, search.playouts, rate))
+        elif game.is_over():
+            lines.append("The game is over here.")
+        if node.comment:
+            lines.append(f"Comment: {node.comment}")
+        title = f"{first_colour(game)}'s chance, by move:"
+        self.query_one(WinRateGraph).show(title, line, current, ascii=self.ascii)
+        self.show("\n".join(lines), True, review)

@@ -1,7 +1,8 @@
-"""The board widget's base class: cursor, keys, mouse, and drawing cells onto a layout.
+"""The board widget's base class: cursor, keys, mouse, and the lines drawn from a canvas.
 
 Each geometry (`square_board.py`, `point_board.py`, `hex_board.py`) says where its cells
-go (a `BoardLayout`) and how the cursor steps; everything else is shared here. Styles are
+go (a `BoardLayout`, `board_layout.py`) and how the cursor steps; `board_paint.py` draws
+the cells of a position onto the canvas; everything else is shared here. Styles are
 component classes (`board--cursor`, `board--blue`, ...) so that themes and app CSS can
 change them; the defaults below keep the two sides apart in 16 colours, and glyphs and
 markers keep them apart with no colour at all.
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from rich.segment import Segment
@@ -26,6 +26,8 @@ from textual.widget import Widget
 
 from ...rules import Game, Piece
 from ..textual_internals import component_styling
+from .board_layout import BoardLayout
+from .board_paint import CellPainter, Marks
 from .canvas import Canvas, StyleKey
 from .glyphs import ASCII, UNICODE, Glyphs
 
@@ -41,9 +43,6 @@ DIRECTIONS = (
 )
 """Where `move_cursor` can go; square boards take the diagonals too."""
 
-MARKS = ("own0", "own1", "cancelled", "fragment", "free")
-"""The overlay marks `show` understands (see `tui/overlay.py`)."""
-
 WOODEN = frozenset({"black", "white"})
 """Colours drawn on a wooden board rather than a dark one."""
 
@@ -55,54 +54,6 @@ ZOOMS = (1, 2, 3)
 EDGES = frozenset({"top", "bottom"})
 """The lines of coordinates above and below a board: all of them by default; the play
 screen's compact view leaves out the top one, then the bottom one, on a short terminal."""
-
-
-@dataclass(frozen=True)
-class BoardLayout:
-    """Where a board's cells go on the widget, and the parts drawn once."""
-
-    canvas: Canvas
-    """Labels and grid lines; never drawn on (copied for each redraw)."""
-    cells: tuple[tuple[int, int], ...]
-    """`cells[c]`: (x, y) of the first character of cell `c`'s content."""
-    content: int
-    """Characters of a cell's content: 1, or 2 for a stack and its height."""
-    margins: bool
-    """Whether each cell has columns of its own on both sides of its content for markers
-    (square boards); else the columns between cells are shared and only the cursor marks
-    them."""
-    hits: Mapping[tuple[int, int], int]
-    """The cell under each (x, y) a mouse click can pick."""
-    tiles: tuple[tuple[int, int, int, int], ...] = ()
-    """(x, y, width, height) of each cell's square when a zoomed square board fills it
-    with the cell's style; empty when cells are drawn as their content only."""
-    shaded: frozenset[int] = frozenset()
-    """Cells whose square is shaded, so that large squares read as a board."""
-
-    @property
-    def size(self) -> tuple[int, int]:
-        """(width, height) in terminal cells."""
-        return self.canvas.width, self.canvas.height
-
-    def cropped(self, edges: frozenset[str]) -> BoardLayout:
-        """The layout without its line of coordinates above (`top` not in `edges`) or
-        below (`bottom` not in it): every layout keeps those two lines for labels only."""
-        top = 0 if "top" in edges else 1
-        bottom = self.canvas.height - (0 if "bottom" in edges else 1)
-        if (top, bottom) == (0, self.canvas.height):
-            return self
-        canvas = Canvas(self.canvas.width, bottom - top)
-        canvas.chars = [row[:] for row in self.canvas.chars[top:bottom]]
-        canvas.keys = [row[:] for row in self.canvas.keys[top:bottom]]
-        return BoardLayout(
-            canvas,
-            tuple((x, y - top) for x, y in self.cells),
-            self.content,
-            self.margins,
-            {(x, y - top): cell for (x, y), cell in self.hits.items() if top <= y < bottom},
-            tuple((x, y - top, w, h) for x, y, w, h in self.tiles),
-            self.shaded,
-        )
 
 
 class BoardView(Widget, can_focus=True):
@@ -230,10 +181,7 @@ class BoardView(Widget, can_focus=True):
         self._edges = EDGES
         self._layout = self._layout_for(game, 1)
         self._pieces: list[Piece | None] = []
-        self._selected: int | None = None
-        self._targets: frozenset[int] = frozenset()
-        self._last: frozenset[int] = frozenset()
-        self._overlay: Mapping[int, str] = {}
+        self._marks = Marks()
         self._painted: Canvas | None = None
         """The cells as shown, without the cursor."""
         self._canvas: Canvas | None = None
@@ -292,10 +240,7 @@ class BoardView(Widget, can_focus=True):
             self._set_game_classes(game)
             self.set_reactive(BoardView.cursor, min(self.cursor, game.geometry.cell_count - 1))
             self.refresh(layout=True)
-        self._selected = selected
-        self._targets = targets
-        self._last = last
-        self._overlay = overlay or {}
+        self._marks = Marks(selected, targets, last, overlay or {})
         shown = self._canvas
         self._read(game)
         if pieces is not None:
@@ -495,101 +440,27 @@ class BoardView(Widget, can_focus=True):
     def _draw(self) -> Canvas:
         """The canvas of the current position with the cursor."""
         if self._canvas is None:
+            painter = self._painter()
             if self._painted is None:
                 painted = self._layout.canvas.copy()
-                for cell in range(len(self._pieces)):
-                    self._paint(painted, cell, cursor=False)
-                if not self._layout.margins:
-                    self._join_marks(painted)
+                painter.paint_all(painted, self._pieces, self._marks)
                 self._painted = painted
             canvas = self._painted.copy()
-            self._paint(canvas, self.cursor, cursor=True)
+            cursor = self.cursor
+            painter.paint(canvas, self._pieces[cursor], cursor, self._marks, cursor=True)
             self._canvas = canvas
         return self._canvas
 
-    def _paint(self, canvas: Canvas, cell: int, cursor: bool) -> None:
-        """Draw one cell: content, markers and the style of its state."""
-        glyphs = self.glyphs
-        colours = self._game.info.colours
-        piece = self._pieces[cell]
-        mark = self._overlay.get(cell)
-        target = cell in self._targets
-        classes: list[str] = []
-        if piece is None:
-            if target:
-                text = glyphs.target
-                classes.append("board--target")
-            elif mark in ("own0", "own1"):
-                owner = 0 if mark == "own0" else 1
-                text = glyphs.territory(owner, colours, lines=self.territory_lines)
-                classes.append(f"board--{colours[owner]}")
-            else:
-                text = self._empty_text(cell)
-                classes.append(self.empty_class)
-        else:
-            text = glyphs.piece(piece, colours, scoring=mark == "fragment")
-            if piece.colour is None:
-                classes.append(f"board--{piece.kind}")
-            else:
-                classes.append(f"board--{colours[piece.colour]}")
-        if mark in MARKS:
-            classes.append(f"board--{mark}")
-        if cell in self._last:
-            classes.append("board--last")
-        if piece is not None and target:
-            classes.append("board--target")
-        if cell == self._selected:
-            classes.append("board--selected")
-        if cursor:
-            classes.append("board--cursor")
-        key = tuple(classes)
-        layout = self._layout
-        if layout.tiles:
-            tile_x, tile_y, tile_width, tile_height = layout.tiles[cell]
-            tile_key = tuple(name for name in classes if name != "board--cursor")
-            if cell in layout.shaded:
-                tile_key = ("board--shade", *tile_key)
-                key = ("board--shade", *key)
-            for row in range(tile_y, tile_y + tile_height):
-                canvas.put(tile_x, row, " " * tile_width, tile_key)
-        x, y = layout.cells[cell]
-        width = layout.content
-        if piece is not None and piece.kind == "block":
-            text = glyphs.block * width
-        text = text.ljust(width)[:width]
-        if layout.margins:
-            if cursor:
-                left, right = glyphs.cursor
-            elif cell == self._selected:
-                left, right = glyphs.selected
-            elif piece is not None and target:
-                left, right = glyphs.capture
-            elif piece is not None and piece.kind == "block":
-                left = right = glyphs.block
-            elif piece is not None and mark == "cancelled":
-                left, right = glyphs.cancelled
-            else:
-                left = right = " "
-            canvas.put(x - 1, y, left + text + right, key)
-        else:
-            canvas.put(x, y, text, key)
-            if cursor:
-                canvas.put(x - 1, y, glyphs.cursor[0], key)
-                canvas.put(x + width, y, glyphs.cursor[1], key)
-
-    def _join_marks(self, canvas: Canvas) -> None:
-        """Give the column between two neighbours of a row their overlay mark's background,
-        so that a region reads as one area rather than a row of dots."""
-        overlay = self._overlay
-        cells = self._layout.cells
-        for cell in range(len(cells) - 1):
-            mark = overlay.get(cell)
-            x, y = cells[cell]
-            after, next_y = cells[cell + 1]
-            if mark in MARKS and overlay.get(cell + 1) == mark and next_y == y:
-                for between in range(x + 1, after):
-                    key = canvas.keys[y][between]
-                    canvas.keys[y][between] = (*key, f"board--{mark}")
+    def _painter(self) -> CellPainter:
+        """What paints the cells as the board is drawn now."""
+        return CellPainter(
+            self._layout,
+            self.glyphs,
+            self._game.info.colours,
+            self._empty_text,
+            self.empty_class,
+            self.territory_lines,
+        )
 
     # -- helpers -------------------------------------------------------------------------------
 

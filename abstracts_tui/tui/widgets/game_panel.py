@@ -6,6 +6,8 @@ typed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
@@ -13,8 +15,14 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ...rooms.play import watchers, watchers_text
 from ...rules import Game, format_number
+from ...session import Phase, Session
+from ..legend import panel_legend
+from ..overlay import overlay_for
 from .clock_faces import ClockFaces
+from .glyphs import Glyphs
+from .notices import AwayLine, SavingNotice
 from .steady_text import show_text
 
 
@@ -111,10 +119,10 @@ class GamePanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(id="title", markup=False)
-        yield Static(id="saving", markup=False, classes="-hidden")
+        yield SavingNotice(id="saving")
         yield Static(id="turn", markup=False)
         yield ClockFaces(id="clocks")
-        yield Static(id="away", markup=False, classes="-hidden")
+        yield AwayLine(id="away")
         yield Static(id="watchers", markup=False, classes="-hidden")
         yield CursorLine(id="cursor")
         yield Static(id="legend", markup=False, classes="-hidden")
@@ -145,6 +153,34 @@ class GamePanel(Vertical):
         self._set("#score", score)
         self._set("#legend", legend, hide_empty=True)
 
+    def show_session(
+        self, session: Session, *, analysing: bool, score: bool, glyphs: Glyphs, monochrome: bool
+    ) -> None:
+        """The game of `session` as it stands: its turn (in `analysing`, with the move
+        number), its score (with `score`, as the board shows it), the legend of the
+        board's `glyphs`, the clocks."""
+        game = session.game
+        turn = session.turn_text() if session.phase is Phase.PLAY else "Choosing komi and sides"
+        if analysing:
+            turn = f"Analysis, move {session.move_number()}: {turn}"
+        overlay = overlay_for(game) if score else None
+        people = (session.person(0), session.person(1))
+        legend = panel_legend(game, glyphs, overlay, people, monochrome=monochrome)
+        self.show_game(game, turn, score_text(game, shown=score, short=analysing), legend)
+
+    def show_cell(self, game: Game, cell: int) -> None:
+        """What is on the cursor's `cell`: `Cursor c3: Blue stack of 2`."""
+        piece = game.piece_at(cell)
+        if piece is None:
+            what = "empty"
+        elif piece.colour is None:
+            what = piece.kind
+        else:
+            what = f"{game.colour_name(piece.colour)} {piece.kind}"
+            if piece.kind == "stack":
+                what += f" of {piece.height}"
+        self.show_cursor(f"Cursor {game.geometry.name(cell)}: {what}")
+
     def show_cursor(self, text: str) -> None:
         self.cursor_text = text
         for line in self.query(CursorLine):  # none before the parts are mounted
@@ -156,11 +192,23 @@ class GamePanel(Vertical):
         for selector, (text, hide_empty) in waiting.items():
             self._set(selector, text, hide_empty=hide_empty)
 
-    def show_saving(self, text: str) -> None:
-        self._set("#saving", text, hide_empty=True)
+    def show_saving(self, problem: str | None, where: object, held: bool) -> None:
+        """Why the game is not being saved (None: it is), where, and whether a room's
+        clocks wait meanwhile."""
+        self._set("#saving", SavingNotice.words(problem, where, held), hide_empty=True)
 
-    def show_away(self, text: str) -> None:
-        self._set("#away", text, hide_empty=True)
+    def show_away(self, people: Iterable[str], here: frozenset[str]) -> None:
+        """Who of `people` is not connected (`here`: those who are)."""
+        self._set("#away", AwayLine.words(people, here), hide_empty=True)
+
+    def show_presence(
+        self, people: Iterable[str], here: frozenset[str], players: tuple[str, ...] | None
+    ) -> None:
+        """Who of `people` is not connected (`here`: those who are) and, in a room (its
+        `players`), how many watch."""
+        if players is not None:
+            self.show_watchers(watchers_text(watchers(here, players)))
+        self.show_away(people, here)
 
     def show_watchers(self, text: str) -> None:
         """`2 watching` in a room (hidden elsewhere)."""

@@ -19,7 +19,8 @@ from textual.binding import Binding, BindingType
 
 from ...rules import Game
 from ...rules.geometry import LETTERS, HexGrid
-from .board_view import DIRECTIONS, BoardLayout, BoardView
+from .board_layout import BoardLayout
+from .board_view import DIRECTIONS, BoardView
 from .canvas import Canvas
 from .point_board import shared_hits
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ...rules import Game
-from .board_view import BoardLayout, BoardView
+from .board_layout import BoardLayout
+from .board_view import BoardView
 from .canvas import Canvas
 from .square_board import grid_step, label_columns, label_rows
 

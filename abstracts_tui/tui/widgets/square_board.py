@@ -14,7 +14,8 @@ from typing import ClassVar
 
 from ...rules import Game
 from ...rules.geometry import LETTERS
-from .board_view import BoardLayout, BoardView
+from .board_layout import BoardLayout
+from .board_view import BoardView
 from .canvas import Canvas
 
 LABEL = ("board--label",)

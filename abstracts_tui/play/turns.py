@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any
 
 from ..commands import ChooseSide, Command, Play, SetKomi
-from ..rules import PASS, SWAP, Move, RulesError
+from ..rules import PASS, SWAP, Game, Move, RulesError
 from ..rules.catalogue import parse_komi
 from ..session import Phase, Session
 
@@ -238,9 +238,10 @@ class Turns:
             return "A game lost on time cannot be taken back (x: analysis steps through it)."
         if not session.undo():
             return "Nothing to take back."
+        taken = 1
         while self.computer_waits() and session.undo():
-            pass  # against the computer, its reply goes too: back to a person's turn
-        return f"Move taken back. {session.turn_text()}."
+            taken += 1  # against the computer, its reply goes too: back to a person's turn
+        return f"Took back {moves(taken)}. {session.turn_text()}."
 
     def redo(self) -> str:
         """Play again the move last taken back (and the computer's reply); what happened."""
@@ -249,6 +250,66 @@ class Turns:
             return "Replaying a move is not possible in a shared game."
         if not session.redo():
             return "Nothing to replay."
+        replayed = 1
         while self.computer_waits() and session.redo():
-            pass
-        return f"Move replayed. {session.turn_text()}."
+            replayed += 1
+        return f"Replayed {moves(replayed)}. {session.turn_text()}."
+
+    # -- seats ----------------------------------------------------------------------------
+
+    def seat_refusal(self) -> str | None:
+        """Why no side may change hands at this screen now; None if one may."""
+        session = self.session
+        if self.shared or self.send is not None:
+            return "The sides of a shared game are its players': the computer cannot take one."
+        if session.phase is not Phase.PLAY:
+            return "A side changes hands once play begins, after komi and sides are chosen."
+        if session.over:
+            return "The game is over: no side is left to play."
+        return None
+
+    def hand_to_computer(self, colour: int, level: str) -> str:
+        """The computer plays `colour` from now on, at `level`; what happened (or why not).
+        If it is that side's turn, the screen's next request is the computer's move."""
+        reason = self.seat_refusal()
+        if reason is not None:
+            return reason
+        session = self.session
+        name = session.person(colour)
+        side = f"{session.game.colour_name(colour).capitalize()} ({name})"
+        if session.level(name) == level:
+            return f"{side} is already played by the computer ({level})."
+        session.set_level(name, level)
+        return f"The computer ({level}) plays {side} now."
+
+    def take_over(self, colour: int) -> str:
+        """A person at this screen plays `colour` from now on instead of the computer
+        (whose search for it, if any, the screen stops); what happened (or why not)."""
+        reason = self.seat_refusal()
+        if reason is not None:
+            return reason
+        session = self.session
+        name = session.person(colour)
+        side = f"{session.game.colour_name(colour).capitalize()} ({name})"
+        if session.level(name) is None:
+            return f"{side} is already played here."
+        session.set_level(name, None)
+        return f"You play {side} now, instead of the computer."
+
+    def computer_sides(self) -> list[int]:
+        """The colours the computer plays now."""
+        session = self.session
+        return [c for c in (0, 1) if session.level(session.person(c)) is not None]
+
+
+def side_named(game: Game, text: str) -> int | None:
+    """The colour `text` names: its colour's name (`orange`), `first`/`second` or `1`/`2`;
+    None for anything else."""
+    names = {"first": 0, "1": 0, game.colour_name(0).lower(): 0}
+    names.update({"second": 1, "2": 1, game.colour_name(1).lower(): 1})
+    return names.get(text.strip().lower())
+
+
+def moves(count: int) -> str:
+    """`1 move`, `2 moves`."""
+    return f"{count} move{'s' * (count != 1)}"

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from abstracts_tui.game_setup import Setup
+from abstracts_tui.play.turns import Ask, Request, Turns
 from abstracts_tui.rules import SWAP
 from abstracts_tui.session import Phase, Session
-from abstracts_tui.tui.turns import Ask, Request, Turns
 
 
 def petrify() -> Turns:
@@ -28,7 +28,7 @@ def test_the_pie_rule_is_offered_again_after_the_swap_is_taken_back() -> None:
     assert turns.session.game.moves[-1] == SWAP
     assert turns.session.person(0) == "Bob"
     assert turns.request() is None  # Ann (now Orange) moves
-    assert turns.undo().startswith("Move taken back.")
+    assert turns.undo().startswith("Took back 1 move.")
     assert turns.request() == Request(Ask.PIE, "Bob")
     # Also after the reply that declined it is taken back.
     turns.play("d4")
@@ -53,7 +53,7 @@ def test_the_computer_is_asked_for_its_decisions_and_its_reply_is_taken_back_too
     turns.play("a1")
     assert turns.request() == Request(Ask.COMPUTER, "Computer", "easy")
     turns.decided(turns.session.game.legal_moves()[0])
-    assert turns.undo().startswith("Move taken back. White to move (Ann)")
+    assert turns.undo() == "Took back 2 moves. White to move (Ann)."
     assert turns.session.game.moves == []
 
 

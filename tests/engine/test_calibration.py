@@ -1,0 +1,170 @@
+"""Win rates that match outcomes: the shipped calibration, checked on the self-play
+positions its fit did not see (`calibration_heldout.json`, written by
+`scripts/calibrate.py` with the map), is monotone and bounded, leaves a game without a
+map and every proof alone, and is what the protocol's `analyze` prints."""
+
+from __future__ import annotations
+
+import json
+import math
+from importlib import metadata, resources
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from abstracts_tui.engine.calibration import (
+    Calibration,
+    calibrated,
+    maps,
+    read_maps,
+    shown_winrate,
+)
+from abstracts_tui.engine.protocol import analyze_line
+from abstracts_tui.engine.terms import SHOWN_WINRATE_BOUNDS, Candidate
+from abstracts_tui.rules import GAMES, new_game
+from tests.cli.test_install import editable
+from tests.engine.test_proofs import ANALYZE_LINE
+from tests.engine.test_protocol_ai import talk
+
+HELD_OUT = json.loads((Path(__file__).with_name("calibration_heldout.json")).read_text())
+"""Per map (`game` or `game:size`): the game, the board size and the held-out positions
+(raw win rate, result, the number of the self-play game each comes from)."""
+ENOUGH = 100
+"""A bin of the reliability table that holds this many games is checked."""
+TOLERANCE = 0.05
+GRID = [i / 1000 for i in range(1001)]
+
+Position = tuple[float, float, str]
+
+
+def held_out(keys: list[str]) -> list[Position]:
+    """The held-out positions of the maps `keys`, their figures as shown."""
+    found = []
+    for key in keys:
+        held = HELD_OUT["games"][key]
+        for raw, result, number in held["positions"]:
+            shown = calibrated(held["game"], held["size"], raw)
+            found.append((shown, result, f"{key}:{number}"))
+    return found
+
+
+def full_bins(positions: list[Position]) -> list[tuple[int, float, float, int]]:
+    """The bins of ten points of the figure shown that hold `ENOUGH` games or more:
+    (bin, mean shown, share won, games)."""
+    bins: dict[int, list[Position]] = {}
+    for position in positions:
+        bins.setdefault(min(9, int(position[0] * 10)), []).append(position)
+    found = []
+    for index, held in sorted(bins.items()):
+        games = len({game for _, _, game in held})
+        if games >= ENOUGH:
+            shown = sum(p for p, _, _ in held) / len(held)
+            won = sum(y for _, y, _ in held) / len(held)
+            found.append((index, shown, won, games))
+    return found
+
+
+def misses(positions: list[Position]) -> list[tuple[int, float, float, int]]:
+    """The `full_bins` whose mean figure is further from the share won than both
+    `TOLERANCE` and twice the share's standard error, counted by games (the positions
+    of one game share its result)."""
+    return [
+        (index, shown, won, games)
+        for index, shown, won, games in full_bins(positions)
+        if abs(shown - won) > max(TOLERANCE, 2 * math.sqrt(won * (1 - won) / games))
+    ]
+
+
+def test_every_game_has_a_shipped_map() -> None:
+    assert set(maps()) >= set(GAMES)
+    assert (resources.files("abstracts_tui.engine") / "calibration.json").is_file()
+    if not editable():  # a regular install lists the files it put in place
+        files = [str(f) for f in metadata.files("abstracts-tui") or []]
+        assert "abstracts_tui/engine/calibration.json" in files
+
+
+def test_the_held_out_positions_are_won_as_often_as_shown() -> None:
+    everything = held_out(sorted(HELD_OUT["games"]))
+    assert len(full_bins(everything)) >= 3
+    assert misses(everything) == []
+    for key in HELD_OUT["games"]:  # no game's own bin holds 100 games yet
+        assert misses(held_out([key])) == []
+
+
+def test_the_calibration_does_better_than_the_raw_figures_on_held_out_positions() -> None:
+    """The squared error of the shown figures against the results, all games together, is
+    below that of the raw ones."""
+    raw_error = shown_error = 0.0
+    for held in HELD_OUT["games"].values():
+        for raw, result, _ in held["positions"]:
+            raw_error += (raw - result) ** 2
+            shown_error += (calibrated(held["game"], held["size"], raw) - result) ** 2
+    assert shown_error < raw_error
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_calibration_is_monotone_and_bounded(name: str) -> None:
+    low, high = SHOWN_WINRATE_BOUNDS
+    size = GAMES[name].info.default_size
+    shown = [calibrated(name, size, p) for p in GRID]
+    assert all(a <= b for a, b in pairwise(shown))
+    assert all(low <= p <= high for p in shown)
+    assert shown[0] < 0.5 < shown[-1]
+
+
+def test_a_game_without_a_map_shows_its_raw_figure_within_the_bounds() -> None:
+    assert calibrated("nosuchgame", 7, 0.37) == 0.37
+    assert calibrated("nosuchgame", 7, 1.0) == SHOWN_WINRATE_BOUNDS[1]
+    assert calibrated("nosuchgame", 7, 0.0) == SHOWN_WINRATE_BOUNDS[0]
+
+
+def test_a_map_of_a_size_is_read_before_that_of_the_game() -> None:
+    text = json.dumps(
+        {
+            "games": {
+                "pilo": {"slope": 2.0, "offset": 0.0},
+                "pilo:6": {"slope": 1.0, "offset": 0.0},
+                "linage": {"slope": -1.0, "offset": 0.0},  # not monotone: left out
+            }
+        }
+    )
+    read = read_maps(text)
+    assert read == {"pilo": Calibration(2.0, 0.0), "pilo:6": Calibration(1.0, 0.0)}
+    assert read["pilo:6"](0.7) == pytest.approx(0.7)
+    assert read["pilo"](0.7) > 0.8
+
+
+def test_proofs_are_never_calibrated() -> None:
+    game = new_game("linage")
+    assert shown_winrate(game, 1.0, "win") == 1.0
+    assert shown_winrate(game, 0.0, "loss") == 0.0
+    assert shown_winrate(game, 0.5, "draw") == 0.5
+    low, high = SHOWN_WINRATE_BOUNDS
+    assert low <= shown_winrate(game, 1.0) <= high < 1.0
+    assert 0.0 < low <= shown_winrate(game, 0.0) <= high
+
+
+def test_a_candidate_shows_the_calibrated_figure_and_analyze_prints_it() -> None:
+    game = new_game("pilo")
+    move = game.legal_moves()[0]
+    seen = Candidate(move, 500, 0.62, (move,))
+    shown = seen.shown_winrate(game)
+    assert shown == calibrated("pilo", game.size, 0.62)
+    assert shown is not None and shown != 0.62  # the map of Pilo is not the identity
+    assert f" winrate {shown:.3f} " in analyze_line(game, seen)
+    proven = Candidate(move, 3, 1.0, (move,), "win")
+    assert proven.shown_winrate(game) == 1.0
+    assert analyze_line(game, proven).endswith(" proven win")
+    assert Candidate(move, 3, 0.9, (move,)).shown_winrate(game) is None
+
+
+def test_analyze_is_still_well_formed() -> None:
+    answers, _ = talk(["newgame linage size=7", "analyze"], playouts="3000")
+    assert all(a.ok for a in answers)
+    low, high = SHOWN_WINRATE_BOUNDS
+    for line in answers[1].text.split("\n"):
+        found = ANALYZE_LINE.fullmatch(line)
+        assert found, line
+        winrate, proof = found.group(3), found.group(5)
+        assert winrate == "-" or proof is not None or low <= float(winrate) <= high
