@@ -49,6 +49,30 @@ MAX_TIME_LEFT = 1000 * DAY
 1,000 days, which 100 days of main time reach only after 900 moves of 1 day's increment."""
 
 
+FIRST_MOVE_FAST = 30.0
+"""Seconds for a first move in an online game of an expected length under 30 minutes."""
+FIRST_MOVE_SLOW = 60.0
+"""...up to 2 hours."""
+FIRST_MOVE_LONGEST = 300.0
+"""...longer than that (a correspondence game has its time per move instead)."""
+
+
+def first_move_seconds(control: TimeControl) -> float:
+    """How long a side of an online game may take over its first move before the game
+    is aborted, unrated (its clock does not run until each side has moved, as on
+    lichess): 30 seconds when the game is expected to last under 30 minutes a side
+    (main time plus 40 increments or every byo-yomi period), a minute up to 2 hours,
+    5 minutes past that, and the time per move of a correspondence game."""
+    if control.correspondence:
+        return control.period
+    expected = control.main + 40 * control.increment + control.periods * control.period
+    if expected < 30 * UNITS["m"]:
+        return FIRST_MOVE_FAST
+    if expected <= 2 * UNITS["h"]:
+        return FIRST_MOVE_SLOW
+    return FIRST_MOVE_LONGEST
+
+
 class ClockSpecError(ValueError):
     """A time control that cannot be read; the message says what is accepted."""
 
@@ -314,13 +338,13 @@ class Clock:
         if time.out:
             return "0:00"
         if not control.periods:
-            return _clock_text(time.main)
+            return clock_text(time.main)
         periods = f"{time.periods}x{format_duration(control.period)}"
         if time.main > 0:
-            return f"{_clock_text(time.main)} +{periods}"
+            return f"{clock_text(time.main)} +{periods}"
         if control.correspondence:
-            return _clock_text(self.period_left(side, now))
-        return f"{_clock_text(self.period_left(side, now))} ({periods})"
+            return clock_text(self.period_left(side, now))
+        return f"{clock_text(self.period_left(side, now))} ({periods})"
 
     def low(self, side: int, now: float) -> bool:
         """Whether `side` is short of time: under LOW_TIME seconds in its last stretch."""
@@ -334,7 +358,7 @@ class Clock:
         return self.period_left(side, now) < min(LOW_TIME, self.control.period / 3)
 
 
-def _clock_text(seconds: float) -> str:
+def clock_text(seconds: float) -> str:
     """4:57, 1:02:03, 2d 3h; tenths under ten seconds (9.4)."""
     if seconds < 10:
         return f"0:{math.floor(seconds * 10) / 10:04.1f}"

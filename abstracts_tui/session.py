@@ -25,7 +25,7 @@ from functools import partial
 from pathlib import Path
 from typing import TypeAlias
 
-from .clock import Clock, SideTime, TimeControl
+from .clock import Clock, SideTime, TimeControl, first_move_seconds
 from .clocks import sides_at, time_left_after
 from .files import Autosave, write_atomic
 from .game_setup import Setup
@@ -120,6 +120,13 @@ class Session:
         self.clock: Clock | None = Clock(record.clock) if record.clock is not None else None
         self.clock_paused = True
         """Whether the clock is held (until `resume_clock`: a game left, analysis)."""
+        self.first_moves_free = False
+        """Whether the clocks wait until each person has made a move (an online room's
+        game, as on lichess): meanwhile the side to move has `clock.first_move_seconds`
+        for its first move from the moment it was due, or the game is aborted."""
+        self.first_move_due = -1
+        """The move number at which the first move waited for became due (`clock.started`
+        is that moment); -1: none is due."""
         self.live: tuple[RecordNode, list[SideTime] | None] | None = None
         """The position of play, kept while analysis shows others (`hold_live`): its node
         and both sides' times then."""
@@ -581,8 +588,38 @@ class Session:
             return
         if self.record.result:  # a finished game's clocks never run again
             return
-        if clock.running is None:
-            clock.start(self.side_to_move(), self.now())
+        if clock.running is not None:
+            return
+        if self.first_moves_free and not self.each_moved():
+            if self.first_move_due != self.move_number():  # a first move newly due
+                self.first_move_due = self.move_number()
+                clock.started = self.now()
+            return
+        self.first_move_due = -1
+        clock.start(self.side_to_move(), self.now())
+
+    def each_moved(self) -> bool:
+        """Whether each person has made a move in the line played (the pie rule's swap
+        followed: the person who swapped holds the first colour from then on)."""
+        nodes = self.node.line()
+        made: set[int] = set()
+        swapped = False
+        for node, colour in zip(nodes, self.movers(nodes), strict=True):
+            if colour is not None:
+                made.add(colour ^ swapped)
+                swapped = swapped or node.move == "swap"  # the pie rule's, by its name
+        return len(made) == 2
+
+    def first_move_left(self, now: float) -> float | None:
+        """Seconds left for the first move due (`first_moves_free`), None if none is."""
+        clock = self.clock
+        if clock is None or clock.running is not None or self.first_move_due < 0:
+            return None
+        if clock.held is not None:  # the room's store keeps no change: nothing is due
+            return None
+        if self.over or self.phase is not Phase.PLAY or self.clock_paused:
+            return None
+        return max(0.0, clock.started + first_move_seconds(clock.control) - now)
 
     def use_time(self, now: Callable[[], float]) -> None:
         """Take the clock's seconds from `now` from here on (a running clock goes on
@@ -605,11 +642,16 @@ class Session:
 
     def check_flag(self, now: float | None = None) -> bool:
         """End the game if the side to move's time has run out: the record's result
-        becomes the other colour's win on time. Whether it did (just now)."""
+        becomes the other colour's win on time (or, when its first move was not made in
+        time, `first_move_left`, the game is aborted: no result). Whether it did (just
+        now)."""
         clock = self.clock
         if clock is None:
             return False
         now = self.now() if now is None else now
+        if self.first_move_left(now) == 0.0:  # no first move in time: aborted
+            self._end(VOID, now, None)
+            return True
         loser = clock.flagged(now)
         if loser is None:
             return False

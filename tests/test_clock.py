@@ -12,6 +12,7 @@ from abstracts_tui.clock import (
     Clock,
     ClockSpecError,
     TimeControl,
+    first_move_seconds,
     format_duration,
     parse_duration,
     thinking_time,
@@ -193,3 +194,23 @@ def test_the_computer_thinks_within_its_time() -> None:
     byoyomi = Clock(TimeControl(0, periods=3, period=10))
     byoyomi.start(0, now=0)
     assert thinking_time(byoyomi, 0, now=0, moves_left=30) <= 8
+
+
+def test_the_time_for_a_first_move_follows_the_length_of_the_game() -> None:
+    """30 seconds for a game of minutes, a minute up to 2 hours a side, 5 past that, and
+    the time per move of a correspondence game (see docs/server.md)."""
+    seconds = {
+        spec: first_move_seconds(control)
+        for spec in ("1m", "5m+3s", "15m+10s", "30m", "1h+30s", "3h", "90m+1m", "3d")
+        if (control := TimeControl.parse(spec)) is not None
+    }
+    assert seconds == {
+        "1m": 30.0,
+        "5m+3s": 30.0,
+        "15m+10s": 30.0,
+        "30m": 60.0,
+        "1h+30s": 60.0,
+        "3h": 300.0,
+        "90m+1m": 300.0,
+        "3d": 3 * 86400.0,
+    }

@@ -27,6 +27,7 @@ from ..rules import CATALOGUE, GameInfo, RulesError
 from .channel import ChannelLines
 from .questions import Say
 from .room import LineRoom, Outcome
+from .standings import say_standings
 
 HELP = """\
 In the lobby:
@@ -37,6 +38,8 @@ new GAME [SIZE] [clock SPEC] [rated] [open]: a new room, such as new pilo 6 cloc
 open makes it an open challenge, listed in every lobby; without it the room is listed to
 nobody else, and whoever you give its code to joins it with join CODE.
 play: a game here, hot-seat or against the computer (quit in it comes back here).
+leaderboard GAME: the highest ratings of GAME; profile [NAME]: your ratings (or NAME's)
+with their history, games won and lost, and the last games.
 help (?): this list. quit (q): leave; your games are kept."""
 
 NEW_USAGE = (
@@ -266,6 +269,8 @@ class LineLobby:
             if self.ended:
                 return False
             await self.lobby()
+        elif word in ("leaderboard", "profile"):
+            await say_standings(self.client, self.user, words, self.say)
         elif word in ("help", "?"):
             for help_line in HELP.splitlines():
                 self.say(help_line)
@@ -306,9 +311,11 @@ class LineLobby:
 
     def go_to(self, code: str) -> None:
         """The rematch's room, instead of the room shown (left at once: nothing more of
-        it is said); its seat taken by this connection, as a room entered is."""
+        it is said); its seat taken by this connection, as a room entered is, or watched
+        by a watcher of the room shown."""
+        watch = self.room is not None and not self.room.player
         self.leave()
-        task = asyncio.get_running_loop().create_task(self.enter(code, watch=False))
+        task = asyncio.get_running_loop().create_task(self.enter(code, watch=watch))
         self.tasks.add(task)  # kept: the loop holds tasks weakly
         task.add_done_callback(self.tasks.discard)
 

@@ -23,7 +23,9 @@ import logging
 from collections.abc import Callable
 from enum import Enum
 
-from ..commands import Abort, ChooseSide, Command, Play, Rematch, Resign, SetKomi, Takeback
+from ..commands import Abort, Command
+from ..play.offers import Act, RoomOffers, Step, sentence
+from ..play.turns import Ask, Turns, side_named
 from ..rooms.chat import ChatLine, rows
 from ..rooms.client import RoomClient, Shown
 from ..rooms.events import (
@@ -44,20 +46,17 @@ from ..rooms.events import (
 from ..rooms.play import (
     REMATCH,
     TAKEBACK,
-    check,
     clocks_held,
     kept_again_text,
     not_kept_text,
     offer,
-    opponent,
     takeback_moves,
     watchers,
 )
 from ..rooms.room import RoomError
 from ..rooms.rows import OPEN_SEAT
 from ..rooms.told import told, watching_text
-from ..rules import SWAP, RulesError
-from ..rules.catalogue import parse_komi
+from ..rules import RulesError
 from ..session import Phase
 from ..subscribers import Subscription
 from ..words import colour, komi_question, pie_question, score_words, side_question
@@ -73,7 +72,8 @@ komi N: set komi; first or second: take a side, when you are asked.
 board (b), row N (r N), column X (c X), cell d4 (or d4?), score (s), moves (m), legal (l),
 turn (t), clock (k): as in a game played here.
 say TEXT: a line in the room's chat, for players and watchers; chat: the last lines said.
-resign: give up the game (asks first); abort: call it off before each side has moved.
+resign: give up the game (asks first); abort: call it off before each side has moved
+(asks first).
 takeback: ask to take back your last move, or accept the other player's request.
 rematch: offer a rematch once the game is over, or accept the one offered.
 decline: refuse the other player's take-back request or rematch.
@@ -101,13 +101,6 @@ class Outcome(Enum):
     STAY = "stay"
     LEAVE = "leave"
     QUIT = "quit"
-
-
-def sentence(error: Exception) -> str:
-    """A refusal as one sentence: capitalised, with its full stop."""
-    text = str(error).strip()
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else f"{text}."
 
 
 class LineRoom:
@@ -145,8 +138,18 @@ class LineRoom:
         self.watching = watchers(shown.connected, tuple(shown.session.people))
         """The watchers' count as last said (on entering, then by the room's events)."""
         self.pie_said = False
-        self.confirming: Command | None = None
-        """The command a `yes` on the next line sends (a resignation)."""
+        self.offers = RoomOffers(self.session, shown.terms, self.user, rated=shown.room.rated)
+        """What this player may offer or answer now (the same on the full screen)."""
+        self.turns = Turns(
+            self.session,
+            local_people=frozenset({self.user}),
+            shared=True,
+            send=shown.send,
+            told=lambda text, refused: self.say(text),
+        )
+        """Whose turn it is and what this player is asked (the same on the full screen)."""
+        self.confirming: Step | None = None
+        """The step a `yes` on the next line sends (a resignation, an abort)."""
         self.warned: set[float] = set()
         self.ticking: asyncio.Task[None] | None = None
         self.saving_said: str | None = None
@@ -237,8 +240,11 @@ class LineRoom:
                 case ChatSaid():
                     self.say_chat(ChatLine(event.by, event.text, event.watcher))
                     continue
-                case RematchMade(_, room) if self.player:
-                    self.say(f"The rematch is agreed: on to room {room}.")
+                case RematchMade(_, room):  # watchers are taken along, to watch it
+                    if self.player:
+                        self.say(f"The rematch is agreed: on to room {room}.")
+                    else:
+                        self.say(f"The players play again in room {room}: you watch it there.")
                     self.go_to(room)
                     return  # this room is left: nothing more of it is said
                 case Joined(name):
@@ -272,21 +278,22 @@ class LineRoom:
         session = self.session
         if self.waiting_for_player or session.over:
             return
+        request = self.turns.request()
+        asked = request.ask if request is not None else None
         if session.phase is not Phase.PLAY:
             chooser, game = session.chooser, session.game
-            if chooser != self.user:
+            if asked is Ask.KOMI:
+                self.say(komi_question(game, chooser))
+            elif asked is Ask.SIDE:
+                self.say(side_question(game, chooser))
+            else:
                 what = "sets komi" if session.phase is Phase.KOMI else "chooses a side"
                 self.say(f"{chooser} {what} before the first move.")
-            elif session.phase is Phase.KOMI:
-                self.say(komi_question(game, chooser))
-            else:
-                self.say(side_question(game, chooser))
             return
-        mover = session.person(session.game.turn)
         self.say(f"{session.turn_text()}.")
-        if mover == self.user and SWAP in session.game.legal_moves() and not self.pie_said:
+        if asked is Ask.PIE and request is not None and not self.pie_said:
             self.pie_said = True
-            self.say(pie_question(session.game, mover))
+            self.say(pie_question(session.game, request.name))
 
     def say_end(self) -> None:
         """The end of a game over when the room is entered."""
@@ -364,11 +371,13 @@ class LineRoom:
         if not text:
             return Outcome.STAY
         if self.confirming is not None:
-            confirmed, self.confirming = self.confirming, None
-            if text.lower() in ("yes", "y"):
-                await self.send(confirmed, "Sent: resignation, waiting for the server.")
+            step, self.confirming = self.confirming, None
+            yes = text.lower() in ("yes", "y")
+            said = self.offers.confirmed(step, yes)
+            if yes and step.command is not None:
+                await self.send(step.command, said)
             else:
-                self.say("Not resigned: play on.")
+                self.say(said)
             return Outcome.STAY
         word, _, rest = text.partition(" ")
         command = SHORT.get(word.lower(), word.lower())
@@ -441,73 +450,50 @@ class LineRoom:
         return True
 
     async def resign(self) -> None:
-        problem = check(self.session, self.shown.terms, Resign(), self.user)
-        if problem is not None:
-            self.say(problem)
-            return
-        other = opponent(self.session, self.user)
-        rated = " The game is rated." if self.shown.room.rated else ""
-        self.say(
-            f"Resign this game? {other} wins.{rated} Type yes to resign; anything else plays on."
-        )
-        self.confirming = Resign()
+        await self.do(self.offers.resign())
 
     async def abort(self) -> None:
-        problem = check(self.session, self.shown.terms, Abort(), self.user)
-        if problem is not None:
-            self.say(problem)
-            return
-        await self.send(Abort(), "Sent: abort, waiting for the server.")
+        await self.do(self.offers.abort())
 
     async def takeback(self) -> None:
-        session = self.session
-        waiting = offer(session, self.shown.terms, TAKEBACK)
-        if waiting is not None and waiting.by != self.user and self.player:
-            await self.send(Takeback(Takeback.ACCEPT), None)
-            return
-        problem = check(session, self.shown.terms, Takeback(Takeback.OFFER), self.user)
-        if problem is not None:
-            self.say(problem)
-            return
-        await self.send(Takeback(Takeback.OFFER), "Sent: take-back request.")
+        await self.do(self.offers.takeback())
 
     async def decline(self) -> None:
         """Refuse the other player's take-back request, or else their rematch."""
-        for kind, command in (
-            (TAKEBACK, Takeback(Takeback.DECLINE)),
-            (REMATCH, Rematch(Rematch.DECLINE)),
-        ):
-            waiting = offer(self.session, self.shown.terms, kind)
-            if waiting is not None and waiting.by != self.user and self.player:
-                await self.send(command, None)
-                return
-        self.say("Nobody asks you to take back or offers you a rematch now.")
+        await self.do(self.offers.decline())
 
     async def rematch(self) -> None:
-        session = self.session
-        waiting = offer(session, self.shown.terms, REMATCH)
-        if waiting is not None and waiting.by != self.user and self.player:
-            self.say("Rematch accepted: making its room.")
-            try:
-                await self.client.rematch(self.code)  # the replica then names it
-            except (RulesError, RoomError) as error:
-                self.say(sentence(error))
-            return
-        problem = check(session, self.shown.terms, Rematch(Rematch.OFFER), self.user)
-        if problem is not None:
-            self.say(problem)
-            return
-        await self.send(Rematch(Rematch.OFFER), None)
+        await self.do(self.offers.rematch())
+
+    async def do(self, step: Step) -> None:
+        """What a word leads to now (`play.offers`): refused, sent, asked first (a yes on
+        the next line sends it), or the other player's offer accepted (the word is the
+        answer: `decline` refuses it)."""
+        match step.act:
+            case Act.REFUSE:
+                self.say(step.text)
+            case Act.SEND | Act.ANSWER:
+                assert step.command is not None
+                await self.send(step.command, step.text)
+            case Act.CONFIRM:
+                verb = "abort" if isinstance(step.command, Abort) else "resign"
+                self.say(f"{step.text} Type yes to {verb}; anything else plays on.")
+                self.confirming = step
+            case Act.REMATCH:
+                self.say(step.text)
+                try:
+                    await self.client.rematch(self.code)  # the replica then names it
+                except (RulesError, RoomError) as error:
+                    self.say(sentence(error))
 
     async def play_on(self) -> None:
-        session = self.session
-        if SWAP not in session.game.legal_moves() or session.waiting_for() != self.user:
+        if not self.asked(Ask.PIE):
             self.say("There is no swap to decline now.")
         else:
             self.say(f"{self.user} plays on: type a move.")
 
     async def typed(self, text: str) -> None:
-        """A move, komi or a side, by the phase of the game."""
+        """A move, komi or a side, by the phase of the game (`play.turns`)."""
         session = self.session
         if not self.player:
             self.say("You watch this game: the moves are the players'. say and a line chats.")
@@ -516,40 +502,34 @@ class LineRoom:
             self.say("Not played: the game begins once a player joins.")
             return
         if session.phase is Phase.KOMI:
-            await self.komi(text)
+            self.komi(text)
         elif session.phase is Phase.SIDE:
-            await self.side(text)
+            self.side(text)
         else:
-            await self.move(text)
+            self.move(text)
 
-    async def komi(self, text: str) -> None:
-        session = self.session
-        if session.chooser != self.user:
-            self.say(f"Not set: {session.chooser} sets komi.")
-            return
-        try:
-            komi = parse_komi(
-                text.lower().removeprefix("komi").strip(), session.game.info.komi_step
-            )
-        except RulesError as error:
-            self.say(f"Not set: {sentence(error)}")
-            return
-        await self.send(SetKomi(komi), f"Sent: komi {komi:g}.", "Not set: ")
+    def asked(self, ask: Ask) -> bool:
+        request = self.turns.request()
+        return request is not None and request.ask is ask
 
-    async def side(self, text: str) -> None:
+    def komi(self, text: str) -> None:
+        if not self.asked(Ask.KOMI):
+            self.say(f"Not set: {self.session.chooser} sets komi.")
+            return
+        self.turns.set_komi(text.lower().removeprefix("komi").strip())
+
+    def side(self, text: str) -> None:
         session, game = self.session, self.session.game
-        if session.chooser != self.user:
+        if not self.asked(Ask.SIDE):
             self.say(f"Not chosen: {session.chooser} chooses the side.")
             return
-        names = {"first": 0, "1": 0, game.colour_name(0): 0}
-        names.update({"second": 1, "2": 1, game.colour_name(1): 1})
-        choice = names.get(text.strip().lower())
+        choice = side_named(game, text)
         if choice is None:
             self.say(f"Type first for {colour(game, 0)} or second for {colour(game, 1)}.")
             return
-        await self.send(ChooseSide(choice), f"Sent: {colour(game, choice)}.", "Not chosen: ")
+        self.turns.choose_side(choice)
 
-    async def move(self, text: str) -> None:
+    def move(self, text: str) -> None:
         session = self.session
         game = session.game
         if session.over:
@@ -560,16 +540,16 @@ class LineRoom:
         except RulesError as error:
             self.say(f"Not understood: {error}. Type help for the commands.")
             return
-        waiting = session.waiting_for()
-        if waiting != self.user:
-            self.say(f"Not played: it is {waiting}'s turn.")
-            return
-        reason = game.illegal_reason(move)
+        reason = self.turns.refusal()
+        if reason is None and session.waiting_for() == self.user:
+            reason = game.illegal_reason(move)
+            reason = None if reason is None else f"Not played: {reason}."
         if reason is not None:
-            self.say(f"Not played: {reason}.")
+            self.say(reason)
             return
-        name = game.move_name(move)
-        await self.send(Play(name), f"Sent {name}, waiting for the server.", "Not played: ")
+        refused = self.turns.play(move)
+        if refused is not None:
+            self.say(refused)
 
 
 def chat_rows(line: ChatLine, width: int) -> list[str]:

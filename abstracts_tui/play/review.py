@@ -74,8 +74,9 @@ class Reviews:
             return f"Review stopped before its first move; {total} moves to review."
         self.review, self.nodes = review, nodes
         playouts = review.playouts // max(1, len(review.evaluations))
-        for node, value in zip(nodes, review.evaluations, strict=False):
-            node.evaluation, node.evaluated_with = value, playouts
+        scores = review.scores or (None,) * len(review.evaluations)
+        for node, value, score in zip(nodes, review.evaluations, scores, strict=False):
+            node.evaluation, node.evaluated_with, node.score = value, playouts, score
         accuracy = ", ".join(
             f"{name} {figure:.0f}"
             for person, name in enumerate(self.names())

@@ -139,7 +139,7 @@ class Turns:
         if self.send is None:
             self.session.choose_side(colour)
             return
-        name = self.session.game.colour_name(colour)
+        name = self.session.game.colour_name(colour).capitalize()
         self._send(ChooseSide(colour), name, "Not chosen")
 
     def _send(self, command: Command, what: str, not_done: str) -> None:

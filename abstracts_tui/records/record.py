@@ -104,12 +104,19 @@ class RecordNode:
     """The first colour's win rate here, from the longest search of it so far (not saved)."""
     evaluated_with: int = field(default=0, repr=False)
     """The playouts of the search that gave `evaluation`."""
+    score: float | None = field(default=None, repr=False)
+    """The first colour's expected score here (its mean final margin, komi included),
+    from the same search as `evaluation` (not saved)."""
 
-    def evaluate(self, first_winrate: float | None, playouts: int) -> None:
-        """Keep `first_winrate` unless a longer search has already evaluated this node."""
+    def evaluate(
+        self, first_winrate: float | None, playouts: int, first_score: float | None = None
+    ) -> None:
+        """Keep `first_winrate` (and `first_score`) unless a longer search has already
+        evaluated this node."""
         if first_winrate is not None and playouts >= self.evaluated_with:
             self.evaluation = first_winrate
             self.evaluated_with = playouts
+            self.score = first_score
 
     def add(self, move: str | None = None, setup: str | None = None) -> RecordNode:
         """The child holding `move` (or `setup`), made if it is not there yet."""

@@ -126,6 +126,8 @@ def _hold(session: Session, terms: RoomTerms, command: Hold, by: str | None) -> 
     clock = session.clock
     if clock is not None:
         clock.release(command.since, session.now())
+        if clock.running is None and session.first_move_due >= 0:
+            clock.started = session.now()  # a first move due is due afresh from now
 
 
 def _online(session: Session, terms: RoomTerms, command: Command, by: str | None) -> None:
@@ -258,6 +260,9 @@ class SessionState:
     clock: tuple[list[SideTime], int | None, float, float | None] | None
     """Both sides' times, the side whose clock runs, since when, and since when it is
     held (None: it is not)."""
+    first_moves: tuple[bool, int] = (False, -1)
+    """Whether the clocks wait for each side's first move, and the move number of the
+    one due (`Session.first_moves_free`, `Session.first_move_due`)."""
 
 
 def state_of(session: Session) -> SessionState:
@@ -270,6 +275,7 @@ def state_of(session: Session) -> SessionState:
         (list(clock.sides), clock.running, clock.started, clock.held)
         if clock is not None
         else None,
+        (session.first_moves_free, session.first_move_due),
     )
 
 
@@ -281,6 +287,7 @@ def from_state(state: SessionState, now: Callable[[], float]) -> Session:
     copy.phase = state.phase
     copy.people = record.players = state.people
     copy.clock_paused = state.clock_paused
+    copy.first_moves_free, copy.first_move_due = state.first_moves
     if state.clock is not None and copy.clock is not None:
         sides, copy.clock.running, copy.clock.started, copy.clock.held = state.clock
         copy.clock.sides = list(sides)
@@ -294,3 +301,4 @@ def adopt(session: Session, other: Session) -> None:
     session.record, session.node, session.game = other.record, other.node, other.game
     session.phase, session.people = other.phase, other.people
     session.clock, session.clock_paused = other.clock, other.clock_paused
+    session.first_moves_free, session.first_move_due = other.first_moves_free, other.first_move_due

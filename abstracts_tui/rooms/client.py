@@ -43,7 +43,7 @@ import itertools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ..commands import Abort, Command
 from ..game_setup import Setup
@@ -69,10 +69,12 @@ from .link import (
     Hide,
     Kept,
     KeptNow,
+    Leaderboard,
     Listing,
     News,
     People,
     Posted,
+    ProfileOf,
     Ratings,
     Request,
     RoomView,
@@ -90,6 +92,9 @@ from .link import (
 )
 from .room import EVENTS_KEPT
 from .terms import RoomTerms
+
+if TYPE_CHECKING:
+    from ..standings import Profile
 
 log = logging.getLogger(__name__)
 
@@ -347,6 +352,14 @@ class RoomClient:
     ) -> list[StoredRoom]:
         """A page of the store's rooms (the archive). Raises StoreError."""
         return await self.link.ask(Archive(finished, player, limit, offset))
+
+    async def leaderboard(self, game: str) -> list[PlayerRating]:
+        """The first ratings of `game`, the highest first. Raises StoreError."""
+        return await self.link.ask(Leaderboard(game))
+
+    async def profile(self, name: str) -> Profile:
+        """What is known of player `name`. Raises StoreError."""
+        return await self.link.ask(ProfileOf(name))
 
     # -- what the desk tells -----------------------------------------------------------------
 

@@ -6,6 +6,7 @@ screen says are read here once, at the commit, from the position they were made 
 
 from __future__ import annotations
 
+from ..clock import first_move_seconds, format_duration
 from ..commands import (
     Abort,
     ChooseSide,
@@ -126,6 +127,14 @@ def ended_events(before: Session, after: Session, by: str | None = None) -> list
     found = after.ended()
     if found is not None and found.winner is None:
         text = "The game is aborted: no result, unrated."
+        clock = before.clock
+        if by is None and clock is not None and before.phase is Phase.PLAY:  # the clock's
+            late = before.person(before.game.turn)
+            within = format_duration(first_move_seconds(clock.control))
+            text = (
+                f"The game is aborted: {late} made no first move within {within}: "
+                "no result, unrated."
+            )
         return [Ended(Ended.ABORTED, None, None, text, by=by)]
     winner = finish.winner if finish is not None else None
     loser = next((p for p in after.people if winner is not None and p != winner), None)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Generic, TypeAlias, TypeVar
 
 from ..commands import Command
 from ..ratings import PlayerRating
+from ..standings import Profile
 from .chat import ChatLine
 from .events import Stamped
 from .kept import StoredRoom
@@ -201,6 +202,20 @@ class Archive(Request[list[StoredRoom]]):
 
 
 @dataclass(frozen=True)
+class Leaderboard(Request[list[PlayerRating]]):
+    """The first ratings of `game`, the highest first (`standings.read_leaderboard`)."""
+
+    game: str
+
+
+@dataclass(frozen=True)
+class ProfileOf(Request[Profile]):
+    """What is known of player `name` (`standings.read_profile`)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class Hide(Request[None]):
     """The screen of `key` stops showing its room, having shown it up to `version`."""
 
@@ -231,7 +246,19 @@ class Unwait(Request[None]):
 
 
 Asked: TypeAlias = (
-    Views | Enter | Create | Speak | AcceptRematch | Show | Since | Seen | Send | Ratings | Archive
+    Views
+    | Enter
+    | Create
+    | Speak
+    | AcceptRematch
+    | Show
+    | Since
+    | Seen
+    | Send
+    | Ratings
+    | Archive
+    | Leaderboard
+    | ProfileOf
 )
 """The requests the client waits for the answer of."""
 Posted: TypeAlias = Hide | CopyAgain | Wait | Unwait
@@ -248,6 +275,8 @@ REQUESTS: tuple[type[Request[object]], ...] = (
     Send,
     Ratings,
     Archive,
+    Leaderboard,
+    ProfileOf,
     Hide,
     CopyAgain,
     Wait,

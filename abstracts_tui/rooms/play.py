@@ -313,7 +313,10 @@ def clocks_held(session: Session, terms: RoomTerms | None) -> bool:
     change kept, may come before or after a screen is told)."""
     clock = session.clock
     kept = terms is not None and terms.keeper is not None
-    return kept and clock is not None and clock.running is not None
+    if not kept or clock is None:
+        return False
+    # A first move due (no clock runs yet) waits as a running clock would.
+    return clock.running is not None or (session.first_move_due >= 0 and not session.over)
 
 
 def not_kept_text(problem: str, held: bool) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from ..clock import clock_text
 from ..commands import Command
 from ..game_setup import Setup
 from ..records import result_text
@@ -130,9 +131,15 @@ class Room:
         if session.phase is not Phase.PLAY:
             return "choosing komi and sides"
         clock = session.clock
-        if clock is None or not clock.control.correspondence or clock.running is None:
+        if clock is None or not clock.control.correspondence:
             return session.turn_text()
-        return f"{session.turn_text()}, {clock.face(clock.running, session.now())} left"
+        now = session.now()
+        if clock.running is not None:
+            return f"{session.turn_text()}, {clock.face(clock.running, now)} left"
+        first = session.first_move_left(now)  # a first move due (no clock runs yet)
+        if first is None:
+            return session.turn_text()
+        return f"{session.turn_text()}, {clock_text(first)} left"
 
     def save(self, session: Session | None = None) -> RoomSave:
         """The room whole as `session` (its live one by default) has it: what a store keeps."""

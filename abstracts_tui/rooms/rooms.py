@@ -8,13 +8,16 @@ applied here and shown. A change the live store reports (made by another process
 read with its events and applied to the room here by the same function (`apply.apply`),
 under the same lock: each room has its events here in order, each once (`Room.events`).
 
-A room with a clock keeps its time here: the side to move's clock runs from the moment
-both people are in (komi and sides chosen), whoever is connected or not, and a timer on
+A room with a clock keeps its time here: as on lichess, no clock runs until each side has
+made a move, then the side to move's runs, whoever is connected or not, and a timer on
 the event loop sends the clock's `Flag` command when it runs out, even if nobody presses
-a key. Every clock reads the store's time (`LiveRooms.now`). While the store keeps no
-change (`LiveRooms.held_since`: lost, locked, full) every running clock is held and no flag
-is sent; once it keeps them again the first change of each room is its `Hold`, which
-runs the clock on from where it was held, as every process reads it.
+a key. A first move not made within `clock.first_move_seconds` of the moment it was due
+(both people in, komi and sides chosen; the other's first move) aborts the game,
+unrated, by the same timer and command (a first move due waits while the store keeps no
+change, and is due afresh after). Every clock reads the store's time (`LiveRooms.now`).
+While the store keeps no change (`LiveRooms.held_since`: lost, locked, full) every running
+clock is held and no flag is sent; once it keeps them again the first change of each room
+is its `Hold`, which runs the clock on from where it was held, as every process reads it.
 
 Who is in each room (`presence.Presences`: the screens showing it, here and in other
 processes) is written to its events as a change of its own, by nobody, whenever it
@@ -213,6 +216,7 @@ class Rooms:
             check_record(record, setup, f"the record of room {stored.code}")
             session = session_of_record(record, setup.first, stored.joiner)
         session.now = self.live.now
+        session.first_moves_free = True
         room = Room(
             stored.code, setup, session, rated=kept.rated, version=stored.version, open=kept.open
         )
@@ -279,7 +283,10 @@ class Rooms:
             clock = session.clock
             if clock is None or clock.held is not None:
                 return
-            left = clock.seconds_to_flag(session.now())
+            now = session.now()
+            left = clock.seconds_to_flag(now)
+            if left is None:
+                left = session.first_move_left(now)
             if left is None or room.finished:
                 return
             try:
@@ -305,9 +312,14 @@ class Rooms:
     def _hold_clock(self, room: Room, since: float) -> None:
         """The store keeps no change from `since`: the room's running clock is held."""
         clock = room.session.clock
-        if clock is None or clock.running is None or room.finished:
+        if clock is None or room.finished:
             return
-        clock.hold(since)
+        if clock.running is not None:
+            clock.hold(since)
+        elif room.session.first_move_left(since) is not None:
+            clock.held = since  # the first move due waits too: due afresh after (`_hold`)
+        else:
+            return
         arm = self.armers.get(room.code)
         if arm is not None:
             arm(None)  # its flag timer stops
@@ -541,6 +553,7 @@ class Rooms:
             code = self.new_code()
             session = Session.start(setup)
             session.now = self.live.now
+            session.first_moves_free = True
             room = Room(code, setup, session, rated=rated, version=1, open=open)
             room.terms.keeper = self.live
             # To the microsecond, as the stores keep times: read back, it is the same.
@@ -851,8 +864,13 @@ def _restore_clock(session: Session, stored: StoredRoom) -> None:
             SideTime(main, periods)
             for main, periods in zip(stored.clock_main, stored.clock_periods, strict=True)
         ]
-    if stored.turn_started is not None:
+    if stored.turn_started is None:
+        return
+    if session.each_moved():
         clock.start(session.side_to_move(), stored.turn_started.timestamp())
+    else:  # a first move is due since the room's last change (`Session.first_move_left`)
+        session.first_move_due = session.move_number()
+        clock.started = stored.turn_started.timestamp()
 
 
 def shown(room: Room) -> bool:

@@ -41,11 +41,13 @@ from ..rooms.link import (
     Hide,
     Kept,
     KeptNow,
+    Leaderboard,
     Listing,
     News,
     Opened,
     People,
     Posted,
+    ProfileOf,
     Ratings,
     Request,
     RoomView,
@@ -67,6 +69,7 @@ from ..rooms.rooms import Rooms
 from ..rooms.terms import RoomTerms
 from ..rooms.told import rated_text
 from ..session import Changed, Session
+from ..standings import read_leaderboard, read_profile
 from ..store import Store
 from ..subscribers import Subscription, Ties
 
@@ -146,6 +149,8 @@ def your_move(room: Room, events: list[Stamped], user: str) -> list[tuple[str, b
             case Ended(how=how, by=by) if by != user:
                 if handed is not None and how == Ended.BOARD:
                     told.append((f"{handed} in {where}: {session.turn_text()}.", False))
+                elif how == Ended.ABORTED and by is None:  # no first move in time
+                    told.append((f"{event.result.removesuffix('.')} ({where}).", False))
                 elif how == Ended.ABORTED:
                     told.append(
                         (f"{by} aborted the game in {where}: {session.turn_text()}.", False)
@@ -237,6 +242,10 @@ class RoomDesk:
                     limit=limit,
                     offset=offset,
                 )
+            case Leaderboard(game):
+                return await asyncio.to_thread(read_leaderboard, self.store, str(game))
+            case ProfileOf(name):
+                return await asyncio.to_thread(read_profile, self.store, str(name))
             case Hide(int(key), version):
                 self.hide(key, version)
             case CopyAgain(int(key)):

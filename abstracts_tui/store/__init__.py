@@ -9,11 +9,13 @@ ratings.
 from .base import (
     Finish,
     PlayerRating,
+    RatingPoint,
     RoomSave,
     RoomSetup,
     Store,
     StoredRoom,
     StoreError,
+    Tally,
 )
 from .sqlite import SqliteStore
 
@@ -24,10 +26,12 @@ __all__ = [
     "STORE_FILE",
     "Finish",
     "PlayerRating",
+    "RatingPoint",
     "RoomSave",
     "RoomSetup",
     "SqliteStore",
     "Store",
     "StoreError",
     "StoredRoom",
+    "Tally",
 ]

@@ -14,6 +14,7 @@ the queries, except while it starts.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol, TypeVar
 
@@ -37,12 +38,41 @@ __all__ = [  # the rows a store deals in
     "RECENT_CHANGES",
     "Finish",
     "PlayerRating",
+    "RatingPoint",
     "Recent",
     "RoomSave",
     "RoomSetup",
     "StoredRoom",
+    "Tally",
     "rated_event",
 ]
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A player's rating in one game just after one rated game of it (the history of a
+    rating, one point a game)."""
+
+    game: str
+    code: str
+    """The room the game was played in."""
+    at: datetime
+    """When that game finished."""
+    rating: Rating
+    """The rating after it (its value and deviation)."""
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A player's finished games with somebody else (not those called off)."""
+
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+
+    @property
+    def drawn(self) -> int:
+        return self.played - self.won - self.lost
 
 
 class StoreError(SaveError):
@@ -141,7 +171,45 @@ class Store(Protocol):
         first."""
         ...
 
+    def rating_history(self, name: str, game: str | None = None) -> list[RatingPoint]:
+        """`name`'s rating after each rated game they played (of one game), by game, then
+        the oldest first."""
+        ...
+
+    def tally(self, name: str) -> Tally:
+        """How many games `name` finished with somebody else, won and lost (not counting
+        those called off)."""
+        ...
+
     def close(self) -> None: ...
+
+
+def history_query(game: str | None, mark: str) -> tuple[str, list[object]]:
+    """The query of `Store.rating_history` for one player (the first parameter, left for
+    the caller) and `game` (None: every game), with `mark` the database's placeholder:
+    its rows are game, code, finished, value and deviation after."""
+    query = (
+        "SELECT c.game, c.code, r.finished, c.value_after, c.deviation_after "
+        f"FROM rating_changes c JOIN rooms r ON r.code = c.code WHERE c.name = {mark}"
+    )
+    parameters: list[object] = []
+    if game is not None:
+        query += f" AND c.game = {mark}"
+        parameters.append(game)
+    return query + " ORDER BY c.game, r.finished, c.code", parameters
+
+
+def tally_query(mark: str) -> str:
+    """The query of `Store.tally`, with `mark` the database's placeholder: its parameters
+    are the name four times; its one row is the games played, won and lost."""
+    return (
+        "SELECT count(*), "
+        f"coalesce(sum(CASE WHEN winner = {mark} THEN 1 ELSE 0 END), 0), "
+        f"coalesce(sum(CASE WHEN winner IS NOT NULL AND winner <> {mark} THEN 1 ELSE 0 END), 0) "
+        "FROM rooms WHERE finished IS NOT NULL AND joiner IS NOT NULL AND joiner <> creator "
+        f"AND (creator = {mark} OR joiner = {mark}) "
+        f"AND lower(coalesce(result, '')) <> '{VOID.lower()}'"
+    )
 
 
 def room_filter(

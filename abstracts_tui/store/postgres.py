@@ -32,17 +32,21 @@ from ..rooms.events import Stamped
 from ..rooms.live import EVENTS_READ, Change, Conflict
 from .base import (
     PlayerRating,
+    RatingPoint,
     RoomSave,
     RoomSetup,
     StoredRoom,
     StoreError,
+    Tally,
     changes_ratings,
     event_row,
+    history_query,
     rated_after,
     rated_event,
     rating_filter,
     room_filter,
     stamped_of,
+    tally_query,
 )
 from .derived import derive_missing
 from .names import look_alikes, skeleton, sql_skeleton
@@ -417,6 +421,17 @@ class PostgresStore:
         return [
             PlayerRating(row[0], row[1], Rating(row[2], row[3], row[4]), row[5]) for row in rows
         ]
+
+    def rating_history(self, name: str, game: str | None = None) -> list[RatingPoint]:
+        query, parameters = history_query(game, "%s")
+        with failures(), self.pool.connection() as db:
+            rows = db.execute(query.encode(), [name, *parameters]).fetchall()
+        return [RatingPoint(r[0], r[1], r[2], Rating(r[3], r[4])) for r in rows]
+
+    def tally(self, name: str) -> Tally:
+        with failures(), self.pool.connection() as db:
+            (row,) = db.execute(tally_query("%s").encode(), [name] * 4).fetchall()
+        return Tally(int(row[0]), int(row[1]), int(row[2]))
 
     # -- the host key ---------------------------------------------------------------------
 

@@ -32,18 +32,22 @@ from ..rooms.live import EVENTS_READ
 from .base import (
     RECENT_CHANGES,
     PlayerRating,
+    RatingPoint,
     Recent,
     RoomSave,
     RoomSetup,
     StoredRoom,
     StoreError,
+    Tally,
     changes_ratings,
     event_row,
+    history_query,
     rated_after,
     rated_event,
     rating_filter,
     room_filter,
     stamped_of,
+    tally_query,
 )
 from .derived import derive_missing
 from .names import look_alikes, skeleton, sql_skeleton
@@ -498,6 +502,15 @@ class SqliteStore:
             )
             for row in rows
         ]
+
+    def rating_history(self, name: str, game: str | None = None) -> list[RatingPoint]:
+        query, parameters = history_query(game, "?")
+        rows = self._read(query, (name, *parameters))
+        return [RatingPoint(str(r[0]), str(r[1]), when(r[2]), Rating(r[3], r[4])) for r in rows]
+
+    def tally(self, name: str) -> Tally:
+        (row,) = self._read(tally_query("?"), (name,) * 4)
+        return Tally(int(row[0]), int(row[1]), int(row[2]))
 
     def close(self) -> None:
         with self._lock:

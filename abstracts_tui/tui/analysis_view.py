@@ -158,6 +158,18 @@ def graph_text(
     return bars, column if 0 <= column < len(bars) else -1
 
 
+def lead_values(scores: Sequence[float | None]) -> list[float | None]:
+    """The first colour's expected scores as the graph draws them: 0.5 level, the line's
+    largest lead (at least one point) at the top, its largest deficit at the bottom."""
+    largest = max([1.0, *(abs(score) for score in scores if score is not None)])
+    return [None if score is None else 0.5 + score / (2 * largest) for score in scores]
+
+
+def lead_text(score: float | None) -> str:
+    """`+3.5`, `-1.0`, `0.0`: a lead in points, as the graph's tooltip says it."""
+    return "not evaluated yet" if score is None else f"{score:+.1f} points"
+
+
 def graph_start(count: int, current: int, width: int) -> int:
     """The position in the graph's first column: `width` columns of `count` positions,
     around the position `current`."""

@@ -18,7 +18,9 @@ from typing import Protocol
 
 from textual.app import App
 
-from ..commands import Abort, Command, Rematch, Resign, Takeback
+from ..commands import Abort, Command, Rematch, Takeback
+from ..play.offers import REMATCH_ACCEPTED, Act, RoomOffers, Step, sent_text
+from ..play.offers import sentence as sentence  # the rooms' screens say refusals so too
 from ..rooms.chat import Chat
 from ..rooms.events import (
     Ended,
@@ -33,7 +35,6 @@ from ..rooms.events import (
 from ..rooms.play import (
     REMATCH,
     TAKEBACK,
-    check,
     clocks_held,
     done_text,
     offer,
@@ -116,6 +117,8 @@ class OnlinePlay:
         self.chat = room.chat
         self.chat_send = room.say
         self.rematch_room = room.rematch_room
+        self.offers = RoomOffers(session, self.terms, self.user, rated=self.rated)
+        """What this player may offer or answer now (the same in line mode)."""
         self.asked: set[tuple[str, Offer]] = set()
         """The offers this player was asked about already (one dialog for each)."""
         self.gone = False
@@ -137,51 +140,56 @@ class OnlinePlay:
     # -- the keys --------------------------------------------------------------------------
 
     def resign(self) -> None:
-        """Resign (confirmed), or abort before each side has moved (confirmed)."""
-        if check(self.session, self.terms, Abort(), self.user) is None:
-            dialog = AbortDialog(opponent(self.session, self.user), self.rated)
-            self._ask(dialog, Abort(), "abort")
-            return
-        problem = check(self.session, self.terms, Resign(), self.user)
-        if problem is not None:
-            self.host.refuse(problem)
-            return
-        self._ask(
-            ResignDialog(opponent(self.session, self.user), self.rated), Resign(), "resignation"
-        )
+        """Resign (confirmed), or abort before each side has moved (confirmed): the one
+        key that ends a game (`RoomOffers.end`)."""
+        self.do(self.offers.end())
 
-    def _ask(self, dialog: ResignDialog, command: Command, what: str) -> None:
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.dispatch(command, what)
-            else:
-                self.host.say("Play on.")
-
-        self.host.app.push_screen(dialog, answered)
+    def abort(self) -> None:
+        """Abort before each side has moved (confirmed)."""
+        self.do(self.offers.abort())
 
     def takeback(self) -> None:
         """Answer the other player's request to take back if there is one; else ask."""
-        waiting = offer(self.session, self.terms, TAKEBACK)
-        if waiting is not None and waiting.by != self.user and self.player:
-            self.answer_takeback(waiting)
-            return
-        problem = check(self.session, self.terms, Takeback(Takeback.OFFER), self.user)
-        if problem is not None:
-            self.host.refuse(problem)
-            return
-        self.dispatch(Takeback(Takeback.OFFER), "take-back request")
+        self.do(self.offers.takeback())
 
     def rematch(self) -> None:
         """Accept the other player's rematch if offered; else offer one."""
-        waiting = offer(self.session, self.terms, REMATCH)
-        if waiting is not None and waiting.by != self.user and self.player:
-            self.accept_rematch()
-            return
-        problem = check(self.session, self.terms, Rematch(Rematch.OFFER), self.user)
-        if problem is not None:
-            self.host.refuse(problem)
-            return
-        self.dispatch(Rematch(Rematch.OFFER), "rematch offer")
+        self.do(self.offers.rematch())
+
+    def decline(self) -> None:
+        """Refuse the other player's take-back request, or else their rematch."""
+        self.do(self.offers.decline())
+
+    def do(self, step: Step) -> None:
+        """What a key leads to now (`play.offers`): refused, sent, asked first (a dialog),
+        or the other player's offer answered."""
+        match step.act:
+            case Act.REFUSE:
+                self.host.refuse(step.text)
+            case Act.SEND:
+                assert step.command is not None
+                self.dispatch(step.command, step.text)
+            case Act.CONFIRM:
+                self._confirm(step)
+            case Act.ANSWER:
+                assert step.waiting is not None
+                self.answer_takeback(step.waiting)
+            case Act.REMATCH:
+                self.accept_rematch()
+
+    def _confirm(self, step: Step) -> None:
+        other = opponent(self.session, self.user)
+        aborting = isinstance(step.command, Abort)
+        dialog = AbortDialog(other, self.rated) if aborting else ResignDialog(other, self.rated)
+
+        def answered(yes: bool | None) -> None:
+            said = self.offers.confirmed(step, bool(yes))
+            if yes and step.command is not None:
+                self.dispatch(step.command, said)
+            else:
+                self.host.say(said)
+
+        self.host.app.push_screen(dialog, answered)
 
     def open_chat(self) -> None:
         from .screens.chat import ChatScreen
@@ -203,7 +211,7 @@ class OnlinePlay:
                 self.host.refuse("The take-back asked is no longer open.")
             else:
                 answer = Takeback.ACCEPT if accept else Takeback.DECLINE
-                self.dispatch(Takeback(answer), "answer")
+                self.dispatch(Takeback(answer), sent_text("answer"))
 
         self.host.app.push_screen(dialog, answered)
 
@@ -214,7 +222,7 @@ class OnlinePlay:
             except (RulesError, RoomError) as error:
                 self.host.refuse(sentence(error))
 
-        self.host.say("Rematch accepted: making its room.")
+        self.host.say(REMATCH_ACCEPTED)
         self.host.app.run_worker(accept(), group="online")
 
     def ask_rematch(self, waiting: Offer) -> None:
@@ -229,7 +237,7 @@ class OnlinePlay:
             elif accept:
                 self.accept_rematch()
             else:
-                self.dispatch(Rematch(Rematch.DECLINE), "answer")
+                self.dispatch(Rematch(Rematch.DECLINE), sent_text("answer"))
 
         self.host.app.push_screen(dialog, answered)
 
@@ -242,11 +250,16 @@ class OnlinePlay:
                 return  # said with the move that ended it
             case Ended(how=Ended.TIME):
                 self.host.say(f"Time is up. {session.turn_text()}.")
+            case Ended(how=Ended.ABORTED, by=None):  # a first move not made in time
+                self.host.say(event.result)
             case Ended():
                 self.host.say(f"Game over: {session.turn_text()}.")
             case Rated():
                 self.host.say(f"Game over: {session.turn_text()}. {rated_text(event)}")
-            case RematchMade(room=room) if self.player:
+            case RematchMade(room=room):  # watchers are taken along, to watch it
+                if not self.player:
+                    for line in told(event, user, session.people):
+                        self.host.say(line)
                 if not self.gone:
                     self.gone = True
                     self.room.go_to(room)
@@ -262,9 +275,9 @@ class OnlinePlay:
 
     # -- sending -----------------------------------------------------------------------------
 
-    def dispatch(self, command: Command, what: str) -> None:
-        """Send `command`; say it is sent, then what became of it."""
-        self.host.say(f"Sent: {what}, waiting for the server.")
+    def dispatch(self, command: Command, said: str) -> None:
+        """Send `command`; say it is sent (`said`), then what became of it."""
+        self.host.say(said)
 
         async def sent() -> None:
             try:
@@ -275,13 +288,6 @@ class OnlinePlay:
             self.host.say(done_text(self.session, command, self.user))
 
         self.host.app.run_worker(sent(), group="online")
-
-
-def sentence(error: Exception) -> str:
-    """A refusal as one sentence: capitalised, with its full stop."""
-    text = str(error).strip()
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else f"{text}."
 
 
 def game_text(session: Session) -> str:

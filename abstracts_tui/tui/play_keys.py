@@ -98,6 +98,14 @@ BINDINGS: list[BindingType] = [
     Binding("pagedown", "study('leap', 10)", "Ten moves on", id="study.forward_ten", show=False),
     Binding("end", "study('to_end')", "End", id="study.end", show=False),
     Binding("g", "study('jump')", "Go to", id="study.jump", show=False),
+    Binding(
+        "number_sign",
+        "study('graph')",
+        "Graph: chance or lead in points",
+        id="study.graph",
+        key_display="#",
+        show=False,
+    ),
     Binding("v", "study('variation', 1)", "Variation", id="study.next_variation", show=False),
     Binding(
         "V",

@@ -28,14 +28,14 @@ def move_news(
         who = game.colour_name(changed.mover).capitalize()
         if move == "swap":
             return f"{who} swapped. {session.turn_text()}."
+    took = ""
+    if thought is not None:  # the computer's, as its search took
+        took = f" in {thought:.1f} s" if thought >= 0.1 else " in under 0.1 s"
     if move == "swap":
         # The swapper takes over the first colour and its position.
-        played = f"{who} swapped: {who} now plays {game.colour_name(0).capitalize()}"
+        played = f"{who} swapped{took}: {who} now plays {game.colour_name(0).capitalize()}"
     else:
-        played = f"{who} played {move}"
-    if thought is not None:
-        took = f"{thought:.1f}" if thought >= 0.1 else "under 0.1"
-        played += f" in {took} s"  # the computer's, as its search took
+        played = f"{who} played {move}{took}"
     if game.is_over():
         outcome = game.outcome()
         assert outcome is not None

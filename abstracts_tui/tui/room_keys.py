@@ -71,7 +71,7 @@ class RoomKeys:
         if what == "chat" and chat is not None and self.host.fitting.panel_shown:
             chat.query_one("#chat-input").focus()
             return
-        actions = {"takeback": online.takeback, "resign": online.resign, "abort": online.resign}
+        actions = {"takeback": online.takeback, "resign": online.resign, "abort": online.abort}
         actions.update(rematch=online.rematch, chat=online.open_chat)
         actions[what]()
 

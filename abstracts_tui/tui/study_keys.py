@@ -73,6 +73,15 @@ class StudyKeys:
         else:
             getattr(self, command)(*arguments)
 
+    def graph(self) -> None:
+        """The graph shows the first colour's expected lead in points, or its chance."""
+        host = self.host
+        lead = host.analysis_panel.toggle_graph()
+        what = "the expected lead in points" if lead else "the chance"
+        other = "the chance" if lead else "the lead in points"
+        host.draw_analysis()
+        host.say(f"The graph shows {what} ({host.key('study.graph')} again: {other}).")
+
     def jump(self, number: int | None = None) -> None:
         """To move `number` of the line, or to the number asked for."""
         analysis, host = self.analysis, self.host

@@ -22,6 +22,8 @@ bound is widened the day they pass.
   task factory when an app starts (asyncio's public API: nothing to fall back from);
 - `bound_idle_waits`: for the tests, the pilot's waits for an idle process made shorter
   (fallback: Textual's waits as they are);
+- `call_later`: a callback posted with its parameters counted, which Textual otherwise
+  reads from its signature at every call with arguments (fallback: Textual counts them);
 - `lazy_strip_caches`: each line's (`Strip`'s) seven caches made when first used rather
   than with the line (fallback: Textual's strips as they are).
 """
@@ -35,16 +37,19 @@ import os
 import selectors
 from codecs import getincrementaldecoder
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, TypeVar
+from functools import partial
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from textual import events
+from textual.containers import VerticalScroll
 from textual.geometry import Region, Size
 from textual.message import Message
+from textual.message_pump import MessagePump
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 if TYPE_CHECKING:
     from textual.drivers.linux_driver import LinuxDriver  # not on Windows
@@ -211,6 +216,44 @@ class SteadyInput(Input):
     """
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+    def watch_has_focus(self, focused: bool) -> None:
+        """Styled again for `:focus` as Textual does, except when the line loses the keys
+        hidden (the move line closed by Enter or Escape): its many rules cost a typed
+        move a restyling that nobody sees, and it is styled again as it gets the keys."""
+        if focused or all(node.display for node in self.ancestors_with_self):
+            super().watch_has_focus(focused)
+
+
+class SteadyStatic(Static):
+    """A text whose new size, once laid out, does not lay the screen out a second time.
+
+    Textual's `virtual_size` reactive asks for another layout whenever a layout changes
+    it: the status line shown again after the move line, and the move list one line
+    longer, cost every typed move two layouts of the whole screen. The text's height is
+    laid out when it changes (`show_text`), in the same layout.
+    """
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+
+class SteadyScroll(VerticalScroll):
+    """A scrolling list whose longer content, once laid out, does not lay the screen out
+    a second time (see `SteadyStatic`); a scroll bar that comes or goes still does (its
+    own reactive asks for it), and the bar's size and the scroll follow the new length."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+
+def call_later(node: MessagePump, callback: Callable[..., object], *args: object) -> bool:
+    """`node.call_later(callback, *args)`, without Textual reading the callback's signature
+    each time: it counts a callback's parameters once per callable (`_param_count`), but
+    the callable it makes of a callback and its arguments is new at every call, and the
+    signature was read again for every marker of every key (`type_ahead.py`). Fallback:
+    a Textual that no longer reads the count works as its own `call_later`."""
+    later = partial(callback, *args)
+    later._param_count = 0  # type: ignore[attr-defined]
+    return node.post_message(events.Callback(callback=cast("Callable[[], None]", later)))
 
 
 # -- the terminal app's driver -----------------------------------------------------------

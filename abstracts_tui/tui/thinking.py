@@ -75,9 +75,12 @@ class Thinking:
         shown."""
         winrate = search.winrate() if search is not None else None
         if winrate is not None:
-            shown = shown_winrate(self.host.game, winrate, search.proven)
-            first = shown if self.host.game.turn == 0 else 1 - shown
-            self.host.session.node.evaluate(first, search.playouts)
+            game = self.host.game
+            shown = shown_winrate(game, winrate, search.proven)
+            first = shown if game.turn == 0 else 1 - shown
+            score = search.score()  # the side to move's, None before enough playouts
+            first_score = None if score is None else (score if game.turn == 0 else -score)
+            self.host.session.node.evaluate(first, search.playouts, first_score)
 
     def done(self, job: Job, result: Any) -> None:
         """A turn's, a hint's or the analysis's search ended with `result`, still wanted."""

@@ -37,6 +37,8 @@ from textual import events
 from textual.app import App, ScreenStackError
 from textual.dom import DOMNode
 
+from .textual_internals import call_later
+
 WAIT_SECONDS = 0.005
 """How often the screen is looked at again while keys are held."""
 LONGEST_HOLD = 2.0
@@ -127,10 +129,10 @@ class TypeAhead:
         """The marker at `node`: on to its parent once `node` has handled what it was
         sent before (a widget closed meanwhile is passed by), home at the app."""
         while node is not None and node is not self.app:
-            if node.call_later(self._step, node.parent or self.app, flight):
+            if call_later(node, self._step, node.parent or self.app, flight):
                 return
             node = node.parent
-        if not self.app.call_later(self._home, flight):
+        if not call_later(self.app, self._home, flight):
             self._home(flight)
 
     def _home(self, flight: int) -> None:
@@ -143,11 +145,11 @@ class TypeAhead:
             screen = self.app.screen
         except ScreenStackError:
             screen = None
-        if screen is None or not screen.call_later(self._settle, flight):
+        if screen is None or not call_later(screen, self._settle, flight):
             self._settle(flight)
 
     def _settle(self, flight: int) -> None:
-        if not self.app.call_later(self._through, flight):
+        if not call_later(self.app, self._through, flight):
             self._through(flight)
 
     def _through(self, flight: int) -> None:

@@ -98,7 +98,8 @@ def test_each_command_is_committed_then_shown_and_kept(opener: Opener) -> None:
         assert room.session.phase is Phase.SIDE and room.session.game.options.komi == 3.5
         await rooms.send(room, ChooseSide(1), bob)
         assert room.session.phase is Phase.PLAY and room.session.people == ("ann", "bob")
-        assert room.session.clock is not None and room.session.clock.running == 0
+        # As on lichess, no clock runs before each side has moved.
+        assert room.session.clock is not None and room.session.clock.running is None
         await rooms.send(room, Play("c3"), ann)
         assert [n.move for n in room.session.record.root.mainline()] == ["c3"]
         assert room.version == 5  # made, joined, komi, side, move
@@ -130,11 +131,12 @@ def test_a_clock_that_runs_out_is_flagged_by_the_rooms_own_timer(opener: Opener)
         rooms = await started(opener)
         room = await game(rooms, Setup("petrify", clock="2s"), ann, bob)
         await rooms.send(room, Play("e5"), ann)
-        await until(lambda: room.finished)  # nobody presses a key: Bob's time runs out
-        assert "Orange (bob) lost on time" in room.session.turn_text()
-        assert room.version == 4  # made, joined, moved, flagged
+        await rooms.send(room, Play("f5"), bob)  # each side has moved: Ann's clock runs
+        await until(lambda: room.finished)  # nobody presses a key: Ann's time runs out
+        assert "Blue (ann) lost on time" in room.session.turn_text()
+        assert room.version == 5  # made, joined, moved, moved, flagged
         with pytest.raises(Refused):
-            await rooms.send(room, Play("f5"), bob)
+            await rooms.send(room, Play("e4"), ann)
         await rooms.close()
         return room.code
 
@@ -144,7 +146,7 @@ def test_a_clock_that_runs_out_is_flagged_by_the_rooms_own_timer(opener: Opener)
         rooms = await started(opener)
         assert code not in rooms.rooms
         kept = await rooms.live.room(code)
-        assert kept is not None and kept.finished is not None and kept.winner == "ann"
+        assert kept is not None and kept.finished is not None and kept.winner == "bob"
         room = await rooms.get(code)
         assert room is not None and room.finished
         await rooms.close()

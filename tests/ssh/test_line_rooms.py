@@ -85,7 +85,7 @@ def test_a_line_mode_player_against_a_full_screen_one_with_a_line_mode_watcher(
         assert await heard(bob, "bob says") == "bob says: good luck"
         await ann.wait_for("bob: good luck")
         bob.send("c3")
-        assert await heard(bob, "Sent c3") == "Sent c3, waiting for the server."
+        assert await heard(bob, "Sent: c3") == "Sent: c3, waiting for the server."
         assert await heard(bob, "Orange (bob)") == "Orange (bob) plays c3."
         assert await heard(bob, "Blue to move") == "Blue to move (ann)."
         await ann.wait_for("bob played c3")
@@ -295,6 +295,7 @@ def test_an_open_challenge_made_by_lines_is_accepted_from_a_lobby_and_aborted(
             "Each side has not moved yet: abort the game instead (no result, unrated)."
         )
         ann.send("abort")
+        ann.send("yes")  # asked first
         for term in (ann, bob):
             assert term.wait_for("The game is aborted") == (
                 "The game is aborted: no result, unrated."
@@ -328,14 +329,56 @@ def test_time_running_out_in_a_room_is_said_to_both_players(start_server, tmp_pa
         assert found
         bob.wait_for("Type")
         bob.send(f"join {found.group(1)}")
-        # Ann's clock runs from the join: she is warned, then her time is up on both sides.
         assert ann.wait_for("Blue to move") == "Blue to move (ann)."
+        # No clock runs before each side has moved (as on lichess); then Ann's runs: she
+        # is warned, then her time is up on both sides.
+        ann.send("c3")
+        assert bob.wait_for("Blue (ann)") == "Blue (ann) plays c3."
+        bob.send("play on")
+        assert bob.wait_for("bob plays on") == "bob plays on: type a move."
+        bob.send("d3")
+        assert ann.wait_for("Orange (bob)") == "Orange (bob) plays d3."
         assert ann.wait_for("You have") == "You have 10 seconds left."
         for term in (ann, bob):
             assert term.wait_for("Time is up") == "Time is up."
             assert term.wait_for("The game is over") == (
                 "The game is over: Blue (ann) lost on time: Orange (bob) wins."
             )
+        for term in (ann, bob):
+            term.send("quit")
+        for term in (ann, bob):
+            assert term.close() == 0
+            no_escapes(term)
+    finally:
+        for term in (ann, bob):
+            if term.process.poll() is None:
+                term.process.kill()
+
+
+def test_a_first_move_not_made_in_time_aborts_the_game_for_both_players(
+    start_server, tmp_path: Path
+) -> None:
+    """As on lichess: the clocks wait for each side's first move, and a first move not
+    made within 30 seconds (a game of minutes) aborts the game, unrated, said to both."""
+    server: RunningServer = start_server()
+    ann = lines_of(server, "ann", tmp_path)
+    bob = lines_of(server, "bob", tmp_path)
+    try:
+        ann.wait_for("Type new")
+        ann.send("new pilo 6 clock 5s")
+        found = re.fullmatch(
+            r"Room (\w{4}): Pilo 6x6, clock 5s, ann against whoever joins\.", ann.wait_for("Room ")
+        )
+        assert found
+        bob.wait_for("Type")
+        bob.send(f"join {found.group(1)}")
+        assert ann.wait_for("Blue to move") == "Blue to move (ann)."
+        # Ann's 5 seconds do not run: nobody loses on time, the game is called off.
+        for term in (ann, bob):
+            assert term.wait_for("The game is", timeout=60) == (
+                "The game is aborted: ann made no first move within 30s: no result, unrated."
+            )
+        assert not any("lost on time" in line for line in ann.lines() + bob.lines())
         for term in (ann, bob):
             term.send("quit")
         for term in (ann, bob):
@@ -447,6 +490,7 @@ def test_rooms_made_and_called_off_in_a_loop_are_refused_past_the_rate(
             ann.send("new pilo")
             assert ann.wait_for("Room ").endswith("Pilo 8x8, ann against whoever joins.")
             ann.send("abort")
+            ann.send("yes")  # asked first
             ann.send("leave")
             ann.wait_for("You leave")
             ann.wait_for("Type new")
@@ -582,6 +626,7 @@ def test_a_game_aborted_while_komi_is_chosen_is_nobodys_move_in_the_lobby(
         assert ann.wait_for("bob joined") == "bob joined the room: the game begins."
         ann.wait_for("ann, ")  # asked for komi
         ann.send("abort")
+        ann.send("yes")  # asked first
         for term in (ann, bob):
             assert term.wait_for("The game is aborted") == (
                 "The game is aborted: no result, unrated."
@@ -608,6 +653,7 @@ def test_a_rematchs_players_arrive_as_joining_never_as_coming_back(
     server: RunningServer = start_server()
     ann = lines_of(server, "ann", tmp_path)
     bob = lines_of(server, "bob", tmp_path)
+    carl = lines_of(server, "carl", tmp_path)
     try:
         ann.wait_for("Type new")
         ann.send("new pilo 6")
@@ -616,7 +662,11 @@ def test_a_rematchs_players_arrive_as_joining_never_as_coming_back(
         bob.wait_for("Type new")
         bob.send(f"join {found.group(1)}")
         ann.wait_for("Blue to move")
+        carl.wait_for("Type new")
+        carl.send(f"watch {found.group(1)}")  # a watcher is taken along to the rematch
+        carl.wait_for("You watch")
         ann.send("abort")
+        ann.send("yes")  # asked first
         bob.wait_for("The game is aborted")
         ann.send("rematch")
         bob.wait_for("ann offers a rematch")
@@ -625,6 +675,12 @@ def test_a_rematchs_players_arrive_as_joining_never_as_coming_back(
         # joins it for the first time.
         rooms = {term.wait_for("The rematch is agreed") for term in (ann, bob)}
         assert len(rooms) == 1
+        new = rooms.pop().removeprefix("The rematch is agreed: on to room ").rstrip(".")
+        assert carl.wait_for("The players play again") == (
+            f"The players play again in room {new}: you watch it there."
+        )
+        assert carl.wait_for(f"Room {new}:") == f"Room {new}: Pilo 6x6, bob against ann."
+        assert carl.wait_for("You watch").startswith("You watch")
         marks = [term.wait_for("Room ") and term.mark for term in (ann, bob)]
 
         def arrivals() -> list[str]:
@@ -644,14 +700,14 @@ def test_a_rematchs_players_arrive_as_joining_never_as_coming_back(
             ["bob joined the room: the game begins."],
             ["ann joined the room: the game begins."],
         )
-        for term in (ann, bob):
+        for term in (ann, bob, carl):
             term.send("quit")
-        for term in (ann, bob):
+        for term in (ann, bob, carl):
             assert term.close() == 0
         said = ann.lines() + bob.lines()
         assert not [line for line in said if "is back in the room" in line], said
     finally:
-        for term in (ann, bob):
+        for term in (ann, bob, carl):
             if term.process.poll() is None:
                 term.process.kill()
 
@@ -676,6 +732,7 @@ def test_a_room_entered_again_in_its_own_process_has_the_offer_waiting_and_the_r
         bob.send(f"join {code}")
         ann.wait_for("Blue to move")
         ann.send("abort")
+        ann.send("yes")  # asked first
         bob.wait_for("The game is aborted")
         bob.send("leave")
         bob.wait_for("You leave")

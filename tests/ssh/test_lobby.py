@@ -505,7 +505,7 @@ def test_a_lobby_is_not_drawn_again_for_rooms_it_does_not_list(start_server) -> 
                 "Room "
             ):
                 pass
-            process.stdin.write("abort\nleave\n")
+            process.stdin.write("abort\nyes\nleave\n")  # abort asks first
             while not (await asyncio.wait_for(process.stdout.readline(), TIMEOUT)).startswith(
                 "Type "
             ):

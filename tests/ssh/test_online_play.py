@@ -100,7 +100,8 @@ def test_an_open_challenge_played_chatted_resigned_and_played_again(
             await ann.wait_for("Blue to move (bob)")
             screen = await wait_for(bob, "Blue to move (bob)")
             assert "resigned" not in screen
-            await carol.wait_for("The players play again in room")
+            # The watcher is taken along: she watches the rematch.
+            await carol.wait_for("You are watching: bob and ann make", "Blue to move (bob)")
             if not options:  # a process for each of the three sessions
                 assert len(session_processes(server.process.pid)) == 3, server.log
             for conn in (ann_conn, carol_conn):

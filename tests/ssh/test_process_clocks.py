@@ -18,6 +18,7 @@ from tests.ssh.test_processes import two_servers
 from tests.ssh.test_rooms import CURSOR_RIGHT, ENTER
 
 TAB = "\t"
+CURSOR_LEFT = "\x1b[D"
 
 
 async def create_clocked_room(port: int, user: str, clock: str):
@@ -36,6 +37,19 @@ async def create_clocked_room(port: int, user: str, clock: str):
     return conn, client, found.group(1)
 
 
+async def first_moves(ann, bob) -> None:
+    """Ann plays e5, Bob f5 (after the pie rule's question): each side has moved, and
+    Ann's clock runs (none ran before, as on lichess)."""
+    await ann.wait_for("> Blue ann", "Orange bob")
+    ann.send(CURSOR_RIGHT + ENTER)
+    await bob.wait_for("Pie rule", "> Orange bob")
+    bob.send("p")
+    await bob.wait_gone("Pie rule")
+    bob.send(CURSOR_RIGHT + CURSOR_RIGHT + ENTER)
+    for client in (ann, bob):
+        await client.wait_for("2. Orange", "> Blue ann")
+
+
 def face(screen: str, who: str) -> str:
     """The clock face beside `who` (`Blue ann`) on a screen."""
     found = re.search(rf"{who}\s+(\d+:\d+(?:\.\d)?)", screen)
@@ -50,28 +64,24 @@ def test_a_clocked_room_shows_the_same_faces_on_both_processes(
 
     async def play() -> None:
         ann_conn, ann, code = await create_clocked_room(one.port, "ann", "5m")
-        joining = time.monotonic()  # Ann's clock starts once Bob has joined
         bob_conn, bob = await connect(two.port, "bob", command=f"join {code}")
         for client in (ann, bob):
             await client.wait_for("> Blue ann", "Orange bob", "Blue to move (ann)")
+        await first_moves(ann, bob)
+        moved = time.monotonic()  # Ann's clock starts once each side has moved
         await asyncio.sleep(2.5)  # Ann thinks; her clock runs on both screens
-        ann.send(CURSOR_RIGHT + ENTER)
-        await bob.wait_for("Pie rule", "> Orange bob")
-        await ann.wait_for("1. Blue", "> Orange bob")
-        passed = time.monotonic() - joining
+        ann.send(CURSOR_LEFT + ENTER)
+        for client in (ann, bob):
+            await client.wait_for("3. Blue", "> Orange bob")
+        passed = time.monotonic() - moved
         # Ann's clock stopped at the move, by the database's time: the same face on both.
         faces = {face(client.text(), "Blue ann") for client in (ann, bob)}
         assert len(faces) == 1, faces
         minutes, seconds = faces.pop().split(":")
         spent = 300 - (int(minutes) * 60 + float(seconds))
-        # the time she thought, charged once: never more than has passed since the join
-        # (a face shows whole seconds: one more at most)
+        # the time she thought, charged once: never more than has passed since Bob's first
+        # move (a face shows whole seconds: one more at most)
         assert 2 <= spent <= passed + 1, (spent, passed)
-        bob.send("p")
-        await bob.wait_gone("Pie rule")
-        bob.send(CURSOR_RIGHT + CURSOR_RIGHT + ENTER)
-        for client in (ann, bob):
-            await client.wait_for("2. Orange", "> Blue ann")
         assert face(ann.text(), "Orange bob") == face(bob.text(), "Orange bob")
         ann_conn.close()
         bob_conn.close()
@@ -89,9 +99,9 @@ def test_a_player_whose_process_was_killed_loses_on_time_once(
     async def play() -> str:
         ann_conn, ann, code = await create_clocked_room(one.port, "ann", "8s")
         bob_conn, bob = await connect(two.port, "bob", command=f"join {code}")
-        await ann.wait_for("> Blue ann", "Orange bob")
-        ann.send(CURSOR_RIGHT + ENTER)
-        await bob.wait_for("Pie rule", "> Orange bob")
+        await first_moves(ann, bob)
+        ann.send(CURSOR_LEFT + ENTER)
+        await bob.wait_for("3. Blue", "> Orange bob")
         two.kill()  # Bob's process dies while his clock runs
         await bob.wait_until(lambda _: bob_conn.is_closed(), "a closed connection")
         # Nobody presses a key: Ann's process notices Bob's time ran out.
@@ -108,8 +118,8 @@ def test_a_player_whose_process_was_killed_loses_on_time_once(
             "AND kind <> 'presence' ORDER BY version",  # who came and went aside
             (code,),
         ).fetchall()
-    assert [kind for kind, _ in rows] == ["join", "move", "flag"], rows
-    assert 0 < rows[1][1] <= 8  # Ann's time left after her move, kept with it
+    assert [kind for kind, _ in rows] == ["join", "move", "move", "move", "flag"], rows
+    assert 0 < rows[3][1] <= 8  # Ann's time left after her move, kept with it
     assert "Traceback" not in one.log, one.log
 
 
@@ -121,8 +131,8 @@ def test_the_end_on_time_is_recorded_once_when_both_processes_notice_it(
     async def play() -> str:
         ann_conn, ann, code = await create_clocked_room(one.port, "ann", "3s")
         bob_conn, bob = await connect(two.port, "bob", command=f"join {code}")
-        await ann.wait_for("> Blue ann", "Orange bob")
-        # Ann does not move: both processes' timers find her time gone.
+        await first_moves(ann, bob)
+        # Ann does not move again: both processes' timers find her time gone.
         for client in (ann, bob):
             await client.wait_for("Blue (ann) lost on time: Orange (bob) wins", timeout=20)
         ann_conn.close()
@@ -167,20 +177,18 @@ def test_a_database_outage_holds_the_clock_and_costs_the_player_to_move_nothing(
     async def play() -> str:
         ann_conn, ann, code = await create_clocked_room(one.port, "ann", "20s")
         bob_conn, bob = await connect(two.port, "bob", command=f"join {code}", width=160)
-        await ann.wait_for("> Blue ann", "Orange bob")
-        ann.send(CURSOR_RIGHT + ENTER)  # e5: Bob's clock runs
-        await bob.wait_for("Pie rule", "> Orange bob")
+        await first_moves(ann, bob)
+        ann.send(CURSOR_LEFT + ENTER)  # d5: Bob's clock runs
+        await bob.wait_for("3. Blue", "> Orange bob")
         runs = time.monotonic()
-        bob.send("p")
-        await bob.wait_gone("Pie rule")
         postgres.stop()
         stopped = time.monotonic()
         try:
             for client in (ann, bob):
                 await client.wait_for("Not being saved", HELD, timeout=20)
             held = face(bob.text(), "Orange bob")
-            bob.send(CURSOR_RIGHT + CURSOR_RIGHT + ENTER)  # f5, refused with the reason
-            await bob.wait_for("Not played: ", "moves wait until it is back", "Pie rule")
+            bob.send(CURSOR_RIGHT + ENTER)  # g5, refused with the reason
+            await bob.wait_for("Not played: ", "moves wait until it is back")
             await asyncio.sleep(outage - (time.monotonic() - stopped))
             # Held on both screens all along, and not lost on time.
             for client in (ann, bob):
@@ -191,11 +199,9 @@ def test_a_database_outage_holds_the_clock_and_costs_the_player_to_move_nothing(
         for client in (ann, bob):
             await client.wait_for(RUN_ON, timeout=30)
         back = time.monotonic()
-        bob.send("p")  # asked again after the refusal: plays on
-        await bob.wait_gone("Pie rule")
-        bob.send(ENTER)  # f5 again: played now
+        bob.send(ENTER)  # g5 again: played now
         for client in (ann, bob):
-            await client.wait_for("2. Orange", "f5", "> Blue ann")
+            await client.wait_for("4. Orange", "g5", "> Blue ann")
         moved = time.monotonic()
         faces = {face(client.text(), "Orange bob") for client in (ann, bob)}
         assert len(faces) == 1, faces  # both processes charged him alike
@@ -216,6 +222,6 @@ def test_a_database_outage_holds_the_clock_and_costs_the_player_to_move_nothing(
             "ORDER BY version",  # who came and went aside
             (code,),
         ).fetchall()
-    assert [kind for (kind,) in kinds] == ["join", "move", "hold", "move"], kinds
+    assert [kind for (kind,) in kinds] == ["join", "move", "move", "move", "hold", "move"], kinds
     for server in (one, two):
         assert "Traceback" not in server.log, server.log

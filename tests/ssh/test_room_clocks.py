@@ -1,5 +1,6 @@
-"""A room's clock is the server's: both screens show it, and a player who has gone keeps
-losing time until the server, with nobody pressing a key, ends the game on time."""
+"""A room's clock is the server's: both screens show it, it runs once each side has moved
+(as on lichess), and a player who has gone keeps losing time until the server, with
+nobody pressing a key, ends the game on time."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import time
 
 from tests.ssh.client import ScreenClient, connect, run
 from tests.ssh.conftest import RunningServer
+from tests.ssh.test_lobby import made_in_lines
 from tests.ssh.test_process_clocks import create_clocked_room, face
 from tests.ssh.test_rooms import CURSOR_RIGHT, ENTER
 
@@ -27,6 +29,12 @@ def test_a_player_who_has_gone_loses_on_time(start_server) -> None:
         await ann.wait_for("> Blue ann", "Orange bob")
         ann.send(CURSOR_RIGHT + ENTER)
         await bob.wait_for("Pie rule")
+        bob.send("p")
+        await bob.wait_gone("Pie rule")
+        bob.send(CURSOR_RIGHT + CURSOR_RIGHT + ENTER)  # each side has moved: clocks run
+        await ann.wait_for("2. Orange", "> Blue ann")
+        ann.send(CURSOR_LEFT + ENTER)
+        await bob.wait_for("3. Blue", "> Orange bob")
         bob_conn.close()  # Bob goes; his clock goes on
         await ann.wait_for("Orange (bob) lost on time: Blue (ann) wins", timeout=20)
         ann_conn.close()
@@ -124,7 +132,7 @@ def test_a_screen_drawn_a_piece_at_a_time_is_the_screen_drawn_whole(start_server
 def test_a_dialog_over_a_running_clock_costs_few_bytes(start_server) -> None:
     """Under a dialog (the help, over Bob's turn) the game's screen is drawn whole for any
     change of it: the faces wait ten seconds between redraws there, and are up to date
-    once it closes. The pie rule, asked in the panel, lets them run in sight."""
+    once it closes."""
     server: RunningServer = start_server()
 
     async def play() -> None:
@@ -133,11 +141,15 @@ def test_a_dialog_over_a_running_clock_costs_few_bytes(start_server) -> None:
         await ann.wait_for("> Blue ann")
         ann.send(ENTER)
         await bob.wait_for("Pie rule")
+        bob.send("p")
+        await bob.wait_gone("Pie rule")
+        bob.send(CURSOR_RIGHT + CURSOR_RIGHT + ENTER)  # each side has moved: clocks run
+        await ann.wait_for("2. Orange", "> Blue ann")
+        ann.send(CURSOR_LEFT + ENTER)
+        await bob.wait_for("3. Blue", "> Orange bob")
         await asyncio.sleep(1.5)
         first, first_read = seconds(face(bob.text(), "> Orange bob")), time.monotonic()
         assert 3594 <= first < 3600, bob.text()  # running in sight
-        bob.send("p")
-        await bob.wait_gone("Pie rule")
         bob.send("?")
         await bob.wait_for("Help: Petrify")
         await asyncio.sleep(1)
@@ -173,6 +185,25 @@ def test_the_room_form_refuses_a_clock_past_its_bounds(start_server) -> None:
         ann.send("\x7f" * 21 + "3s" + ENTER)  # 1m+3s
         await ann.wait_for("Waiting for a second player")
         conn.close()
+
+    asyncio.run(play())
+    assert "Traceback" not in server.log, server.log
+
+
+def test_the_waiting_room_and_the_games_to_watch_show_the_clock(start_server) -> None:
+    server: RunningServer = start_server()
+
+    async def play() -> None:
+        ann_conn, ann, _ = await create_clocked_room(server.port, "ann", "5m+3s")
+        assert "Clock: 5m+3s" in ann.text()  # the waiting room says it
+        # An open challenge, made by lines, joined by Bob: Carl's games to watch say its clock.
+        open_conn, public = await made_in_lines(server.port, "ann", "pilo clock 10m+5s open")
+        bob_conn, bob = await connect(server.port, "bob", command=f"join {public}")
+        await bob.wait_for("Blue to move (ann)")
+        carl_conn, carl = await connect(server.port, "carl", width=120)
+        await carl.wait_for("Games to watch", f"{public}  Pilo 8x8 10m+5s  ann - bob")
+        for conn in (ann_conn, open_conn, bob_conn, carl_conn):
+            conn.close()
 
     asyncio.run(play())
     assert "Traceback" not in server.log, server.log

@@ -372,7 +372,7 @@ def test_line_mode_says_once_when_a_room_is_not_being_saved_and_once_when_it_is_
             for term in (ann, bob):
                 assert term.wait_for("Not being saved") == full
             bob.send("e5")
-            assert bob.wait_for("Not played") == f"Not played: The disk is full: {WAITING}."
+            assert bob.wait_for("Not played") == f"Not played: the disk is full: {WAITING}."
             filler.unlink()
             for term in (ann, bob):
                 assert term.wait_for("The game is being saved again") == RUN_ON

@@ -304,3 +304,40 @@ def test_an_imported_room_keeps_its_time_and_is_never_imported_twice(open_store:
     assert not store.import_room(RoomSave("k7m2", PILO, "carl", "(;C[other])"), then)
     room = store.room("k7m2")
     assert room is not None and (room.joiner, room.created, room.updated) == ("bob", then, then)
+
+
+def test_each_rated_game_adds_a_point_to_both_ratings_histories(open_store: Opener) -> None:
+    store = open_store()
+    assert store.rating_history("ann") == [] and store.tally("ann").played == 0
+    first = RoomSave("h1h1", PILO, "bob", "(;)", Finish("Blue+2", "ann"))
+    store.save_room(first)
+    store.save_room(first)  # saved again: still one point
+    store.save_room(RoomSave("h2h2", PILO, "bob", "(;)", Finish("Orange+R", "bob")))
+    petrify = RoomSetup("petrify", 6, creator="carl", rated=True)
+    store.save_room(RoomSave("h3h3", petrify, "ann", "(;)", Finish("draw", None)))
+    # Neither an unrated game, a game called off nor one unfinished adds a point.
+    unrated = RoomSetup("pilo", 8, creator="ann")
+    store.save_room(RoomSave("h4h4", unrated, "bob", "(;)", Finish("Blue+1", "ann")))
+    store.save_room(RoomSave("h5h5", PILO, "bob", "(;RE[Void])", Finish("Void", None)))
+    store.save_room(RoomSave("h6h6", PILO, "bob", "(;)"))
+    history = open_store().rating_history("ann")  # as another process reads it
+    assert [(point.game, point.code) for point in history] == [
+        ("petrify", "h3h3"),
+        ("pilo", "h1h1"),
+        ("pilo", "h2h2"),
+    ]
+    ratings = {(r.game, r.name): r.rating for r in store.ratings()}
+    # The last point of each game is the rating now; each point is after its game.
+    assert history[0].rating.value == pytest.approx(ratings["petrify", "ann"].value)
+    assert history[2].rating.value == pytest.approx(ratings["pilo", "ann"].value)
+    after_first, _ = after_game(Rating(), Rating(), 1.0)
+    assert history[1].rating.value == pytest.approx(after_first.value)
+    assert history[1].rating.deviation == pytest.approx(after_first.deviation)
+    assert history[1].at <= history[2].at
+    assert [point.code for point in store.rating_history("ann", "pilo")] == ["h1h1", "h2h2"]
+    assert store.rating_history("carl", "pilo") == []
+    # Played: every game finished with somebody else but the one called off.
+    ann = store.tally("ann")
+    assert (ann.played, ann.won, ann.lost, ann.drawn) == (4, 2, 1, 1)
+    bob = store.tally("bob")
+    assert (bob.played, bob.won, bob.lost, bob.drawn) == (3, 1, 2, 0)

@@ -283,3 +283,49 @@ def test_at_80x24_a_key_goes_to_the_biggest_mistakes_and_the_list_shows_each(
             assert keys["Worst move"] == "!"
 
     asyncio.run(main())
+
+
+def test_the_graph_shows_the_expected_lead_in_points_on_a_key(tmp_path: Path) -> None:
+    """`#` in analysis turns the graph from the first colour's chance to its expected
+    lead in points (the review's scores), its title and each column's figure with it,
+    and back."""
+    from abstracts_tui.tui.analysis_view import lead_values
+    from abstracts_tui.tui.widgets.win_rate_graph import WinRateGraph
+
+    path = record_file(tmp_path)
+    seen: dict[str, object] = {}
+
+    async def scenario(screen: PlayScreen, pilot: Pilot[None]) -> None:
+        await review(screen, pilot)
+        found = screen.study_keys.reviews.review
+        assert found is not None
+        graph = screen.query_one(WinRateGraph)
+        seen["chance"] = graph.title
+        await pilot.press("number_sign")
+        await until(pilot, lambda: "lead" in graph.title)
+        seen["lead"] = graph.title
+        seen["status"] = shown(screen, "#status")
+        leads = screen.analysis_panel.leads  # the last one the live analysis goes on with
+        assert leads[:-1] == list(found.scores[:-1])
+        seen["values"], seen["scores"] = graph.values, leads
+        seen["figures"] = graph.figures
+        await pilot.press("number_sign")
+        await until(pilot, lambda: "chance" in graph.title)
+
+    run(build_app(load=str(path), data=tmp_path / "data"), scenario)
+    assert seen["chance"] == "White's chance, by move:"
+    assert seen["lead"] == "White's lead in points, by move:"
+    assert seen["status"] == "The graph shows the expected lead in points (# again: the chance)."
+    scores = seen["scores"]
+    assert isinstance(scores, list) and any(score is not None for score in scores)
+    assert seen["values"] == lead_values(scores)
+    assert seen["figures"] == [
+        "not evaluated yet" if s is None else f"{s:+.1f} points" for s in scores
+    ]
+
+
+def test_the_lead_is_drawn_level_at_the_middle_and_the_largest_at_the_edges() -> None:
+    from abstracts_tui.tui.analysis_view import lead_values
+
+    assert lead_values([0.0, 4.0, -2.0, None]) == [0.5, 1.0, 0.25, None]
+    assert lead_values([0.25, -0.5]) == [0.625, 0.25]  # within a point: one point's scale

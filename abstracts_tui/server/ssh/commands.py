@@ -1,5 +1,5 @@
-"""What `ssh host games`, `export` and `ratings` print: the store's archive and ratings as
-text, for people and for scripts.
+"""What `ssh host games`, `export`, `ratings`, `leaderboard` and `profile` print: the
+store's archive and ratings as text, for people and for scripts.
 
 Each answer is worked out from the store on a worker thread (the store blocks) and sent
 whole; no terminal is needed. Tables are tab-separated lines under a header line, so
@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ... import standings
 from ...game_setup import Setup
 from ...printable import NAME_LIMIT, printable
 from ...records import Record
@@ -21,11 +22,13 @@ from ...store import PlayerRating, Store, StoredRoom
 from ..auth import valid_name
 from ..room_files import valid_code
 
-COMMANDS = ("games", "export", "ratings")
+COMMANDS = ("games", "export", "ratings", "leaderboard", "profile")
 USAGE = """\
   ssh -T {address} games [NAME]   games played here, newest first (NAME's only)
   ssh -T {address} export CODE    the record of game CODE (SGF)
   ssh -T {address} ratings [GAME] the ratings (of one game)
+  ssh -T {address} leaderboard GAME the top 20 of GAME's ratings
+  ssh -T {address} profile NAME   NAME's ratings with their history, games and last games
 """
 
 
@@ -56,7 +59,8 @@ def answer(
     who asks (`games` lists a room made to be joined by its code, still under way, to its
     players only)."""
     command, arguments = words[0], words[1:]
-    if len(arguments) > 1 or (command == "export" and not arguments):
+    needs_one = command in ("export", "leaderboard", "profile")
+    if len(arguments) > 1 or (needs_one and not arguments):
         return Answer(error=f"abstracts-tui: usage:\n{USAGE.format(address='HOST')}", status=2)
     argument = arguments[0] if arguments else None
     if command == "games":
@@ -64,6 +68,12 @@ def answer(
     if command == "export":
         assert argument is not None
         return export(store, argument, settle)
+    if command == "leaderboard":
+        assert argument is not None
+        return leaderboard(store, argument)
+    if command == "profile":
+        assert argument is not None
+        return profile(store, argument)
     return ratings(store, argument)
 
 
@@ -113,13 +123,20 @@ def export(store: Store, code: str, settle: Settle | None = None) -> Answer:
     return Answer(sgf if sgf.endswith("\n") else sgf + "\n")
 
 
+def no_game(game: str) -> Answer | None:
+    """Why `game` (in lower case) names no game, or None when it names one."""
+    if game in GAMES:
+        return None
+    names = ", ".join(GAMES)
+    shown = printable(game, NAME_LIMIT)
+    return Answer(error=f"abstracts-tui: there is no game {shown} ({names}).\n", status=2)
+
+
 def ratings(store: Store, game: str | None) -> Answer:
     if game is not None:
         game = game.lower()
-        if game not in GAMES:
-            names = ", ".join(GAMES)
-            shown = printable(game, NAME_LIMIT)
-            return Answer(error=f"abstracts-tui: there is no game {shown} ({names}).\n", status=2)
+        if (refused := no_game(game)) is not None:
+            return refused
     lines = ["name\tgame\trating\tdeviation\tgames"]
     lines += [rating_line(rating) for rating in store.ratings(game)]
     return Answer("".join(line + "\n" for line in lines))
@@ -129,3 +146,23 @@ def rating_line(rating: PlayerRating) -> str:
     """`ann  pilo  1662?  290  1`: `?` marks a provisional rating (its deviation is high)."""
     value = rating.rating
     return f"{rating.name}\t{rating.game}\t{value.text()}\t{round(value.deviation)}\t{rating.games}"
+
+
+def leaderboard(store: Store, game: str) -> Answer:
+    """Game `game`'s top ratings, ranked (`standings.leaderboard`)."""
+    game = game.lower()
+    if (refused := no_game(game)) is not None:
+        return refused
+    lines = standings.leaderboard(standings.read_leaderboard(store, game))
+    return Answer("".join(line + "\n" for line in lines))
+
+
+def profile(store: Store, name: str) -> Answer:
+    """Player `name`'s profile (`standings.profile`); status 1 for a name never played."""
+    shown = printable(name, NAME_LIMIT)
+    if not valid_name(name):
+        return Answer(error=f"abstracts-tui: '{shown}' is not a player's name.\n", status=2)
+    found = standings.read_profile(store, name)
+    if not found.known:
+        return Answer(error=f"abstracts-tui: {shown} has played no game here.\n", status=1)
+    return Answer("".join(line + "\n" for line in standings.profile(found)))

@@ -328,7 +328,7 @@ class ServerApp(AbstractsApp):
             chat=shown.chat,
             say=say,
             rematch_room=rematch,
-            go_to=lambda code: self.open_room(code, watch=False),
+            go_to=lambda new: self.open_room(new, watch=self.user not in shown.room.players),
             players=lambda: shown.room.players,
             listen=shown.listen,
             terms=shown.terms,

@@ -43,9 +43,11 @@ class LobbyHost(Protocol):
 
 
 def room_line(room: RoomView, user: str, ratings: Ratings) -> str:
-    """`your move  k7m2  Pilo 8x8 rated  ann 1662? - bob 1500?  Blue to move (ann)`."""
+    """`your move  k7m2  Pilo 8x8 5m+3s rated  ann 1662? - bob 1500?  Blue to move (ann)`
+    (the clock's spec, when the room has one)."""
     game = room.game
-    rated = " rated" if room.rated else ""
+    rated = f" {room.clock}" if room.clock else ""
+    rated += " rated" if room.rated else ""
     first = rated_name(room.creator, game, ratings)
     second = rated_name(room.joiner, game, ratings) if room.joiner else "waiting for a player"
     mark = "your move  " if room.waits_for(user) else ""
@@ -146,6 +148,7 @@ class LobbyScreen(SteadyScreen[None]):
         Binding("j", "code", "Join", id="lobby.join", priority=True),
         Binding("h", "hot_seat", "Hot-seat", id="lobby.hot_seat"),
         Binding("a", "archive", "Archive", id="lobby.archive"),
+        Binding("l", "standings", "Ratings", id="lobby.standings"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh"),
         Binding("question_mark,f1", "app.help", "Help", key_display="?", id="lobby.help"),
         Binding("q", "app.quit", "Quit", show=False, id="lobby.quit"),
@@ -316,6 +319,11 @@ class LobbyScreen(SteadyScreen[None]):
 
         self.app.push_screen(ArchiveScreen(self.user, self.rooms))
 
+    def action_standings(self) -> None:
+        from .standings import StandingsScreen
+
+        self.app.push_screen(StandingsScreen(self.user, self.rooms))
+
 
 OPEN_TEXT = "An open challenge: anyone may accept it in their lobby.\n\n"
 BY_CODE_TEXT = "Listed in nobody else's lobby: only those given its code find it.\n\n"
@@ -349,7 +357,8 @@ class WaitingScreen(SteadyScreen[None]):
         room = self.room
         yield Static(f"Room {room.code}", id="waiting-title")
         yield Static(
-            f"{room.describe()}\n\n"
+            f"{room.describe()}\n"
+            f"Clock: {room.clock or 'none'}\n\n"
             f"{OPEN_TEXT if room.open else BY_CODE_TEXT}"
             f"Waiting for a second player. Give them the room code {room.code}:\n\n"
             f"    ssh -t {self.address} join {room.code}\n\n"

@@ -55,7 +55,7 @@ from ..play_seat import MoveText, Presence, Seat
 from ..room_keys import RoomKeys
 from ..selection import Selection
 from ..study_keys import StudyKeys
-from ..textual_internals import SteadyScreen
+from ..textual_internals import SteadyScreen, SteadyStatic
 from ..thinking import Thinking
 from ..widgets.analysis_panel import AnalysisPanel
 from ..widgets.board import BoardView, board_for
@@ -111,7 +111,7 @@ class PlayScreen(SteadyScreen[None]):
         self.chat = (
             ChatPanel(online.chat, online.chat_send, hideable=online.player) if online else None
         )
-        self.status = Static(id="status", markup=False)
+        self.status = SteadyStatic(id="status", markup=False)
         self.searches = Searches(self, session)
         self.thinking = Thinking(self)
         self.questions = Asking(self)

@@ -21,6 +21,8 @@ from ..analysis_view import (
     eval_bar,
     first_colour,
     hint_text,
+    lead_text,
+    lead_values,
     live_rate,
     proven_text,
     shown_candidates,
@@ -48,6 +50,15 @@ class AnalysisPanel(Vertical):
     def __init__(self, *, ascii: bool = False, id: str | None = None) -> None:
         super().__init__(id=id, classes="-empty")
         self.ascii = ascii
+        self.showing_lead = False
+        """Whether the graph shows the first colour's expected lead rather than its chance."""
+        self.leads: list[float | None] = []
+        """The first colour's expected score at each position of the line shown."""
+
+    def toggle_graph(self) -> bool:
+        """Show the lead in points instead of the chance, or back; whether the lead now."""
+        self.showing_lead = not self.showing_lead
+        return self.showing_lead
 
     def compose(self) -> ComposeResult:
         yield Static(id="analysis", markup=False)
@@ -78,7 +89,9 @@ class AnalysisPanel(Vertical):
             thinking = searches.search(Kind.TURN) if searches.busy(Kind.TURN) else None
             self.show_play(game, hint, thinking)
             return
-        line = [session.record.root.evaluation] + [n.evaluation for n in session.line_nodes()]
+        nodes = [session.record.root, *session.line_nodes()]
+        line = [node.evaluation for node in nodes]
+        self.leads = [node.score for node in nodes]
         self.show_analysis(
             game,
             session.node,
@@ -131,6 +144,12 @@ class AnalysisPanel(Vertical):
             lines.append("The game is over here.")
         if node.comment:
             lines.append(f"Comment: {node.comment}")
-        title = f"{first_colour(game)}'s chance, by move:"
-        self.query_one(WinRateGraph).show(title, line, current, ascii=self.ascii)
+        graph = self.query_one(WinRateGraph)
+        if self.showing_lead:
+            title = f"{first_colour(game)}'s lead in points, by move:"
+            figures = [lead_text(score) for score in self.leads]
+            graph.show(title, lead_values(self.leads), current, ascii=self.ascii, figures=figures)
+        else:
+            title = f"{first_colour(game)}'s chance, by move:"
+            graph.show(title, line, current, ascii=self.ascii)
         self.show("\n".join(lines), True, review)

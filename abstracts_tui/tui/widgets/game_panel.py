@@ -134,6 +134,7 @@ class GamePanel(Vertical):
         self.waiting: dict[str, tuple[str, bool]] = {}
         """Texts given before this panel's parts were mounted, by selector."""
         self.cursor_text = ""
+        self.cursor_line: CursorLine | None = None
 
     def _set(self, selector: str, text: str, *, hide_empty: bool = False) -> None:
         # The screen may show its game before this panel's own parts are mounted (keys
@@ -183,11 +184,13 @@ class GamePanel(Vertical):
 
     def show_cursor(self, text: str) -> None:
         self.cursor_text = text
-        for line in self.query(CursorLine):  # none before the parts are mounted
-            line.text = text
+        if self.cursor_line is not None:  # none before the parts are mounted
+            self.cursor_line.text = text
 
     def on_mount(self) -> None:
-        self.query_one(CursorLine).text = self.cursor_text
+        # Found once: looked for at each key, it was most of what the panel cost a key.
+        self.cursor_line = self.query_one(CursorLine)
+        self.cursor_line.text = self.cursor_text
         waiting, self.waiting = self.waiting, {}
         for selector, (text, hide_empty) in waiting.items():
             self._set(selector, text, hide_empty=hide_empty)

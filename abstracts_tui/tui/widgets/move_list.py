@@ -10,15 +10,15 @@ alternatives and `*` where it has a comment.
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ...records import RecordNode
 from ...session import Change, Changed, Session
+from ..textual_internals import SteadyScroll, SteadyStatic
 from .steady_text import show_text
 
 
-class MoveList(VerticalScroll, can_focus=False):
+class MoveList(SteadyScroll, can_focus=False):
     """The moves of the line shown, one a line."""
 
     DEFAULT_CSS = """
@@ -37,7 +37,7 @@ class MoveList(VerticalScroll, can_focus=False):
         """The line kept in view: the position shown's in analysis, None for the last."""
 
     def compose(self) -> ComposeResult:
-        yield Static("No moves yet.", id="moves", markup=False)
+        yield SteadyStatic("No moves yet.", id="moves", markup=False)
 
     def show(self, session: Session, changed: Changed | None = None, *, analysing: bool) -> None:
         """Show the line after `changed` (None: build it again)."""
@@ -97,12 +97,25 @@ class MoveList(VerticalScroll, can_focus=False):
             text = "\n".join(" " + line for line in self.lines)
         show_text(self.query_one("#moves", Static), text or "No moves yet.")
         shown = next((i for i, node in enumerate(self.nodes) if node is here), None)
-        # After the new lines are laid out, or the scroll is held to the old length.
         self.kept = shown if self.analysing else None
-        self.call_after_refresh(self._keep_in_view)
+        if not self._anchor_if_long():
+            # After the new lines are laid out, or the scroll is held to the old length.
+            self.call_after_refresh(self._keep_in_view)
+
+    def _anchor_if_long(self) -> bool:
+        """Keep the last line in view as the list grows, in the layout that lays a new
+        line out (scrolled after it, each move laid the screen out twice), where the
+        list is longer than its box (an anchored short list is drawn at the box's
+        bottom); whether it is."""
+        height = self.scrollable_content_region.height
+        long = self.kept is None and 0 < height < len(self.lines)
+        if long != self.is_anchored:
+            self.anchor(long)
+        return long
 
     def on_resize(self) -> None:
         # The panels beside grow and shrink as a search reports: the list with them.
+        self._anchor_if_long()
         self._keep_in_view()
 
     def _keep_in_view(self) -> None:

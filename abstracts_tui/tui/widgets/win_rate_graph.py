@@ -1,6 +1,7 @@
-"""The win-rate graph of analysis mode: the first colour's win rate at each position of
-the line shown, the position shown in reverse video, the move numbers below; a click on
-a column goes to that move, and the mouse over one names its move and figure."""
+"""The graph of analysis mode: the first colour's win rate (or, toggled, its expected
+lead in points) at each position of the line shown, the position shown in reverse video,
+the move numbers below; a click on a column goes to that move, and the mouse over one
+names its move and figure."""
 
 from __future__ import annotations
 
@@ -37,14 +38,28 @@ class WinRateGraph(Widget):
         self.values: list[float | None] = []
         self.current = 0
         self.ascii = False
+        self.figures: list[str] = []
+        """Each position's figure in words, for the tooltip (the win rate's by default)."""
 
     def show(
-        self, title: str, values: Sequence[float | None], current: int, *, ascii: bool
+        self,
+        title: str,
+        values: Sequence[float | None],
+        current: int,
+        *,
+        ascii: bool,
+        figures: Sequence[str] | None = None,
     ) -> None:
-        """`values` from the start (position 0) on, the position `current` marked."""
-        shown = (title, list(values), current, ascii)
-        if shown != (self.title, self.values, self.current, self.ascii):
-            self.title, self.values, self.current, self.ascii = shown
+        """`values` (0 to 1) from the start (position 0) on, the position `current`
+        marked; `figures` says each in words (else as a percentage)."""
+        said = (
+            list(figures)
+            if figures is not None
+            else ["not evaluated yet" if value is None else percent(value) for value in values]
+        )
+        shown = (title, list(values), current, ascii, said)
+        if shown != (self.title, self.values, self.current, self.ascii, self.figures):
+            self.title, self.values, self.current, self.ascii, self.figures = shown
             self.refresh()
 
     @property
@@ -80,6 +95,4 @@ class WinRateGraph(Widget):
         if number is None:
             self.tooltip = None
             return
-        value = self.values[number]
-        figure = "not evaluated yet" if value is None else percent(value)
-        self.tooltip = f"Move {number}: {figure}. A click goes there."
+        self.tooltip = f"Move {number}: {self.figures[number]}. A click goes there."
