@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .engine.calibration import candidate_winrate
 from .engine.terms import Candidate, line_names
 from .rules import Game, format_number
 
@@ -88,7 +89,7 @@ TOO_FEW = "too few playouts to judge"
 def candidate_words(game: Game, candidate: Candidate) -> str:
     """A candidate's figures in words: its chance and expected score, its proof, or that
     it has too few playouts to mean anything."""
-    shown = candidate.shown_winrate(game)
+    shown = candidate_winrate(candidate, game)
     if shown is None:
         return TOO_FEW
     return chance_words(game, shown, candidate.proven, candidate.shown_score)

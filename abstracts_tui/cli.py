@@ -82,18 +82,6 @@ NO_TERMINAL = (
 )
 
 
-def in_terminal() -> bool:
-    """Whether the app has a terminal: Textual reads the keys from standard input and
-    draws on the process's standard error."""
-    for stream in (sys.__stdin__, sys.__stderr__):
-        try:
-            if stream is None or not stream.isatty():
-                return False
-        except ValueError:  # closed
-            return False
-    return True
-
-
 def run_app(
     game: str | None = None,
     size: int | None = None,
@@ -128,7 +116,7 @@ def run_app(
     options = SetupOptions(game, size, variant, komi_value, first, second, computer, level, control)
     if lines:  # plain lines on standard input and output: no terminal needed
         sys.exit(run_lines(options, load))
-    from .tui.plain_terminal import ascii_reason, dumb_reason, started_with
+    from .tui.plain_terminal import ascii_reason, dumb_reason, in_terminal, started_with
 
     dumb = dumb_reason(os.environ)
     if dumb is not None:  # TERM=dumb cannot place the cursor: no full screen to draw

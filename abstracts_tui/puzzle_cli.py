@@ -105,7 +105,7 @@ def play(
     found = chosen(game, size, grade and grade.lower())
     if not found:
         raise Refused("There are no puzzles of that grade there.")
-    from .cli import in_terminal
+    from .tui.plain_terminal import in_terminal
 
     root = ctx.find_root().params
     if not (lines or root.get("lines")) and not in_terminal():

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 SCALE = 173.7178
 """Glicko-2's conversion between the Glicko scale (1500-based) and its own."""
@@ -116,3 +117,30 @@ def _new_volatility(phi: float, sigma: float, v: float, delta: float, tau: float
 def after_game(first: Rating, second: Rating, first_score: float) -> tuple[Rating, Rating]:
     """Both players' ratings after one game between them (`first_score`: 1, 0.5 or 0)."""
     return update(first, [(second, first_score)]), update(second, [(first, 1 - first_score)])
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A player's rating in one game just after one rated game of it (the history of a
+    rating, one point a game)."""
+
+    game: str
+    code: str
+    """The room the game was played in."""
+    at: datetime
+    """When that game finished."""
+    rating: Rating
+    """The rating after it (its value and deviation)."""
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A player's finished games with somebody else (not those called off)."""
+
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+
+    @property
+    def drawn(self) -> int:
+        return self.played - self.won - self.lost

@@ -7,12 +7,11 @@ Tables are tab-separated lines under a header line, as the other commands print 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
-from .ratings import PlayerRating
-from .rooms.kept import StoredRoom
+from .ratings import PlayerRating, Tally
+from .rooms.profile import Profile
 from .rooms.rows import game_line
-from .store.base import RatingPoint, Store, Tally
+from .store.base import Store
 
 LEADERBOARD_SIZE = 20
 """How many players a leaderboard lists."""
@@ -22,26 +21,6 @@ HISTORY_SHOWN = 30
 """How many of the last points of a rating's history a profile's line shows."""
 
 BARS = "▁▂▃▄▅▆▇█"
-
-
-@dataclass(frozen=True)
-class Profile:
-    """What is known of a player: ratings, their histories, games counted, last games."""
-
-    name: str
-    ratings: list[PlayerRating] = field(default_factory=list)
-    history: list[RatingPoint] = field(default_factory=list)
-    tally: Tally = field(default_factory=Tally)
-    recent: list[StoredRoom] = field(default_factory=list)
-
-    @property
-    def known(self) -> bool:
-        """Whether the player has played here at all."""
-        return bool(self.ratings or self.tally.played or self.recent)
-
-    def points(self, game: str) -> list[float]:
-        """The rating after each rated game of `game`, the oldest first."""
-        return [point.rating.value for point in self.history if point.game == game]
 
 
 def leaderboard(ratings: Sequence[PlayerRating]) -> list[str]:

@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .terms import PROOF_WINRATES, SHOWN_WINRATE_BOUNDS, Proof
+from .terms import PROOF_WINRATES, SHOWN_WINRATE_BOUNDS, Candidate, Proof
 
 if TYPE_CHECKING:
     from ..rules import Game
@@ -82,3 +82,12 @@ def shown_winrate(game: Game, winrate: float, proven: Proof | None = None) -> fl
     if proven is not None:
         return PROOF_WINRATES[proven]
     return calibrated(game.info.name, game.size, winrate)
+
+
+def candidate_winrate(candidate: Candidate, game: Game) -> float | None:
+    """The win rate to show of `candidate`, a move of `game` (the root's position): a
+    proof's exactly, None for one of too few visits (`Candidate.few_visits`), else
+    calibrated, within `SHOWN_WINRATE_BOUNDS` (never 1 or 0 without a proof)."""
+    if candidate.few_visits:
+        return None
+    return shown_winrate(game, candidate.winrate, candidate.proven)

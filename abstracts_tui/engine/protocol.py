@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from .. import __version__
 from ..rules import GAMES, Game, RulesError, format_number, game_class, load_position
+from .calibration import candidate_winrate
 from .core_status import describe
 from .protocol_input import (
     END,
@@ -407,7 +408,7 @@ def analyze_line(game: Game, found: Candidate) -> str:
     calibrated figure (`calibration.py`), as every front end shows it, and `-` for a
     move with fewer than `MIN_VISITS_TO_SHOW` visits and no proof. S is the expected
     score (`score_text`), `-` where W is or where no playout gave one."""
-    shown = found.shown_winrate(game)
+    shown = candidate_winrate(found, game)
     winrate = "-" if shown is None else f"{shown:.3f}"
     score = score_text(found.shown_score)
     pv = " ".join(game.move_name(move) for move in found.pv)

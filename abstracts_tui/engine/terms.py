@@ -99,16 +99,6 @@ class Candidate:
         win rate means nothing yet, and is not shown."""
         return self.proven is None and self.visits < MIN_VISITS_TO_SHOW
 
-    def shown_winrate(self, game: Game) -> float | None:
-        """The win rate to show of the move in `game` (the root's position): a proof's
-        exactly, None for `few_visits`, else calibrated (`calibration.shown_winrate`),
-        within `SHOWN_WINRATE_BOUNDS` (never 1 or 0 without a proof)."""
-        if self.few_visits:
-            return None
-        from .calibration import shown_winrate
-
-        return shown_winrate(game, self.winrate, self.proven)
-
     @property
     def shown_score(self) -> float | None:
         """The expected score to show: None where there is none, or where fewer than

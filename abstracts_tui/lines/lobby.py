@@ -23,7 +23,8 @@ from ..rated import Ratings, own_ratings, rated_name, read_ratings
 from ..rooms.client import RoomClient, RoomView
 from ..rooms.room import RoomError
 from ..rooms.told import came_back
-from ..rules import CATALOGUE, GameInfo, RulesError
+from ..rules import CATALOGUE, RulesError
+from ..rules.catalogue import find_game
 from .channel import ChannelLines
 from .questions import Say
 from .room import LineRoom, Outcome
@@ -69,14 +70,6 @@ def room_words(room: RoomView, user: str, ratings: Ratings | None = None) -> str
         people = f"{creator} against {joiner}, {room.state_text()}"
     text = f"room {room.code}, {room.game_text()}{rated}{clock}, {people}."
     return f"Your move: {text}" if room.waits_for(user) else text[:1].upper() + text[1:]
-
-
-def find_game(word: str) -> GameInfo | None:
-    """The game named (by its name or the start of its title), if exactly one."""
-    word = word.lower()
-    found = [info for info in CATALOGUE.values() if info.name == word]
-    found = found or [info for info in CATALOGUE.values() if info.title.lower().startswith(word)]
-    return found[0] if len(found) == 1 else None
 
 
 def new_room(words: list[str], user: str, rated: bool) -> tuple[Setup, bool, bool] | str:

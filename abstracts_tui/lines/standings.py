@@ -8,9 +8,11 @@ from collections.abc import Callable, Sequence
 from ..printable import NAME_LIMIT, printable
 from ..ratings import PlayerRating
 from ..rooms.client import RoomClient
+from ..rooms.profile import Profile
 from ..rooms.rows import game_line
 from ..rules import CATALOGUE, GameInfo
-from ..standings import HISTORY_SHOWN, Profile, tally_text
+from ..rules.catalogue import find_game
+from ..standings import HISTORY_SHOWN, tally_text
 from ..store import StoreError
 
 UNREAD = "The ratings cannot be read now; try again later."
@@ -58,7 +60,6 @@ async def say_standings(
     client: RoomClient, user: str, words: list[str], say: Callable[[str], None]
 ) -> None:
     """Answer `leaderboard GAME` or `profile [NAME]` (`words`) typed in the lobby."""
-    from .lobby import find_game
 
     try:
         if words[0].lower() == "leaderboard":

@@ -94,7 +94,7 @@ from .room import EVENTS_KEPT
 from .terms import RoomTerms
 
 if TYPE_CHECKING:
-    from ..standings import Profile
+    from .profile import Profile
 
 log = logging.getLogger(__name__)
 

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Generic, TypeAlias, TypeVar
 
 from ..commands import Command
 from ..ratings import PlayerRating
-from ..standings import Profile
 from .chat import ChatLine
 from .events import Stamped
 from .kept import StoredRoom
+from .profile import Profile
 
 if TYPE_CHECKING:
     from ..game_setup import Setup

@@ -203,3 +203,11 @@ CATALOGUE: dict[str, GameInfo] = {
     info.name: info for info in (PETRIFY, PILO, EGOTZI, LINAGE, PARTITIONS)
 }
 """Every game's info by its name, in the order the games are listed (that of `GAMES`)."""
+
+
+def find_game(word: str) -> GameInfo | None:
+    """The game `word` names (its name, or the start of its title), if exactly one."""
+    word = word.lower()
+    found = [info for info in CATALOGUE.values() if info.name == word]
+    found = found or [info for info in CATALOGUE.values() if info.title.lower().startswith(word)]
+    return found[0] if len(found) == 1 else None

@@ -6,16 +6,15 @@ ratings.
 - `sqlite`: `SqliteStore`, the store in one SQLite file.
 """
 
+from ..ratings import RatingPoint, Tally
 from .base import (
     Finish,
     PlayerRating,
-    RatingPoint,
     RoomSave,
     RoomSetup,
     Store,
     StoredRoom,
     StoreError,
-    Tally,
 )
 from .sqlite import SqliteStore
 

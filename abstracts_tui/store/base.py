@@ -14,12 +14,11 @@ the queries, except while it starts.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol, TypeVar
 
 from ..files import SaveError
-from ..ratings import PlayerRating, Rating, after_game
+from ..ratings import PlayerRating, Rating, RatingPoint, Tally, after_game
 from ..records.results import VOID
 from ..rooms.events import EventError, Stamped, Unknown, decode, encode
 from ..rooms.kept import (
@@ -46,33 +45,6 @@ __all__ = [  # the rows a store deals in
     "Tally",
     "rated_event",
 ]
-
-
-@dataclass(frozen=True)
-class RatingPoint:
-    """A player's rating in one game just after one rated game of it (the history of a
-    rating, one point a game)."""
-
-    game: str
-    code: str
-    """The room the game was played in."""
-    at: datetime
-    """When that game finished."""
-    rating: Rating
-    """The rating after it (its value and deviation)."""
-
-
-@dataclass(frozen=True)
-class Tally:
-    """A player's finished games with somebody else (not those called off)."""
-
-    played: int = 0
-    won: int = 0
-    lost: int = 0
-
-    @property
-    def drawn(self) -> int:
-        return self.played - self.won - self.lost
 
 
 class StoreError(SaveError):

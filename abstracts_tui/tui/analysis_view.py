@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from ..chances import TOO_FEW, Hint, chance_words, hint_words, mover
 from ..chances import percent as percent  # the graph says its figures alike
+from ..engine.calibration import candidate_winrate
 from ..engine.search import Candidate, Search
 from ..engine.terms import line_names
 from ..rules import Game
@@ -65,7 +66,7 @@ def figure(game: Game, candidate: Candidate) -> str:
     """The side to move's chance with `candidate`, with its mark: `61% `, `91%?`; a proof
     `100%!` or `0%!` (only a proof reads 100% or 0%); `-?` where the visits are too few
     for any figure (`Candidate.few_visits`)."""
-    shown = candidate.shown_winrate(game)
+    shown = candidate_winrate(candidate, game)
     if shown is None:
         return "-?"
     return percent(shown, candidate.proven) + mark(candidate)

@@ -13,6 +13,7 @@ No Textual here: the command line asks before it loads the app.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
 
 LOCALE_VARIABLES = ("LC_ALL", "LC_CTYPE", "LANG")
@@ -85,3 +86,15 @@ def dumb_reason(environ: Mapping[str, str]) -> str | None:
             "(--lines) instead."
         )
     return None
+
+
+def in_terminal() -> bool:
+    """Whether the app has a terminal: Textual reads the keys from standard input and
+    draws on the process's standard error."""
+    for stream in (sys.__stdin__, sys.__stderr__):
+        try:
+            if stream is None or not stream.isatty():
+                return False
+        except ValueError:  # closed
+            return False
+    return True

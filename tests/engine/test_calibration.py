@@ -16,6 +16,7 @@ import pytest
 from abstracts_tui.engine.calibration import (
     Calibration,
     calibrated,
+    candidate_winrate,
     maps,
     read_maps,
     shown_winrate,
@@ -149,14 +150,14 @@ def test_a_candidate_shows_the_calibrated_figure_and_analyze_prints_it() -> None
     game = new_game("pilo")
     move = game.legal_moves()[0]
     seen = Candidate(move, 500, 0.62, (move,))
-    shown = seen.shown_winrate(game)
+    shown = candidate_winrate(seen, game)
     assert shown == calibrated("pilo", game.size, 0.62)
     assert shown is not None and shown != 0.62  # the map of Pilo is not the identity
     assert f" winrate {shown:.3f} " in analyze_line(game, seen)
     proven = Candidate(move, 3, 1.0, (move,), "win")
-    assert proven.shown_winrate(game) == 1.0
+    assert candidate_winrate(proven, game) == 1.0
     assert analyze_line(game, proven).endswith(" proven win")
-    assert Candidate(move, 3, 0.9, (move,)).shown_winrate(game) is None
+    assert candidate_winrate(Candidate(move, 3, 0.9, (move,)), game) is None
 
 
 def test_analyze_is_still_well_formed() -> None:

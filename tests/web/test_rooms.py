@@ -110,8 +110,9 @@ def test_a_browser_and_openssh_play_chat_and_resign_in_one_room(
     try:
         typed(bob, "Password:")
         bob.keys("b0b-pass", "Enter")
-        # The same clocks on both screens: Blue's running, Orange's full.
-        clocks = re.compile(r"> Blue ann +9:\d\d\s.*Orange bob +10:00", re.DOTALL)
+        # The same clocks on both screens, both full: neither runs before each side has
+        # moved (and the first move is due at once: Ann makes it).
+        clocks = re.compile(r"> Blue ann +10:00\s.*Orange bob +10:00", re.DOTALL)
         bob.wait_for(lambda screen: "Blue to move (ann)" in screen and bool(clocks.search(screen)))
         ann.wait_until(lambda screen: bool(clocks.search(screen)), "the clocks")
         ann.type("Enter")  # d5

@@ -14,8 +14,9 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...rooms.profile import Profile
 from ...rules import CATALOGUE
-from ...standings import HISTORY_SHOWN, Profile, sparkline, tally_text
+from ...standings import HISTORY_SHOWN, sparkline, tally_text
 from ...store import StoreError
 from ..textual_internals import SteadyScreen
 from ..widgets.key_bar import KeyBar
