@@ -159,14 +159,17 @@ def thinking(moves: list[str], seconds: float) -> Reach:
                 continue  # the computer's own move already
             play(terminal, move)
             # The computer's answer to a first move may be the pie rule's swap.
+            # The search is under way once the panel counts its playouts or the status
+            # line says the computer is choosing (either may be drawn first).
             screen = terminal.wait_for(
                 lambda screen: (
                     "Thinking" in screen
+                    or "choosing its move" in screen
                     or "Computer played" in screen
                     or "Computer swapped" in screen
                 )
             )
-            if "Thinking" in screen:
+            if "Thinking" in screen or "choosing its move" in screen:
                 time.sleep(seconds)
                 return shown_moves(screen)
         raise AssertionError(f"the computer's search not seen after any of {moves}")

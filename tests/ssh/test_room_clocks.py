@@ -197,10 +197,13 @@ def test_the_waiting_room_and_the_games_to_watch_show_the_clock(start_server) ->
         ann_conn, ann, _ = await create_clocked_room(server.port, "ann", "5m+3s")
         assert "Clock: 5m+3s" in ann.text()  # the waiting room says it
         # An open challenge, made by lines, joined by Bob: Carl's games to watch say its clock.
+        # Carl's lobby is up first: the game is listed as soon as it begins, well within
+        # the 30 s its first move is due in.
+        carl_conn, carl = await connect(server.port, "carl", width=120)
+        await carl.wait_for("you are carl")
         open_conn, public = await made_in_lines(server.port, "ann", "pilo clock 10m+5s open")
         bob_conn, bob = await connect(server.port, "bob", command=f"join {public}")
         await bob.wait_for("Blue to move (ann)")
-        carl_conn, carl = await connect(server.port, "carl", width=120)
         await carl.wait_for("Games to watch", f"{public}  Pilo 8x8 10m+5s  ann - bob")
         for conn in (ann_conn, open_conn, bob_conn, carl_conn):
             conn.close()
