@@ -4,6 +4,7 @@ from those files here, so that they cannot promise what does not work)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -420,6 +421,27 @@ def web_without_its_extra(product: Product, user: dict[str, str], tmp_path: Path
     assert done.stderr.endswith(
         ", which is not installed: pip install 'abstracts-tui[web]' adds it\n"
     )
+
+
+@check("abstracts-tui puzzles export --game GAME [--size N] [--grade G]", quick=True)
+def puzzles_export(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    """The shipped puzzles come with the plain install: one JSON object a line."""
+    done = product.run("puzzles", "export", "--game", "pilo", "--size", "6", env=user)
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert rows and all(row["game"] == "pilo" and row["size"] == 6 for row in rows)
+    assert all(row["value"] == "win" and row["solution"] for row in rows)
+    refused = product.run("puzzles", "export", "--game", "pilo", "--size", "99", env=user)
+    assert refused.returncode == 2 and "not 99" in refused.stderr
+
+
+@check("abstracts-tui puzzles play [--game GAME] [--size N] [--grade G] [--lines]", quick=True)
+def puzzles_play(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    """In line mode: the first puzzle said, `show` plays its line, `quit` counts."""
+    args = ("puzzles", "play", "--game", "egotzi", "--size", "5", "--lines")
+    done = product.run(*args, env=user, stdin="show\nshow\nshow\nshow\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert "Puzzle 1 of " in done.stdout and "to play and win" in done.stdout, done.stdout
 
 
 # -- the benches ---------------------------------------------------------------------
