@@ -8,7 +8,7 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from ...engine.levels import LEVELS
-from ..widgets.steppers import ChoiceRow
+from ..widgets.steppers import ChoiceRow, step_to_computer
 from .base import Dialog, KeyButton
 
 HERE = "a person here"
@@ -35,11 +35,8 @@ class SeatRow(ChoiceRow):
         self.computer = computer
 
     def action_step(self, delta: int) -> None:
-        if self.index == 0 and delta > 0 and 0 < self.computer < len(self.labels):
-            self.index = self.computer
-            self.post_message(self.Changed(self, self.computer))
-            return
-        super().action_step(delta)
+        if not step_to_computer(self, delta, self.computer):
+            super().action_step(delta)
 
 
 class SeatsDialog(Dialog[Levels]):

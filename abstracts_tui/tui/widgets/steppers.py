@@ -231,8 +231,15 @@ class SeatStepper(Stepper):
         """The index of the computer's level the first step from a person goes to."""
 
     def action_step(self, delta: int) -> None:
-        if self.index == 0 and delta > 0 and 0 < self.computer < len(self.labels):
-            self.index = self.computer
-            self.post_message(self.Changed(self, self.computer))
-            return
-        super().action_step(delta)
+        if not step_to_computer(self, delta, self.computer):
+            super().action_step(delta)
+
+
+def step_to_computer(stepper: Stepper, delta: int, computer: int) -> bool:
+    """A seat's first step up from a person (index 0) lands on `computer`, the settings'
+    level; whether it did (else the stepper steps as usual)."""
+    if stepper.index == 0 and delta > 0 and 0 < computer < len(stepper.labels):
+        stepper.index = computer
+        stepper.post_message(stepper.Changed(stepper, computer))
+        return True
+    return False
