@@ -366,7 +366,7 @@ def engine() -> None:
 def check(path: str) -> None:
     """Read a game record (SGF), check every move, and print its main line."""
     from .printable import NAME_LIMIT, printable
-    from .records.results import UNKNOWN, How, decided
+    from .records.results import DRAW, UNKNOWN, How, decided
 
     record = read_record(path)
     game = record.main_game()
@@ -390,10 +390,13 @@ def check(path: str) -> None:
     if off_board is not None and off_board.winner is not None:
         winner = info.colours[off_board.winner].capitalize()
         loser = info.colours[1 - off_board.winner].capitalize()
-        how = "lost on time" if off_board.how is How.TIME else "resigned"
+        lost = {How.TIME: "lost on time", How.FORFEIT: "left the game"}
+        how = lost.get(off_board.how, "resigned")
         click.echo(f"result: {winner} wins ({loser} {how})")
     elif off_board is not None:
         click.echo("result: void (the game was called off)")
+    elif outcome is None and record.result == DRAW:
+        click.echo("result: draw (agreed by the players)")
     elif outcome is None and record.result == UNKNOWN:
         click.echo("result: unknown (the record says the game ended, not how)")
     elif outcome is None:
@@ -525,6 +528,13 @@ def review(
 )
 @click.option("--rated", is_flag=True, help="Rooms made on the server are rated.")
 @click.option(
+    "--admin",
+    "admins",
+    multiple=True,
+    metavar="NAME",
+    help="A name that sees the reports and suspends names (ssh -T host reports); repeatable.",
+)
+@click.option(
     "--database",
     metavar="URL",
     envvar="ABSTRACTS_TUI_DATABASE",
@@ -589,6 +599,26 @@ def review(
     "on a thread of the server's process: about 4 MiB a session instead of 14 to 21, one "
     "session's work holding up the others' keys at times (a quarter second seen).",
 )
+@click.option(
+    "--smtp",
+    metavar="HOST:PORT",
+    help="Send the players' notices by e-mail (notify mailto:ADDRESS) through this SMTP "
+    "server (STARTTLS when it offers it).",
+)
+@click.option("--smtp-from", metavar="ADDRESS", help="With --smtp: the notices' sender.")
+@click.option(
+    "--smtp-user",
+    metavar="NAME",
+    envvar="ABSTRACTS_TUI_SMTP_USER",
+    help="With --smtp: log in as NAME (over TLS only), with the password in the "
+    "environment variable ABSTRACTS_TUI_SMTP_PASSWORD.",
+)
+@click.option(
+    "--notify-private",
+    is_flag=True,
+    help="Let notices be posted to URLs on loopback and private addresses (the server's "
+    "own network).",
+)
 @log_level_option
 def serve(
     host: str,
@@ -598,6 +628,7 @@ def serve(
     open_: bool,
     data: str | None,
     rated: bool,
+    admins: tuple[str, ...],
     database: str | None,
     sessions_per_user: int,
     max_sessions: int | None,
@@ -609,6 +640,10 @@ def serve(
     public_url: str | None,
     behind_proxy: bool,
     isolate: bool | None,
+    smtp: str | None,
+    smtp_from: str | None,
+    smtp_user: str | None,
+    notify_private: bool,
     log_level: str,
 ) -> None:
     """Serve the games over SSH: each connection gets its own app, with rooms to play in.
@@ -652,6 +687,12 @@ def serve(
             public = parse_public_url(public_url)
         except ValueError as error:
             raise click.UsageError(str(error)) from None
+    from .server.notify_options import smtp_of
+
+    try:
+        mail = smtp_of(smtp, smtp_from, smtp_user, host)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
     folder = Path(data) if data else data_dir() / "server"
     if check_only:
         from .server.ssh.server import check_store
@@ -675,6 +716,9 @@ def serve(
         password_file=Path(password_file) if password_file else None,
         open=open_,
         rated=rated,
+        admins=frozenset(admins),
+        smtp=mail,
+        notify_private=notify_private,
         database=database,
         web=web,
         isolate=can_fork if isolate is None else isolate,

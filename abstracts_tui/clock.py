@@ -9,6 +9,9 @@ screen, room options and in records:
   the next begins; the last one run out loses the game.
 - `3d`: correspondence, 3 days per move (byo-yomi with no main time and one period).
 - `none`: no clock.
+- `5m+3s/1m+2s`: time odds, each side its own time control (in a room the creator's
+  first, the joiner's second; in a game's record the first colour's first). Either half
+  is any spec above but days per move, which both sides share.
 
 Units: `s`, `m`, `h`, `d` (a number alone is seconds; `1h30m` adds up). The clock is a
 plain object fed with times (`time.monotonic()` in the app, the database's clock on a
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .rules.errors import shown
 
@@ -63,6 +66,9 @@ def first_move_seconds(control: TimeControl) -> float:
     lichess): 30 seconds when the game is expected to last under 30 minutes a side
     (main time plus 40 increments or every byo-yomi period), a minute up to 2 hours,
     5 minutes past that, and the time per move of a correspondence game."""
+    if control.odds is not None:  # time odds: the longer of the two sides'
+        first = first_move_seconds(replace(control, odds=None))
+        return max(first, first_move_seconds(control.odds))
     if control.correspondence:
         return control.period
     expected = control.main + 40 * control.increment + control.periods * control.period
@@ -128,6 +134,9 @@ class TimeControl:
     """Byo-yomi: how many periods follow the main time."""
     period: float = 0.0
     """Byo-yomi: seconds of each period."""
+    odds: TimeControl | None = None
+    """Time odds: the second side's own time control (the numbers above are the first
+    side's); None: both sides have the same."""
 
     @classmethod
     def parse(cls, spec: str) -> TimeControl | None:
@@ -136,6 +145,8 @@ class TimeControl:
         text = spec.strip().lower()
         if text in ("none", "", "off"):
             return None
+        if "/" in text:
+            return cls.with_odds(text)
         main_text, plus, extra = text.partition("+")
         if not plus and main_text.endswith("d") and "x" not in main_text:
             days = parse_duration(main_text)  # correspondence: days per move
@@ -143,6 +154,27 @@ class TimeControl:
             control.check()
             return control
         return cls.with_overtime(parse_duration(main_text), extra if plus else None)
+
+    @classmethod
+    def with_odds(cls, text: str) -> TimeControl:
+        """`5m+3s/1m+2s`: each side's own time control (one alone if both are the same);
+        raises ClockSpecError."""
+        halves = text.split("/")
+        if len(halves) != 2:
+            raise ClockSpecError("time odds are two times with one / between, e.g. 5m+3s/1m+2s")
+        controls = []
+        for half in halves:
+            control = cls.parse(half)
+            if control is None:
+                raise ClockSpecError("each side of time odds needs a time, e.g. 5m+3s/1m+2s")
+            if control.correspondence:
+                raise ClockSpecError(
+                    "days per move cannot be given as time odds: "
+                    "both sides have the same time per move"
+                )
+            controls.append(control)
+        first, second = controls
+        return first if first == second else replace(first, odds=second)
 
     @classmethod
     def with_overtime(cls, main: float, overtime: str | None) -> TimeControl:
@@ -165,6 +197,10 @@ class TimeControl:
     def check(self) -> None:
         """Raise ClockSpecError unless every number lies within its bound. The
         comparisons are written so that NaN fails them too."""
+        if self.odds is not None:
+            if self.odds.odds is not None or self.odds.correspondence or self.correspondence:
+                raise ClockSpecError("time odds are two times with main time, e.g. 5m+3s/1m+2s")
+            self.odds.check()
         if self.periods and not self.period > 0:
             raise ClockSpecError("a byo-yomi period must last more than 0 seconds")
         if not self.main > 0 and not self.periods:
@@ -184,9 +220,30 @@ class TimeControl:
         if not 0 <= self.period <= MAX_PERIOD:
             raise ClockSpecError(f"a byo-yomi period lasts at most {days(MAX_PERIOD)}")
 
+    def of(self, side: int) -> TimeControl:
+        """Side `side`'s (0 or 1) own time control: with time odds the second side's is
+        `odds`."""
+        return self.odds if side == 1 and self.odds is not None else self
+
+    def swapped(self) -> TimeControl:
+        """The same time controls given to the other sides (a rematch, the seats
+        reversed)."""
+        if self.odds is None:
+            return self
+        return replace(self.odds, odds=replace(self, odds=None))
+
+    @property
+    def text(self) -> str:
+        """As a person reads it: the spec, or with time odds `5m+3s vs 1m+2s`."""
+        if self.odds is None:
+            return self.spec
+        return f"{replace(self, odds=None).spec} vs {self.odds.spec}"
+
     @property
     def spec(self) -> str:
         """The spec that reads back as this time control."""
+        if self.odds is not None:
+            return f"{replace(self, odds=None).spec}/{self.odds.spec}"
         if self.periods:
             if self.main == 0 and self.periods == 1 and self.period % UNITS["d"] == 0:
                 return format_duration(self.period)
@@ -237,7 +294,7 @@ class Clock:
     def __post_init__(self) -> None:
         if not self.sides:
             control = self.control
-            self.sides = [SideTime(control.main, control.periods) for _ in range(2)]
+            self.sides = [SideTime(control.of(i).main, control.of(i).periods) for i in range(2)]
 
     def start(self, side: int, now: float) -> None:
         """Start `side`'s clock (a running one stops without being charged)."""
@@ -261,8 +318,9 @@ class Clock:
                 self.sides[side] = left
                 self.running = None
                 return False
-            if self.control.increment:
-                main = min(left.main + self.control.increment, MAX_TIME_LEFT)
+            increment = self.control.of(side).increment
+            if increment:
+                main = min(left.main + increment, MAX_TIME_LEFT)
                 left = SideTime(main, left.periods)
             self.sides[side] = left
         self.start(next_side, now)
@@ -272,7 +330,7 @@ class Clock:
         """`side`'s time after `used` more seconds on its clock: main time first, then the
         periods (each one run out is lost; the one in use is whole again after a move)."""
         time = self.sides[side]
-        control = self.control
+        control = self.control.of(side)
         if not control.periods:
             main = time.main - used
             return SideTime(main, 0, out=time.out or main <= 0)
@@ -314,7 +372,7 @@ class Clock:
 
     def period_left(self, side: int, now: float) -> float:
         """Byo-yomi: seconds left of the period in use (a whole one during main time)."""
-        period = self.control.period
+        period = self.control.of(side).period
         over = self.used(side, now) - self.sides[side].main
         return period if over <= 0 else period - over % period
 
@@ -328,13 +386,13 @@ class Clock:
         if self.running is None:
             return None
         time = self.sides[self.running]
-        total = max(0.0, time.main) + time.periods * self.control.period
+        total = max(0.0, time.main) + time.periods * self.control.of(self.running).period
         return max(0.0, total - self.used(self.running, now))
 
     def face(self, side: int, now: float) -> str:
         """`4:57`, `9:58 +3x30s` (main time), `0:28 (2x30s)` (in byo-yomi), `2d 3h`."""
         time = self.left(side, now)
-        control = self.control
+        control = self.control.of(side)
         if time.out:
             return "0:00"
         if not control.periods:
@@ -351,11 +409,12 @@ class Clock:
         time = self.left(side, now)
         if time.out:
             return True
-        if not self.control.periods:
+        control = self.control.of(side)
+        if not control.periods:
             return time.main < LOW_TIME
         if time.main > 0 or time.periods > 1:
             return False
-        return self.period_left(side, now) < min(LOW_TIME, self.control.period / 3)
+        return self.period_left(side, now) < min(LOW_TIME, control.period / 3)
 
 
 def clock_text(seconds: float) -> str:
@@ -378,7 +437,7 @@ def thinking_time(clock: Clock, side: int, now: float, moves_left: int) -> float
     moves still to come plus most of the increment, or part of a period once the main
     time is gone; always well inside what is left."""
     time = clock.left(side, now)
-    control = clock.control
+    control = clock.control.of(side)
     if control.periods:
         period = clock.period_left(side, now) if time.main <= 0 else control.period
         share = max(0.0, time.main) / max(8, moves_left)

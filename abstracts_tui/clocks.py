@@ -15,7 +15,7 @@ from .records.timing import TimeLeft
 def sides_at(control: TimeControl, node: RecordNode) -> list[SideTime]:
     """Each person's time when the position at `node` was reached: the time each had
     left after their last move on the way, the whole main time before any."""
-    sides = [SideTime(control.main, control.periods) for _ in range(2)]
+    sides = [SideTime(control.of(side).main, control.of(side).periods) for side in range(2)]
     swapped = False
     for step in node.line():
         if step.setup is not None:

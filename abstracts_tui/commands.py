@@ -23,7 +23,10 @@ class CommandError(ValueError):
 
 @dataclass(frozen=True)
 class Join:
-    """The person making it takes the open seat."""
+    """The person making it takes the open seat; `drawn`: the creator's colour as the
+    server drew it for a room that left it to chance (`first`, `second`; "": none drawn)."""
+
+    drawn: str = ""
 
 
 @dataclass(frozen=True)
@@ -42,9 +45,11 @@ class ChooseSide:
 
 @dataclass(frozen=True)
 class Play:
-    """A move, by its name in the game's notation (`e5`, `pass`, `swap`)."""
+    """A move, by its name in the game's notation (`e5`, `pass`, `swap`); `kept`: a
+    reply the player kept ready, played by the server (`rooms.conditional`)."""
 
     move: str
+    kept: bool = False
 
 
 @dataclass(frozen=True)
@@ -88,6 +93,27 @@ class Rematch:
 
 
 @dataclass(frozen=True)
+class Claim:
+    """The person making it claims the game from the other player, who left it (their
+    connection gone for a set time: see `rooms.claims`); a win, rated as any other, or
+    with `draw` a draw (in a game that can end equal), rated as a draw."""
+
+    draw: bool = False
+
+
+@dataclass(frozen=True)
+class Draw:
+    """A draw: `offer` one (in a game that can end equal), `accept` or `decline` the
+    other player's."""
+
+    answer: str
+
+    OFFER = "offer"
+    ACCEPT = "accept"
+    DECLINE = "decline"
+
+
+@dataclass(frozen=True)
 class Hold:
     """The room's store kept no change from `since` (the store's time, in seconds since
     the epoch) until this one: the running clock is charged nothing for that time, and
@@ -104,21 +130,33 @@ class Say:
 
 
 Command: TypeAlias = (
-    Join | SetKomi | ChooseSide | Play | Flag | Hold | Resign | Abort | Takeback | Rematch | Say
+    Join
+    | SetKomi
+    | ChooseSide
+    | Play
+    | Flag
+    | Hold
+    | Resign
+    | Abort
+    | Takeback
+    | Rematch
+    | Say
+    | Draw
+    | Claim
 )
 
 
 def encode(command: Command) -> tuple[str, str]:
     """The command as a stored change's `kind` and `value`."""
     match command:
-        case Join():
-            return "join", ""
+        case Join(drawn):
+            return "join", f"drawn {drawn}" if drawn else ""
         case SetKomi(komi):
             return "komi", repr(komi)
         case ChooseSide(colour):
             return "side", str(colour)
-        case Play(move):
-            return "move", move
+        case Play(move, kept):
+            return "move", f"kept {move}" if kept else move
         case Flag():
             return "flag", ""
         case Hold(since):
@@ -133,14 +171,21 @@ def encode(command: Command) -> tuple[str, str]:
             return "rematch", f"{answer} {room}".strip()
         case Say(text):
             return "chat", text
+        case Draw(answer):
+            return "draw", answer
+        case Claim(draw):
+            return "claim", "draw" if draw else ""
 
 
 def decode(kind: str, value: str) -> Command:
     """The command of a stored change; raises CommandError if it is none."""
     try:
         match kind:
-            case "join":
-                return Join()
+            case "join":  # an earlier version's value named the joiner
+                drawn = value.removeprefix("drawn ") if value.startswith("drawn ") else ""
+                if drawn not in ("", "first", "second"):
+                    raise CommandError(f"join {value!r} is not a colour drawn")
+                return Join(drawn)
             case "komi":
                 return SetKomi(float(value))
             case "side":
@@ -148,6 +193,8 @@ def decode(kind: str, value: str) -> Command:
                     raise CommandError(f"side {value!r} is not 0 or 1")
                 return ChooseSide(int(value))
             case "move":
+                if value.startswith("kept "):
+                    return Play(value.removeprefix("kept "), kept=True)
                 return Play(value)
             case "flag":
                 return Flag()
@@ -171,6 +218,14 @@ def decode(kind: str, value: str) -> Command:
                 return Rematch(answer, room)
             case "chat":
                 return Say(value[:CHAT_LIMIT])
+            case "draw":
+                if value not in (Draw.OFFER, Draw.ACCEPT, Draw.DECLINE):
+                    raise CommandError(f"draw {value!r} is not an offer or an answer")
+                return Draw(value)
+            case "claim":  # an earlier version's value was always empty: a win
+                if value not in ("", "draw"):
+                    raise CommandError(f"claim {value!r} is not a win or a draw")
+                return Claim(draw=value == "draw")
     except ValueError as error:
         raise CommandError(f"{kind} {value!r}: {error}") from None
     raise CommandError(f"{kind!r} is not a kind of change")

@@ -302,3 +302,16 @@ def _writer() -> ThreadPoolExecutor:
         if _executor is None:
             _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
         return _executor
+
+
+def _forget_writer() -> None:
+    """In a forked child: the parent's writer thread is not there, so the child makes its
+    own at its first save (a session's process forked from one that saved a game, as the
+    SSH server's warm-up does, would otherwise queue its saves to no thread)."""
+    global _executor, _executor_lock
+    _executor = None
+    _executor_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_writer)

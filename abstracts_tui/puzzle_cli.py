@@ -123,3 +123,53 @@ def play(
     from .tui.puzzle_app import PuzzleApp
 
     PuzzleApp(found, ascii=bool(root.get("ascii"))).run()
+
+
+@puzzles.command()
+@click.option(
+    "--data",
+    type=click.Path(file_okay=False),
+    help="The server's folder, as serve --data [default: user data dir].",
+)
+@click.option(
+    "--database",
+    metavar="URL",
+    envvar="ABSTRACTS_TUI_DATABASE",
+    help="The server's postgresql:// URL, as serve --database.",
+)
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=1, max=600),
+    default=20.0,
+    show_default=True,
+    help="The most seconds spent on one game.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(min=1, max=10_000),
+    default=100,
+    show_default=True,
+    help="The most finished games mined in this run.",
+)
+def mine(data: str | None, database: str | None, seconds: float, games: int) -> None:
+    """Mine the server's finished games (those not mined yet, on boards the solver
+    settles) for positions where one move alone wins, kept as the server's puzzles."""
+    from pathlib import Path
+
+    from .puzzle_mining import mine_archive
+    from .saved_games import data_dir
+    from .server.limits import ConfigError
+    from .server.ssh.server import open_store
+    from .store import STORE_FILE
+
+    folder = Path(data) if data else data_dir() / "server"
+    if database is None and not (folder / STORE_FILE).is_file():
+        raise Refused(f"There is no server store in {folder}: give serve's --data.")
+    try:
+        store = open_store(folder, database)
+    except ConfigError as error:
+        raise Refused(str(error)) from None
+    try:
+        click.echo(mine_archive(store, seconds=seconds, most_games=games, say=click.echo).said())
+    finally:
+        store.close()

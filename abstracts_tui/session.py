@@ -30,7 +30,7 @@ from .clocks import sides_at, time_left_after
 from .files import Autosave, write_atomic
 from .game_setup import Setup
 from .records import Record, RecordNode, result_text
-from .records.results import VOID, Decided, How, decided, resigned
+from .records.results import DRAW, VOID, Decided, How, decided, forfeited, resigned
 from .records.timing import ON_TIME
 from .rules import SWAP, Game, Move, OptionError, Options, game_class
 from .rules.catalogue import parse_komi
@@ -89,6 +89,10 @@ class Changed:
     move: str | None = None
     """The move's name (MOVE only): a listener told later than the change (a screen's
     queue, several moves caught up at once) names the move made, not the last one."""
+
+
+LOST = {How.TIME: "lost on time", How.FORFEIT: "left the game"}
+"""How a person lost a game decided off the board, but by resigning, in words."""
 
 
 class Session:
@@ -196,10 +200,23 @@ class Session:
         first, second = self.people
         self.people = (second, first) if colour == 0 else (first, second)
         self.record.players = self.people
+        if colour == 0:
+            self.reverse_clock()
         self.phase = Phase.PLAY
         self._run_clock()
         self.save_autosave()
         self.notify(Changed(Change.PHASE, by=second))
+
+    def reverse_clock(self) -> None:
+        """The people's seats were reversed before play: with time odds each keeps their
+        own time control (a clock follows its person, see `clock.TimeControl.odds`)."""
+        control = self.record.clock
+        if control is None or control.odds is None:
+            return
+        self.record.clock = control.swapped()
+        if self.clock is not None:
+            self.clock.control = self.record.clock
+            self.clock.sides.reverse()
 
     def _replace_options(self, options: Options) -> None:
         self.record.options = options
@@ -248,6 +265,8 @@ class Session:
         """How the game was decided off the board (on time, by a resignation, called
         off), at the end of the main line of such a game; None elsewhere."""
         found = decided(self.record.result, self.game.info.colours)
+        if found is None and self.record.result == DRAW and not self.game.is_over():
+            found = Decided(How.AGREED, None)  # a draw before the end of play: agreed
         if found is None or not self.node_is_last() or not self.on_main_line():
             return None
         return found
@@ -262,12 +281,14 @@ class Session:
         """`Blue to move (Ann)`, or the result once the game is over."""
         game = self.game
         found = self.ended()
+        if found is not None and found.how is How.AGREED:
+            return "Draw agreed"
         if found is not None and found.winner is None:
             return "Aborted: no result"
         if found is not None:
             assert found.winner is not None
             winner, loser = found.winner, 1 - found.winner
-            lost = "lost on time" if found.how is How.TIME else "resigned"
+            lost = LOST.get(found.how, "resigned")
             return (
                 f"{game.colour_name(loser).capitalize()} ({self.person(loser)}) {lost}: "
                 f"{game.colour_name(winner).capitalize()} ({self.person(winner)}) wins"
@@ -670,9 +691,13 @@ class Session:
         found = self.ended()
         if found is None:
             return ""
+        if found.how is How.AGREED:
+            return "a draw was agreed"
         if found.winner is None:
             return "it was aborted"
         loser = self.person(1 - found.winner)
+        if found.how is How.FORFEIT:
+            return f"{loser} left the game"
         return f"{loser} lost on time" if found.how is How.TIME else f"{loser} resigned"
 
     def resign(self, colour: int, at: float | None = None) -> None:
@@ -682,6 +707,22 @@ class Session:
         if self.phase is not Phase.PLAY or self.over:
             raise OptionError("there is no game in progress to resign")
         self._end(resigned(self.game.colour_name(1 - colour)), at, self.person(colour))
+
+    def forfeit(self, winner: int, at: float | None = None, by: str | None = None) -> None:
+        """The person holding `winner` claims the game from the other, who left it (`by`:
+        who claimed): `winner` wins (`blue+F`), the clock stops. Raises OptionError,
+        changing nothing, when there is no game in progress here."""
+        if self.phase is not Phase.PLAY or self.over:
+            raise OptionError("there is no game in progress to claim")
+        self._end(forfeited(self.game.colour_name(winner)), at, by)
+
+    def agree_draw(self, at: float | None = None, by: str | None = None) -> None:
+        """End the game drawn, as both players agreed (`by`: who accepted the offer): the
+        result `draw`, the clock stopped. Raises OptionError, changing nothing, when
+        there is no game in progress here."""
+        if self.phase is not Phase.PLAY or self.over:
+            raise OptionError("there is no game in progress to draw")
+        self._end(DRAW, at, by)
 
     def abort(self, at: float | None = None, by: str | None = None) -> None:
         """Call the game off: no result (`Void`), no winner, unrated; komi and sides, if

@@ -1,6 +1,7 @@
-"""The words of a game, as line mode and the rooms say them: a position, a move, a score
-and the computer's view as plain sentences that a speech engine reads well and a Braille
-display shows in one line.
+"""The words of a game, as line mode, the rooms and the full-screen app say them: a
+position, a move, a score and the computer's view as plain sentences that a speech engine
+reads well and a Braille display shows in one line (the sentences of play built on them
+are `play/sentences.py`'s).
 
 Pure functions of the rules' objects: no input, no output, no terminal.
 """
@@ -105,27 +106,33 @@ def cell_words(game: Game, cell: int) -> str:
     return f"{geometry.name(cell)}: {piece_words(game, game.piece_at(cell))}. Around it: {around}."
 
 
-def move_words(before: Game, after: Game, move: Move, person: str) -> str:
+def move_words(
+    before: Game, after: Game, move: Move, person: str | None, thought: float | None = None
+) -> str:
     """The move just played, by whom, and what it changed beside its own cells:
     `Blue (Ann) plays d4, capturing c4.`
     `Orange (Bob) moves b3 to e3, capturing Blue stack of 2.`
     `Blue (Ann) moves c6 to b6, capturing Orange, leaving a block on c6.`
-    `Black (Ann) plays c4, pushing d4 to e4, c3 to c2.`"""
+    `Black (Ann) plays c4, pushing d4 to e4, c3 to c2.`
+    `person` None names the colour alone (a variation, where one person plays both);
+    `thought`, the seconds the computer took over it: `White (Computer) plays a1 in 1.2 s.`"""
     mover = before.turn
-    who = f"{colour(before, mover)} ({person})"
+    who = colour(before, mover) if person is None else f"{colour(before, mover)} ({person})"
+    took = took_words(thought)
     if move == PASS:
-        return f"{who} passes."
+        return f"{who} passes{took}."
     if move == SWAP:
-        return f"{who} swaps: {person} now plays {colour(before, 1 - mover)}."
+        now = f": {person} now plays {colour(before, 1 - mover)}" if person is not None else ""
+        return f"{who} swaps{took}{now}."
     frm, to = before.move_cells(move)
     assert to is not None
     name = before.geometry.name
     words = []
     if frm is None:
-        text = f"{who} plays {name(to)}"
+        text = f"{who} plays {name(to)}{took}"
     else:
         taken = before.piece_at(to)
-        text = f"{who} moves {name(frm)} to {name(to)}"
+        text = f"{who} moves {name(frm)} to {name(to)}{took}"
         if taken is not None and taken.colour not in (None, mover):
             words.append(f"capturing {piece_words(before, taken)}")
         left = after.piece_at(frm)
@@ -138,6 +145,14 @@ def move_words(before: Game, after: Game, move: Move, person: str) -> str:
     skip = {c for c in (frm, to) if c is not None} | {c for pair in pushed for c in pair}
     words += change_words(before, after, mover, skip=skip)
     return text + "".join(", " + word for word in words) + "."
+
+
+def took_words(thought: float | None) -> str:
+    """How long the computer thought over its move, said after the move: ` in 1.2 s`,
+    ` in under 0.1 s`; the empty text for a person's move (None)."""
+    if thought is None:
+        return ""
+    return f" in {thought:.1f} s" if thought >= 0.1 else " in under 0.1 s"
 
 
 def change_words(before: Game, after: Game, mover: int, skip: set[int]) -> list[str]:

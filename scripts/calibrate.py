@@ -9,20 +9,24 @@ show) and keeps the root's raw win rate for the person to move (that of the best
 as every front end shows it) beside whether that person went on to win the game (a draw
 counts half). Positions the search proves are left out: a proof is never calibrated.
 
-The games are split, whole games at a time, into a fit set and a held-out set
-(`--held-out`, a fraction of each game's). On the fit set each game gets a logistic map
-on the logit, `shown = sigmoid(slope * logit(raw) + offset)`, fitted by maximum
-likelihood and drawn towards the map of all games together (`--prior-weight`: a game
-with few positions keeps near it; of the weights tried, the held-out positions were
-foretold best the nearer the maps kept to the common one, so the games' own data moves
-them little). A map is monotone (its slope is kept positive) and has two numbers. The
-maps are written as package data (`abstracts_tui/engine/calibration.json`, read by
-`engine/calibration.py`) together with the held-out positions
-(`tests/engine/calibration_heldout.json`, which the tests check the shipped maps
-against), and the script prints a reliability table of the held-out set, per game and
-all games together, before and after calibration: each bin of ten points of the
-reported figure, the mean reported there, the share of positions won, and how many
-positions; then the Brier score (mean squared error) of both.
+Each game gets a logistic map on the logit, `shown = sigmoid(slope * logit(raw) +
+offset)`, fitted by maximum likelihood and drawn towards the map of all games together
+(`--prior-weight`: a game with few positions keeps near it; of the weights tried,
+positions not fitted on were foretold best the nearer the maps kept to the common one, so
+the games' own data moves them little). A map is monotone (its slope is kept positive)
+and has two numbers. The shipped maps are fitted on all the samples and written as
+package data (`abstracts_tui/engine/calibration.json`, read by `engine/calibration.py`).
+
+How well such maps foretell games they did not see is measured by cross-fitting: the
+self-play games are dealt, whole, into `--folds` folds, and each fold's positions are
+shown through maps fitted the same way on the other folds only, so that every position
+is foretold by a map that never saw its game. The script prints the reliability table
+of those figures, per game and all games together, before and after calibration (each
+bin of ten points of the reported figure: the mean reported there, the share of
+positions won, how many positions and games), then the Brier score (mean squared error)
+of both; and it writes the positions with their folds and the folds' maps
+(`tests/engine/calibration_heldout.json`), which the tests check again, together with
+how near the shipped maps lie to the folds' maps.
 
 Every game is seeded from `--seed` and its number, so a run is the same with any
 `--jobs`. The samples can be kept (`--samples FILE`) and fitted again without playing
@@ -32,6 +36,9 @@ shipped maps foretell the games played (or read), e.g. at another size.
 Examples:
     python scripts/calibrate.py --games 120 --jobs 2 --samples /tmp/calibration.jsonl
     python scripts/calibrate.py --from-samples /tmp/calibration.jsonl
+    python scripts/calibrate.py --games 120 --first 120 --samples /tmp/more.jsonl
+    python scripts/calibrate.py --from-samples /tmp/calibration.jsonl /tmp/more.jsonl
+    python scripts/calibrate.py --from-samples /tmp/calibration.jsonl --folds 5
     python scripts/calibrate.py --check --game linage --size 7 --games 40
 Run it under `nice -n 19` on a shared machine.
 """
@@ -133,13 +140,16 @@ def play(
     positions: int,
     jobs: int,
     keep: Path | None = None,
+    first: int = 0,
 ) -> list[Sample]:
     """Every game's samples, in order of game and number (also written to `keep` as
-    each game ends, so that a run cut short leaves what it found)."""
+    each game ends, so that a run cut short leaves what it found). The games are numbered
+    from `first`: a later run from where an earlier one ended plays new games, and the
+    two runs' samples fitted together are those of one longer run."""
     tasks = [
         (name, size, number, seed, move_playouts, eval_playouts, positions)
         for name in names
-        for number in range(games)
+        for number in range(first, first + games)
     ]
     samples: list[Sample] = []
     started = time.monotonic()
@@ -204,7 +214,7 @@ def fit_logistic(
 
 
 Position = tuple[float, float, str]
-"""A held-out position: its figure, its result, and the self-play game it comes from."""
+"""A position foretold: its figure, its result, and the self-play game it comes from."""
 
 
 def reliability(positions: Iterable[Position]) -> list[tuple[int, float, float, int, int]]:
@@ -230,19 +240,15 @@ def table_text(title: str, positions: Sequence[Position]) -> str:
     return "\n".join(lines)
 
 
-def split(
-    samples: Sequence[Sample], held_out: float, seed: int
-) -> tuple[list[Sample], list[Sample]]:
-    """(fit, held out): of each game, whole self-play games drawn at random into the
-    held-out set (`held_out` of them)."""
-    chosen = set()
+def folds_of(samples: Sequence[Sample], folds: int, seed: int) -> dict[tuple[str, int], int]:
+    """The fold (0 to `folds` - 1) of each self-play game, (name, number): of each game,
+    whole self-play games dealt at random into folds of equal size."""
+    fold: dict[tuple[str, int], int] = {}
     for name in sorted({s.game for s in samples}):
         numbers = sorted({s.number for s in samples if s.game == name})
-        rng = random.Random(f"{seed}:{name}")
-        chosen |= {(name, n) for n in rng.sample(numbers, round(held_out * len(numbers)))}
-    fit = [s for s in samples if (s.game, s.number) not in chosen]
-    kept = [s for s in samples if (s.game, s.number) in chosen]
-    return fit, kept
+        random.Random(f"{seed}:{name}").shuffle(numbers)
+        fold |= {(name, n): index % folds for index, n in enumerate(numbers)}
+    return fold
 
 
 def pairs_of(samples: Iterable[Sample]) -> list[tuple[float, float]]:
@@ -267,24 +273,42 @@ def merged(path: Path, games: dict[str, object], **fields: object) -> str:
     return json.dumps(data, indent=1 if path == MAP_FILE else None) + "\n"
 
 
+Maps = dict[str, tuple[float, float]]
+
+
+def fit_maps(samples: Sequence[Sample], weight: float) -> tuple[tuple[float, float], Maps]:
+    """The map of all games together and each game's (and size's) own, drawn towards it."""
+    pooled = fit_logistic(pairs_of(samples))
+    maps = {}
+    for name, size in sorted({(s.game, s.size) for s in samples}):
+        ours = [s for s in samples if (s.game, s.size) == (name, size)]
+        maps[map_key(name, size)] = fit_logistic(pairs_of(ours), pooled, weight)
+    return pooled, maps
+
+
 def calibrate(
-    samples: Sequence[Sample], held_out: float, seed: int, eval_playouts: int, weight: float
+    samples: Sequence[Sample], folds: int, seed: int, eval_playouts: int, weight: float
 ) -> None:
-    """Fit the maps of the games (and sizes) of `samples`, write them and their held-out
-    positions over those of the same games and sizes, and print the tables."""
-    fit, kept = split(samples, held_out, seed)
-    pooled = fit_logistic(pairs_of(fit))
+    """Fit the maps of the games (and sizes) of `samples` on all of them and write them;
+    print how maps fitted the same way foretell games they did not see (cross-fitting:
+    each fold's positions shown through the maps fitted on the other folds), and write
+    those positions with each fold's maps for the tests."""
+    fold = folds_of(samples, folds, seed)
+    fitted = [
+        fit_maps([s for s in samples if fold[(s.game, s.number)] != k], weight)[1]
+        for k in range(folds)
+    ]
+    pooled, shipped = fit_maps(samples, weight)
     maps: dict[str, object] = {}
     heldout: dict[str, object] = {}
     before: list[Position] = []
     after: list[Position] = []
-    print(f"all games: slope {pooled[0]:.3f}, offset {pooled[1]:+.3f}, {len(fit)} positions")
+    print(f"all games: slope {pooled[0]:.3f}, offset {pooled[1]:+.3f}, {len(samples)} positions")
+    print(f"each position shown through the maps fitted without its game ({folds} folds)")
     for name, size in sorted({(s.game, s.size) for s in samples}):
         key = map_key(name, size)
-        ours = [s for s in fit if (s.game, s.size) == (name, size)]
-        held = [s for s in kept if (s.game, s.size) == (name, size)]
-        theirs = [(s.winrate, s.result, f"{key}:{s.number}") for s in held]
-        slope, offset = fit_logistic(pairs_of(ours), pooled, weight)
+        ours = [s for s in samples if (s.game, s.size) == (name, size)]
+        slope, offset = shipped[key]
         maps[key] = {
             "slope": round(slope, 4),
             "offset": round(offset, 4),
@@ -292,25 +316,35 @@ def calibrate(
             "positions": len(ours),
             "games": len({s.number for s in ours}),
         }
-        numbered = [[s.winrate, s.result, s.number] for s in held]
-        heldout[key] = {"game": name, "size": size, "positions": numbered}
-        shown = [(sigmoid(slope * logit(p) + offset), y, g) for p, y, g in theirs]
+        theirs = [(s.winrate, s.result, f"{key}:{s.number}") for s in ours]
+        shown = []
+        for s in ours:
+            a, b = fitted[fold[(s.game, s.number)]][key]
+            shown.append((sigmoid(a * logit(s.winrate) + b), s.result, f"{key}:{s.number}"))
+        heldout[key] = {
+            "game": name,
+            "size": size,
+            "folds": [[round(v, 4) for v in maps_k[key]] for maps_k in fitted],
+            "positions": [[s.winrate, s.result, s.number, fold[(s.game, s.number)]] for s in ours],
+        }
         before += theirs
         after += shown
-        games = len({s.number for s in held})
+        games = len({s.number for s in ours})
         print(
             f"\n{name} {size}: slope {slope:.3f}, offset {offset:+.3f}, "
-            f"fitted on {len(ours)} positions"
+            f"fitted on {len(ours)} positions of {games} games"
         )
-        print(table_text(f" held out, {len(theirs)} positions of {games} games, raw:", theirs))
-        print(table_text(" held out, calibrated:", shown))
-    print(table_text(f"\nall games, held out, {len(before)} positions, raw:", before))
-    print(table_text("all games, held out, calibrated:", after))
+        print(table_text(" raw:", theirs))
+        print(table_text(" calibrated, each game unseen by its map:", shown))
+    print(table_text(f"\nall games, {len(before)} positions, raw:", before))
+    print(table_text("all games, calibrated, each game unseen by its map:", after))
     brier = [sum((p - y) ** 2 for p, y, _ in held) / len(held) for held in (before, after)]
-    print(f"Brier score of the held-out positions: raw {brier[0]:.4f}, calibrated {brier[1]:.4f}")
+    print(f"Brier score: raw {brier[0]:.4f}, calibrated (unseen) {brier[1]:.4f}")
     form = "shown = sigmoid(slope * logit(raw) + offset)"
     MAP_FILE.write_text(merged(MAP_FILE, maps, form=form, playouts=eval_playouts))
-    HELD_OUT_FILE.write_text(merged(HELD_OUT_FILE, heldout, playouts=eval_playouts))
+    HELD_OUT_FILE.write_text(
+        merged(HELD_OUT_FILE, heldout, playouts=eval_playouts, form=form, folds=folds)
+    )
     print(f"\nwrote {MAP_FILE.relative_to(ROOT)} and {HELD_OUT_FILE.relative_to(ROOT)}")
 
 
@@ -338,12 +372,17 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--size", type=int, help="the board size (default: each game's own)")
     parser.add_argument("--games", type=int, default=120, help="self-play games per game")
+    parser.add_argument(
+        "--first", type=int, default=0, help="the first game's number (to add games to a run)"
+    )
     parser.add_argument("--positions", type=int, default=6, help="positions evaluated a game")
     parser.add_argument("--move-playouts", type=int, default=1000, help="a move's search")
     parser.add_argument(
         "--eval-playouts", type=int, default=10_000, help="a sampled position's search"
     )
-    parser.add_argument("--held-out", type=float, default=0.5, help="share of games held out")
+    parser.add_argument(
+        "--folds", type=int, default=2, help="folds of games, each foretold by the others' fit"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seeds the games and the split")
     parser.add_argument(
         "--prior-weight",
@@ -353,7 +392,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--jobs", type=int, default=1, help="processes playing games")
     parser.add_argument("--samples", type=Path, help="also write the samples here (JSON lines)")
-    parser.add_argument("--from-samples", type=Path, help="fit these samples; play nothing")
+    parser.add_argument(
+        "--from-samples", type=Path, nargs="+", help="fit these samples' files; play nothing"
+    )
     parser.add_argument(
         "--check",
         action="store_true",
@@ -365,7 +406,7 @@ def main(argv: list[str] | None = None) -> None:
     from abstracts_tui.rules import GAMES
 
     if args.from_samples is not None:
-        lines = args.from_samples.read_text().splitlines()
+        lines = [line for path in args.from_samples for line in path.read_text().splitlines()]
         samples = [Sample(**json.loads(line)) for line in lines if line.strip()]
         if args.game != "all":
             samples = [s for s in samples if s.game in args.game.split(",")]
@@ -383,11 +424,12 @@ def main(argv: list[str] | None = None) -> None:
             args.positions,
             args.jobs,
             args.samples,
+            args.first,
         )
     if args.check:
         check(samples)
     else:
-        calibrate(samples, args.held_out, args.seed, args.eval_playouts, args.prior_weight)
+        calibrate(samples, args.folds, args.seed, args.eval_playouts, args.prior_weight)
 
 
 if __name__ == "__main__":

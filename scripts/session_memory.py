@@ -10,7 +10,8 @@ watches it). Once every screen is drawn and SETTLE seconds have passed, reads th
 prints, for the lobby's sessions and the rooms' apart:
 
 - private memory per session (`Private_Clean + Private_Dirty`: the pages only that
-  process holds, what one more session costs): median and largest;
+  process holds, what one more session costs): median and largest (the rooms' also
+  apart for their creators, who went through the room's dialog, and the others);
 - the proportional set size per session (PSS: the pages shared with the forkserver and
   the other sessions divided among them): median;
 - the PSS of the server and of the forkserver;
@@ -23,6 +24,11 @@ copied the first time the session writes to it), of those the ones whose bytes a
 the forkserver's (written and written back: CPython counts a reference to an object
 on the object, so using what is on a page copies it), and its own.
 
+With `--mappings`, also a room's creator's private memory by mapping (`/proc/PID/smaps`:
+each file, each anonymous mapping by its addresses and size) against its joiner's, the
+largest differences: where the pages a creator keeps more than its joiner lie (the small
+objects' arenas, the C library's heap, code).
+
 The server is started as `python -m abstracts_tui serve`; with `--console-script` as
 `abstracts-tui serve`, the console script next to this Python (as most people start it).
 
@@ -34,7 +40,7 @@ one that runs a session to its lobby as the warm-up does. What the second costs 
 any Textual app costs in a forked process on this Python, the floor under a lobby.
 
     python scripts/session_memory.py [--sessions 10] [--rooms] [--settle 5] [--pages]
-                                     [--console-script]
+                                     [--mappings] [--console-script]
     python scripts/session_memory.py --floor
 """
 
@@ -126,6 +132,34 @@ def rollup(pid: int) -> dict[str, int]:
     return figures
 
 
+def mappings(pid: int) -> dict[str, int]:
+    """KiB of private memory of each mapping of `pid` (`/proc/PID/smaps`), by its file, or
+    by its start address where it has none."""
+    found: dict[str, int] = {}
+    name = ""
+    for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
+        head = line.split()
+        if re.match(r"^[0-9a-f]+-[0-9a-f]+ ", line):
+            start, end = (int(part, 16) for part in head[0].split("-"))
+            name = head[5] if len(head) > 5 else f"anon {head[0]} ({(end - start) // 1024} KiB)"
+        elif head[0] in ("Private_Clean:", "Private_Dirty:"):
+            found[name] = found.get(name, 0) + int(head[1])
+    return found
+
+
+def mapping_report(creator: int, joiner: int) -> None:
+    """The mappings where a room's creator keeps more (or less) than its joiner."""
+    ours, theirs = mappings(creator), mappings(joiner)
+    differences = sorted(
+        ((ours.get(name, 0) - theirs.get(name, 0), name) for name in set(ours) | set(theirs)),
+        reverse=True,
+    )
+    print("creator against joiner, private KiB by mapping (largest differences):")
+    for difference, name in differences[:8] + differences[-4:]:
+        if difference:
+            print(f"  {difference:+6d} {name} ({ours.get(name, 0)} against {theirs.get(name, 0)})")
+
+
 def private_kib(pid: int) -> int:
     figures = rollup(pid)
     return figures["Private_Clean"] + figures["Private_Dirty"]
@@ -140,6 +174,8 @@ class Sessions:
         self.known: set[int] = set()
         self.lobby: list[int] = []
         self.rooms: list[int] = []
+        self.created: list[int] = []
+        """The rooms' creators: through the lobby, the room's dialog and its waiting screen."""
         self.held: list[Client] = []
 
     async def open(self, user: str, command: str | None = None) -> tuple[Client, int]:
@@ -180,6 +216,7 @@ class Sessions:
             raise RuntimeError(f"no room's code on the screen:\n{one.text()}")
         code = found.group(1)
         self.rooms.append(pid)
+        self.created.append(pid)
         self.rooms.append((await self.open(second, f"join {code}"))[1])
         await one.wait_for("to move")
         if third is not None:
@@ -287,6 +324,9 @@ async def measure(port: int, server: int, args: argparse.Namespace) -> None:
     print(f"load average at the measure: {load()}")
     print(f"lobby sessions: {median_max(opened.lobby)}")
     print(f"room sessions:  {median_max(opened.rooms)}")
+    joined = [pid for pid in opened.rooms if pid not in opened.created]
+    print(f"  of which their creators: {median_max(opened.created)}")
+    print(f"  and the others (joined or watching by code): {median_max(joined)}")
     print(f"every session:  {median_max(opened.lobby + opened.rooms)}")
     print(f"server PSS: {rollup(server)['Pss'] / 1024:.1f} MiB")
     forkserver = forkserver_of(server)
@@ -295,6 +335,8 @@ async def measure(port: int, server: int, args: argparse.Namespace) -> None:
         print(
             f"forkserver PSS: {figures['Pss'] / 1024:.1f} MiB (RSS {figures['Rss'] / 1024:.1f} MiB)"
         )
+        if args.mappings and joined and opened.created:
+            mapping_report(opened.created[0], joined[0])
         if args.pages:
             page_report("lobby sessions", opened.lobby, forkserver)
             page_report("room sessions", opened.rooms, forkserver)
@@ -430,6 +472,11 @@ def main() -> None:
         "--pages",
         action="store_true",
         help="also each session's pages against the forkserver's (copied, touched, new)",
+    )
+    parser.add_argument(
+        "--mappings",
+        action="store_true",
+        help="also a room's creator's private memory by mapping against its joiner's",
     )
     parser.add_argument(
         "--console-script",

@@ -272,3 +272,21 @@ def test_the_games_in_progress_are_listed_after_the_leftovers_of_killed_writes_g
     found, problems = SavedGames(tmp_path).read()
     assert (found, problems) == ([], [])
     assert list(games.iterdir()) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="a forked child's saves need fork")
+def test_a_process_forked_from_one_that_saved_still_saves(tmp_path: Path) -> None:
+    """The SSH server forks each session from a process that has played (and saved) a
+    game: the child's saves go to a writer thread of its own, not to the parent's, which
+    a fork leaves behind."""
+    first = Autosave(tmp_path / "parent.sgf")
+    first.write("(;GA[pilo])")
+    assert first.flush()
+    child = os.fork()
+    if child == 0:  # the child: exit 0 only if its own save is written
+        saved = Autosave(tmp_path / "child.sgf")
+        saved.write("(;GA[petrify])")
+        os._exit(0 if saved.flush(5) and (tmp_path / "child.sgf").exists() else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert (tmp_path / "child.sgf").read_text() == "(;GA[petrify])"

@@ -16,17 +16,19 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..clock import ClockSpecError, TimeControl
 from ..crossing import on_thread
-from ..game_setup import Setup
 from ..rated import Ratings, own_ratings, rated_name, read_ratings
 from ..rooms.client import RoomClient, RoomView
+from ..rooms.pairing import colour_note, parse_range
 from ..rooms.room import RoomError
 from ..rooms.told import came_back
-from ..rules import CATALOGUE, RulesError
-from ..rules.catalogue import find_game
+from ..time_odds import spec_words
+from ..waiting_notes import waiting_notes
 from .channel import ChannelLines
+from .new_room import new_room
+from .notices import say_notify
 from .questions import Say
+from .rated_puzzles import puzzle_words
 from .room import LineRoom, Outcome
 from .standings import say_standings
 
@@ -35,18 +37,22 @@ In the lobby:
 a number: enter that room (your game, an open challenge to accept, or a game to watch).
 rooms (or lobby): the lists again.
 join CODE: take a seat in room CODE (or your seat back); watch CODE: watch it.
-new GAME [SIZE] [clock SPEC] [rated] [open]: a new room, such as new pilo 6 clock 5m+3s;
-open makes it an open challenge, listed in every lobby; without it the room is listed to
-nobody else, and whoever you give its code to joins it with join CODE.
+new GAME [SIZE] [clock SPEC] [rated] [open] [first|second|random] [range N|MIN-MAX]: a new
+room, such as new pilo 6 clock 5m+3s second; open makes it an open challenge, listed in
+every lobby; without it the room is listed to nobody else, and whoever you give its code
+to joins it with join CODE. second: you play second; random: drawn when somebody joins.
+range 200: only ratings within 200 of yours accept it (range 1400-1800: those between).
+challenge GAME ...: the same as new GAME ... open.
 play: a game here, hot-seat or against the computer (quit in it comes back here).
 leaderboard GAME: the highest ratings of GAME; profile [NAME]: your ratings (or NAME's)
 with their history, games won and lost, and the last games.
+mute NAME: hide NAME's chat from you (unmute NAME); block NAME: also never play NAME
+(unblock NAME); mute or block alone: whom you mute or block. report NAME REASON: tell the
+server's admins about NAME.
+notify: how you are told of your games while away; notify URL (ntfy or Gotify), notify
+mailto:ADDRESS, notify off, notify quiet 22-7 [+2] (quiet hours, UTC or an offset).
+puzzles: your puzzle ratings; puzzle GAME: rated puzzles of GAME, near your rating.
 help (?): this list. quit (q): leave; your games are kept."""
-
-NEW_USAGE = (
-    "Type new and a game, then if you like a size, clock and a time such as 5m+3s, rated, "
-    "and open: such as new pilo 6 clock 5m+3s."
-)
 
 
 @dataclass(frozen=True)
@@ -57,59 +63,27 @@ class Listed:
     watch: bool
 
 
-def room_words(room: RoomView, user: str, ratings: Ratings | None = None) -> str:
+def room_words(
+    room: RoomView, user: str, ratings: Ratings | None = None, link: str | None = None
+) -> str:
     """`Your move: room k7m2, Pilo 8x8, rated, ann 1662? against bob, Blue to move
-    (ann).` (each player's rating in the room's game, where `ratings` has one)."""
+    (ann).` (each player's rating in the room's game, where `ratings` has one), and the
+    room's `link` in a browser, if it has one: ` In a browser: URL`."""
     rated = ", rated" if room.rated else ""
-    clock = f", clock {room.clock}" if room.clock else ""
+    clock = f", clock {spec_words(room.clock)}" if room.clock else ""
     ratings = ratings or {}
     creator = rated_name(room.creator, room.game, ratings)
-    people = f"{creator} waits for a player"
+    note = colour_note(room.colour)
+    allowed = parse_range(room.rating_range) if room.rating_range else None
+    shown = f", {allowed.shown(ratings.get((room.creator, room.game)))} only" if allowed else ""
+    people = f"{creator}{f' ({note})' if note else ''} waits for a player{shown}"
     if room.joiner is not None:
         joiner = rated_name(room.joiner, room.game, ratings)
         people = f"{creator} against {joiner}, {room.state_text()}"
     text = f"room {room.code}, {room.game_text()}{rated}{clock}, {people}."
+    if link:
+        text += f" In a browser: {link}"
     return f"Your move: {text}" if room.waits_for(user) else text[:1].upper() + text[1:]
-
-
-def new_room(words: list[str], user: str, rated: bool) -> tuple[Setup, bool, bool] | str:
-    """The setup, whether rated and whether open, of `new GAME ...`; or why not, a sentence."""
-    if not words:
-        return NEW_USAGE
-    info = find_game(words[0])
-    if info is None:
-        names = ", ".join(info.name for info in CATALOGUE.values())
-        return f"No game {words[0]}: the games are {names}."
-    size: int | None = None
-    variant: str | None = None
-    clock: str | None = None
-    is_open = False
-    rest = words[1:]
-    while rest:
-        word = rest.pop(0).lower()
-        if word.isdigit():
-            size = int(word)
-        elif word in ("rated", "unrated"):
-            rated = word == "rated"
-        elif word == "open":
-            is_open = True
-        elif word == "clock" and rest:
-            spec = rest.pop(0)
-            try:
-                control = TimeControl.parse(spec)
-            except ClockSpecError as error:
-                return f"Not made: clock {spec}: {error}."
-            clock = control.spec if control is not None else None
-        elif word in info.variants:
-            variant = word
-        else:
-            return f"Not made: {word} is not a size, clock, rated or open. {NEW_USAGE}"
-    try:
-        info.options(size, variant, None)
-    except RulesError as error:
-        return f"Not made: {error}."
-    setup = Setup(info.name, size=size, variant=variant, first=user, clock=clock)
-    return setup, rated, is_open
 
 
 class LineLobby:
@@ -219,7 +193,8 @@ class LineLobby:
             self.say(f"{title}:")
             for room in rooms:
                 self.listed.append(Listed(room, watch and room.joiner is not None))
-                self.say(f"{len(self.listed)}. {room_words(room, user, ratings)}")
+                words = room_words(room, user, ratings, self.client.room_link(room.code))
+                self.say(f"{len(self.listed)}. {words}")
         if self.listed:
             count = len(self.listed)
             numbers = "1" if count == 1 else f"a number from 1 to {count}"
@@ -255,8 +230,8 @@ class LineLobby:
                 self.say(f"Type {word} and the room's code, such as {word} k7m2.")
             else:
                 await self.enter(words[1].lower(), watch=word == "watch")
-        elif word == "new":
-            await self.create(words[1:])
+        elif word in ("new", "challenge"):  # a challenge: a new room open to anyone
+            await self.create(words[1:] + (["open"] if word == "challenge" else []))
         elif word == "play":
             await self.play_here()
             if self.ended:
@@ -264,6 +239,13 @@ class LineLobby:
             await self.lobby()
         elif word in ("leaderboard", "profile"):
             await say_standings(self.client, self.user, words, self.say)
+        elif word in ("mute", "unmute", "block", "unblock", "report"):
+            self.say(await self.client.moderate(tuple(words)))
+        elif word == "notify":
+            await say_notify(self.client, words[1:], self.say)
+        elif word in ("puzzles", "puzzle"):  # `lines.rated_puzzles`
+            if not await puzzle_words(self.client, words, self.say, self.read):
+                return False
         elif word in ("help", "?"):
             for help_line in HELP.splitlines():
                 self.say(help_line)
@@ -301,6 +283,9 @@ class LineLobby:
             unarrived=unarrived,
         )
         self.room.start()
+        if self.room.waiting_for_player and self.user == shown.room.creator:
+            for note in await waiting_notes(self.client, shown.room):
+                self.say(note)
 
     def go_to(self, code: str) -> None:
         """The rematch's room, instead of the room shown (left at once: nothing more of
@@ -317,9 +302,14 @@ class LineLobby:
         if isinstance(made, str):
             self.say(made)
             return
-        setup, rated, is_open = made
         try:
-            room = await self.client.create(setup, rated=rated, open=is_open)
+            room = await self.client.create(
+                made.setup,
+                rated=made.rated,
+                open=made.open,
+                colour=made.colour,
+                rating_range=made.rating_range,
+            )
         except RoomError as error:
             self.say(f"Not made: {error}.")
             return

@@ -3,7 +3,8 @@
 `LineGame` holds the session and answers each line typed; it writes through `say` (one
 call a line, never an escape sequence) and reads through the reader it is given, so that
 the same game runs on a terminal (`lines.terminal`) or on any pair of streams. The
-computer thinks on the reading thread, between lines; the clock's warnings and its flag
+computer's searches are the play model's (`play/searching.py`), on a thread of their own,
+which the reading thread waits for between lines; the clock's warnings and its flag
 come from a watcher thread, under the same lock as every change of the session, as does
 the news that the game is not being saved (a full disk: why), and saved again.
 """
@@ -14,12 +15,22 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from ..chances import Hint, candidate_chance, hint_words
-from ..engine.levels import DEFAULT_LEVEL, LEVELS, budget_for
-from ..engine.terms import Budget, Candidate, line_names, rank_candidates
+from ..chances import Hint, candidate_chance
+from ..engine.levels import DEFAULT_LEVEL, LEVELS
+from ..engine.terms import Candidate
 from ..files import describe
-from ..pace import paced, wait_for_pace
+from ..play.searching import BRIEF_ANALYSIS, Kind, Searcher
+from ..play.sentences import (
+    NO_HINT,
+    NO_HINT_FOUND,
+    choosing_words,
+    hint_sentence,
+    komi_words,
+    side_words,
+    time_up_words,
+)
 from ..play.turns import Ask, Turns, side_named
 from ..records import RecordError
 from ..rules import SWAP, OptionError, RulesError
@@ -41,8 +52,6 @@ NewGame = Callable[[], "Session | None"]
 
 WARNINGS = (60.0, 30.0, 10.0)
 """Seconds before the side to move's time runs out at which it is told."""
-HINT = Budget(seconds=1.0)
-ANALYSIS = Budget(seconds=3.0)
 ANALYSIS_MOVES = 3
 
 HELP = """\
@@ -107,16 +116,15 @@ class LineGame:
         new_game: NewGame | None = None,
         level: str = DEFAULT_LEVEL,
     ) -> None:
-        from ..engine.decide import Thinker
-
         self.session = session
         self.turns = Turns(session)
         """Whose turn it is and what to ask: the same model as the full-screen app's."""
         self.say = say
         self.lock = threading.RLock()
-        self.thinker = Thinker(thinker_seed)
+        self.thinker_seed = thinker_seed
         self.playouts = playouts
         """A fixed playout budget for every search (tests), instead of the levels' time."""
+        self.searcher = self._searcher(session)
         self.warned: set[float] = set()
         self.watching = threading.Event()
         self.ended_said = False
@@ -214,37 +222,39 @@ class LineGame:
                 self.say(pie_question(session.game, mover))
             return
 
-    def _budget(self, name: str) -> Budget:
-        if self.playouts is not None:
-            return Budget(playouts=self.playouts)
-        level = self.session.level(name)
-        assert level is not None
-        return budget_for(level)
-
     # -- the computer ------------------------------------------------------------------
+
+    def _searcher(self, session: Session) -> Searcher:
+        """The computer's searches on `session`, each waited for on the reading thread."""
+        return Searcher(session, seed=self.thinker_seed, playouts=self.playouts)
+
+    def _decided(self, name: str) -> tuple[Any, float]:
+        """The computer's decision (komi, a side or a move) for `name`, at its level, said
+        first to be coming, and the seconds it took."""
+        session, searcher = self.session, self.searcher
+        level = session.level(name)
+        self.say(choosing_words(name, level, session.phase))
+        job = searcher.computer_turn(level)
+        return searcher.wait(job), job.thought
 
     def _computer_komi(self) -> None:
         session = self.session
-        komi = self.thinker.komi(session.game, self._budget(session.chooser))
         who = session.chooser
+        komi, _ = self._decided(who)
         session.set_komi(komi)
-        self.say(f"{who} sets komi {komi:g}.")
+        self.say(komi_words(who, komi))
 
     def _computer_side(self) -> None:
         session = self.session
         who = session.chooser
-        side = self.thinker.side(session.game, self._budget(who))
+        side, _ = self._decided(who)
         session.choose_side(side)
-        self.say(f"{who} takes {colour(session.game, side)}.")
+        self.say(side_words(who, session.game, side))
 
     def _computer_move(self) -> None:
         session = self.session
-        name = session.person(session.game.turn)
-        self.say(f"{name} is thinking.")
-        started = time.monotonic()
-        move = self.thinker.move(session.game.copy(), self._budget(name))
-        wait_for_pace(started, paced(session), lambda: self.thinker.stopped)
-        self._play(move)
+        move, thought = self._decided(session.person(session.game.turn))
+        self._play(move, thought)
 
     # -- answering a line ----------------------------------------------------------------
 
@@ -286,12 +296,13 @@ class LineGame:
         if session.phase is not Phase.KOMI:
             self.say("Komi is set before the first move only.")
             return
+        who = session.chooser
         try:
             komi = session.set_komi(number)
         except OptionError as error:
             self.say(f"Not set: {error}.")
             return
-        self.say(f"Komi {komi:g}.")
+        self.say(komi_words(who, komi))
 
     def _side(self, text: str) -> None:
         session = self.session
@@ -305,7 +316,7 @@ class LineGame:
             return
         who = session.chooser
         session.choose_side(choice)
-        self.say(f"{who} takes {colour(game, choice)}.")
+        self.say(side_words(who, game, choice))
 
     def _move(self, text: str) -> None:
         session = self.session
@@ -323,7 +334,8 @@ class LineGame:
             return
         self._play(move)
 
-    def _play(self, move: int) -> None:
+    def _play(self, move: int, thought: float | None = None) -> None:
+        """Play `move` and say it (`thought`: the seconds the computer took over it)."""
         session = self.session
         before = session.game.copy()
         person = session.person(before.turn)
@@ -333,7 +345,7 @@ class LineGame:
             self.say(f"Not played: {error}.")
             return
         self.warned.clear()
-        self.say(move_words(before, session.game, move, person))
+        self.say(move_words(before, session.game, move, person, thought))
 
     def _say_end(self) -> None:
         session = self.session
@@ -414,15 +426,14 @@ class LineGame:
     def _hint(self, rest: str) -> None:
         session = self.session
         if session.phase is not Phase.PLAY or session.over:
-            self.say("No hint: there is no move to play now.")
+            self.say(NO_HINT)
             return
-        found = self._search(HINT)
-        hint = Hint.best_of(rank_candidates(found))
-        if hint is None:
-            self.say("No hint found.")
+        found = self._search(Kind.HINT)
+        hint = found[0] if found else None
+        if not isinstance(hint, Hint):
+            self.say(NO_HINT_FOUND)
             return
-        line = " ".join(line_names(session.game, hint.pv, 5))
-        self.say(f"{hint_words(session.game, hint)}; the line {line}.")
+        self.say(hint_sentence(session.game, hint))
 
     def _analyze(self, rest: str) -> None:
         session = self.session
@@ -430,16 +441,17 @@ class LineGame:
             self.say("Nothing to analyze: there is no move to play now.")
             return
         self.say("Analyzing for 3 seconds.")
-        found = self._search(ANALYSIS)
+        found = sorted(self._search(Kind.ANALYSIS), key=lambda c: -c.visits)
         for number, candidate in enumerate(found[:ANALYSIS_MOVES], start=1):
             self.say(f"{number}. " + candidate_chance(session.game, candidate))
 
-    def _search(self, budget: Budget) -> list[Candidate]:
-        from ..engine.search import Search
-
-        search = Search(self.session.game.copy(), 1)
-        search.run(Budget(playouts=self.playouts) if self.playouts is not None else budget)
-        return sorted(search.candidates(), key=lambda c: -c.visits)
+    def _search(self, kind: Kind) -> list[Candidate]:
+        """The candidates of a search of the position (a hint's: its best one), best
+        first."""
+        searcher = self.searcher
+        budget = BRIEF_ANALYSIS if kind is Kind.ANALYSIS else None
+        found: list[Candidate] | None = searcher.wait(searcher.analyse(kind, budget))
+        return found or []
 
     def _swap(self, rest: str) -> None:
         session = self.session
@@ -501,8 +513,10 @@ class LineGame:
         old.pause_clock()
         old.save_autosave()
         kept = old.kept
+        self.searcher.cancel_all()
         self.session = new
         self.turns = Turns(new)
+        self.searcher = self._searcher(new)
         self.ended_said = self.pie_said = False
         self.warned.clear()
         new.resume_clock()
@@ -561,7 +575,7 @@ class LineGame:
             return
         if session.check_flag():
             self.ended_said = True
-            self.say(f"Time is up. {session.turn_text()}.")
+            self.say(time_up_words(session))
             self.say(AFTER_END)
             return
         left = clock.seconds_to_flag(session.now())

@@ -28,6 +28,7 @@ from ..play.offers import Act, RoomOffers, Step, sentence
 from ..play.turns import Ask, Turns, side_named
 from ..rooms.chat import ChatLine, rows
 from ..rooms.client import RoomClient, Shown
+from ..rooms.draws import DRAW, draw_offer
 from ..rooms.events import (
     Arrived,
     ChatSaid,
@@ -43,6 +44,7 @@ from ..rooms.events import (
     TakenBack,
     Watching,
 )
+from ..rooms.pairing import colour_note, drawn_notice
 from ..rooms.play import (
     REMATCH,
     TAKEBACK,
@@ -59,6 +61,7 @@ from ..rooms.told import told, watching_text
 from ..rules import RulesError
 from ..session import Phase
 from ..subscribers import Subscription
+from ..time_odds import spec_words
 from ..words import colour, komi_question, pie_question, score_words, side_question
 from .play import SHORT, warning_due
 from .questions import QUESTIONS, Say, seconds_words
@@ -76,13 +79,20 @@ resign: give up the game (asks first); abort: call it off before each side has m
 (asks first).
 takeback: ask to take back your last move, or accept the other player's request.
 rematch: offer a rematch once the game is over, or accept the one offered.
-decline: refuse the other player's take-back request or rematch.
+draw: offer a draw in a game that can end equal, or accept the one offered.
+decline: refuse the other player's take-back request, draw or rematch.
+if MOVE then REPLY: in a game of days per move, on the other player's turn, keep REPLY
+ready for their MOVE, played at once if they play it (secret until then; any other move of
+theirs clears them); ifs: the replies kept; if clear: clear them.
+claim: win the game once the other player has left it for a minute (a day in a game of
+days per move), on their turn where a clock runs; claim draw: a draw instead, in a game
+that can end equal.
 leave: back to the lobby (the game goes on, your seat is kept). quit (q): leave the server.
 help (?): this list."""
 
 ROOM_COMMANDS = (
-    "say", "chat", "resign", "abort", "takeback", "decline", "rematch", "leave", "komi",
-    "swap", "play on", "first", "second", "help", "quit",
+    "say", "chat", "resign", "abort", "takeback", "draw", "decline", "rematch", "leave", "komi",
+    "swap", "play on", "first", "second", "help", "quit", "claim", "if", "ifs",
 )  # fmt: skip
 """What Tab would complete in a room, besides the questions and the moves."""
 
@@ -174,10 +184,11 @@ class LineRoom:
         # Listening before following: what came before it is told once it follows.
         self.closing = self.shown.listen(self.heard)
         rated = ", rated" if room.rated else ""
-        clock = f", clock {room.clock}" if room.clock else ""
+        clock = f", clock {spec_words(room.clock)}" if room.clock else ""
         against = " against ".join(session.people)
         if self.waiting_for_player:
-            against = f"{room.creator} against whoever joins"
+            note = colour_note(room.colour)
+            against = f"{room.creator}{f' ({note})' if note else ''} against whoever joins"
         self.say(f"Room {self.code}: {room.game_text()}{rated}{clock}, {against}.")
         if self.waiting_for_player and self.user == room.creator:
             listed = ", listed in every lobby as an open challenge" if room.open else ""
@@ -186,9 +197,14 @@ class LineRoom:
                 f"{self.address} join {self.code}), or they type join {self.code} in their "
                 "lobby. leave goes back to the lobby; the room stays open."
             )
+            if link := self.client.room_link(self.code):
+                self.say(f"In a browser: {link}")
         elif self.player:
             side = self.colour_text() or ": komi and sides are chosen first"
             self.say(f"You play{side}. Type help for the commands of a room.")
+            moved = bool(session.record.root.children)
+            if drawn := drawn_notice(room.colour, room.creator, session.people, moved):
+                self.say(drawn)
         else:
             count = watchers(self.connected, tuple(session.people))
             self.say(
@@ -299,10 +315,10 @@ class LineRoom:
         """The end of a game over when the room is entered."""
         session = self.session
         found = session.ended()
-        if found is not None and found.winner is None:
+        if found is not None and found.winner is None and session.record.result != DRAW:
             self.say("The game is aborted: no result, unrated.")
             return
-        if found is not None:  # resigned or lost on time
+        if found is not None:  # resigned, lost on time, or drawn by agreement
             self.say(f"The game is over: {session.turn_text()}.")
             return
         self.say(f"The game is over. {session.turn_text()}.")
@@ -313,8 +329,9 @@ class LineRoom:
         """Say the other player's offers waiting on entering (a take-back, a rematch)."""
         session = self.session
         people = session.people
-        for kind in (TAKEBACK, REMATCH):
-            found = offer(session, self.shown.terms, kind)
+        for kind in (TAKEBACK, DRAW, REMATCH):
+            terms = self.shown.terms
+            found = draw_offer(session, terms) if kind == DRAW else offer(session, terms, kind)
             if found is None or found.by == self.user:
                 continue
             moves = tuple(takeback_moves(session, self.shown.terms)) if kind == TAKEBACK else ()
@@ -405,11 +422,19 @@ class LineRoom:
         if command == "say":
             await self.chat(rest)
             return Outcome.STAY
+        if command == "claim" and rest.strip().lower() == "draw":
+            await self.do(self.offers.claim_draw())
+            return Outcome.STAY
+        if command in ("if", "ifs", "conditional"):
+            await self.kept_ready(text)
+            return Outcome.STAY
         act = {
             "resign": self.resign,
             "abort": self.abort,
             "takeback": self.takeback,
             "decline": self.decline,
+            "draw": self.draw,
+            "claim": self.claim,
             "rematch": self.rematch,
             "play on": self.play_on,
         }.get(command)
@@ -436,6 +461,16 @@ class LineRoom:
             await self.client.say(self.code, text)
         except RulesError as refused:
             self.say(f"Not said: {sentence(refused)}")
+
+    async def kept_ready(self, text: str) -> None:
+        """`if MOVE then REPLY`, `if clear`, `ifs`: replies kept ready (`conditional`)."""
+        try:
+            lines = await self.client.replies(self.code, tuple(text.split()))
+        except RulesError as error:
+            self.say(f"Not kept: {sentence(error)}")
+            return
+        for kept_line in lines:
+            self.say(kept_line)
 
     async def send(self, command: Command, sent: str | None, refused: str = "") -> bool:
         """Send `command` to the room: say it is sent, and the refusal if it is refused;
@@ -464,6 +499,12 @@ class LineRoom:
 
     async def rematch(self) -> None:
         await self.do(self.offers.rematch())
+
+    async def draw(self) -> None:
+        await self.do(self.offers.draw())
+
+    async def claim(self) -> None:
+        await self.do(self.offers.claim())
 
     async def do(self, step: Step) -> None:
         """What a word leads to now (`play.offers`): refused, sent, asked first (a yes on

@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from ..commands import Abort, Command, Rematch, Resign, Takeback
+from ..commands import Abort, Claim, Command, Draw, Rematch, Resign, Takeback
+from ..rooms.draws import DRAW, draw_offer
 from ..rooms.play import REMATCH, TAKEBACK, check, offer, opponent, takeback_moves
 from ..rooms.terms import Offer, RoomTerms
 from ..session import Session
@@ -88,7 +89,8 @@ class RoomOffers:
     def waiting(self, kind: str) -> Offer | None:
         """The other player's offer of `kind` (`takeback`, `rematch`) waiting for this
         player's answer, if one is."""
-        found = offer(self.session, self.terms, kind)
+        session, terms = self.session, self.terms
+        found = draw_offer(session, terms) if kind == DRAW else offer(session, terms, kind)
         if found is None or found.by == self.user or not self.player:
             return None
         return found
@@ -120,11 +122,38 @@ class RoomOffers:
         """Refuse the other player's take-back request, or else their rematch."""
         for kind, command in (
             (TAKEBACK, Takeback(Takeback.DECLINE)),
+            (DRAW, Draw(Draw.DECLINE)),
             (REMATCH, Rematch(Rematch.DECLINE)),
         ):
             if self.waiting(kind) is not None:
                 return Step(Act.SEND, sent_text("answer"), command)
         return Step(Act.REFUSE, NOBODY_ASKS)
+
+    def draw(self) -> Step:
+        """Accept the other player's draw offer if one stands; else offer a draw."""
+        if self.waiting(DRAW) is not None:
+            return Step(Act.SEND, sent_text("answer"), Draw(Draw.ACCEPT))
+        command = Draw(Draw.OFFER)
+        return self._checked(command, Step(Act.SEND, sent_text("draw offer"), command))
+
+    def claim(self) -> Step:
+        """Claim the game from the other player, who left it (`rooms.claims`: whether
+        they have been gone long enough, the server says)."""
+        return self._checked(Claim(), Step(Act.SEND, sent_text("claim"), Claim()))
+
+    def claim_draw(self) -> Step:
+        """Claim a draw instead, in a game that can end equal, from the other player,
+        who left it."""
+        command = Claim(draw=True)
+        return self._checked(command, Step(Act.SEND, sent_text("draw claim"), command))
+
+    def may_claim(self, here: frozenset[str], draw: bool = False) -> bool:
+        """Whether claiming (a win, or with `draw` a draw) is offered now (a key shown):
+        the game allows it and the other player is not in the room (`here`: who is)."""
+        command = Claim(draw=draw)
+        if not self.player or check(self.session, self.terms, command, self.user) is not None:
+            return False
+        return opponent(self.session, self.user) not in here
 
     def resign(self) -> Step:
         """Resign, asked first (only once each side has moved)."""

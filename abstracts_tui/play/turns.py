@@ -73,6 +73,9 @@ class Turns:
         """The command sent and not yet committed or refused."""
         self.analysing = False
         """Analysis mode: moves start variations, and nobody is asked anything."""
+        self.hold: Callable[[str, str], str | None] | None = None
+        """Given a move that may not be played now and why not, holds it for later (the
+        full-screen room's premove) or says why not; None: it is refused."""
 
     @property
     def watching(self) -> bool:
@@ -208,6 +211,10 @@ class Turns:
         """Play `move` for the side to move (a variation in analysis); None, or why not.
         The session tells its listeners what was played."""
         reason = self.refusal()
+        if reason is not None and self.hold is not None:
+            return self.hold(
+                move if isinstance(move, str) else self.session.game.move_name(move), reason
+            )
         if reason is not None:
             return reason
         if self.send is not None and not self.analysing:

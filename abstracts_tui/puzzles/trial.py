@@ -30,6 +30,8 @@ class Answer:
     """The defender's reply played after it, in notation."""
     solved: bool = False
     """Whether the puzzle is done."""
+    wrong: bool = False
+    """Whether it was a legal move that does not win (a rated try is lost by it)."""
 
 
 class Trial:
@@ -91,7 +93,7 @@ class Trial:
             game.push(move)
             self.solved = True
             return Answer(True, f"{name} wins too: solved.", solved=True)
-        return Answer(False, self._why_not(move, name, value))
+        return Answer(False, self._why_not(move, name, value), wrong=True)
 
     def _why_not(self, move: int, name: str, value: str | None) -> str:
         """Why `move` does not win, with the refutation when the solver has one."""

@@ -36,6 +36,7 @@ from . import results, sgf
 from .charset import decoded
 from .errors import RecordError
 from .timing import (
+    ODDS,
     ON_TIME,
     TIME_KEYS,
     TimeLeft,
@@ -415,7 +416,7 @@ class Record:
             event=top.get("EV") or "",
         )
         record.root.comment = top.get("C") or ""
-        record.clock = read_control(top.get("TM"), top.get("OT"), line)
+        record.clock = read_control(top.get("TM"), top.get("OT"), line, top.get(ODDS))
         setup = top.get("SP")
         if setup is not None:
             try:

@@ -18,6 +18,9 @@ from .timing import ON_TIME
 
 RESIGNED = "R"
 """The margin of a resignation: `orange+R`."""
+FORFEITED = "F"
+"""The margin of a game won by forfeit (the other player left it, and it was claimed):
+`orange+F`, FF[4]'s `W+F`."""
 VOID = "Void"
 """The result of a game called off: no winner, no rating."""
 DRAW = "draw"
@@ -28,9 +31,16 @@ UNKNOWN = "?"
 PLAYERS = "BW"
 """FF[4]'s letters of the two people: B began with the first colour, W with the second."""
 
-_MARGINS = {"r": RESIGNED, "resign": RESIGNED, "t": ON_TIME, "time": ON_TIME}
+_MARGINS = {
+    "r": RESIGNED,
+    "resign": RESIGNED,
+    "t": ON_TIME,
+    "time": ON_TIME,
+    "f": FORFEITED,
+    "forfeit": FORFEITED,
+}
 """FF[4]'s words for a win off the board, and the margin a game's result gives it."""
-_WRITTEN = {RESIGNED: "R", ON_TIME: "T"}
+_WRITTEN = {RESIGNED: "R", ON_TIME: "T", FORFEITED: "F"}
 _PLAYER_RESULT = re.compile(r"([BWbw])\+(.*)", re.DOTALL)
 
 
@@ -40,6 +50,10 @@ class How(Enum):
     TIME = "time"
     RESIGNATION = "resignation"
     VOID = "void"
+    AGREED = "agreed"
+    """A draw the players agreed to (the result `draw` before the end of play)."""
+    FORFEIT = "forfeit"
+    """The other player left the game, and the one present claimed it."""
 
 
 @dataclass(frozen=True)
@@ -63,12 +77,19 @@ def decided(result: str, colours: tuple[str, ...]) -> Decided | None:
         return Decided(How.TIME, colours.index(name.lower()))
     if margin in ("r", "resign"):
         return Decided(How.RESIGNATION, colours.index(name.lower()))
+    if margin in ("f", "forfeit"):
+        return Decided(How.FORFEIT, colours.index(name.lower()))
     return None
 
 
 def resigned(colour_name: str) -> str:
     """The result of a game the other colour resigned, won by `colour_name`."""
     return f"{colour_name}+{RESIGNED}"
+
+
+def forfeited(colour_name: str) -> str:
+    """The result of a game claimed by `colour_name` from a player who left it."""
+    return f"{colour_name}+{FORFEITED}"
 
 
 def written(result: str, colours: tuple[str, ...], swapped: bool) -> str:

@@ -1,7 +1,9 @@
 """The clock in a record, as FF[4] writes it where FF[4] has a property for it.
 
 At the root, `TM[300]` is the main time in seconds and `OT[3s fischer]` or
-`OT[3x30s byo-yomi]` the overtime (no OT: main time only). In the node of a move,
+`OT[3x30s byo-yomi]` the overtime (no OT: main time only); with time odds these are the
+first colour's, and `TIMEODDS[1m+2s]`, a private property, the second colour's own time
+control as a spec. In the node of a move,
 `BL[287.5]` (or `WL`) is the time the mover had left after it, under the letter of the
 move's own property, and `PERIODS[2]`, a private property, its byo-yomi periods left:
 FF[4]'s `OB`/`OW` count stones left in a period, which these clocks do not have. Records
@@ -20,7 +22,9 @@ from ..rules import format_number, shown
 from ..rules.catalogue import read_float, read_int
 from .errors import RecordError
 
-TIME_KEYS = ("TM", "OT")
+ODDS = "TIMEODDS"
+"""The private property of the second colour's own time control (time odds)."""
+TIME_KEYS = ("TM", "OT", ODDS)
 ON_TIME = "time"
 """The margin of a game lost on time: `orange+time`."""
 PERIODS = "PERIODS"
@@ -46,13 +50,31 @@ def control_properties(control: TimeControl) -> dict[str, list[str]]:
         props["OT"] = [f"{control.periods}x{format_duration(control.period)} byo-yomi"]
     elif control.increment:
         props["OT"] = [f"{format_duration(control.increment)} fischer"]
+    if control.odds is not None:
+        props[ODDS] = [control.odds.spec]
     return props
 
 
-def read_control(main: str | None, overtime: str | None, line: int) -> TimeControl | None:
-    """The time control of a root's `TM` and `OT` (None if neither); raises RecordError."""
+def read_control(
+    main: str | None, overtime: str | None, line: int, odds: str | None = None
+) -> TimeControl | None:
+    """The time control of a root's `TM` and `OT` (None if neither), with the second
+    colour's `odds` (`TIMEODDS`); raises RecordError."""
     if main is None and overtime is None:
+        if odds is not None:
+            raise RecordError(f"{ODDS}[...] (time odds) needs TM[seconds] (the main time)", line)
         return None
+    control = _read_control(main, overtime, line)
+    if odds is None:
+        return control
+    try:
+        return TimeControl.with_odds(f"{control.spec}/{odds}")
+    except ClockSpecError as error:
+        raise RecordError(f"the time odds {ODDS}[{shown(odds)}]: {error}", line) from None
+
+
+def _read_control(main: str | None, overtime: str | None, line: int) -> TimeControl:
+    """The time control of `TM` and `OT`, one of them given; raises RecordError."""
     if main is None:
         raise RecordError("OT[...] (overtime) needs TM[seconds] (the main time)", line)
     seconds = read_float(main)

@@ -19,7 +19,9 @@ from ..clock import SideTime, TimeControl
 from ..commands import (
     Abort,
     ChooseSide,
+    Claim,
     Command,
+    Draw,
     Flag,
     Hold,
     Join,
@@ -36,6 +38,9 @@ from ..rules import OptionError, Options
 from ..session import Change, Changed, Phase, Session
 from . import play
 from .chat import check_line
+from .draws import apply_draw
+from .pairing import SECOND
+from .rows import OPEN_SEAT
 from .terms import RoomTerms
 
 Apply = Callable[[Session, RoomTerms, Any, str | None], None]
@@ -84,9 +89,14 @@ def _waited_for(session: Session, by: str | None) -> None:
 
 
 def _join(session: Session, terms: RoomTerms, command: Join, by: str | None) -> None:
-    if by is None or by in session.people:
+    if by is None or by in session.people or OPEN_SEAT not in session.people:
         raise OptionError("the seat is not open")
-    session.people = session.record.players = (session.people[0], by)
+    first, second = session.people
+    people = (by, second) if first == OPEN_SEAT else (first, by)
+    if command.drawn == SECOND:  # a random room's creator, seated first, plays second
+        people = (people[1], people[0])
+        session.reverse_clock()
+    session.people = session.record.players = people
     terms.offers.pop(play.TAKEBACK, None)  # asked of nobody: void, as its events say
     session.save_autosave()
     session.notify(Changed(Change.PHASE))
@@ -152,9 +162,11 @@ APPLY: dict[type[Any], Apply] = {
     Hold: _hold,
     Resign: _online,
     Abort: _online,
+    Claim: _online,
     Takeback: _online,
     Rematch: _online,
     Say: _say,
+    Draw: apply_draw,
 }
 """How each command applies; a command not here is refused with a sentence."""
 

@@ -67,14 +67,18 @@ from .link import (
     Entered,
     Events,
     Hide,
+    KeepReplies,
     Kept,
     KeptNow,
     Leaderboard,
     Listing,
+    Moderate,
     News,
+    Notify,
     People,
     Posted,
     ProfileOf,
+    Puzzling,
     Ratings,
     Request,
     RoomView,
@@ -94,6 +98,7 @@ from .room import EVENTS_KEPT
 from .terms import RoomTerms
 
 if TYPE_CHECKING:
+    from ..puzzles.rated import PuzzleAnswer
     from .profile import Profile
 
 log = logging.getLogger(__name__)
@@ -225,10 +230,16 @@ class RoomClient:
     joins: dict[int, Callable[[], None]] = field(default_factory=dict)
     """Joins awaited: what each calls."""
     keys: itertools.count[int] = field(default_factory=itertools.count)
+    web_url: str | None = None
+    """The address of the server's web page (`Rooms.web_url`); None: no links."""
 
     def __post_init__(self) -> None:
         self.user = self.holder.user
         self.listing: ListsChanged | None = None
+
+    def room_link(self, code: str) -> str | None:
+        """Room `code`'s address in a browser (`URL/room/CODE`), where the server has one."""
+        return None if self.web_url is None else f"{self.web_url}room/{code}"
 
     # -- the app's side -----------------------------------------------------------------------
 
@@ -274,9 +285,18 @@ class RoomClient:
         """Take the seat in room `code` (joining if one is open), or watch it."""
         return await self.link.ask(Enter(code, watch))
 
-    async def create(self, setup: Setup, *, rated: bool, open: bool = False) -> RoomView:
-        """A new room, an open challenge if `open` (raises RoomError)."""
-        return await self.link.ask(Create(setup, rated, open))
+    async def create(
+        self,
+        setup: Setup,
+        *,
+        rated: bool,
+        open: bool = False,
+        colour: str = "first",
+        rating_range: str = "",
+    ) -> RoomView:
+        """A new room, an open challenge if `open`, its creator playing `colour`, open to
+        the ratings of `rating_range` (raises RoomError)."""
+        return await self.link.ask(Create(setup, rated, open, colour, rating_range))
 
     async def say(self, code: str, text: str) -> None:
         """Say `text` in room `code`'s chat; raises Refused or ChatRefused (a rules'
@@ -360,6 +380,24 @@ class RoomClient:
     async def profile(self, name: str) -> Profile:
         """What is known of player `name`. Raises StoreError."""
         return await self.link.ask(ProfileOf(name))
+
+    async def moderate(self, words: tuple[str, ...]) -> str:
+        """The answer to `mute NAME` and the like (`link.Moderate`)."""
+        return await self.link.ask(Moderate(words))
+
+    async def notify(self, words: tuple[str, ...]) -> tuple[str, bool]:
+        """The answer to `notify ...` (`link.Notify`): a sentence, and whether it was
+        taken. Raises StoreError."""
+        return await self.link.ask(Notify(words))
+
+    async def replies(self, code: str, words: tuple[str, ...]) -> tuple[str, ...]:
+        """The answer to `if MOVE then REPLY`, `if clear` or `ifs` in room `code`
+        (`link.KeepReplies`): its lines. Raises Refused with one sentence."""
+        return await self.link.ask(KeepReplies(code, words))
+
+    async def puzzles(self, request: Puzzling) -> PuzzleAnswer:
+        """The answer to a rated puzzles' request (`link.Puzzling`). Raises StoreError."""
+        return await self.link.ask(request)
 
     # -- what the desk tells -----------------------------------------------------------------
 

@@ -10,7 +10,9 @@ from ..clock import first_move_seconds, format_duration
 from ..commands import (
     Abort,
     ChooseSide,
+    Claim,
     Command,
+    Draw,
     Flag,
     Hold,
     Join,
@@ -25,6 +27,8 @@ from ..records.results import How
 from ..rules import SWAP, RulesError
 from ..session import Phase, Session
 from ..words import colour, move_words, score_words
+from .claims import draw_words as claim_draw_words
+from .draws import DRAW
 from .events import (
     ChatSaid,
     ClockHeld,
@@ -62,6 +66,8 @@ def made_event(room: Room) -> Made:
         room.open,
         setup.clock or "",
         title,
+        room.colour,
+        room.rating_range,
     )
 
 
@@ -70,17 +76,21 @@ def events_of(command: Command, by: str | None, before: Session, after: Session)
     session was `before` and is `after` (both at the commit's moment)."""
     who = by or ""
     match command:
-        case Join():
-            return [Joined(who)]
+        case Join(drawn):
+            return [Joined(who, drawn)]
         case SetKomi(komi):
             return [KomiSet(who, komi)]
         case ChooseSide(side):
             return [SideChosen(who, side, colour(after.game, side))]
-        case Play(move):
-            return [_move(move, who, before, after), *ended_events(before, after)]
+        case Play(move, kept):
+            return [_move(move, who, before, after, kept), *ended_events(before, after)]
         case Flag():
             return ended_events(before, after)
-        case Resign() | Abort():
+        case Claim(draw) if draw and after.over and not before.over:
+            loser = opponent(before, who)
+            text = f"The game is over: {claim_draw_words(before, who)}."
+            return [Ended(Ended.CLAIMED, None, loser, text, by=by)]
+        case Resign() | Abort() | Claim():
             return ended_events(before, after, by)
         case Hold(since):
             return [ClockHeld(since)]
@@ -99,10 +109,18 @@ def events_of(command: Command, by: str | None, before: Session, after: Session)
             return [OfferDeclined(REMATCH, who)]
         case Say(text):
             return [ChatSaid(who, text, watcher=who not in before.people)]
+        case Draw(Draw.DECLINE):
+            return [OfferDeclined(DRAW, who)]
+        case Draw(_) if after.over:  # accepted (an offer meeting the other's too)
+            return ended_events(before, after, by)
+        case Draw(_):
+            return [OfferMade(DRAW, who)]
     raise AssertionError(f"no events for {command!r}")  # every command is matched above
 
 
-def _move(name: str, by: str, before: Session, after: Session) -> MovePlayed | Swapped:
+def _move(
+    name: str, by: str, before: Session, after: Session, kept: bool = False
+) -> MovePlayed | Swapped:
     game = before.game
     mover = game.turn
     person = before.person(mover) if before.phase is Phase.PLAY else by
@@ -111,10 +129,12 @@ def _move(name: str, by: str, before: Session, after: Session) -> MovePlayed | S
         words = move_words(game, after.game, move, person)
     except RulesError:  # a position set up apart: the name alone
         move, words = None, f"{person} plays {name}."
+    if kept:  # a reply kept ready (`conditional`), played by the server
+        words = f"{person}'s move, kept ready: {name}. {words}"
     if move == SWAP:
         return Swapped(person, words)
-    kept = after.node.time_left
-    left = (kept.seconds, kept.periods) if kept is not None else None
+    time_left = after.node.time_left
+    left = (time_left.seconds, time_left.periods) if time_left is not None else None
     return MovePlayed(person, mover, name, words, left)
 
 
@@ -125,6 +145,8 @@ def ended_events(before: Session, after: Session, by: str | None = None) -> list
         return []
     finish = ending(after)
     found = after.ended()
+    if found is not None and found.how is How.AGREED:
+        return [Ended(Ended.AGREED, None, None, f"The game is over: {after.turn_text()}.", by=by)]
     if found is not None and found.winner is None:
         text = "The game is aborted: no result, unrated."
         clock = before.clock
@@ -139,7 +161,7 @@ def ended_events(before: Session, after: Session, by: str | None = None) -> list
     winner = finish.winner if finish is not None else None
     loser = next((p for p in after.people if winner is not None and p != winner), None)
     if found is not None:
-        how = Ended.TIME if found.how is How.TIME else Ended.RESIGNED
+        how = {How.TIME: Ended.TIME, How.FORFEIT: Ended.CLAIMED}.get(found.how, Ended.RESIGNED)
         return [Ended(how, winner, loser, f"The game is over: {after.turn_text()}.", by=by)]
     score = tuple(score_words(after.game))
     return [Ended(Ended.BOARD, winner, loser, f"The game is over. {after.turn_text()}.", score)]

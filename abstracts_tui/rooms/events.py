@@ -37,13 +37,20 @@ class Made:
     open: bool = False
     clock: str = ""
     title: str = ""
+    colour: str = "first"
+    """The creator's colour: `first`, `second` or `random` (drawn when somebody joins);
+    rooms of earlier versions read as `first`."""
+    rating_range: str = ""
+    """The ratings that may accept it (`±200`, `1400-1800`); "": anyone."""
 
 
 @dataclass(frozen=True)
 class Joined:
-    """`name` took the open seat: the game begins."""
+    """`name` took the open seat: the game begins. `drawn`: the creator's colour as the
+    server drew it when the room left it to chance (`first`, `second`; "": not drawn)."""
 
     name: str
+    drawn: str = ""
 
 
 @dataclass(frozen=True)
@@ -130,11 +137,11 @@ class ChatSaid:
 
 @dataclass(frozen=True)
 class Ended:
-    """The game ended: `how` is `resigned`, `time`, `aborted` or `board` (the count at
-    the end of play); `winner` and `loser` are names (None both: no winner); `result` is
-    the end as a sentence (`Orange (bob) resigned: Blue (ann) wins`), `score` the count's
-    lines at the end of play; `by` who ended it (who resigned or called it off; None: the
-    board or the clock)."""
+    """The game ended: `how` is `resigned`, `time`, `claimed` (the loser left the game),
+    `aborted` or `board` (the count at the end of play); `winner` and `loser` are names
+    (None both: no winner); `result` is the end as a sentence (`Orange (bob) resigned:
+    Blue (ann) wins`), `score` the count's lines at the end of play; `by` who ended it
+    (who resigned, claimed or called it off; None: the board or the clock)."""
 
     how: str
     winner: str | None
@@ -145,8 +152,11 @@ class Ended:
 
     RESIGNED = "resigned"
     TIME = "time"
+    CLAIMED = "claimed"
+    """The loser left the game, and the winner claimed it (`rooms.claims`)."""
     ABORTED = "aborted"
     BOARD = "board"
+    AGREED = "agreed"
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from .events import (
     Unknown,
     Watching,
 )
+from .pairing import SECOND
 
 CHAT_KEPT = 50
 """The last lines of chat a room's state keeps (the chat panel's)."""
@@ -98,6 +99,8 @@ class RoomState:
     """Komi as set in the game (None: agreed when the room was made, or not set yet)."""
     side: int | None = None
     """The colour the second person took (0 moves first); None: not chosen (yet)."""
+    drawn: str = ""
+    """The creator's colour as drawn when somebody joined (a random room's)."""
     moves: tuple[str, ...] = ()
     """The moves played, in order, by their names (`swap` for the pie rule's)."""
     left: tuple[tuple[float, int] | None, tuple[float, int] | None] = (None, None)
@@ -127,7 +130,9 @@ class RoomState:
         """The people in the order of the colours they took (the first mover's first),
         before any swap: the second person moves first if they chose to."""
         people = self.people
-        return people[::-1] if self.side == 0 and len(people) == 2 else people
+        made = self.made
+        second = made is not None and SECOND in (made.colour, self.drawn)
+        return people[::-1] if (self.side == 0 or second) and len(people) == 2 else people
 
     def position(self) -> Game:
         """The game after the moves, by the rules; raises the rules' errors if the
@@ -151,13 +156,14 @@ def step(state: RoomState, stamped: Stamped) -> RoomState:
     match stamped.event:
         case Made() as made:
             return replace(state, made=made)
-        case Joined(name):
-            return replace(state, joiner=name, offers=_without(state.offers, "takeback"))
+        case Joined(name, drawn):
+            offers = _without(state.offers, "takeback")
+            return replace(state, joiner=name, drawn=drawn, offers=offers)
         case KomiSet(_, komi):
             return replace(state, komi=komi, offers=_without(state.offers, "takeback"))
         case SideChosen(_, colour, _):
             return replace(state, side=colour, offers=_without(state.offers, "takeback"))
-        case MovePlayed(_, colour, move, _, left):
+        case MovePlayed(by, colour, move, _, left):
             sides = list(state.left)
             if left is not None and colour in (0, 1):
                 sides[colour] = left
@@ -165,15 +171,14 @@ def step(state: RoomState, stamped: Stamped) -> RoomState:
                 state,
                 moves=(*state.moves, move),
                 left=(sides[0], sides[1]),
-                offers=_without(state.offers, "takeback"),
+                offers=_moved(state.offers, by),
             )
-        case Swapped():
-            return replace(
-                state, moves=(*state.moves, SWAP_NAME), offers=_without(state.offers, "takeback")
-            )
+        case Swapped(by):
+            return replace(state, moves=(*state.moves, SWAP_NAME), offers=_moved(state.offers, by))
         case TakenBack(_, moves, _):
             kept = state.moves[: len(state.moves) - len(moves)]
-            return replace(state, moves=kept, offers=_without(state.offers, "takeback"))
+            offers = _without(_without(state.offers, "takeback"), "draw")
+            return replace(state, moves=kept, offers=offers)
         case OfferMade(kind, by, _):
             return replace(state, offers=(*_without(state.offers, kind), (kind, by)))
         case OfferDeclined(kind, _):
@@ -183,7 +188,8 @@ def step(state: RoomState, stamped: Stamped) -> RoomState:
         case ChatSaid() as line:
             return replace(state, chat=(*state.chat, line)[-CHAT_KEPT:])
         case Ended() as ended:
-            return replace(state, ended=ended, offers=_without(state.offers, "takeback"))
+            offers = _without(_without(state.offers, "takeback"), "draw")
+            return replace(state, ended=ended, offers=offers)
         case Rated() as rated:
             return replace(state, rated=rated)
         case ClockHeld(since):
@@ -205,3 +211,11 @@ def fold(events: Iterable[Stamped], state: RoomState | None = None) -> RoomState
 
 def _without(offers: tuple[tuple[str, str], ...], kind: str) -> tuple[tuple[str, str], ...]:
     return tuple(offer for offer in offers if offer[0] != kind)
+
+
+def _moved(offers: tuple[tuple[str, str], ...], by: str) -> tuple[tuple[str, str], ...]:
+    """The offers left after `by` moved: no take-back, and a draw only if `by` offered it
+    (it stands until the other player moves)."""
+    return tuple(
+        (kind, who) for kind, who in offers if kind != "takeback" and (kind != "draw" or who == by)
+    )

@@ -46,6 +46,9 @@ Applied = Callable[[Room, Command, str | None], None]
 """Told after a command is applied to the live session (the room's own effects: a join)."""
 CatchUp = Callable[[Room], Awaitable[None]]
 """Brings the room up to the store's version now (takes the gateway's lock itself)."""
+ON_BEHALF = "kept-ready"
+"""The token of the holder a reply kept ready is sent with (`conditional`): the server
+plays it for the player, whichever connection holds their seat."""
 BESIDE_THE_GAME = (Arrived, Left, Back, Watching, ChatSaid)
 """Events that change nothing a command of the game was decided on: who is in the room,
 how many watch, a chat line. A command that lost the race to one of these is sent again."""
@@ -84,7 +87,7 @@ class Gateway:
 
     def seat_refusal(self, by: str | None, holder: Holder | None) -> str | None:
         """Why `holder` may not act for `by` here: another connection holds the seat."""
-        if by is None or holder is None:
+        if by is None or holder is None or holder.token == ON_BEHALF:
             return None
         held = self.room.holders.get(by)
         if held is not None and held != holder.token:
@@ -125,6 +128,8 @@ class Gateway:
         room = self.room
         by = holder.user if holder is not None else None
         refusal = self.seat_refusal(by, holder)
+        if isinstance(command, Play) and command.kept and _seat_holder(holder) is holder:
+            refusal = "a reply kept ready is played by the server only"
         if refusal is not None:
             raise Refused(refusal)
         async with self.lock:
@@ -173,7 +178,7 @@ class Gateway:
 
         try:
             events = await asyncio.wait_for(
-                self.live.commit(room.code, version, make, holder),
+                self.live.commit(room.code, version, make, _seat_holder(holder)),
                 COMMIT_SECONDS,
             )
         except TimeoutError:
@@ -275,6 +280,11 @@ def keep_events(room: Room, events: Sequence[Stamped]) -> None:
     room.told(fresh)
     if room.news is not None:
         room.news(room, fresh)
+
+
+def _seat_holder(holder: Holder | None) -> Holder | None:
+    """The holder the store checks the seat against (none for a reply kept ready)."""
+    return None if holder is not None and holder.token == ON_BEHALF else holder
 
 
 def _held(room: Room) -> float | None:

@@ -29,6 +29,11 @@ class RoomSetup:
     """The time control's spec; None: no clock."""
     open: bool = False
     """An open challenge: listed in every lobby until somebody accepts it (joins)."""
+    colour: str = "first"
+    """The creator's colour: `first`, `second` or `random` (`pairing.COLOURS`)."""
+    rating_range: str = ""
+    """The ratings that may accept it (`±200`, `1400-1800`; `pairing.parse_range`); "":
+    anyone."""
 
 
 RECENT_CHANGES = 64

@@ -26,6 +26,7 @@ from .profile import Profile
 
 if TYPE_CHECKING:
     from ..game_setup import Setup
+    from ..puzzles.rated import PuzzleAnswer  # noqa: F401  (named in `Puzzling`)
     from ..session import Session
     from .terms import RoomTerms
 
@@ -55,6 +56,10 @@ class RoomView:
     """An open challenge: listed in every lobby until somebody joins."""
     clock: str | None = None
     """The time control's spec (`5m+3s`); None: no clock."""
+    colour: str = "first"
+    """The creator's colour as chosen (`first`, `second`, `random`)."""
+    rating_range: str = ""
+    """The ratings that may accept it (`±200`, `1400-1800`); "": any."""
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -128,11 +133,14 @@ class Enter(Request[Entered]):
 
 @dataclass(frozen=True)
 class Create(Request[RoomView]):
-    """A new room of `setup` (an open challenge if `open`)."""
+    """A new room of `setup` (an open challenge if `open`), its creator playing `colour`
+    (`first`, `second`, `random`), accepted by ratings in `rating_range` ("": any)."""
 
     setup: Setup
     rated: bool
     open: bool
+    colour: str = "first"
+    rating_range: str = ""
 
 
 @dataclass(frozen=True)
@@ -216,6 +224,42 @@ class ProfileOf(Request[Profile]):
 
 
 @dataclass(frozen=True)
+class Moderate(Request[str]):
+    """A person's `mute`, `unmute`, `block`, `unblock` or `report` and its words: the
+    answer in a sentence or a few lines (`server.moderation`)."""
+
+    words: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Notify(Request[tuple[str, bool]]):
+    """A person's `notify` and its words: the answer in a sentence, and whether it was
+    taken (`server.notify_command`)."""
+
+    words: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class KeepReplies(Request[tuple[str, ...]]):
+    """A player's `if MOVE then REPLY`, `if clear` or `ifs` in room `code`: the lines
+    answering it (`conditional.Conditions.answer`)."""
+
+    code: str
+    words: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Puzzling(Request["PuzzleAnswer"]):
+    """A person's rated puzzles (`server.puzzle_desk`): `next` (a puzzle of `game`),
+    `tried` (puzzle `key`, `won` or not) or `ratings`."""
+
+    what: str
+    game: str = ""
+    key: str = ""
+    won: bool = False
+
+
+@dataclass(frozen=True)
 class Hide(Request[None]):
     """The screen of `key` stops showing its room, having shown it up to `version`."""
 
@@ -259,6 +303,10 @@ Asked: TypeAlias = (
     | Archive
     | Leaderboard
     | ProfileOf
+    | Moderate
+    | Notify
+    | Puzzling
+    | KeepReplies
 )
 """The requests the client waits for the answer of."""
 Posted: TypeAlias = Hide | CopyAgain | Wait | Unwait
@@ -277,6 +325,10 @@ REQUESTS: tuple[type[Request[object]], ...] = (
     Archive,
     Leaderboard,
     ProfileOf,
+    Moderate,
+    Notify,
+    Puzzling,
+    KeepReplies,
     Hide,
     CopyAgain,
     Wait,

@@ -26,11 +26,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from ..commands import Abort, Command, Hold, Rematch, Resign, Say, Takeback
+from ..commands import Abort, Claim, Command, Draw, Hold, Play, Rematch, Resign, Say, Takeback
 from ..game_setup import Setup
 from ..records import RecordNode
 from ..rules import RulesError
 from ..session import Change, Changed, Phase, Session
+from ..time_odds import swapped_spec
+from . import claims, draws
 from .terms import Offer, RoomTerms
 
 TAKEBACK = "takeback"
@@ -117,6 +119,10 @@ def check(session: Session, terms: RoomTerms, command: Command, by: str) -> str 
             return _why_not_takeback(session, terms, answer, by)
         case Rematch(answer):
             return _why_not_rematch(session, terms, answer, by)
+        case Draw(answer):
+            return draws.why_not(session, terms, answer, by)
+        case Claim(draw):
+            return claims.why_not(session, by, both_moved(session), draw)
     return f"{type(command).__name__} is not a command of play."
 
 
@@ -195,6 +201,11 @@ def apply(
             _clearing(terms, lambda: session.resign(colours[0], at))
         case Abort():
             _clearing(terms, lambda: session.abort(at, by))
+        case Claim(draw) if draw:  # truthy as `commands.encode` keeps it
+            _clearing(terms, lambda: session.agree_draw(at, by))
+        case Claim():
+            mine = [c for c in (0, 1) if session.person(c) == by]
+            _clearing(terms, lambda: session.forfeit(mine[0], at, by))
         case Takeback(Takeback.OFFER):
             _offer(session, terms, TAKEBACK, by)
         case Takeback(Takeback.ACCEPT):
@@ -251,8 +262,15 @@ def restore_offers(session: Session, terms: RoomTerms, commands: list[tuple[Comm
                 waiting.pop(REMATCH, None)
             case Say() | Hold():
                 pass  # chat changes no game; a clock held changes no offer
+            case Draw(Draw.OFFER) if waiting.get(draws.DRAW, by) == by:
+                waiting[draws.DRAW] = by
+            case Draw(_):  # answered, or an offer meeting the other's: accepted
+                waiting.pop(draws.DRAW, None)
+            case Play() if waiting.get(draws.DRAW) == by:  # it stands through one's move
+                waiting.pop(TAKEBACK, None)
             case _:  # a move, an answer to a take-back, komi, side, the end
                 waiting.pop(TAKEBACK, None)
+                waiting.pop(draws.DRAW, None)
     moves = session.move_number()
     terms.offers = {kind: Offer(by, moves) for kind, by in waiting.items()}
 
@@ -260,7 +278,9 @@ def restore_offers(session: Session, terms: RoomTerms, commands: list[tuple[Comm
 def done_text(session: Session, command: Command, user: str) -> str:
     """What the sender is told once their command is committed."""
     match command:
-        case Resign() | Abort():
+        case Claim(draw) if draw:
+            return f"Game over: {claims.draw_words(session, user)}."
+        case Resign() | Abort() | Claim():
             return f"Game over: {session.turn_text()}."
         case Takeback(Takeback.OFFER):
             return f"Take-back asked: waiting for {opponent(session, user)}'s answer."
@@ -272,6 +292,8 @@ def done_text(session: Session, command: Command, user: str) -> str:
             return f"Rematch offered: waiting for {opponent(session, user)}'s answer."
         case Rematch(Rematch.DECLINE):
             return "Rematch declined."
+        case Draw():
+            return draws.done_text(session, command, user, opponent(session, user))
     return "Done."
 
 
@@ -286,15 +308,26 @@ def offer_text(session: Session, terms: RoomTerms, name: str) -> str | None:
         waiting = offer(session, terms, kind)
         if waiting is not None:
             lines.append(mine if waiting.by == name else f"{waiting.by} {theirs}")
+    drawn = draws.draw_offer(session, terms)
+    if drawn is not None:
+        lines.append("You offer a draw." if drawn.by == name else f"{drawn.by} offers a draw.")
     return " ".join(lines) or None
 
 
 def rematch_setup(setup: Setup, joiner: str) -> Setup:
     """The setup of the rematch of a room made with `setup` (its creator first) and
-    joined by `joiner`: the same game, options and clock, the colours reversed. The
+    joined by `joiner`: the same game, options and clock, the colours reversed (and time
+    odds, each player keeping their own time control). The
     joiner makes the new room: moves first, or with komi to choose, sets it (and the
     old room's creator chooses the side)."""
-    return replace(setup, first=joiner, second=setup.first, first_level=None, second_level=None)
+    return replace(
+        setup,
+        first=joiner,
+        second=setup.first,
+        first_level=None,
+        second_level=None,
+        clock=swapped_spec(setup.clock),
+    )
 
 
 NOT_KEPT = "Not being saved"

@@ -17,7 +17,7 @@ from ..clock import clock_text
 from ..commands import Command
 from ..game_setup import Setup
 from ..records import result_text
-from ..records.results import decided
+from ..records.results import DRAW, decided
 from ..rules import SWAP
 from ..session import Phase, Session
 from ..subscribers import Subscribers
@@ -25,6 +25,7 @@ from .chat import Chat, Rates
 from .events import Stamped
 from .fold import Attendance
 from .kept import Finish, RoomSave, RoomSetup
+from .pairing import FIRST, colour_note
 from .rows import OPEN_SEAT
 from .terms import RoomTerms
 
@@ -82,6 +83,11 @@ class Room:
     news: Callable[[Room, list[Stamped]], None] | None = None
     """The rooms' own hook for every new event of the room (the players' news in their
     lobbies): not a screen's, so it does not keep the room in memory as `told` does."""
+    colour: str = FIRST
+    """The creator's colour as chosen (`pairing.COLOURS`): its session seats them so, a
+    random one when somebody joins."""
+    rating_range: str = ""
+    """The ratings that may accept it, as `pairing.parse_range` reads them ("": anyone)."""
 
     @property
     def creator(self) -> str:
@@ -112,7 +118,9 @@ class Room:
 
     def describe(self) -> str:
         """`k7m2  Pilo 8x8  ann - bob  Blue to move (ann)`."""
-        who = f"{self.creator} - {self.joiner or 'waiting for a player'}"
+        note = colour_note(self.colour) if self.joiner is None else ""
+        creator = f"{self.creator} ({note})" if note else self.creator
+        who = f"{creator} - {self.joiner or 'waiting for a player'}"
         return f"{self.code}  {self.game_text()}  {who}  {self.state_text()}"
 
     def game_text(self) -> str:
@@ -143,7 +151,9 @@ class Room:
 
     def save(self, session: Session | None = None) -> RoomSave:
         """The room whole as `session` (its live one by default) has it: what a store keeps."""
-        return room_save(self.code, self.setup, self.rated, session or self.session, self.open)
+        save = room_save(self.code, self.setup, self.rated, session or self.session, self.open)
+        kept = replace(save.setup, colour=self.colour, rating_range=self.rating_range)
+        return replace(save, setup=kept)
 
 
 def room_save(
@@ -180,6 +190,8 @@ def ending(session: Session, at: datetime | None = None) -> Finish | None:
         person = None if colour is None else session.people[colour ^ (SWAP in game.moves)]
         return Finish(session.record.result, person, at)
     outcome = game.outcome()
+    if outcome is None and session.record.result == DRAW:  # agreed before the end of play
+        return Finish(DRAW, None, at)
     if outcome is None:
         return None
     winner = None

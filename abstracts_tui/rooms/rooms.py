@@ -45,10 +45,12 @@ from ..records import Record
 from ..rules import RulesError
 from ..session import Change, Changed, Phase, Session
 from ..subscribers import Subscribers, Subscription
+from ..time_odds import has_odds
 from .apply import adopt, apply, twin
 from .attending import Attending, Noted
 from .bounds import Coalesced, RoomRates
 from .chat import ChatLine, check_line
+from .conditional import Conditions
 from .derive import events_of, made_event
 from .events import Event, Stamped
 from .fold import Attendance, attend, presence
@@ -57,11 +59,13 @@ from .holder import Holder, new_holder
 from .kept import RECENT_CHANGES, StoredRoom
 from .live import Change as StoredChange
 from .live import LiveRooms, Refused
+from .pairing import FIRST
 from .play import check, rematch_setup, restore_offers
 from .presence import Presences
 from .room import Room, RoomError, ending
 from .rows import BAD_ROW, CODE_LENGTH, CODE_LETTERS, OPEN_SEAT, check_record, why
 from .rows import room_session as session_of_record
+from .seating import RatingsReader, checked, joining, kept_pairing, rematch_colour, seated
 
 log = logging.getLogger(__name__)
 
@@ -84,12 +88,22 @@ forgotten here (the store keeps them all)."""
 class Rooms:
     """Every unfinished room in memory, and every room in the live store."""
 
-    def __init__(self, live: LiveRooms, presences: Presences | None = None) -> None:
+    def __init__(
+        self,
+        live: LiveRooms,
+        presences: Presences | None = None,
+        ratings: RatingsReader | None = None,
+    ) -> None:
         """The rooms of `live`, with who is connected to each (`presences`: the live
-        store's too, on a server of several processes); raises StoreError if they
-        cannot be read."""
+        store's too, on a server of several processes) and the store's `ratings` (for
+        the challenges' rating ranges; None: everybody counts as unrated); raises
+        StoreError if they cannot be read."""
         self.live = live
+        self.ratings = ratings
         self.rated = live.rated
+        self.web_url: str | None = None
+        """The address of the server's web page (`serve --public-url`), which each room's
+        link (`room_link`) starts with; None: rooms have no links shown."""
         self.presences = presences if presences is not None else Presences()
         """Who is connected to each room's game (the screens showing it follow them)."""
         self.attending = Attending(self._note_presence, self.spawn)
@@ -109,6 +123,8 @@ class Rooms:
         players' news in their lobbies: your move, a game's end, its rating change)."""
         self.rooms: dict[str, Room] = {}
         self.gateways: dict[str, Gateway] = {}
+        self.conditions = Conditions(self.send)
+        """The replies kept ready in days-per-move rooms (`conditions.replies`: the store's)."""
         self.codes = live.codes()
         """Every code in use, finished rooms' too: a code names one game for good."""
         self.tasks: set[asyncio.Task[object]] = set()
@@ -220,6 +236,7 @@ class Rooms:
         room = Room(
             stored.code, setup, session, rated=kept.rated, version=stored.version, open=kept.open
         )
+        room.colour, room.rating_range = kept_pairing(kept.colour, kept.rating_range)
         room.terms.keeper = self.live
         if stored.joiner is not None:
             _restore_clock(session, stored)
@@ -347,7 +364,10 @@ class Rooms:
         store: an empty room made and called off in a loop is not kept for ever."""
         if room.code in self.discarded:
             raise Refused(f"room {room.code} was called off before anybody joined it")
+        if isinstance(command, Join) and holder is not None:  # colours drawn, range checked
+            command = await joining(room, holder.user, self.ratings)
         await self.gateways[room.code].send(command, holder)
+        await self.conditions.after(room, command, holder)  # a reply kept ready, played
         if room.abandoned and room.code not in self.discarded:
             self.discarded.add(room.code)
             self.spawn(self._discard(room.code))
@@ -516,7 +536,8 @@ class Rooms:
             holder if holder.user == name else new_holder(name)
             for name in (setup.first, setup.second)
         )
-        new = await self.create(setup, first, rated=room.rated, rematch=True)
+        colour = rematch_colour(room)
+        new = await self.create(setup, first, rated=room.rated, rematch=True, colour=colour)
         self.rates.take(holder.user)
         await self.join(new, second)
         try:
@@ -533,11 +554,15 @@ class Rooms:
         rated: bool | None = None,
         open: bool = False,
         rematch: bool = False,
+        colour: str = FIRST,
+        rating_range: str = "",
     ) -> Room:
         """A new room for `setup`, with `holder`'s user as the first person and a seat
         open; rated as the server's rooms are, unless `rated` says; an open challenge
         (listed in every lobby) if `open`; a rematch's (joined at once, so not counted
-        against `WAITING_ROOMS`) if `rematch`. Raises RoomError."""
+        against `WAITING_ROOMS`) if `rematch`; the creator playing `colour` (`first`,
+        `second`, `random`), accepted only by ratings in `rating_range` (`±200`,
+        `1400-1800`; "": any). Raises RoomError."""
         creator = holder.user
         waiting = self.waiting_rooms(creator)
         if waiting >= WAITING_ROOMS and not rematch:
@@ -548,13 +573,15 @@ class Rooms:
         if not rematch:  # counted against whoever accepted it (`rematch`)
             self.rates.check(creator)
         setup = replace(setup, first=creator, second=OPEN_SEAT, first_level=None, second_level=None)
-        rated = self.rated if rated is None else rated
+        rated = (self.rated if rated is None else rated) and not has_odds(setup.clock)
+        colour, rating_range = checked(setup, colour, rating_range)
         for _ in range(20):
             code = self.new_code()
-            session = Session.start(setup)
+            session = Session.start(seated(setup, creator, colour))
             session.now = self.live.now
             session.first_moves_free = True
             room = Room(code, setup, session, rated=rated, version=1, open=open)
+            room.colour, room.rating_range = colour, rating_range
             room.terms.keeper = self.live
             # To the microsecond, as the stores keep times: read back, it is the same.
             first = Stamped(1, round(self.live.now(), 6), made_event(room))

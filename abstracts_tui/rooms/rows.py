@@ -93,6 +93,8 @@ def game_line(room: StoredRoom) -> str:
         result = "draw"
     elif ended is not None and ended.how is How.RESIGNATION:
         result = f"{room.winner} won by resignation ({room.result})"
+    elif ended is not None and ended.how is How.FORFEIT:  # the other left, and it was claimed
+        result = f"{room.winner} won by forfeit ({room.result})"
     else:
         result = f"{room.winner} won ({room.result})"
     date = (room.finished or room.updated).strftime("%Y-%m-%d %H:%M")

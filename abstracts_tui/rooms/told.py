@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..rules import RulesError
+from .draws import DRAW, declined_words, offer_words
 from .events import (
     Arrived,
     Back,
@@ -41,6 +42,7 @@ from .events import (
     Unknown,
     Watching,
 )
+from .pairing import drawn_words
 from .play import TAKEBACK
 from .rows import OPEN_SEAT
 
@@ -76,6 +78,8 @@ def _other(people: Sequence[str], name: str) -> str:
 
 
 def _offer_told(event: OfferMade, viewer: str, people: Sequence[str]) -> str:
+    if event.kind == DRAW:
+        return offer_words(event, viewer, _other(people, event.by))
     if event.kind == TAKEBACK:
         if event.by == viewer:
             return f"Take-back asked: waiting for {_other(people, viewer)}'s answer."
@@ -94,6 +98,8 @@ def _offer_told(event: OfferMade, viewer: str, people: Sequence[str]) -> str:
 
 
 def _declined_told(event: OfferDeclined, viewer: str) -> str:
+    if event.kind == DRAW:
+        return declined_words(event, viewer)
     if event.kind == TAKEBACK:
         if event.by == viewer:
             return "Take-back declined: play on."
@@ -122,8 +128,9 @@ def told(event: Event, viewer: str, people: Sequence[str], *, over: bool = False
             return [watching_text(count)]
         case Arrived() | Left() | Back():
             return []
-        case Joined(name):
-            return [f"{name} joined the room: the game begins."]
+        case Joined(name, drawn):
+            joined = f"{name} joined the room: the game begins."
+            return [f"{joined} {drawn_words(_other(people, name), drawn)}" if drawn else joined]
         case KomiSet(by, komi):
             return [f"{by} sets komi {komi:g}."]
         case SideChosen(by, _, colour_name):
@@ -180,11 +187,18 @@ def _end_words(event: Ended, viewer: str) -> str:
     """`bob resigned: you win`, `the game ended: ann wins`, `the game was aborted`."""
     if event.how == Ended.ABORTED:
         return "the game was aborted: no result"
+    if event.how == Ended.AGREED:
+        return "a draw was agreed"
+    if event.how == Ended.CLAIMED and event.winner is None and event.loser and event.by:
+        claims = "you claim" if event.by == viewer else f"{event.by} claims"
+        return f"{_name(event.loser, viewer)} left the game: {claims} a draw"
     wins = "a draw"
     if event.winner is not None:
         wins = "you win" if event.winner == viewer else f"{event.winner} wins"
-    if event.loser is not None and event.how in (Ended.RESIGNED, Ended.TIME):
-        what = "resigned" if event.how == Ended.RESIGNED else "lost on time"
+    if event.loser is not None and event.how in (Ended.RESIGNED, Ended.TIME, Ended.CLAIMED):
+        what = {Ended.RESIGNED: "resigned", Ended.TIME: "lost on time"}.get(
+            event.how, "left the game"
+        )
         return f"{_name(event.loser, viewer)} {what}: {wins}"
     return f"the game ended: {wins}"
 
@@ -192,8 +206,12 @@ def _end_words(event: Ended, viewer: str) -> str:
 def _said_in_passing(event: Event, viewer: str) -> str | None:
     """One event as a clause of `missed`'s paragraph; None for one it leaves out."""
     match event:
-        case Joined(name):
-            return f"{_name(name, viewer)} joined"
+        case Joined(name, drawn):
+            joiner = _name(name, viewer)
+            plays = "play" if name == viewer else "plays"
+            other = "first" if drawn == "second" else "second"
+            colours = f" (colours drawn at random: {joiner} {plays} {other})" if drawn else ""
+            return f"{joiner} joined{colours}"
         case KomiSet(by, komi):
             return f"{_name(by, viewer)} set komi {komi:g}"
         case SideChosen(by, _, colour_name):
@@ -206,10 +224,12 @@ def _said_in_passing(event: Event, viewer: str) -> str | None:
             taken = " and ".join(moves) or "a move"
             return f"{_name(by, viewer)} accepted the take-back of {taken}"
         case OfferMade(kind, by):
-            asked = "asked to take back" if kind == TAKEBACK else "offered a rematch"
+            asked = {TAKEBACK: "asked to take back", DRAW: "offered a draw"}.get(
+                kind, "offered a rematch"
+            )
             return f"{_name(by, viewer)} {asked}"
         case OfferDeclined(kind, by):
-            what = "the take-back" if kind == TAKEBACK else "the rematch"
+            what = {TAKEBACK: "the take-back", DRAW: "the draw"}.get(kind, "the rematch")
             return f"{_name(by, viewer)} declined {what}"
         case RematchMade(by, room):
             return f"{_name(by, viewer)} accepted the rematch, in room {room}"

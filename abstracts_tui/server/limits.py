@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .notify_send import Smtp
 
 MAX_COLUMNS = 500
 MAX_ROWS = 200
@@ -85,6 +89,12 @@ class ServerConfig:
     open: bool = False
     rated: bool = False
     """Whether the rooms made on the server are rated."""
+    admins: frozenset[str] = frozenset()
+    """The names that see the reports and suspend names (`--admin NAME`)."""
+    smtp: Smtp | None = None
+    """Where the players' notices by e-mail are sent through (`--smtp`); None: none."""
+    notify_private: bool = False
+    """Whether notices may be posted to URLs inside the server's network."""
     database: str | None = None
     """A PostgreSQL URL: the store every process of the server shares; None: the SQLite
     store in `data`."""

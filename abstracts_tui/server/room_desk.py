@@ -17,15 +17,26 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar, cast
 
-from ..commands import Command
+from ..commands import Abort, Claim, Command
 from ..crossing import call_in, run_in
 from ..game_setup import Setup
 from ..rooms.apply import twin
 from ..rooms.client import RoomClient
-from ..rooms.events import Ended, Joined, KomiSet, MovePlayed, Rated, SideChosen, Stamped, Swapped
+from ..rooms.events import (
+    ChatSaid,
+    Ended,
+    Joined,
+    KomiSet,
+    MovePlayed,
+    Rated,
+    SideChosen,
+    Stamped,
+    Swapped,
+)
 from ..rooms.holder import Holder
 from ..rooms.link import (
     AcceptRematch,
@@ -39,15 +50,19 @@ from ..rooms.link import (
     Entered,
     Events,
     Hide,
+    KeepReplies,
     Kept,
     KeptNow,
     Leaderboard,
     Listing,
+    Moderate,
     News,
+    Notify,
     Opened,
     People,
     Posted,
     ProfileOf,
+    Puzzling,
     Ratings,
     Request,
     RoomView,
@@ -72,6 +87,9 @@ from ..session import Changed, Session
 from ..standings import read_leaderboard, read_profile
 from ..store import Store
 from ..subscribers import Subscription, Ties
+from .moderation import Standing, abort_refusal, claim_refusal, personal
+from .notify_command import notify
+from .puzzle_desk import puzzle_errand
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +136,8 @@ def view_of(room: Room) -> RoomView:
         room.describe(),
         room.open,
         room.setup.clock,
+        room.colour,
+        room.rating_range,
     )
 
 
@@ -159,6 +179,12 @@ def your_move(room: Room, events: list[Stamped], user: str) -> list[tuple[str, b
                     told.append((f"{by} resigned in {where}: {session.turn_text()}.", False))
                 elif how == Ended.TIME:
                     told.append((f"The game in {where} ended: {session.turn_text()}.", False))
+                elif how == Ended.CLAIMED and event.winner is None:  # a draw claimed
+                    told.append((f"{by} claimed a draw in {where}: {event.loser} left.", False))
+                elif how == Ended.CLAIMED:
+                    told.append(
+                        (f"{by} claimed the game in {where}: {session.turn_text()}.", False)
+                    )
                 handed = None
             case Rated():  # said with the end it follows when they come together
                 if told and where in told[-1][0] and not told[-1][1]:
@@ -202,9 +228,16 @@ class RoomDesk:
     """Joins awaited, by the client's key."""
     tasks: set[asyncio.Task[object]] = field(default_factory=set)
     """Posted requests being done."""
+    placed: Callable[[str | None], None] | None = None
+    """Told the code of the room the session's newest room screen shows or waits in, None
+    when it has none (a browser's page keeps that room in its address: `server.web`)."""
+    places: dict[int, str] = field(default_factory=dict)
+    """The rooms shown or waited in, by the client's key."""
 
     def __post_init__(self) -> None:
         self.user = self.holder.user
+        self.standing = Standing(self.store, self.user)
+        """Whom the person mutes and blocks, and who is suspended (`server.moderation`)."""
         self.ties = Ties(
             self.rooms.news.subscribe(self.news), self.rooms.listing.subscribe(self.listing)
         )
@@ -213,13 +246,20 @@ class RoomDesk:
         """Do what the client asks: the answer (None for a posted request)."""
         match request:
             case Views():
+                await self.standing.refresh()
                 return self.views()
             case Enter(code, watch):
                 return await self.enter(str(code), bool(watch))
-            case Create(Setup() as setup, rated, open):
-                return view_of(
-                    await self.rooms.create(setup, self.holder, rated=bool(rated), open=bool(open))
+            case Create(Setup() as setup, rated, open, str(colour), str(spread)):
+                made = await self.rooms.create(
+                    setup,
+                    self.holder,
+                    rated=bool(rated),
+                    open=bool(open),
+                    colour=colour,
+                    rating_range=spread,
                 )
+                return view_of(made)
             case Speak(code, str(text)):
                 await self.rooms.say(self.room(code), text, self.holder)
             case AcceptRematch(code):
@@ -231,6 +271,12 @@ class RoomDesk:
             case Seen(code):
                 return await self.rooms.seen_by(self.user, str(code).strip().lower())
             case Send(code, command) if isinstance(command, Command):
+                if isinstance(command, Abort):
+                    await self.may_abort()
+                if isinstance(command, Claim):
+                    refusal = await claim_refusal(self.rooms, self.room(code), self.user)
+                    if refusal is not None:
+                        raise Refused(refusal)
                 await self.rooms.send(self.room(code), command, self.holder)
             case Ratings(game, names, end):
                 return await self.ratings(game, frozenset(names), bool(end))
@@ -246,6 +292,17 @@ class RoomDesk:
                 return await asyncio.to_thread(read_leaderboard, self.store, str(game))
             case ProfileOf(name):
                 return await asyncio.to_thread(read_profile, self.store, str(name))
+            case Moderate(words):
+                said = await asyncio.to_thread(personal, self.store, self.user, list(words))
+                await self.standing.refresh()  # a mute hides the lines said from now on
+                return said
+            case KeepReplies(code, words):
+                room = self.room(code)
+                return await self.rooms.conditions.answer(room, self.user, tuple(words))
+            case Notify(words):
+                return await asyncio.to_thread(notify, self.store, self.user, list(words))
+            case Puzzling():
+                return await asyncio.to_thread(puzzle_errand, self.store, self.user, request)
             case Hide(int(key), version):
                 self.hide(key, version)
             case CopyAgain(int(key)):
@@ -258,6 +315,7 @@ class RoomDesk:
                 waiting = self.waits.pop(key, None)
                 if waiting is not None:
                     waiting.close()
+                self.moved(key, None)
             case _:
                 raise Refused(f"the server does not do {type(request).__name__}")
         return None
@@ -293,7 +351,25 @@ class RoomDesk:
     # -- requests ---------------------------------------------------------------------------------
 
     def views(self) -> tuple[RoomView, ...]:
-        return tuple(view_of(room) for room in self.rooms.listed(self.user))
+        shown = [room for room in self.rooms.listed(self.user) if not self.hidden(room)]
+        return tuple(view_of(room) for room in shown)
+
+    def hidden(self, room: Room) -> bool:
+        """Whether the lobby does not list `room` to the person: an open challenge nobody
+        took, made by somebody suspended or who blocks them (or whom they block)."""
+        waiting = room.open and room.joiner is None
+        return waiting and self.standing.hides_challenge(room.creator)
+
+    async def may_abort(self) -> None:
+        """Raises Refused when the person has aborted too many games lately."""
+        refusal = await asyncio.to_thread(abort_refusal, self.store, self.user)
+        if refusal is not None:
+            raise Refused(refusal)
+
+    def shown_events(self, events: Iterable[Stamped]) -> tuple[Stamped, ...]:
+        """`events` without the chat lines of those the person mutes or blocks."""
+        hides = self.standing.hides_chat
+        return tuple(e for e in events if not (isinstance(e.event, ChatSaid) and hides(e.event.by)))
 
     async def enter(self, code: str, watch: bool) -> Entered:
         rooms = self.rooms
@@ -301,18 +377,24 @@ class RoomDesk:
         if room is None:
             return Entered(None, f"There is no room {code}.")
         notice = None
+        await self.standing.refresh()
+        refusal = self.standing.join_refusal(room.creator)
         if self.user in room.players:
             await rooms.take_seat(room, self.holder)
+        elif not watch and refusal is not None and room.joiner is None:
+            notice = f"{refusal.capitalize()}: you watch."
         elif not watch:
             try:
                 await rooms.join(room, self.holder)
             except RoomError as error:
-                notice = f"{str(error).capitalize()}: you watch."
+                said = str(error)  # its names kept as they are (`Pilo`)
+                notice = f"{said[:1].upper()}{said[1:]}: you watch."
         return Entered(view_of(room), notice)
 
     async def show(self, code: str, key: int) -> Opened | None:
         """Room `code` as a screen starts showing it, and the ties that keep its replica
         told (each telling with `key`) until the screen hides it."""
+        await self.standing.refresh()  # first: from `hide` to the ties, nothing waits
         room = await self.rooms.get(code)
         if room is None:
             return None
@@ -321,6 +403,7 @@ class RoomDesk:
         replica, terms = replica_of(room)
         tell = self.teller.tell
         showing = self.showings[key] = Showing(room, room.version)
+        self.moved(key, room.code)
         records = [live.record]
 
         def commanded(command: Command, by: str | None, at: float) -> None:
@@ -328,7 +411,9 @@ class RoomDesk:
 
         def heard(events: list[Stamped]) -> None:
             # After its command (`commanded`): the replica has the change before its events.
-            tell(Events(key, tuple(events)))
+            shown = self.shown_events(events)
+            if shown:
+                tell(Events(key, shown))
             showing.version = events[-1].version
 
         def moved(changed: Changed) -> None:
@@ -351,16 +436,22 @@ class RoomDesk:
         ties.add(room.told.subscribe(heard))
         ties.add(live.listeners.subscribe(moved))
         ties.add(live.saving_listeners.subscribe(saving))
-        ties.add(room.chat.listeners.subscribe(lambda line: tell(Said(key, line))))
+        hides = self.standing.hides_chat
+        ties.add(
+            room.chat.listeners.subscribe(
+                lambda line: None if hides(line.by) else tell(Said(key, line))
+            )
+        )
         ties.add(
             presences.follow(code, self.user, lambda: tell(People(key, presences.people(code))))
         )
-        lines = tuple(room.chat.lines)
+        lines = tuple(line for line in room.chat.lines if not hides(line.by))
         return Opened(view_of(room), replica, terms, presences.people(code), lines, room.version)
 
     def hide(self, key: int, version: object = None) -> None:
         """The screen of `key` stops showing its room, having shown it up to `version`
         (None: as far as it was sent): remembered for the person (`Seen`)."""
+        self.moved(key, None)
         showing = self.showings.pop(key, None)
         if showing is None:
             return
@@ -375,9 +466,22 @@ class RoomDesk:
         room = await self.rooms.get(code)
         if room is None:
             return ()
-        return tuple(await self.rooms.events_since(room, max(0, version)))
+        return self.shown_events(await self.rooms.events_since(room, max(0, version)))
+
+    def moved(self, key: int, code: str | None) -> None:
+        """The screen of `key` now shows or waits in room `code` (None: no room): `placed`
+        is told when the newest room screen's room changes."""
+        before = next(reversed(self.places.values()), None)
+        if code is None:
+            self.places.pop(key, None)
+        else:
+            self.places[key] = code
+        now = next(reversed(self.places.values()), None)
+        if now != before and self.placed is not None:
+            self.placed(now)
 
     def wait(self, code: str, key: int) -> None:
+        self.moved(key, code)
         room = self.rooms.known(code)
         if room is None:
             return
@@ -436,6 +540,6 @@ def thread_client(
     """A client for an app on a session's thread (or line mode's), and its desk on the
     server's loop `server`, which this is called on; `RoomDesk.close` once it has ended."""
     link = ThreadLink(server)
-    client = RoomClient(holder, rooms.rated, link)
+    client = RoomClient(holder, rooms.rated, link, web_url=rooms.web_url)
     desk = link.desk = RoomDesk(rooms, store, holder, ThreadTeller(client))
     return client, desk

@@ -48,6 +48,7 @@ from .messages import (
     read,
     sender,
 )
+from .screen_garbage import collect_after_screens
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +66,8 @@ class Spec:
     data: Path
     command: Command | None
     reached: str
+    web_url: str | None = None
+    """The address of the server's web page, for rooms' links (`Rooms.web_url`)."""
 
 
 class ChildLink:
@@ -161,7 +164,7 @@ async def run(
     root.handlers = [ToServer(send)]
     root.setLevel(logging.INFO)
     link = ChildLink(send)
-    client = RoomClient(spec.holder, spec.rated, link)
+    client = RoomClient(spec.holder, spec.rated, link, web_url=spec.web_url)
     channel = ChildChannel(send)
     app = ServerApp(
         user=spec.holder.user,
@@ -174,6 +177,7 @@ async def run(
         command=spec.command,
         reached=spec.reached,
     )
+    collect_after_screens(app)
     if made is not None:
         made(app)
     listening = asyncio.create_task(listen(reader, app, channel, client, link))

@@ -158,6 +158,7 @@ class SessionProcess:
         address: str,
         reached: str,
         command: Command | None = None,
+        placed: Callable[[str | None], None] | None = None,
     ) -> int:
         """As `SessionThread.run_in_rooms`, the app in a process of its own: its return
         code (1 if the process failed)."""
@@ -171,6 +172,7 @@ class SessionProcess:
             server.user_folder(holder.user),
             command,
             reached,
+            server.rooms.web_url,
         )
         ours, theirs = socket.socketpair()
         try:
@@ -183,6 +185,7 @@ class SessionProcess:
         reader, writer = await asyncio.open_unix_connection(sock=ours)
         send = sender(writer)
         desk = RoomDesk(server.rooms, server.store, holder, ProcessTeller(send))
+        desk.placed = placed
         self.send = send
         self.pid = process.pid
         if self.ending:

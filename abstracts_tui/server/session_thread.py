@@ -193,17 +193,20 @@ class SessionThread:
         address: str,
         reached: str,
         command: Command | None = None,
+        placed: Callable[[str | None], None] | None = None,
     ) -> int:
         """Run the app of `holder`'s person in the server's rooms (a `ServerApp`, with a
         `RoomClient` of its own) until it ends; its return code. Its frames go to `write`
         and its driver to `attached` (`AppChannel`), on the server's loop, which this is
         called on. An SSH session's app and a browser page's (`serve --web`) are made and
-        run so; `reached` says which (`ServerApp`)."""
+        run so; `reached` says which (`ServerApp`); `placed` is told the room its screen
+        is in (`RoomDesk.placed`)."""
         from ..tui.rooms.app import ServerApp
         from .room_desk import thread_client
 
         loop = asyncio.get_running_loop()
         client, desk = thread_client(server.rooms, server.store, holder, loop)
+        desk.placed = placed
         frames = AppChannel(loop, write, attached)
         user = holder.user
         data = server.user_folder(user)

@@ -6,11 +6,14 @@ first runs of a function write its code (3.11 specializes it in place); a Textua
 also fills caches the first time it draws (rich's styles and cell widths, parsed
 colours, Textual's own). A forkserver that has only imported the app leaves all of that
 to each session, which copies every page it writes to. So the forkserver, as it starts,
-runs one session as a session's process does (`session_child.run`, its messages answered
-here as the server would with no room open), until its lobby is drawn. Then it collects
-its garbage and freezes what is left (`gc.freeze`): a session's collections never walk,
-so never copy, those objects; the free pages the warm-up left are handed back
-(`give_back_free_pages`).
+runs a session as a session's process does (`session_child.run`, its messages answered
+here as the server would with no room open) until its lobby is drawn, then the room's
+creation dialog, and another to its lobby and then a game's screen (the one a room shows,
+with its board), so that the code a room and its creator run is specialized and its
+styles parsed (`shared_styles`) before the fork. Then it collects
+its garbage, fills the free spaces it left (`fill_free_blocks`) and freezes what is left
+(`gc.freeze`): a session's collections never walk, so never copy, those objects; the free
+pages the warm-up left are handed back (`give_back_free_pages`).
 
 What the warm-up made is gone before the first fork: its data folder is removed, and an
 app keeps its choices in itself (its settings, its screens), not in its modules.
@@ -21,8 +24,8 @@ uses, its reference count, so a page is copied for any object on it that a sessi
 touches: on 3.11 a session's Textual app touches objects on two fifths of the
 forkserver's pages, and a lobby keeps 14 MiB of its own. CPython 3.12 and 3.13 have
 immortal objects, whose counts are never written: there the forkserver makes all it
-holds immortal before it freezes it (`immortalize`), and a lobby keeps 7 to 8 MiB, a
-room 14 (`scripts/session_memory.py`). What such a session still copies is mostly the
+holds immortal before it freezes it (`immortalize`), and a lobby keeps 6.5 to 7 MiB, a
+room 12 to 12.6 (`scripts/session_memory.py`). What such a session still copies is mostly the
 code it runs (CPython rewrites a function's bytecode as it specializes it, and counts
 down in it) and the free spaces between the forkserver's objects that its own fill.
 `scripts/session_memory.py --floor` measures the floor: on 3.11 a process forked from a
@@ -36,6 +39,8 @@ import contextlib
 import ctypes
 import gc
 import logging
+import os
+import re
 import socket
 import sys
 import tempfile
@@ -43,12 +48,16 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from ..game_setup import Setup
 from ..rooms.holder import new_holder
 from ..rooms.link import Views
+from ..rules.catalogue import PETRIFY
 from ..tui.rooms.app import OVER_SSH, ServerApp, Terminal
 from ..tui.rooms.lobby import LobbyScreen
+from .forkserver_main import in_forkserver, keep_main_module
 from .messages import Ask, EndApp, Frame, Reply, Send, read, sender
 from .session_child import Spec, run
+from .shared_styles import share_parsed_styles
 
 log = logging.getLogger(__name__)
 
@@ -103,10 +112,49 @@ def in_lobby(apps: list[ServerApp]) -> bool:
     return bool(stack) and isinstance(stack[-1], LobbyScreen)
 
 
-async def run_one(folder: Path, drawn: Callable[[], Awaitable[object]] | None = None) -> bool:
+def in_game(apps: list[ServerApp]) -> bool:
+    from ..tui.screens.play import PlayScreen
+
+    if not apps or not apps[0].is_running:
+        return False
+    screen = apps[0].screen
+    return isinstance(screen, PlayScreen) and screen.board.is_mounted
+
+
+async def room_dialog(app: ServerApp, server: Server, session: asyncio.Task[int]) -> bool:
+    """Open the room's creation dialog from the lobby, as a room's creator does, until it
+    is drawn, then close it; whether the lobby shows again.
+
+    A room's creator goes through the dialog, which a session that joins by code never
+    shows: its styles (the dialog's, its rows' and its steppers') parsed and kept in
+    `shared_styles` by the forkserver, its code run and rich's character widths read
+    there, a creator keeps about 0.5 MiB less of its own."""
+    from ..tui.rooms.create import RoomScreen
+
+    lobby = app.screen
+    if not isinstance(lobby, LobbyScreen):
+        return False
+    app.call_later(lobby.action_create)
+    await shown(lambda: (isinstance(app.screen, RoomScreen) and server.quiet()) or session.done())
+    if session.done() or not isinstance(app.screen, RoomScreen):
+        return False
+    app.call_later(app.pop_screen)
+    await shown(lambda: (in_lobby([app]) and server.quiet()) or session.done())
+    return in_lobby([app]) and not session.done()
+
+
+async def run_one(
+    folder: Path,
+    drawn: Callable[[], Awaitable[object]] | None = None,
+    *,
+    game: bool = False,
+    dialog: bool = False,
+) -> bool:
     """Run a session as its process does until its lobby is drawn (then until `drawn`
-    returns, if given: `scripts/session_memory.py --floor` measures it so), then end it;
-    whether the lobby was drawn."""
+    returns, if given: `scripts/session_memory.py --floor` measures it so); with `dialog`
+    then the room's creation dialog until it is drawn and closed (`room_dialog`), or with
+    `game` a game of the rooms' first game on its screen until that is drawn; then end it;
+    whether the lobby (and the dialog or the game's screen) was drawn."""
     ours, theirs = socket.socketpair()
     spec = Spec(new_holder("warm-up"), False, Terminal(*WARM_SIZE), "", folder, None, OVER_SSH)
     apps: list[ServerApp] = []
@@ -119,7 +167,16 @@ async def run_one(folder: Path, drawn: Callable[[], Awaitable[object]] | None = 
         await shown(lambda: (in_lobby(apps) and server.quiet()) or session.done())
         if drawn is not None and in_lobby(apps):
             await drawn()
-        return in_lobby(apps)
+        if not in_lobby(apps):
+            return False
+        if dialog:
+            return await room_dialog(apps[0], server, session)
+        if game:
+            app = apps[0]
+            app.call_later(app.start_game, Setup(PETRIFY.name))  # in the app's own context
+            await shown(lambda: (in_game(apps) and server.quiet()) or session.done())
+            return in_game(apps) and not session.done()
+        return True
     finally:
         send(EndApp())
         with contextlib.suppress(Exception):
@@ -130,25 +187,42 @@ async def run_one(folder: Path, drawn: Callable[[], Awaitable[object]] | None = 
 
 
 def warm() -> bool:
-    """Run one session as its process does, then collect and freeze; whether its lobby
-    was drawn (the freeze is done either way)."""
+    """Run two sessions as their processes do, one through the room's creation dialog and
+    one to a game's screen, then collect, fill and freeze; whether their screens were
+    drawn (the freeze is done either way).
+
+    The dialog is shown in a session of its own: in the same session as the game, its
+    lobby drawn again after it, a lobby session keeps 0.2 MiB more of its own."""
+    share_parsed_styles()
+    read_cell_widths()
     root = logging.getLogger()
     level, handlers = root.level, root.handlers
     try:
         with tempfile.TemporaryDirectory(prefix="abstracts-warm-") as folder:
-            drawn = asyncio.run(run_one(Path(folder)))
+            dialog = asyncio.run(run_one(Path(folder), dialog=True))
+            drawn = asyncio.run(run_one(Path(folder), game=True)) and dialog
     except Exception:
         drawn = False
     finally:
         root.setLevel(level)
         root.handlers = handlers
     if not drawn:
-        log.warning("the forkserver's warm-up did not draw a lobby: sessions start colder")
+        log.warning("the forkserver's warm-up did not draw its screens: sessions start colder")
     gc.collect()
+    fill_free_blocks()
     immortalize()
     gc.freeze()
     give_back_free_pages()
     return drawn
+
+
+def read_cell_widths() -> None:
+    """Read rich's table of character widths, which rich imports the first time it
+    measures a character outside its narrow set (the room's dialog does), so that a
+    session finds it shared rather than importing it on its own."""
+    from rich.cells import cell_len
+
+    cell_len("\u3042")  # a wide character: one rich measures with its table
 
 
 IMMORTAL = 0xFFFFFFFF
@@ -206,6 +280,79 @@ def immortalize() -> int:
     return made
 
 
+FILLERS: list[object] = []
+"""What fills the forkserver's free small blocks (`fill_free_blocks`), held for good."""
+SIZE_CLASSES = 32
+"""CPython's small blocks: 32 sizes, 16 bytes apart, up to 512 bytes (3.12 and 3.13)."""
+POOL_BLOCKS = 31
+"""How many 512-byte blocks a pool of 16 KiB holds."""
+STATS_ROW = re.compile(r"^\s*(\d+)\s+(\d+)\s+\d+\s+\d+\s+(\d+)$", re.MULTILINE)
+"""A size class's row in `sys._debugmallocstats`: class, size, pools, blocks in use, free."""
+UNUSED_POOLS = re.compile(r"^(\d+) unused pools", re.MULTILINE)
+
+
+def small_block_stats() -> tuple[dict[int, int], int] | None:
+    """The free small blocks of each size class in the pools in use, and the pools not in
+    use, as CPython's allocator tells them (`sys._debugmallocstats`, written to the
+    standard error's descriptor); None where it does not tell them so."""
+    stats = getattr(sys, "_debugmallocstats", None)
+    if stats is None:
+        return None
+    with tempfile.TemporaryFile() as out:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(out.fileno(), 2)
+        try:
+            stats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        out.seek(0)
+        text = out.read().decode("ascii", "replace")
+    free = {}
+    for found in STATS_ROW.finditer(text):
+        size_class, size, count = (int(part) for part in found.groups())
+        if size_class >= SIZE_CLASSES or size != 16 * (size_class + 1):
+            return None
+        free[size_class] = count
+    unused = UNUSED_POOLS.search(text)
+    if not free or unused is None:
+        return None
+    return free, int(unused.group(1))
+
+
+def filler(size_class: int) -> object:
+    """A new object of `size_class`'s size, nothing referred to by it."""
+    if size_class == 0:
+        return object()  # 16 bytes
+    if size_class == 1:
+        return float(len(FILLERS)) + 0.5  # 24 bytes
+    return bytes(16 * (size_class + 1) - 33)  # a bytes object takes 33 bytes and its own
+
+
+def fill_free_blocks() -> int:
+    """Fill the free small blocks of the forkserver's pools, and the pools it has not in
+    use, with objects held for good (`FILLERS`); how many were made (0 where
+    `can_immortalize` does not hold, or the allocator does not tell its free blocks).
+
+    What the warm-up freed leaves free blocks among the forkserver's objects, on pages a
+    session shares; CPython puts a session's new small objects there first, so each page
+    of them is copied into the session. Filled, they send a session's objects to pools
+    of its own: a lobby keeps 0.3 to 0.4 MiB less of its own, a room 0.2 less. On 3.11, whose
+    sessions copy most of the forkserver's pages anyway, it costs 0.4 MiB more."""
+    if not can_immortalize():
+        return 0
+    stats = small_block_stats()
+    if stats is None:
+        return 0
+    free, unused = stats
+    before = len(FILLERS)
+    for size_class, count in free.items():
+        FILLERS.extend(filler(size_class) for _ in range(count))
+    FILLERS.extend(filler(SIZE_CLASSES - 1) for _ in range(unused * POOL_BLOCKS))
+    return len(FILLERS) - before
+
+
 def give_back_free_pages() -> bool:
     """Hand the C library's free pages back to the system (glibc's `malloc_trim`): what
     the warm-up freed stays free in every session, so no session needs it resident;
@@ -219,54 +366,9 @@ def give_back_free_pages() -> bool:
     return True
 
 
-def in_forkserver() -> bool:
-    """Whether this module is being imported by the forkserver's preload
-    (`multiprocessing.forkserver.main`), not by anything else."""
-    forkserver = sys.modules.get("multiprocessing.forkserver")
-    code = getattr(getattr(forkserver, "main", None), "__code__", None)
-    frame = sys._getframe()
-    while frame is not None:
-        if frame.f_code is code:
-            return True
-        frame = frame.f_back  # type: ignore[assignment]
-    return False
-
-
-MAIN_FIXUPS = ("_fixup_main_from_path", "_fixup_main_from_name")
-"""What `multiprocessing.spawn` calls in each process it starts to run the starting
-process's main module again, in the Pythons this was written for."""
-
-
-def keep_main_module() -> bool:
-    """Start each session's process without running the server's main module again in
-    it; whether that is so now.
-
-    multiprocessing runs the main module of the process that starts a process again in
-    the new one, as `__mp_main__`, so that a function defined there can be its target.
-    Started as `abstracts-tui serve`, the server's main module is that console script:
-    read, compiled and run again in every session's process, which then keeps 4.4 MiB
-    more of its own (a lobby 18.8 MiB rather than 14.2, `scripts/session_memory.py
-    --console-script`). A session's process runs `session_child.main` with a `Spec`, both
-    the package's: nothing of the main module is needed. Done in the forkserver, which
-    forks sessions' processes only. Fallback: where `multiprocessing.spawn` has none of
-    those functions, each process runs the main module again, as multiprocessing does."""
-    from multiprocessing import spawn
-
-    kept = False
-    for name in MAIN_FIXUPS:
-        if callable(getattr(spawn, name, None)):
-            setattr(spawn, name, main_kept)
-            kept = True
-    return kept
-
-
-def main_kept(main: str) -> None:
-    """What a session's process does of the server's main module: nothing."""
-
-
 MAIN_KEPT = keep_main_module() if in_forkserver() else None
 """Whether the sessions' processes keep the forkserver's main module; None where this is
 not the forkserver."""
 DRAWN = warm() if in_forkserver() else None
-"""Whether this process's warm-up drew its lobby; None where none ran (not the
+"""Whether this process's warm-up drew its lobby and its game; None where none ran (not the
 forkserver). A session's process inherits it from the forkserver."""

@@ -215,6 +215,95 @@ MIGRATIONS = (
             )""",
         ),
     ),
+    Migration(
+        8,
+        "a room's creator's colour (first, second, random) and an open challenge's rating range",
+        (
+            # `colour`: first, second or random (drawn when somebody joins); rooms made
+            # before read as first. `rating_range`: `±200` or `1400-1800`; NULL: anyone.
+            "ALTER TABLE rooms ADD COLUMN colour TEXT NOT NULL DEFAULT 'first'",
+            "ALTER TABLE rooms ADD COLUMN rating_range TEXT",
+        ),
+    ),
+    Migration(
+        9,
+        "how each player is told of their games while away, and the notices sent",
+        (
+            # A player's notice target (an URL or mailto:ADDRESS; NULL: none) and quiet
+            # hours (`store.notices`); a notice sent is claimed by its row, once, by one
+            # process of the server.
+            "CREATE TABLE notify_settings (name TEXT PRIMARY KEY, target TEXT, "
+            "quiet_from INTEGER, quiet_to INTEGER, utc_offset INTEGER NOT NULL DEFAULT 0, "
+            "updated TIMESTAMPTZ NOT NULL)",
+            "CREATE TABLE notices_sent (name TEXT NOT NULL, code TEXT NOT NULL, "
+            "version INTEGER NOT NULL, kind TEXT NOT NULL, at TIMESTAMPTZ NOT NULL, "
+            "PRIMARY KEY (name, code, version))",
+            "CREATE INDEX notices_sent_by_time ON notices_sent (at)",
+        ),
+    ),
+    Migration(
+        10,
+        "mutes and blocks, reports to the admins, suspended names",
+        (
+            # Who mutes or blocks whom (`store.moderation`), the reports made to the
+            # admins, and the names suspended; times in seconds since the epoch.
+            "CREATE TABLE IF NOT EXISTS relations (name TEXT NOT NULL, other TEXT NOT NULL, "
+            "kind TEXT NOT NULL CHECK (kind IN ('mute', 'block')), at DOUBLE PRECISION NOT NULL, "
+            "PRIMARY KEY (name, other, kind))",
+            "CREATE INDEX IF NOT EXISTS relations_by_other ON relations (other)",
+            "CREATE TABLE IF NOT EXISTS reports (reporter TEXT NOT NULL, reported TEXT NOT NULL, "
+            "reason TEXT NOT NULL, at DOUBLE PRECISION NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS reports_by_pair ON reports (reporter, reported, at)",
+            # The games' ends by time, for the aborts counted per person and day.
+            "CREATE INDEX IF NOT EXISTS room_events_ended ON room_events (at) WHERE kind = 'ended'",
+            "CREATE TABLE IF NOT EXISTS suspensions (name TEXT PRIMARY KEY, "
+            "until DOUBLE PRECISION NOT NULL, reason TEXT NOT NULL, admin TEXT NOT NULL, "
+            "at DOUBLE PRECISION NOT NULL)",
+        ),
+    ),
+    Migration(
+        11,
+        "draws offered, accepted and declined as a room's changes",
+        (
+            # `draw` (`commands.Draw`); `claim`, a game claimed from a player who left, is
+            # named too, so that either migration, whichever comes last, keeps both.
+            "ALTER TABLE room_changes DROP CONSTRAINT room_changes_kind_check",
+            "ALTER TABLE room_changes ADD CONSTRAINT room_changes_kind_check "
+            "CHECK (kind IN ('join', 'komi', 'side', 'move', 'flag', 'resign', 'abort', "
+            "'takeback', 'rematch', 'chat', 'hold', 'presence', 'draw', 'claim'))",
+        ),
+    ),
+    Migration(
+        12,
+        "rated puzzles: the server's puzzles, the players' puzzle ratings and tries",
+        (  # `store.puzzle_book`
+            "CREATE TABLE puzzles (key TEXT PRIMARY KEY, game TEXT NOT NULL, "
+            "size INTEGER NOT NULL, data TEXT NOT NULL, value DOUBLE PRECISION NOT NULL, "
+            "deviation DOUBLE PRECISION NOT NULL, volatility DOUBLE PRECISION NOT NULL, "
+            "source TEXT NOT NULL, added TIMESTAMPTZ NOT NULL)",
+            "CREATE INDEX puzzles_by_rating ON puzzles (game, value)",
+            "CREATE TABLE puzzle_ratings (name TEXT NOT NULL, game TEXT NOT NULL, "
+            "value DOUBLE PRECISION NOT NULL, deviation DOUBLE PRECISION NOT NULL, "
+            "volatility DOUBLE PRECISION NOT NULL, tries INTEGER NOT NULL, "
+            "updated TIMESTAMPTZ NOT NULL, PRIMARY KEY (name, game))",
+            "CREATE TABLE puzzle_tries (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL, "
+            "key TEXT NOT NULL, game TEXT NOT NULL, won BOOLEAN NOT NULL, "
+            "value_before DOUBLE PRECISION NOT NULL, value_after DOUBLE PRECISION NOT NULL, "
+            "at TIMESTAMPTZ NOT NULL)",
+            "CREATE INDEX puzzle_tries_by_name ON puzzle_tries (name, game)",
+            "CREATE TABLE puzzles_mined (code TEXT PRIMARY KEY, found INTEGER NOT NULL, "
+            "at TIMESTAMPTZ NOT NULL)",
+        ),
+    ),
+    Migration(
+        13,
+        "replies kept ready in days-per-move rooms (conditional moves), secret until played",
+        (  # `store.conditional`
+            "CREATE TABLE kept_replies (code TEXT NOT NULL, name TEXT NOT NULL, "
+            "named TEXT NOT NULL, reply TEXT NOT NULL, moves INTEGER NOT NULL, "
+            "at TIMESTAMPTZ NOT NULL, PRIMARY KEY (code, name, named))",
+        ),
+    ),
 )
 
 
@@ -241,5 +330,6 @@ def migrate(db: psycopg.Connection[tuple[object, ...]]) -> None:
                 )
     row = db.execute("SELECT max(version) FROM schema_version").fetchone()
     newest = int(str(row[0])) if row is not None and row[0] is not None else 0
-    if newest > MIGRATIONS[-1].version:
-        raise NewerStore(NewerStore.message(newest, MIGRATIONS[-1].version))
+    known = max(migration.version for migration in MIGRATIONS)
+    if newest > known:
+        raise NewerStore(NewerStore.message(newest, known))

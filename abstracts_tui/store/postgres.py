@@ -82,7 +82,8 @@ on a lock for long."""
 ROOM_COLUMNS = (
     "code, game, size, variant, komi, creator, joiner, rated, sgf, version, "
     "created, updated, finished, result, winner, phase, komi_chosen, "
-    "time_control, turn_started, clock_main, clock_periods, open_challenge"
+    "time_control, turn_started, clock_main, clock_periods, open_challenge, "
+    "colour, rating_range"
 )
 
 INSERT_ROOM = (
@@ -90,7 +91,8 @@ INSERT_ROOM = (
     "(%(code)s, %(game)s, %(size)s, %(variant)s, %(komi)s, %(creator)s, %(joiner)s, "
     "%(rated)s, %(sgf)s, %(version)s, coalesce(%(when)s, now()), coalesce(%(when)s, now()), "
     "NULL, NULL, NULL, %(phase)s, %(komi_chosen)s, "
-    "%(time_control)s, NULL, %(clock_main)s, %(clock_periods)s, %(open_challenge)s)"
+    "%(time_control)s, NULL, %(clock_main)s, %(clock_periods)s, %(open_challenge)s, "
+    "%(colour)s, %(rating_range)s)"
 )
 
 
@@ -194,7 +196,7 @@ def check_database(url: str) -> str:
         raise StoreError(f"{location} cannot be used: {error}") from None
     except psycopg.Error as error:
         raise StoreError(f"{location} cannot be used: {reason(error)}") from None
-    newest = MIGRATIONS[-1].version
+    newest = max(migration.version for migration in MIGRATIONS)
     if row is None or row[0] is None:
         return f"{location} can be used: its tables are not made yet (the first start makes them)"
     version = int(row[0])
@@ -906,6 +908,8 @@ def _values(room: RoomSave, when: datetime | None) -> dict[str, object]:
         "clock_main": _listed(room.clock_main),
         "clock_periods": _listed(room.clock_periods),
         "open_challenge": setup.open,
+        "colour": setup.colour,
+        "rating_range": setup.rating_range or None,
     }
 
 
@@ -921,6 +925,8 @@ def stored_room(row: dict[str, Any]) -> StoredRoom:
             rated=bool(row["rated"]),
             clock=row["time_control"],
             open=bool(row["open_challenge"]),
+            colour=row["colour"],
+            rating_range=row["rating_range"] or "",
         ),
         joiner=row["joiner"],
         sgf=row["sgf"],

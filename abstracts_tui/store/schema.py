@@ -124,6 +124,81 @@ MIGRATIONS = (
             )""",
         ),
     ),
+    Migration(
+        7,
+        "a room's creator's colour (first, second, random) and an open challenge's rating range",
+        (
+            # `colour`: first, second or random (drawn when somebody joins); rooms made
+            # before read as first. `rating_range`: `±200` or `1400-1800`; NULL: anyone.
+            "ALTER TABLE rooms ADD COLUMN colour TEXT NOT NULL DEFAULT 'first'",
+            "ALTER TABLE rooms ADD COLUMN rating_range TEXT",
+        ),
+    ),
+    Migration(
+        8,
+        "how each player is told of their games while away, and the notices sent",
+        (
+            # A player's notice target (an URL or mailto:ADDRESS; NULL: none) and quiet
+            # hours (`store.notices`); a notice sent is claimed by its row, once.
+            "CREATE TABLE notify_settings (name TEXT PRIMARY KEY, target TEXT, "
+            "quiet_from INTEGER, quiet_to INTEGER, utc_offset INTEGER NOT NULL DEFAULT 0, "
+            "updated TEXT NOT NULL)",
+            "CREATE TABLE notices_sent (name TEXT NOT NULL, code TEXT NOT NULL, "
+            "version INTEGER NOT NULL, kind TEXT NOT NULL, at TEXT NOT NULL, "
+            "PRIMARY KEY (name, code, version))",
+            "CREATE INDEX notices_sent_by_time ON notices_sent (at)",
+        ),
+    ),
+    Migration(
+        9,
+        "mutes and blocks, reports to the admins, suspended names",
+        (
+            # Who mutes or blocks whom (`store.moderation`), the reports made to the
+            # admins, and the names suspended; times in seconds since the epoch.
+            "CREATE TABLE IF NOT EXISTS relations (name TEXT NOT NULL, other TEXT NOT NULL, "
+            "kind TEXT NOT NULL CHECK (kind IN ('mute', 'block')), at REAL NOT NULL, "
+            "PRIMARY KEY (name, other, kind))",
+            "CREATE INDEX IF NOT EXISTS relations_by_other ON relations (other)",
+            "CREATE TABLE IF NOT EXISTS reports (reporter TEXT NOT NULL, reported TEXT NOT NULL, "
+            "reason TEXT NOT NULL, at REAL NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS reports_by_pair ON reports (reporter, reported, at)",
+            # The games' ends by time, for the aborts counted per person and day.
+            "CREATE INDEX IF NOT EXISTS room_events_ended ON room_events (at) WHERE kind = 'ended'",
+            "CREATE TABLE IF NOT EXISTS suspensions (name TEXT PRIMARY KEY, "
+            "until REAL NOT NULL, reason TEXT NOT NULL, admin TEXT NOT NULL, "
+            "at REAL NOT NULL)",
+        ),
+    ),
+    Migration(
+        10,
+        "replies kept ready in days-per-move rooms (conditional moves), secret until played",
+        (  # `store.conditional`
+            "CREATE TABLE IF NOT EXISTS kept_replies (code TEXT NOT NULL, name TEXT NOT NULL, "
+            "named TEXT NOT NULL, reply TEXT NOT NULL, moves INTEGER NOT NULL, "
+            "at TEXT NOT NULL, PRIMARY KEY (code, name, named))",
+        ),
+    ),
+    Migration(
+        11,
+        "rated puzzles: the server's puzzles, the players' puzzle ratings and tries",
+        (  # `store.puzzle_book`
+            "CREATE TABLE IF NOT EXISTS puzzles (key TEXT PRIMARY KEY, game TEXT NOT NULL, "
+            "size INTEGER NOT NULL, data TEXT NOT NULL, value REAL NOT NULL, "
+            "deviation REAL NOT NULL, volatility REAL NOT NULL, source TEXT NOT NULL, "
+            "added TEXT NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS puzzles_by_rating ON puzzles (game, value)",
+            "CREATE TABLE IF NOT EXISTS puzzle_ratings (name TEXT NOT NULL, "
+            "game TEXT NOT NULL, value REAL NOT NULL, deviation REAL NOT NULL, "
+            "volatility REAL NOT NULL, "
+            "tries INTEGER NOT NULL, updated TEXT NOT NULL, PRIMARY KEY (name, game))",
+            "CREATE TABLE IF NOT EXISTS puzzle_tries (id INTEGER PRIMARY KEY, "
+            "name TEXT NOT NULL, key TEXT NOT NULL, game TEXT NOT NULL, won INTEGER NOT NULL, "
+            "value_before REAL NOT NULL, value_after REAL NOT NULL, at TEXT NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS puzzle_tries_by_name ON puzzle_tries (name, game)",
+            "CREATE TABLE IF NOT EXISTS puzzles_mined (code TEXT PRIMARY KEY, "
+            "found INTEGER NOT NULL, at TEXT NOT NULL)",
+        ),
+    ),
 )
 
 
@@ -183,5 +258,6 @@ def migrate(db: sqlite3.Connection) -> None:
             db.execute("ROLLBACK")
             raise
     (newest,) = db.execute("SELECT max(version) FROM schema_version").fetchone()
-    if newest > MIGRATIONS[-1].version:
-        raise NewerStore(NewerStore.message(newest, MIGRATIONS[-1].version))
+    known = max(migration.version for migration in MIGRATIONS)
+    if newest > known:
+        raise NewerStore(NewerStore.message(newest, known))

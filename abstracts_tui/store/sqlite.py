@@ -59,13 +59,14 @@ log = logging.getLogger(__name__)
 
 ROOM_COLUMNS = (
     "code, game, size, variant, komi, creator, joiner, rated, sgf, version, "
-    "created, updated, finished, result, winner, clock, open_challenge, recent"
+    "created, updated, finished, result, winner, clock, open_challenge, recent, "
+    "colour, rating_range"
 )
 
 
 INSERT_ROOM = (
     f"INSERT INTO rooms ({ROOM_COLUMNS}) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, ?, ?, ?)"
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, ?, ?, ?, ?, ?)"
 )
 """A new room at version 1 (or its last change's), unfinished (made and changed at the
 same time)."""
@@ -148,8 +149,10 @@ class SqliteStore:
         except NewerStore as error:
             self._close_all()
             raise StoreError(f"{path} cannot be used: {error}") from None
-        except StoreError:
+        except StoreError as error:
             self._close_all()
+            if not str(error).startswith(str(path)):  # a damaged row read at the start
+                raise StoreError(f"{path} cannot be used: {error}") from None
             raise
 
     def _close_reader(self) -> None:
@@ -546,6 +549,8 @@ def _values(room: RoomSave, moment: str) -> tuple[object, ...]:
         setup.clock,
         int(setup.open),
         recent_text(room.recent),
+        setup.colour,
+        setup.rating_range or None,
     )
 
 
@@ -591,6 +596,8 @@ def _stored_room(row: sqlite3.Row) -> StoredRoom:
             rated=bool(row["rated"]),
             clock=row["clock"],
             open=bool(row["open_challenge"]),
+            colour=row["colour"],
+            rating_range=row["rating_range"] or "",
         ),
         joiner=row["joiner"],
         sgf=row["sgf"],

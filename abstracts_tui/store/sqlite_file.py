@@ -166,7 +166,7 @@ def check(path: Path) -> str:
         version = examine_tables(db, path, full=True)
     finally:
         db.close()
-    newest = MIGRATIONS[-1].version
+    newest = max(migration.version for migration in MIGRATIONS)
     if version > newest:
         raise StoreError(f"{path} cannot be used: {NewerStore.message(version, newest)}")
     tables = f"its tables are at version {version}"

@@ -9,8 +9,8 @@ from typing import Any
 
 from textual.screen import Screen
 
+from ..play.sentences import choosing_words
 from ..play.turns import Ask
-from ..session import Phase
 from .computer import Kind
 from .dialogs.komi import KomiDialog
 from .dialogs.seats import Levels, SeatsDialog
@@ -40,9 +40,9 @@ class Asking:
             if host.searches.busy(Kind.TURN):
                 return
             assert request.level is not None
-            what = {Phase.KOMI: "komi", Phase.SIDE: "a side"}.get(session.phase, "its move")
+            choosing = choosing_words(request.name, request.level, session.phase)
             now = f"({host.key('play.cancel')}: decide now)"
-            host.say(f"{request.name} ({request.level}) is choosing {what}... {now}")
+            host.say(f"{choosing.removesuffix('.')}... {now}")
             host.searches.computer_turn(request.level)
         elif request.ask is Ask.KOMI:
             self.ask(KomiDialog(info, session.chooser), host.turns.set_komi)

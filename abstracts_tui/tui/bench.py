@@ -12,6 +12,10 @@ Prints:
   run, each a fresh Python process, taken alternately so load on the machine hits both:
   the wall time, and the process's CPU time, which other people's work on a shared
   machine sways less;
+- Textual's own floor for the first two, measured the same way in the same run: a bare
+  Textual app of 30 widgets (as many as the play screen), a bound key whose action does
+  nothing to its whole frame, and four bound keys pressed at once (as `:`, two characters
+  and Enter), each repainting one line of text;
 - with `--analysis S`: the playouts per second of the app's analysis of the 10x10 Pilo
   board (the panel redrawn four times a second meanwhile), next to those of the same
   search alone in the same process, taken alternately, S seconds each.
@@ -72,6 +76,49 @@ def key_to_frame(presses: int) -> tuple[float, float]:
 
     times = asyncio.run(measure())
     return statistics.mean(times) * 1e3, statistics.median(times) * 1e3
+
+
+def textual_floor(presses: int, moves: int) -> tuple[float, float]:
+    """(mean ms of CPU for a no-op key to its whole frame, mean ms for four keys that each
+    repaint a line), in a bare Textual app of 30 widgets: what Textual itself costs."""
+    from textual.app import App, ComposeResult
+    from textual.binding import Binding
+    from textual.widgets import Static
+
+    from .textual_internals import compose_frame
+
+    class Bare(App[None]):
+        BINDINGS = [Binding("x", "nothing"), Binding("colon,d,4,enter", "line")]
+
+        def compose(self) -> ComposeResult:
+            for number in range(29):
+                yield Static(f"line {number}")
+            self.last = Static("", id="last")
+            yield self.last
+
+        def action_nothing(self) -> None:
+            pass
+
+        def action_line(self) -> None:
+            self.lines = getattr(self, "lines", 0) + 1
+            self.last.update(f"line {self.lines}", layout=False)
+
+    async def measure() -> tuple[float, float]:
+        app = Bare()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            start = time.process_time()
+            for _ in range(presses):
+                await pilot.press("x")
+                compose_frame(app.screen)
+            key = (time.process_time() - start) / presses
+            start = time.process_time()
+            for _ in range(moves):
+                await pilot.press("colon", "d", "4", "enter")
+                await pilot.pause()
+            return key * 1e3, (time.process_time() - start) / moves * 1e3
+
+    return asyncio.run(measure())
 
 
 def typed_move(moves: int) -> float:
@@ -175,6 +222,12 @@ def main(argv: list[str] | None = None) -> None:
     print(f"key press to frame, 10x10 board: mean {mean:.2f} ms, median {median:.2f} ms CPU")
     typed = typed_move(args.moves)
     print(f"typed move (: move Enter), 80x24 Partitions: mean {typed:.1f} ms CPU")
+    key, keys = textual_floor(args.presses, args.moves)
+    print(
+        f"a bare Textual app of 30 widgets: a no-op key to its frame {key:.2f} ms "
+        f"(the app's cursor key {mean / key:.2f}x), four keys each repainting a line "
+        f"{keys:.1f} ms (the app's typed move {typed / keys:.2f}x), mean CPU"
+    )
     times = start_up(args.starts)
     bare_wall, bare_cpu = times["bare Textual app"]
     for name, (wall, cpu) in times.items():

@@ -18,10 +18,12 @@ from typing import Protocol
 
 from textual.app import App
 
-from ..commands import Abort, Command, Rematch, Takeback
+from ..commands import Abort, Command, Draw, Rematch, Takeback
 from ..play.offers import REMATCH_ACCEPTED, Act, RoomOffers, Step, sent_text
 from ..play.offers import sentence as sentence  # the rooms' screens say refusals so too
 from ..rooms.chat import Chat
+from ..rooms.claims import draw_words as claim_draw_words
+from ..rooms.draws import DRAW, draw_offer
 from ..rooms.events import (
     Ended,
     Event,
@@ -46,6 +48,7 @@ from ..rooms.terms import Offer, RoomTerms
 from ..rooms.told import rated_text, told
 from ..rules import RulesError
 from ..session import Session
+from .chat_mute import ChatMutes, Moderate
 from .dialogs.online import AbortDialog, OfferDialog, ResignDialog
 
 Send = Callable[[Command], Awaitable[None]]
@@ -99,6 +102,11 @@ class RoomSeat:
     terms: RoomTerms = field(default_factory=RoomTerms)
     """The room's terms beside its game (offers, rematch, keeper), kept up to date with it
     (`rooms.client.Shown.terms`)."""
+    replies: Callable[[tuple[str, ...]], Awaitable[tuple[str, ...]]] | None = None
+    """The answer to `if MOVE then REPLY`, `ifs`, `if clear` (`kept_ready`); None: none."""
+    moderate: Moderate | None = None
+    """The server's answer to `mute NAME`, `unmute NAME` (`/mute` in the chat line,
+    `chat_mute`); None: no muting here."""
 
 
 class OnlinePlay:
@@ -123,6 +131,11 @@ class OnlinePlay:
         """The offers this player was asked about already (one dialog for each)."""
         self.gone = False
         """Whether this screen went on to the rematch's room."""
+        self.mutes = ChatMutes(room.moderate) if room.moderate is not None else None
+        """Whom this person muted from the chat here (`/mute NAME`), hidden at once."""
+        self.end_text = ""
+        """The game's end as said when its words are the event's, not the record's (a
+        draw claimed: `Game over: bob left the game: ann claims a draw.`)."""
 
     @property
     def player(self) -> bool:
@@ -160,6 +173,18 @@ class OnlinePlay:
         """Refuse the other player's take-back request, or else their rematch."""
         self.do(self.offers.decline())
 
+    def draw(self) -> None:
+        """Accept the other player's draw offer if one stands; else offer a draw."""
+        self.do(self.offers.draw())
+
+    def claim(self) -> None:
+        """Claim the game from the other player, who left it."""
+        self.do(self.offers.claim())
+
+    def claim_draw(self) -> None:
+        """Claim a draw from the other player, who left a game that can end equal."""
+        self.do(self.offers.claim_draw())
+
     def do(self, step: Step) -> None:
         """What a key leads to now (`play.offers`): refused, sent, asked first (a dialog),
         or the other player's offer answered."""
@@ -195,7 +220,7 @@ class OnlinePlay:
         from .screens.chat import ChatScreen
 
         self.host.app.push_screen(
-            ChatScreen(self.code, self.chat, self.chat_send, player=self.player)
+            ChatScreen(self.code, self.chat, self.chat_send, player=self.player, mutes=self.mutes)
         )
 
     # -- offers ------------------------------------------------------------------------------
@@ -241,6 +266,20 @@ class OnlinePlay:
 
         self.host.app.push_screen(dialog, answered)
 
+    def ask_draw(self, waiting: Offer) -> None:
+        self.asked.add((DRAW, waiting))
+
+        def answered(accept: bool | None) -> None:
+            if accept is None:
+                self.host.say(f"{waiting.by} offers a draw: = accepts.")
+            elif draw_offer(self.session, self.terms) != waiting:
+                self.host.refuse("The draw offered is no longer open.")
+            else:
+                answer = Draw.ACCEPT if accept else Draw.DECLINE
+                self.dispatch(Draw(answer), sent_text("answer"))
+
+        self.host.app.push_screen(OfferDialog.draw(waiting.by), answered)
+
     def heard(self, event: Event) -> None:
         """What the screen says and asks of one of the room's events (its game has the
         change already): the others' offers, answers and rematch, and the game's end."""
@@ -252,10 +291,14 @@ class OnlinePlay:
                 self.host.say(f"Time is up. {session.turn_text()}.")
             case Ended(how=Ended.ABORTED, by=None):  # a first move not made in time
                 self.host.say(event.result)
+            case Ended(how=Ended.CLAIMED, winner=None, by=str(by)):  # a draw claimed
+                self.end_text = f"Game over: {claim_draw_words(session, by)}."
+                self.host.say(self.end_text)
             case Ended():
                 self.host.say(f"Game over: {session.turn_text()}.")
             case Rated():
-                self.host.say(f"Game over: {session.turn_text()}. {rated_text(event)}")
+                over = self.end_text or f"Game over: {session.turn_text()}."
+                self.host.say(f"{over} {rated_text(event)}")
             case RematchMade(room=room):  # watchers are taken along, to watch it
                 if not self.player:
                     for line in told(event, user, session.people):
@@ -264,10 +307,13 @@ class OnlinePlay:
                     self.gone = True
                     self.room.go_to(room)
             case OfferMade(kind, by) if by != user and self.player:
-                waiting = offer(session, self.terms, kind)
+                terms = self.terms
+                waiting = (
+                    draw_offer(session, terms) if kind == DRAW else offer(session, terms, kind)
+                )
                 if waiting is not None and (kind, waiting) not in self.asked:
-                    ask = self.answer_takeback if kind == TAKEBACK else self.ask_rematch
-                    ask(waiting)
+                    asks = {TAKEBACK: self.answer_takeback, DRAW: self.ask_draw}
+                    asks.get(kind, self.ask_rematch)(waiting)
             case RematchMade() | OfferMade() | OfferDeclined() | TakenBack():
                 if getattr(event, "by", None) != user:  # one's own: said once committed
                     for line in told(event, user, session.people):

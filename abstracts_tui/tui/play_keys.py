@@ -41,6 +41,9 @@ ROOM_ACTIONS = {
     "room('resign')",
     "room('rematch')",
     "room('chat')",
+    "room('draw')",
+    "room('claim')",
+    "room('claim_draw')",
 }
 """Actions of a room's online play (`room_keys.RoomKeys`): on keys of actions a room has
 not (undo, analysis, redo, a comment)."""
@@ -49,6 +52,7 @@ ROOM_WHEN = {
     "room('abort')": "a player, before each side has moved",
     "room('resign')": "a player, once each side has moved",
     "room('rematch')": "a player, once the game is over",
+    "room('draw')": "a player, in a game that can end equal, until it is over",
 }
 """When a room's key works, as the help says it of a key that does not work now."""
 MOVE_ACTIONS = {"move_line", "pass_turn"}
@@ -158,6 +162,9 @@ BINDINGS: list[BindingType] = [
     Binding("x", "room('resign')", "Resign", id="room.resign"),
     Binding("r", "room('rematch')", "Rematch", id="room.rematch"),
     Binding("semicolon", "room('chat')", "Chat", id="room.chat", key_display=";"),
+    Binding("equals_sign", "room('draw')", "Draw", id="room.draw", key_display="="),
+    Binding("W", "room('claim')", "Claim win", id="room.claim"),
+    Binding("D", "room('claim_draw')", "Claim draw", id="room.claim_draw"),
 ]
 
 

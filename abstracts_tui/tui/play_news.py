@@ -6,42 +6,39 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..play.sentences import komi_words, played_words, side_words, time_up_words
 from ..rooms.events import Event, KomiSet, MovePlayed, SideChosen, Stamped, Swapped
 from ..rooms.play import kept_again_text, not_kept_text
-from ..rules import format_number
 from ..session import Change, Changed, Phase, Session
 from .keymaps import key_of
 from .play_host import PlayHost
 
 
 def move_news(
-    session: Session, changed: Changed, *, analysing: bool, thought: float | None, kept: str
+    session: Session,
+    changed: Changed,
+    *,
+    analysing: bool,
+    thought: float | None,
+    kept: str,
+    words: str | None = None,
 ) -> str:
-    """`Ann played c3. Orange to move (Bob).`, for every screen showing the game;
-    `thought`: how long the computer thought over the move if it played it; `kept`:
-    where a game that ends so is kept."""
+    """The move said as line mode says it, and whose turn it is now: `Blue (Ann) plays
+    c3. Orange to move (Bob).`, for every screen showing the game; `thought`: how long
+    the computer thought over the move if it played it; `kept`: where a game that ends so
+    is kept; `words`: the move's sentence where it is already said (a room's event)."""
     game = session.game
-    move = changed.move or session.node.move or ""
-    who = changed.by or "The computer"
-    if analysing and changed.mover is not None:
-        # A variation: whoever sits here moves for either side, the computer's too.
-        who = game.colour_name(changed.mover).capitalize()
-        if move == "swap":
-            return f"{who} swapped. {session.turn_text()}."
-    took = ""
-    if thought is not None:  # the computer's, as its search took
-        took = f" in {thought:.1f} s" if thought >= 0.1 else " in under 0.1 s"
-    if move == "swap":
-        # The swapper takes over the first colour and its position.
-        played = f"{who} swapped{took}: {who} now plays {game.colour_name(0).capitalize()}"
-    else:
-        played = f"{who} played {move}{took}"
+    if words is None:
+        name = changed.move or session.node.move or ""
+        # In a variation whoever sits here moves for either side: the colour alone.
+        person = None if analysing and changed.mover is not None else changed.by
+        words = played_words(session, name, changed.mover, person, thought)
     if game.is_over():
         outcome = game.outcome()
         assert outcome is not None
-        ended = f"{played}. Game over. {session.turn_text()}: {outcome.reason}"
+        ended = f"{words} Game over. {session.turn_text()}: {outcome.reason}"
         return f"{ended.rstrip('.')}.{kept}" if kept else ended
-    return f"{played}. {session.turn_text()}."
+    return f"{words} {session.turn_text()}."
 
 
 def computer_moved(session: Session, changed: Changed) -> bool:
@@ -50,27 +47,28 @@ def computer_moved(session: Session, changed: Changed) -> bool:
 
 
 def phase_news(session: Session, changed: Changed) -> str:
-    """`Ann set komi to 4.`, `Bob takes Orange. Blue to move (Ann).`"""
+    """`Ann sets komi to 4.`, `Bob takes Orange. Blue to move (Ann).`"""
     game = session.game
     if session.phase is Phase.SIDE:
-        komi = format_number(game.options.komi)
-        return f"{changed.by or session.people[0]} set komi to {komi}."
+        return komi_words(changed.by or session.people[0], game.options.komi)
     if session.phase is Phase.PLAY and changed.by is not None:
-        colour = game.colour_name(0 if session.person(0) == changed.by else 1)
-        return f"{changed.by} takes {colour.capitalize()}. {session.turn_text()}."
+        side = side_words(changed.by, game, 0 if session.person(0) == changed.by else 1)
+        return f"{side} {session.turn_text()}."
     return ""
 
 
-def room_event_news(session: Session, event: Event, moved: Callable[[Changed], str]) -> str | None:
-    """A room's move, komi or side in the screen's words (a move's by `moved`); None for
-    the room's other events, which online play says."""
+def room_event_news(
+    session: Session, event: Event, moved: Callable[[Changed, str], str]
+) -> str | None:
+    """A room's move, komi or side in the screen's words (a move's by `moved`, with the
+    event's sentence); None for the room's other events, which online play says."""
     match event:
-        case MovePlayed(by=by, colour=colour, move=move):
-            return moved(Changed(Change.MOVE, colour, by, move))
-        case Swapped(by=by):
-            return moved(Changed(Change.MOVE, None, by, "swap"))
+        case MovePlayed(by=by, colour=colour, move=move, words=words):
+            return moved(Changed(Change.MOVE, colour, by, move), words)
+        case Swapped(by=by, words=words):
+            return moved(Changed(Change.MOVE, None, by, "swap"), words)
         case KomiSet(by=by, komi=komi):
-            return f"{by} set komi to {format_number(komi)}."
+            return komi_words(by, komi)
         case SideChosen(by=by, colour_name=colour):
             return f"{by} takes {colour}. {session.turn_text()}."
     return None
@@ -112,18 +110,24 @@ class News:
         if changed.change is Change.PHASE:
             return phase_news(host.session, changed)
         if changed.change is Change.FLAG:
-            return f"Time is up. {host.session.turn_text()}.{self.kept()}"
+            return f"{time_up_words(host.session)}{self.kept()}"
         return None
 
-    def move(self, changed: Changed) -> str:
-        """`Ann played c3. Orange to move (Bob).`, the computer's with its time."""
+    def move(self, changed: Changed, words: str | None = None) -> str:
+        """`Blue (Ann) plays c3. Orange to move (Bob).`, the computer's with its time
+        (`words`: the move's sentence, where a room's event says it)."""
         host = self.host
         thought = host.thought if computer_moved(host.session, changed) else None
         if thought is not None:
             host.thought = None
         kept = self.kept() if host.game.is_over() else ""
         return move_news(
-            host.session, changed, analysing=host.analysing, thought=thought, kept=kept
+            host.session,
+            changed,
+            analysing=host.analysing,
+            thought=thought,
+            kept=kept,
+            words=words,
         )
 
     def kept(self) -> str:

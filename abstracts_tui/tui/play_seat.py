@@ -10,6 +10,7 @@ from typing import Protocol
 from textual.validation import ValidationResult, Validator
 
 from ..play.turns import Send
+from ..rooms.conditional import is_reply_line
 from ..rules import RulesError
 from ..session import Session
 from .online import RoomSeat
@@ -57,6 +58,8 @@ class MoveText(Validator):
 
     def validate(self, value: str) -> ValidationResult:
         game = self.session.game
+        if is_reply_line(value):  # a reply kept ready: the room checks it (`kept_ready`)
+            return self.success()
         if not value.strip():
             return self.failure("type a move, e.g. c3")
         try:

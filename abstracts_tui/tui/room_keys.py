@@ -9,9 +9,11 @@ from typing import Protocol
 from textual.widgets import Static
 
 from ..rooms.chat import ChatLine
+from ..rooms.draws import can_end_equal
 from ..rooms.play import both_moved
 from .online import OnlinePlay
 from .play_layout import Layout
+from .play_seat import Seat
 from .widgets.chat_panel import ChatPanel, status_text
 
 
@@ -19,6 +21,7 @@ class RoomHost(Protocol):
     """The play screen, as a room's keys see it."""
 
     online: OnlinePlay | None
+    seat: Seat
     chat: ChatPanel | None
     status: Static
     fitting: Layout
@@ -60,6 +63,15 @@ class RoomKeys:
             return False
         if what == "takeback":
             return True
+        if what == "draw":
+            return can_end_equal(session.game)
+        if what == "claim":  # once the other player is known to be gone
+            presence = self.host.seat.presence
+            return presence is not None and online.offers.may_claim(presence.people())
+        if what == "claim_draw":  # the same, where the game can end equal
+            presence = self.host.seat.presence
+            people = presence.people() if presence is not None else None
+            return people is not None and online.offers.may_claim(people, draw=True)
         return both_moved(session) == (what == "resign")
 
     def press(self, what: str) -> None:
@@ -72,7 +84,8 @@ class RoomKeys:
             chat.query_one("#chat-input").focus()
             return
         actions = {"takeback": online.takeback, "resign": online.resign, "abort": online.abort}
-        actions.update(rematch=online.rematch, chat=online.open_chat)
+        actions.update(rematch=online.rematch, chat=online.open_chat, draw=online.draw)
+        actions.update(claim=online.claim, claim_draw=online.claim_draw)
         actions[what]()
 
     def told(self, text: str, refused: bool) -> None:
@@ -94,6 +107,8 @@ class RoomKeys:
         if host.fitting.panel_shown or online is None or line.by == online.user:
             return
         if line.watcher and chat is not None and chat.watchers_hidden:
+            return
+        if online.mutes is not None and online.mutes.hides(line.by):
             return
         width = host.status.content_region.width
         host.say(status_text(line, width, f"{host.key('room.chat')} opens the chat"))

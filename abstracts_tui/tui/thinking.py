@@ -1,20 +1,21 @@
 """The play screen's searches as it shows them: the computer's turns, hints and the
 continuous analysis, their figures redrawn as they go, their results taken when they end
-(the searches themselves are `computer.py`'s)."""
+(the searches themselves are the play model's, `play/searching.py`, run as `computer.py`
+says)."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from textual.timer import Timer
 
 from ..chances import Hint
 from ..engine.calibration import shown_winrate
+from ..play.searching import Job, Kind, analysis_budget
+from ..play.sentences import LOOKING, NO_HINT, hint_sentence
 from ..rules import PASS, SWAP
 from ..session import Phase
-from .analysis_view import hint_text, shown_candidates
-from .computer import HINT_BUDGET, Job, Kind, analysis_budget
+from .analysis_view import shown_candidates
 from .play_host import PlayHost
 
 EVALUATED_AFTER = 300
@@ -87,7 +88,7 @@ class Thinking:
         host = self.host
         if job.kind is Kind.TURN:
             if host.session.phase is Phase.PLAY:
-                host.thought = time.monotonic() - job.started  # said with the move
+                host.thought = job.thought  # said with the move
             host.turns.decided(result)
         elif job.kind is Kind.HINT:
             self.show_hint(result)
@@ -102,7 +103,7 @@ class Thinking:
         if self.host.game.is_over():
             searches.cancel(Kind.ANALYSIS)
         else:
-            searches.analyse(analysis_budget(), Kind.ANALYSIS)
+            searches.analyse(Kind.ANALYSIS, analysis_budget())
 
     def mode_changed(self, analysing: bool) -> None:
         """Analysis started (`analysing`) or ended: the searches of the other mode stop,
@@ -119,10 +120,10 @@ class Thinking:
     def ask_hint(self) -> None:
         host = self.host
         if host.session.over:
-            host.say("The game is over: there is no move to suggest.")
+            host.say(NO_HINT)
             return
-        host.say("Looking for a good move...")
-        host.searches.analyse(HINT_BUDGET, Kind.HINT)
+        host.say(LOOKING)
+        host.searches.analyse(Kind.HINT)
 
     def show_hint(self, found: list[Hint]) -> None:
         if not found:
@@ -137,6 +138,6 @@ class Thinking:
         host.board.cursor = host.board.cursor if cell is None else cell
         # A pass or a swap has no cell for Enter to act on: its own key plays it.
         play = host.key({PASS: "play.pass", SWAP: "play.pie_swap"}.get(hint.move, "board.activate"))
-        host.say(f"{hint_text(host.game, hint).replace(chr(10), '; ')}; {play} plays it.")
+        host.say(f"{hint_sentence(host.game, hint)} {play} plays it.")
         host.draw_board()
         host.draw_analysis()

@@ -4,6 +4,7 @@ typed, in the rules' own words (the same sentence as a click on the cell)."""
 
 from __future__ import annotations
 
+from ..rooms.conditional import is_reply_line
 from ..rules import Game, RulesError
 
 NAMED_MOVES = 4
@@ -13,6 +14,8 @@ NAMED_MOVES = 4
 def typed_check(game: Game, text: str) -> str:
     """One sentence on `text` as a move in `game` now."""
     typed = text.strip().lower()
+    if is_reply_line(typed):
+        return "if MOVE then REPLY keeps your reply ready (days per move); Enter sends it."
     if not typed:
         example = "c3, c3-f6" if game.info.captures else "c3"
         return f"Type a move, e.g. {example} (Enter plays it, Esc closes the line)."

@@ -83,11 +83,12 @@ def test_only_the_extras_modules_need_them(without_extras: dict[str, str]) -> No
         stdin=subprocess.DEVNULL,
     )
     assert done.returncode == 0, done.stderr
-    # The PostgreSQL store and the live rooms on it, and the web server's six
+    # The PostgreSQL store and the live rooms on it, and the web server's seven
     # modules: nothing else of the package needs an extra.
     assert sorted(done.stdout.split("\n")[:-1]) == [
         "abstracts_tui.server.web.guard aiohttp",
         "abstracts_tui.server.web.internals textual_serve",
+        "abstracts_tui.server.web.links aiohttp",
         "abstracts_tui.server.web.page_session aiohttp",
         "abstracts_tui.server.web.room_page aiohttp",
         "abstracts_tui.server.web.rooms aiohttp",

@@ -165,8 +165,8 @@ def thinking(moves: list[str], seconds: float) -> Reach:
                 lambda screen: (
                     "Thinking" in screen
                     or "choosing its move" in screen
-                    or "Computer played" in screen
-                    or "Computer swapped" in screen
+                    or "(Computer) plays" in screen
+                    or "(Computer) swaps" in screen
                 )
             )
             if "Thinking" in screen or "choosing its move" in screen:

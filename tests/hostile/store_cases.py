@@ -549,12 +549,12 @@ def database_outages(folder: Path, outages: int, seconds: float) -> Report:
                             await client.wait_gone(lost(other), timeout=15)
                         if number == 0:  # a move each way across the processes
                             ann.send(ENTER)  # d5
-                            await bob.wait_for("ann played d5", "Pie rule", timeout=15)
+                            await bob.wait_for("(ann) plays d5", "Pie rule", timeout=15)
                         elif number == 1:
                             bob.send("p")
                             await bob.wait_gone("Pie rule")
                             bob.send(RIGHT + ENTER)  # e5
-                            await ann.wait_for("bob played e5", timeout=15)
+                            await ann.wait_for("(bob) plays e5", timeout=15)
                         await asyncio.sleep(1.5)
                         for client, other in players:
                             if lost(other) in client.text():

@@ -277,7 +277,7 @@ def bob_joins_and_sees_a_move(
         terminal.wait_for("Blue to move (ann)")
         assert len(session_processes(server.process.pid)) == processes
         terminal.keys("Enter")  # d5, from ann's app to bob's
-        second.wait_for("ann played d5")
+        second.wait_for("(ann) plays d5")
         second.keys("C-q")
         second.wait_for("SSH-EXIT=0")
 
@@ -357,6 +357,63 @@ def passwords(product: Product, user: dict[str, str], tmp_path: Path) -> None:
     finally:
         log = server.stop()
     assert "Traceback" not in log
+
+
+@needs_ssh
+@check("abstracts-tui serve --admin NAME ...", quick=True)
+def serve_with_an_admin(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    server = Server(product, user, "--data", str(tmp_path / "server"), "--admin", "root")
+    try:
+        reported = server.ssh("ann", "report", "bob", "spam in chat")
+        assert reported.stdout == "bob is reported to the server's admins. Thank you.\n"
+        assert server.ssh("ann", "reports").returncode == 1  # not an admin
+        listed = server.ssh("root", "reports")
+        assert listed.returncode == 0, listed.stderr
+        assert listed.stdout.splitlines()[1].endswith("\tann\tbob\tspam in chat")
+        assert server.ssh("root", "suspend", "bob", "1", "spam").returncode == 0
+        refused = server.ssh("bob", "games")
+        assert refused.returncode == 1 and "bob is suspended until " in refused.stdout
+    finally:
+        log = server.stop()
+    assert "Traceback" not in log
+
+
+@needs_ssh
+@check(
+    "abstracts-tui serve --smtp HOST:PORT [--smtp-from ADDRESS] [--smtp-user NAME] "
+    "[--notify-private] ...",
+    quick=True,
+)
+def serve_with_mail(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    from aiosmtpd.controller import Controller
+    from aiosmtpd.handlers import Sink
+
+    mail = Controller(Sink(), hostname="127.0.0.1", port=free_port())
+    mail.start()
+    try:
+        smtp = ["--smtp", f"127.0.0.1:{mail.port}"]
+        refused = subprocess.run(
+            [product.command, "serve", *smtp, "--smtp-user", "games"],
+            env={k: v for k, v in user.items() if k != "ABSTRACTS_TUI_SMTP_PASSWORD"},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert refused.returncode == 2
+        assert "give the password in the variable ABSTRACTS_TUI_SMTP_PASSWORD" in refused.stderr
+        data = ["--data", str(tmp_path / "server")]
+        server = Server(product, user, *data, *smtp, "--smtp-from", "games@example.org")
+        try:
+            said = server.ssh("ann", "notify", "mailto:ann@example.org")
+            assert said.stdout == (
+                "Notices go to mailto:ann@example.org: your move in a game you are not "
+                "connected to, a challenge of yours accepted, a game's end.\n"
+            )
+        finally:
+            log = server.stop()
+        assert "Traceback" not in log
+    finally:
+        mail.stop()
 
 
 @check("abstracts-tui serve --check [--data DIR]", quick=True)
@@ -442,6 +499,25 @@ def puzzles_play(product: Product, user: dict[str, str], tmp_path: Path) -> None
     done = product.run(*args, env=user, stdin="show\nshow\nshow\nshow\nquit\n")
     assert done.returncode == 0, done.stderr
     assert "Puzzle 1 of " in done.stdout and "to play and win" in done.stdout, done.stdout
+
+
+@check(
+    "abstracts-tui puzzles mine [--data DIR] [--database URL] [--seconds S] [--games N]",
+    quick=True,
+)
+def puzzles_mine(product: Product, user: dict[str, str], tmp_path: Path) -> None:
+    """A folder without a server's store is refused; a store without finished games has
+    nothing to mine (tests/puzzles/test_archive_mining.py mines a game)."""
+    data = tmp_path / "server"
+    refused = product.run("puzzles", "mine", "--data", str(data), env=user)
+    assert refused.returncode == 2 and "There is no server store in" in refused.stderr
+    from abstracts_tui.store import SqliteStore
+
+    data.mkdir()
+    SqliteStore(data / "server.db").close()
+    done = product.run("puzzles", "mine", "--data", str(data), env=user)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "0 finished games looked at, 0 mined, 0 new puzzles kept.\n"
 
 
 # -- the benches ---------------------------------------------------------------------

@@ -171,7 +171,8 @@ def test_the_computer_moves_and_a_hint_and_an_analysis_are_sentences(tmp_path: P
         home=tmp_path,
         env={"ABSTRACTS_TUI_PLAYOUTS": "300", "ABSTRACTS_TUI_SEED": "4"},
     )
-    term.wait_for("Computer is thinking.")
+    choosing = term.wait_for("Computer (")  # its level, then what it chooses
+    assert choosing.endswith(") is choosing its move."), choosing
     said = term.wait_for("Black (Computer) plays")
     assert said.endswith(".")
     term.wait_for("White to move (Player 2).")
@@ -304,7 +305,7 @@ def test_rules_is_a_command_also_at_the_komi_and_side_questions(tmp_path: Path) 
     aim = "Aim: own more points than your opponent when the game ends."
     assert lines.count(aim) == 2, lines  # at the komi question and at the side question
     assert not [line for line in lines if line.startswith("Not set")], lines
-    assert "Komi 0.5." in lines
+    assert "Player 1 sets komi to 0.5." in lines
     assert "Player 2 takes Vertical." in lines
     # Each paragraph of the rules is one line, as the rules screen has them.
     turn = next(line for line in lines if line.startswith("Turn: "))

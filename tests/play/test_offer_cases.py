@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from abstracts_tui.commands import Command, Play, Rematch, Resign, Takeback
+from abstracts_tui.commands import ChooseSide, Command, Draw, Play, Rematch, Resign, Takeback
 from abstracts_tui.crossing import on_thread, run_in
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.lines.room import LineRoom
@@ -31,7 +31,7 @@ from abstracts_tui.rooms.holder import Holder, new_holder
 from abstracts_tui.rooms.play import done_text
 from abstracts_tui.rooms.rooms import Rooms
 from abstracts_tui.server.room_desk import thread_client
-from abstracts_tui.session import Session
+from abstracts_tui.session import Phase, Session
 from abstracts_tui.store import SqliteStore
 from abstracts_tui.store.live_sqlite import LiveSqlite
 from abstracts_tui.tui.app import AbstractsApp
@@ -45,6 +45,8 @@ from tests.tui.room_events import LocalRoom
 from tests.tui.waiting import until as until_shown
 
 SETUP = Setup("pilo", 8, first="ann", second="bob")
+LINAGE = Setup("linage", 5, komi=0, first="ann", second="bob")
+"""A game that can end equal (a whole-number komi): bob takes the second colour first."""
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,7 @@ class Case:
     """Moves played first, ann's first."""
     steps: tuple[str | Command, ...]
     """A word typed at the screen (`takeback`, `decline`, `rematch`, `resign`, `abort`,
-    `yes`, `no`), or a command from ann's connection."""
+    `claim draw`, `yes`, `no`), or a command from ann's connection."""
     said: tuple[str, ...]
     """Sentences said at the screen in this order (others may come between them)."""
     left: int
@@ -166,6 +168,66 @@ CASES = (
         rematch=True,
     ),
     Case(
+        "a draw offered in a game that can end equal",
+        2,
+        ("draw",),
+        (
+            "Sent: draw offer, waiting for the server.",
+            "Draw offered: waiting for ann's answer.",
+        ),
+        2,
+        setup=LINAGE,
+    ),
+    Case(
+        "no draw in a game that cannot end equal",
+        2,
+        ("draw",),
+        ("This game cannot end equal, so there is no draw to offer.",),
+        2,
+    ),
+    Case(
+        "the other player's draw accepted: the game ends drawn",
+        2,
+        (Draw(Draw.OFFER), "draw"),
+        ("Sent: answer, waiting for the server.", "Draw agreed"),
+        2,
+        "draw",
+        setup=LINAGE,
+    ),
+    Case(
+        "the other player's draw declined",
+        2,
+        (Draw(Draw.OFFER), "decline"),
+        ("Sent: answer, waiting for the server.", "Draw declined: play on."),
+        2,
+        setup=LINAGE,
+    ),
+    Case(
+        "a watcher cannot offer a draw",
+        2,
+        ("draw",),
+        ("Only the players can do that; watchers can chat.",),
+        2,
+        user="carl",
+        setup=LINAGE,
+    ),
+    Case(
+        "no draw claimed in a game that cannot end equal",
+        2,
+        ("claim draw",),
+        ("This game cannot end equal, so there is no draw to claim.",),
+        2,
+    ),
+    Case(
+        "a watcher cannot claim a draw",
+        2,
+        ("claim draw",),
+        ("Only the players can do that; watchers can chat.",),
+        2,
+        user="carl",
+        setup=LINAGE,
+    ),
+    Case(
         "a watcher cannot ask to take back",
         2,
         ("takeback",),
@@ -195,6 +257,13 @@ def a_move(session: Session) -> str:
     return game.move_name(game.legal_moves()[0])
 
 
+def begun(session: Session) -> Session:
+    """The session, with bob's side taken where komi was agreed (ann moves first)."""
+    if session.phase is Phase.SIDE:
+        session.choose_side(1)
+    return session
+
+
 def played(session: Session, moves: int) -> None:
     for _ in range(moves):
         session.play(a_move(session))
@@ -205,7 +274,7 @@ def played(session: Session, moves: int) -> None:
 
 def run_model(case: Case) -> tuple[Session, list[str], list[str]]:
     """The steps on the model, each command given to the room at once."""
-    session = Session.start(SETUP)
+    session = begun(Session.start(case.setup))
     played(session, case.moves)
     room = LocalRoom(session)
     offers = RoomOffers(session, room.terms, case.user, rated=True)
@@ -227,7 +296,7 @@ def run_model(case: Case) -> tuple[Session, list[str], list[str]]:
             if step == "yes":
                 send(asked.command)
             continue
-        found = getattr(offers, step)()
+        found = getattr(offers, step.replace(" ", "_"))()  # `claim draw`: claim_draw
         if found.act is Act.CONFIRM:
             asked = found
         elif found.act is Act.REMATCH:
@@ -250,7 +319,7 @@ def run_app(case: Case, data: Path) -> tuple[Session, list[str], list[str]]:
     applied in this process (no store between); a word is the room's key, or an answer
     in the dialog it opens."""
     app = build_app(data=data, settings=Settings())
-    session = Session.start(SETUP)
+    session = begun(Session.start(case.setup))
     played(session, case.moves)
     room = LocalRoom(session)
     said: list[str] = []
@@ -320,7 +389,7 @@ async def app_step(
         assert screen.online is not None
         screen.online.decline()
     else:
-        screen.room_keys.press(step)
+        screen.room_keys.press(step.replace(" ", "_"))
     await pilot.pause()
     await app.workers.wait_for_complete()
     await pilot.pause()
@@ -355,6 +424,8 @@ def run_lines(case: Case, data: Path) -> tuple[Session, list[str], list[str]]:
         async def session() -> None:
             client.connect(lambda code, text, ring: None)
             await client.enter(room.code, watch=case.user != "bob")
+            if room.session.phase is Phase.SIDE:
+                await run_in(loop, as_(bob, ChooseSide(1)))
             for number in range(case.moves):
                 move = Play(a_move(room.session))
                 await run_in(loop, as_(bob if number % 2 else ann, move))

@@ -150,7 +150,7 @@ def test_a_session_whose_process_dies_ends_and_the_others_play_on(start_server) 
         assert carl.chan is not None and carl.chan.get_exit_status() == 1
         # ann and bob play on.
         ann.send(ENTER)
-        await bob.wait_for("ann played d5")
+        await bob.wait_for("(ann) plays d5")
         for conn in (ann_conn, bob_conn, carl_conn):
             conn.close()
 
@@ -222,7 +222,7 @@ def test_a_message_the_server_does_not_expect_ends_only_that_session(start_serve
             others.append(conn)
         assert set(session_processes(server.process.pid)) == players
         ann.send(ENTER)
-        await bob.wait_for("ann played d5")
+        await bob.wait_for("(ann) plays d5")
         for conn in (ann_conn, bob_conn, *others):
             conn.close()
 

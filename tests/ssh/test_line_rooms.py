@@ -88,7 +88,7 @@ def test_a_line_mode_player_against_a_full_screen_one_with_a_line_mode_watcher(
         assert await heard(bob, "Sent: c3") == "Sent: c3, waiting for the server."
         assert await heard(bob, "Orange (bob)") == "Orange (bob) plays c3."
         assert await heard(bob, "Blue to move") == "Blue to move (ann)."
-        await ann.wait_for("bob played c3")
+        await ann.wait_for("(bob) plays c3")
         # Not his turn: refused with one sentence, nothing sent.
         bob.send("e5")
         assert await heard(bob, "Not played") == "Not played: it is ann's turn."

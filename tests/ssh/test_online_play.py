@@ -64,16 +64,20 @@ def test_an_open_challenge_played_chatted_resigned_and_played_again(
             await wait_for(bob, "Blue to move (ann)")
             await ann.wait_for("Blue to move (ann)", "nobody watching")
             ann.send(ENTER)  # d5
-            await wait_for(bob, "ann played d5")
+            await wait_for(bob, "(ann) plays d5")
             bob.keys(":", "c3", "Enter")
-            await ann.wait_for("bob played c3")
+            await ann.wait_for("(bob) plays c3")
             # Chat: shown literally to the other player; a watcher is counted and marked.
             bob.keys(SEMICOLON)
             bob.type("hi [b]ann[/b]", "Enter")
             await ann.wait_for("bob: hi [b]ann[/b]")
             carol_conn, carol = await connect(server.port, "carol", command=f"watch {code}")
             await ann.wait_for("1 watching")
-            carol.send(";go on" + ENTER)
+            await carol.wait_for("n Lobby", "Blue to move (ann)")  # her room's screen
+            carol.send(";")
+            # The chat's field has the keys once the key bar leaves out those it takes.
+            await carol.wait_gone("n Lobby")
+            carol.send("go on" + ENTER)
             await ann.wait_for("carol (watching): go on")
             await wait_for(bob, "carol (watching): go on")
             bob.keys("Escape")  # back to the board (the footer has the game's keys again)
@@ -123,9 +127,9 @@ def test_two_processes_chat_take_back_and_resign(start_server, database_url: str
         await ann.wait_for("Blue to move (ann)")
         await bob.wait_for("Blue to move (ann)")
         ann.send(ENTER)  # d5
-        await bob.wait_for("ann played d5")
+        await bob.wait_for("(ann) plays d5")
         bob.send(":c3" + ENTER)
-        await ann.wait_for("bob played c3")
+        await ann.wait_for("(bob) plays c3")
         bob.send(";from the other process" + ENTER)
         await ann.wait_for("bob: from the other process")
         bob.send("\x1b")  # back to the board (the footer has the game's keys again)
@@ -136,7 +140,7 @@ def test_two_processes_chat_take_back_and_resign(start_server, database_url: str
         await bob.wait_for("ann accepted the take-back. Orange to move (bob).")
         await ann.wait_for("Taken back. Orange to move (bob).")
         bob.send(":c3" + ENTER)
-        await ann.wait_for("bob played c3")
+        await ann.wait_for("(bob) plays c3")
         bob.send("x")
         await bob.wait_for("Resign this game? ann wins.")
         bob.send("y")
@@ -185,9 +189,9 @@ def test_a_player_elsewhere_is_told_of_the_resignation(start_server) -> None:
         bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
         await ann.wait_for("Blue to move (ann)")
         ann.send(ENTER)  # d5
-        await bob.wait_for("ann played d5")
+        await bob.wait_for("(ann) plays d5")
         bob.send(":c3" + ENTER)
-        await ann.wait_for("bob played c3")
+        await ann.wait_for("(bob) plays c3")
         bob.send("n")  # to the lobby: the game goes on without this screen
         await bob.wait_for("you are bob", code)
         ann.send("x")
@@ -220,7 +224,7 @@ def test_a_player_back_from_the_lobby_is_told_the_resignation_and_the_rating_cha
         bob_conn, bob = await connect(server.port, "bob", command=f"join {code}")
         await bob.wait_for("Blue to move (ann)")
         ann.send("d5")
-        await bob.wait_for("ann played d5")
+        await bob.wait_for("(ann) plays d5")
         bob.send(":c3" + ENTER)
         await asyncio.to_thread(ann.wait_for, "Orange (bob) plays c3")
         bob.send("n")  # to the lobby mid-game: the game goes on without this screen

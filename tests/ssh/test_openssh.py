@@ -79,9 +79,9 @@ def test_openssh_in_a_small_window_plays_in_the_compact_view(start_server) -> No
             assert " 8 " in screen and " 1 " in screen, screen  # the rows from 8 down to 1
             window.keys("Right", "Enter")  # e5
             await wait_for(window, "Blue to move · last e5")
-            await ann.wait_for("bob played e5")
+            await ann.wait_for("(bob) plays e5")
             window.resize(100, 30)
-            await wait_for(window, "Score now", "bob played e5")
+            await wait_for(window, "Score now", "(bob) plays e5")
         finally:
             window.close()
             ann_conn.close()

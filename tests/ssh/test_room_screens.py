@@ -35,7 +35,7 @@ def test_every_screen_tells_the_last_move_and_a_dropped_connection(start_server)
         bob.send(CURSOR_RIGHT + ENTER)  # e5
         # Ann's own status line is not left at her move: every screen tells Bob's.
         for client in (ann, bob, dan):
-            await client.wait_for("bob played e5. Blue to move (ann).")
+            await client.wait_for("Orange (bob) plays e5. Blue to move (ann).")
 
         bob_conn.abort()  # bob's connection drops
         for client in (ann, dan):

@@ -75,9 +75,11 @@ def test_two_players_and_a_watcher_see_each_move(start_server) -> None:
         footer = (await carl.wait_for("? Help")).splitlines()
         assert not [line for line in footer if "^s" in line or "Undo" in line or "Hint" in line]
 
-        # Bob may not move for Ann.
+        # Bob may not move for Ann: his move is held as a premove, and Esc clears it.
         bob.send(ENTER)
-        await bob.wait_for("it is ann's turn")
+        await bob.wait_for("Premove: d5 (played when your turn comes; Esc clears it).")
+        bob.send("\x1b")  # Esc alone
+        await bob.wait_for("Premove cleared.")
 
         # Ann moves the cursor one right of d5 and places: all three screens show e5.
         ann.send(CURSOR_RIGHT)

@@ -29,6 +29,14 @@ def test_the_warm_up_draws_a_lobby_as_a_session_process_does(tmp_path: Path) -> 
     assert list(tmp_path.iterdir()) == []  # nothing left behind for a session to find
 
 
+def test_the_warm_up_draws_a_games_screen_after_the_lobby(tmp_path: Path) -> None:
+    # The forkserver's warm-up (`warm()`) goes on to a game's screen, the board a room
+    # shows, so that its code and styles are ready before any session is forked.
+    from abstracts_tui.server.warm import run_one
+
+    assert asyncio.run(run_one(tmp_path, game=True)) is True
+
+
 def warmed() -> None:
     """A process forked as a session's: exits 0 if its forkserver drew the warm-up's lobby."""
     from abstracts_tui.server import warm

@@ -37,8 +37,8 @@ def test_processes_starting_together_apply_each_migration_once(database_url: str
         thread.join()
     assert len(stores) == 4
     with psycopg.connect(database_url) as db:
-        versions = [row[0] for row in db.execute("SELECT version FROM schema_version")]
-        assert versions == [m.version for m in MIGRATIONS]
+        versions = [row[0] for row in db.execute("SELECT version FROM schema_version ORDER BY 1")]
+        assert versions == sorted(m.version for m in MIGRATIONS)
         db.execute("INSERT INTO schema_version VALUES (99, 'from the future', now())")
     with pytest.raises(StoreError, match="made by a newer version of abstracts-tui"):
         PostgresStore(database_url)

@@ -22,7 +22,7 @@ from abstracts_tui.store.schema import MIGRATIONS
 from abstracts_tui.store.sqlite_file import check
 
 PILO = RoomSetup("pilo", 8, creator="ann", rated=True)
-NEWEST = MIGRATIONS[-1].version
+NEWEST = max(m.version for m in MIGRATIONS)
 
 
 def test_the_tables_are_made_once_and_a_newer_store_is_refused(tmp_path: Path) -> None:
@@ -31,8 +31,8 @@ def test_the_tables_are_made_once_and_a_newer_store_is_refused(tmp_path: Path) -
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     SqliteStore(path).close()  # opened again: nothing applied twice
     with sqlite3.connect(path) as db:
-        versions = [row[0] for row in db.execute("SELECT version FROM schema_version")]
-        assert versions == [m.version for m in MIGRATIONS]
+        versions = [row[0] for row in db.execute("SELECT version FROM schema_version ORDER BY 1")]
+        assert versions == sorted(m.version for m in MIGRATIONS)
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         db.execute("INSERT INTO schema_version VALUES (99, 'from the future', 'now')")
     with pytest.raises(StoreError, match="made by a newer version of abstracts-tui"):
@@ -274,14 +274,34 @@ def test_a_rooms_last_changes_are_kept_with_it_and_read_back(tmp_path: Path) -> 
         store.close()
 
 
+def as_at_version(path: Path, version: int) -> None:
+    """Take the store at `path` back to how migrations up to `version` left it: the tables
+    and the rooms' columns of later migrations dropped, their versions forgotten."""
+    earlier = sqlite3.connect(":memory:")
+    for migration in MIGRATIONS:
+        if migration.version <= version:
+            for statement in migration.statements:
+                earlier.execute(statement)
+    tables = {
+        row[0] for row in earlier.execute("SELECT name FROM sqlite_master WHERE type='table'")
+    }
+    columns = {row[1] for row in earlier.execute("PRAGMA table_info(rooms)")}
+    earlier.close()
+    with sqlite3.connect(path) as db:
+        kept = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        for table in kept:
+            if table not in tables | {"schema_version"}:
+                db.execute(f"DROP TABLE {table}")
+        for row in list(db.execute("PRAGMA table_info(rooms)")):
+            if row[1] not in columns:
+                db.execute(f"ALTER TABLE rooms DROP COLUMN {row[1]}")
+        db.execute("DELETE FROM schema_version WHERE version > ?", (version,))
+    db.close()
+
+
 def test_a_store_of_the_version_before_gets_the_last_changes_column(tmp_path: Path) -> None:
     path = a_store(tmp_path / "server.db", rooms=2)
-    with sqlite3.connect(path) as db:  # as the version before left it
-        db.execute("DROP TABLE room_events")
-        db.execute("DROP TABLE seen")
-        db.execute("ALTER TABLE rooms DROP COLUMN recent")
-        db.execute("DELETE FROM schema_version WHERE version >= 4")
-    db.close()
+    as_at_version(path, 3)  # as the version before left it
     store = SqliteStore(path)
     stored = store.room("r001")
     assert stored is not None and stored.joiner == "bob" and stored.recent is None

@@ -685,7 +685,7 @@ def test_enter_and_space_play_on_the_cell_under_the_cursor(tmp_path: Path) -> No
         await pilot.pause()
         game = screen.game
         assert [game.move_name(m) for m in game.moves] == ["c4", "b4"]
-        assert status(screen) == "Bob played b4. Blue to move (Ann)."
+        assert status(screen) == "Orange (Bob) plays b4. Blue to move (Ann)."
         assert lines(board)[8] == "4   ·   [○]   ●    ·    ·    ·   4"  # Bob's b4, Ann's c4
 
     run(SETUPS["petrify"], tmp_path, script)

@@ -14,10 +14,10 @@ from textual.pilot import Pilot
 from abstracts_tui.clock import Clock, TimeControl, thinking_time
 from abstracts_tui.engine.search import Budget
 from abstracts_tui.game_setup import Setup
+from abstracts_tui.play.searching import clocked
 from abstracts_tui.records import Record
 from abstracts_tui.session import Session
 from abstracts_tui.tui.app import AbstractsApp
-from abstracts_tui.tui.computer import clocked
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.widgets.clock_faces import ClockFaces
 from tests.test_game_clocks import FakeTime

@@ -50,7 +50,7 @@ def test_the_computer_answers_a_move_and_undo_takes_both_back(tmp_path: Path) ->
         screen = play_screen(app)
         await type_move(pilot, "e5")
         await until(pilot, lambda: len(screen.game.moves) == 2)
-        assert text(app, "#status").startswith("Computer played ")
+        assert text(app, "#status").startswith("Black (Computer) plays ")
         assert screen.game.turn == 0  # Ann's turn again
         await pilot.press("u")
         await pilot.pause()
@@ -94,7 +94,7 @@ def test_keys_are_answered_while_the_computer_thinks_and_esc_makes_it_move(
         assert "thinking" in text(app, "#analysis") or screen.searches.busy("turn")
         await pilot.press("escape")
         await until(pilot, lambda: len(screen.game.moves) == 1, seconds=10)
-        assert text(app, "#status").startswith("Computer played ")
+        assert " (Computer) plays " in text(app, "#status")
 
     run(app, scenario)
 
@@ -131,7 +131,7 @@ def test_the_computer_sets_komi_and_the_person_chooses_a_side(tmp_path: Path) ->
         screen = play_screen(app)
         await until(pilot, lambda: type(app.screen).__name__ == "SideDialog")
         assert screen.session.phase is Phase.SIDE
-        assert str(screen.query_one("#status", Static).content).startswith("Computer set komi to ")
+        assert str(screen.query_one("#status", Static).content).startswith("Computer sets komi to ")
         await pilot.press("1")  # Bob moves first
         await pilot.pause()
         assert screen.session.person(0) == "Bob"

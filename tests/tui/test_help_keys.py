@@ -134,7 +134,8 @@ def test_the_computers_move_is_announced_with_its_time(tmp_path: Path) -> None:
             await pilot.press("colon", "e", "5", "enter")
             await until(pilot, lambda: len(screen.game.moves) == 2)
             said = str(screen.query_one("#status", Static).render())
-            assert re.fullmatch(r"Computer played \S+ in (under )?\d+\.\d s\. .*", said), said
+            announced = r"\w+ \(Computer\) plays \S+ in (under )?\d+\.\d s\. .*"
+            assert re.fullmatch(announced, said), said
 
     asyncio.run(main())
 

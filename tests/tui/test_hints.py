@@ -40,7 +40,7 @@ def test_a_hinted_pass_says_its_key_and_that_key_passes(tmp_path: Path) -> None:
         assert re.match(
             r"Hint: pass - (Vertical's chance \d+%(, (ahead|behind) by [\d.]+|, level)?"
             r"|Vertical loses by force) "
-            r"\(the only move tried\); Line: pass",
+            r"\(the only move tried\); the line pass\.",
             said,
         ), said
         assert said.endswith("p plays it."), said  # not Enter, which acts on the cursor

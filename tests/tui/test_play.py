@@ -102,7 +102,9 @@ def test_petrify_with_a_swap_played_to_the_end(tmp_path: Path) -> None:
         assert [session.game.move_name(m) for m in session.game.moves] == ["c3", "swap"]
         # Ann made the first move as Blue; after the swap she plays Orange and moves.
         assert text(app, "#turn") == "Orange to move (Ann)"
-        assert text(app, "#status") == "Bob swapped: Bob now plays Blue. Orange to move (Ann)."
+        assert text(app, "#status") == (
+            "Orange (Bob) swaps: Bob now plays Blue. Orange to move (Ann)."
+        )
         game = await finish_randomly(app, pilot, seed=3)
         assert_result_shown(app, game)
 
@@ -235,7 +237,7 @@ def test_brackets_in_names_and_comments_are_shown_as_typed(
         assert "the first move. [b]Bob[/b]" in drawn(app.screen.query_one("#pie"))
         await pilot.press("p")
         await pilot.pause()
-        assert "Ann [x] played c3" in drawn(app.screen.query_one("#status"))
+        assert "Blue (Ann [x]) plays c3" in drawn(app.screen.query_one("#status"))
         await pilot.press("x", "semicolon", *"[red]sharp[/red]", "enter")
         await pilot.pause()
         assert "Comment: [red]sharp[/red]" in drawn(app.screen.query_one("#analysis"))

@@ -1,5 +1,5 @@
-"""How the play screen says a move: who played it, the computer's time with its move, the
-swap's taking over of the first colour, and whose turn it is then."""
+"""How the play screen says a move: who played it (as line mode says it), the computer's
+time with its move, the swap's taking over of the first colour, and whose turn it is then."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ def test_the_computers_swap_says_its_time_before_what_it_takes_over() -> None:
     said = move_news(
         session, Changed(Change.MOVE, 1, "Computer", "swap"), analysing=False, thought=0.04, kept=""
     )
-    assert said == "Computer swapped in under 0.1 s: Computer now plays Blue. Orange to move (Ann)."
+    assert said == (
+        "Orange (Computer) swaps in under 0.1 s: Computer now plays Blue. Orange to move (Ann)."
+    )
 
 
 def test_a_move_says_its_time_after_the_move() -> None:
@@ -25,4 +27,4 @@ def test_a_move_says_its_time_after_the_move() -> None:
     said = move_news(
         session, Changed(Change.MOVE, 0, "Computer", "c3"), analysing=False, thought=1.23, kept=""
     )
-    assert said == "Computer played c3 in 1.2 s. Orange to move (Bob)."
+    assert said == "Blue (Computer) plays c3 in 1.2 s. Orange to move (Bob)."

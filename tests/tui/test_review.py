@@ -20,10 +20,11 @@ from abstracts_tui.engine.core_status import built, core_name
 from abstracts_tui.engine.levels import LEVELS
 from abstracts_tui.engine.review import percent_text
 from abstracts_tui.engine.search import Budget
+from abstracts_tui.play import searching
 from abstracts_tui.play.review import mistakes_in_order
 from abstracts_tui.records import Record
 from abstracts_tui.rules import load_position, new_game
-from abstracts_tui.tui import computer, thinking
+from abstracts_tui.tui import thinking
 from abstracts_tui.tui.app import AbstractsApp
 from abstracts_tui.tui.factory import build_app
 from abstracts_tui.tui.screens.play import PlayScreen
@@ -127,7 +128,7 @@ def test_the_review_shows_its_progress_and_stops_while_the_game_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Ten minutes a position: far more than the test waits.
-    monkeypatch.setattr(computer, "review_budget", lambda: Budget(seconds=600))
+    monkeypatch.setattr(searching, "review_budget", lambda: Budget(seconds=600))
     path = record_file(tmp_path)
 
     async def scenario(screen: PlayScreen, pilot: Pilot[None]) -> None:
@@ -140,7 +141,7 @@ def test_the_review_shows_its_progress_and_stops_while_the_game_goes_on(
         await until(pilot, lambda: not screen.searches.busy("review"))
         assert shown(screen, "#status").startswith("Review stopped before its first move")
         # Esc stops a review too, and keeps the moves reviewed.
-        monkeypatch.setattr(computer, "review_budget", lambda: Budget(seconds=0.3))
+        monkeypatch.setattr(searching, "review_budget", lambda: Budget(seconds=0.3))
         await pilot.press("percent_sign")
         job = screen.searches.jobs["review"]
         await until(pilot, lambda: job.progress[0] >= 3)

@@ -273,7 +273,7 @@ def test_a_hint_names_a_move_and_why_in_the_side_to_moves_chance(tmp_path: Path)
         # Black to move: Black's chance, named, and how many moves it was the best of.
         assert re.match(
             r"Hint: [a-j]\d+ - Black's chance \d+%(, (ahead|behind) by [\d.]+|, level)? "
-            r"\(best of \d+ moves tried\); Line: ",
+            r"\(best of \d+ moves tried\); the line ",
             status,
         ), status
         assert "visits" not in status and "White" not in status
@@ -453,7 +453,7 @@ def test_a_hint_for_a_capture_selects_its_piece_and_enter_plays_it(tmp_path: Pat
         await pilot.press("enter")
         await pilot.pause()
         assert screen.session.node.move == name
-        assert shown(screen, "#status").startswith(f"Bob played {name}.")
+        assert " (Bob) moves " in shown(screen, "#status")
 
     run(Setup("pilo", 6, first="Ann", second="Bob"), tmp_path, scenario)
 
@@ -499,10 +499,10 @@ def test_a_move_for_the_computers_side_in_analysis_is_the_colours(tmp_path: Path
     async def scenario(app: AbstractsApp, screen: PlayScreen, pilot: Pilot[None]) -> None:
         await pilot.press("x")
         await type_move(pilot, "a1")
-        assert shown(screen, "#status").startswith("White played a1.")
+        assert shown(screen, "#status").startswith("White plays a1.")
         await type_move(pilot, "b2")  # the computer's side, played by hand
         status = shown(screen, "#status")
-        assert status.startswith("Black played b2.") and "Computer played" not in status
+        assert status.startswith("Black plays b2.") and "Computer" not in status
 
     run(setup, tmp_path, scenario)
 

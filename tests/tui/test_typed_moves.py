@@ -8,8 +8,8 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Input
 
 from abstracts_tui.game_setup import Setup
 from abstracts_tui.tui.app import AbstractsApp
@@ -43,7 +43,7 @@ async def d5_played_on(app: AbstractsApp, pilot: Pilot[None]) -> str:
     await pilot.press("p")
     await until(pilot, lambda: not pie_asked(app))
     status = status_row(app)
-    assert "played d5" in status, visible_text(app)
+    assert "plays d5" in status, visible_text(app)
     return status
 
 
@@ -57,7 +57,6 @@ def test_a_typed_move_not_allowed_says_why_and_stays_to_be_corrected(
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
             status = await d5_played_on(app, pilot)
-            line = app.screen.query_one("#move-line", Input)
             for typed, reason in (
                 ("d5", "Not played: d5 is occupied by a Blue disk"),
                 ("zz9", "Not played: 'zz9' is not a cell name like c3"),
@@ -66,7 +65,8 @@ def test_a_typed_move_not_allowed_says_why_and_stays_to_be_corrected(
                 await pilot.press("colon", *typed, "enter")
                 await pilot.pause()
                 assert reason in visible_text(app), visible_text(app)
-                assert line.value == typed and line.has_focus  # kept, to be corrected
+                # Kept, to be corrected: the line stays open with the text.
+                assert play_screen(app).typing and status_row(app).startswith(typed)
                 assert played(app) == ["d5"]
                 await pilot.press("escape")
                 await pilot.pause()
@@ -104,5 +104,41 @@ def test_the_move_line_says_at_each_character_whether_a_legal_move_is_typed(
                 await pilot.pause()
                 assert said in visible_text(app), visible_text(app)
             assert played(app) == ["d5"]  # nothing is played before Enter
+
+    asyncio.run(main())
+
+
+def test_keys_typed_on_the_move_line_are_its_text_and_not_the_screens_keys(
+    tmp_path: Path,
+) -> None:
+    """The line takes the keys while it is open (the board keeps the focus): letters bound
+    to the screen's keys are text, the arrows leave the board's cursor, the footer leaves
+    out the keys that would be typed, a paste is added, and a text too long is refused."""
+    app = build_app(Setup("petrify", 6, first="Ann", second="Bob"), data=tmp_path)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = play_screen(app)
+            footer = visible_text(app).splitlines()[-1]
+            assert ": Type" in footer and "u Undo" in footer and "x Analysis" in footer
+            cursor = screen.board.cursor
+            await pilot.press("colon", "x", "u", "left", "up", "n")
+            await pilot.pause()
+            assert status_row(app).startswith("xun"), visible_text(app)
+            assert screen.board.cursor == cursor and not screen.analysing
+            footer = visible_text(app).splitlines()[-1]
+            assert "^z Undo" in footer and ": Type" not in footer and "x Analysis" not in footer
+            await pilot.press("ctrl+u")
+            app.post_message(events.Paste("c3\nignored"))  # as the terminal sends it
+            await pilot.pause()
+            assert "c3: legal. Enter plays it." in visible_text(app)
+            await pilot.press(*"x" * 30)
+            await pilot.pause()
+            assert "Not taken: a move is typed in at most 24 characters." in visible_text(app)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not screen.typing and played(app) == []
+            assert ": Type" in visible_text(app).splitlines()[-1]
 
     asyncio.run(main())

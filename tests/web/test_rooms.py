@@ -116,9 +116,9 @@ def test_a_browser_and_openssh_play_chat_and_resign_in_one_room(
         bob.wait_for(lambda screen: "Blue to move (ann)" in screen and bool(clocks.search(screen)))
         ann.wait_until(lambda screen: bool(clocks.search(screen)), "the clocks")
         ann.type("Enter")  # d5
-        typed(bob, "ann played d5")
+        typed(bob, "(ann) plays d5")
         bob.keys(":", "c3", "Enter")
-        ann.wait_for("bob played c3")
+        ann.wait_for("(bob) plays c3")
         # The chat, both ways.
         bob.keys(SEMICOLON, "hi ann", "Enter")
         ann.wait_for("bob: hi ann")

@@ -20,16 +20,25 @@ from ...rules import GAMES
 from ...session import Session
 from ...store import PlayerRating, Store, StoredRoom
 from ..auth import valid_name
+from ..moderation import COMMANDS as MODERATION_COMMANDS
+from ..moderation import USAGE as MODERATION_USAGE
+from ..moderation import answer as moderate
 from ..room_files import valid_code
 
-COMMANDS = ("games", "export", "ratings", "leaderboard", "profile")
+COMMANDS = (
+    *("games", "export", "ratings", "leaderboard", "profile", "notify", "puzzles"),
+    *MODERATION_COMMANDS,
+)
 USAGE = """\
   ssh -T {address} games [NAME]   games played here, newest first (NAME's only)
   ssh -T {address} export CODE    the record of game CODE (SGF)
   ssh -T {address} ratings [GAME] the ratings (of one game)
   ssh -T {address} leaderboard GAME the top 20 of GAME's ratings
   ssh -T {address} profile NAME   NAME's ratings with their history, games and last games
+  ssh -T {address} notify [URL | mailto:ADDRESS | off | quiet 22-7]  how you are told while away
+  ssh -T {address} puzzles [GAME] your puzzle ratings (of one game)
 """
+USAGE += MODERATION_USAGE
 
 
 EXPORT_WAIT_SECONDS = 10.0
@@ -51,7 +60,12 @@ class Answer:
 
 
 def answer(
-    store: Store, words: list[str], settle: Settle | None = None, *, viewer: str | None = None
+    store: Store,
+    words: list[str],
+    settle: Settle | None = None,
+    *,
+    viewer: str | None = None,
+    admins: frozenset[str] = frozenset(),
 ) -> Answer:
     """The answer to `words` (a command of COMMANDS and its arguments), off the event
     loop; raises StoreError if the store cannot be read. `settle`: how `export` waits for
@@ -59,6 +73,18 @@ def answer(
     who asks (`games` lists a room made to be joined by its code, still under way, to its
     players only)."""
     command, arguments = words[0], words[1:]
+    if command == "notify" and viewer is not None:
+        from ..notify_command import notify
+
+        text, taken = notify(store, viewer, arguments)
+        return Answer(text + "\n") if taken else Answer(error=text + "\n", status=2)
+    if command == "puzzles" and viewer is not None:
+        from ..puzzle_desk import puzzles_command
+
+        return Answer(*puzzles_command(store, viewer, arguments))
+    if command in MODERATION_COMMANDS and viewer is not None:  # `admins`: `serve --admin`
+        said = moderate(store, words, viewer, admins)
+        return Answer(said.output, said.error, said.status)
     needs_one = command in ("export", "leaderboard", "profile")
     if len(arguments) > 1 or (needs_one and not arguments):
         return Answer(error=f"abstracts-tui: usage:\n{USAGE.format(address='HOST')}", status=2)

@@ -56,6 +56,7 @@ from .terminal_session import TerminalSession
 
 if TYPE_CHECKING:
     from ...rooms.rooms import Rooms
+    from ..notifier import Notifier
 
 log = logging.getLogger("abstracts_tui.ssh")
 
@@ -121,6 +122,8 @@ class Server:
         self.terminals: set[TerminalSession] = set()
         """The sessions whose app is running."""
         self.acceptor: asyncssh.SSHAcceptor | None = None
+        self.notifier: Notifier | None = None
+        """Sends the players' notices while they are away (`notify`)."""
 
     def full(self) -> bool:
         """Whether the server has all the sessions it takes (SSH terminals and browsers'
@@ -146,7 +149,11 @@ class Server:
 
             assert isinstance(self.store, PostgresStore)
             live = LivePostgres(self.store, rated=self.config.rated, presences=presences)
-        return Rooms(live, presences)
+        from ...store.conditional import StoredReplies
+
+        rooms = Rooms(live, presences, ratings=self.store.ratings)
+        rooms.conditions.replies = StoredReplies(self.store)
+        return rooms
 
     async def start(self) -> None:
         config = self.config
@@ -154,6 +161,10 @@ class Server:
             await self.rooms.start()
         except StoreError as error:
             raise DatabaseError(f"{self.store.location} cannot be used: {error}") from None
+        from ..notifier import Notifier
+
+        self.notifier = Notifier(self.rooms, self.store, config.smtp, private=config.notify_private)
+        self.notifier.start()
         self.acceptor = await asyncssh.create_server(
             lambda: Connection(self),
             config.host,
@@ -193,6 +204,8 @@ class Server:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.acceptor.wait_closed(), STOP_SECONDS)
         self.guesses.close()
+        if self.notifier is not None:
+            await self.notifier.close()
         await self.rooms.close()
         self.store.close()
 

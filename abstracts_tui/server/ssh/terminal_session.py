@@ -23,6 +23,7 @@ from ...store import StoreError
 from ..auth import valid_name
 from ..held_frames import HeldFrames
 from ..limits import MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, ServerConfig, clamp_size
+from ..moderation import suspended
 from ..session_thread import AppInput
 from ..session_thread import Host as AppHost
 from .commands import COMMANDS
@@ -199,7 +200,9 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         """Run `work` once the session is counted on every process of a shared store (the
         limit per name holds across them), asked off the loop."""
         assert self.holder is not None
-        refusal = await self.server.rooms.live.open_session(self.holder, limit)
+        refusal = await suspended(self.server.store, self.user)
+        if refusal is None:
+            refusal = await self.server.rooms.live.open_session(self.holder, limit)
         if refusal is not None:
             work.close()
             self.server.sessions[self.user] -= 1
@@ -231,7 +234,12 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         try:
             live = self.server.rooms.live  # `export` waits for a game's last saves
             result = await asyncio.to_thread(
-                answer, self.server.store, words, live.settle, viewer=self.user
+                answer,
+                self.server.store,
+                words,
+                live.settle,
+                viewer=self.user,
+                admins=self.server.config.admins,
             )
         except StoreError as error:
             log.warning("%s: %s not answered: %s", self.user, words[0], error)

@@ -119,18 +119,24 @@ class Page:
         return f"<style>\n{faces}</style>" if faces else ""
 
     def render(
-        self, address: Address, font_size: int, *, sign_out: bool = False
+        self,
+        address: Address,
+        font_size: int,
+        *,
+        sign_out: bool = False,
+        websocket: str = "ws",
     ) -> tuple[str, dict[str, str]]:
         """The page's HTML for a browser that reaches the app at `address`, and its
         headers (among them the policy that lets it load from the app alone). `sign_out`:
-        the closed dialog offers to sign out (a form posted to the app's `signout`)."""
+        the closed dialog offers to sign out (a form posted to the app's `signout`);
+        `websocket`: the path of the app's websocket under the prefix."""
         nonce = secrets.token_urlsafe(16)
         static = address.url("static/")
         specs = [f'{style} {font_size}px "{FAMILY}"' for style in ("normal", "bold", "italic")]
         values = {
             "title": self.title,
             "static": static,
-            "websocket": address.websocket("ws"),
+            "websocket": address.websocket(websocket),
             "downloads": address.url("download/"),
             "font_size": str(font_size),
             "font_specs": "|".join(specs) if self.fonts else "",

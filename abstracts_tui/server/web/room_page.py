@@ -5,12 +5,17 @@ The app is an SSH session's (`tui.rooms.app.ServerApp` on a thread of its own, w
 channel: its frames go to the page's websocket as binary messages (textual.js writes
 them to its terminal), and its input and sizes come from the page's messages once
 `page_session` has checked them (`PageApp`).
+
+A page opened at `/room/CODE` starts in that room; the page's address follows the room its
+app shows (`placed`: a text message `["place", PATH]`, which the page puts in its address
+with `history.replaceState`), so that a reload, or the tab opened again, comes back to it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from typing import TYPE_CHECKING
@@ -42,7 +47,12 @@ class RoomPage:
         websocket: web.WebSocketResponse,
         size: tuple[int, int],
         address: str,
+        *,
+        room: str | None = None,
+        prefix: str = "/",
     ) -> None:
+        """`room`: the code of the room the app opens in (a page at `/room/CODE`);
+        `prefix`: the path the browser reaches the pages under."""
         self.server = server
         self.user = user
         self.websocket = websocket
@@ -55,15 +65,21 @@ class RoomPage:
         """Frames not yet handed to the websocket."""
         self.out_bytes = 0
         self.sending: asyncio.Task[None] | None = None
+        self.placing: set[asyncio.Task[None]] = set()
+        """Places being sent to the page."""
         self.closed = False
         """Whether the page is gone, or no longer drawn (it did not read its screen)."""
         self.last_input = time.monotonic()
         self.farewell = ""
         """Why the page was ended from outside it (a sign-out), for its closed dialog."""
+        self.room = room
+        self.prefix = prefix
+        self.place = f"{prefix}room/{room}" if room is not None else prefix
+        """The page's path as it was last told (its room's, or the lobby's)."""
 
     async def run(self, holder: Holder) -> int:
         """Run the app until it ends; its return code."""
-        from ...tui.rooms.app import IN_A_BROWSER, Terminal
+        from ...tui.rooms.app import IN_A_BROWSER, Command, Terminal
 
         # xterm.js: 24-bit colour; no desktop notices (the page rings no bell).
         terminal = Terminal(*self.input.size, "xterm-256color", "truecolor")
@@ -76,6 +92,8 @@ class RoomPage:
                 terminal=terminal,
                 address=self.address,
                 reached=IN_A_BROWSER,
+                command=None if self.room is None else Command("join", self.room),
+                placed=self.placed,
             )
         finally:
             self.input.detach()
@@ -87,6 +105,22 @@ class RoomPage:
         self.thread.end()
 
     # -- the app's side ---------------------------------------------------------------------
+
+    def placed(self, code: str | None) -> None:
+        """The app's screen is now in room `code` (None: the lobby): the page's address
+        says so (on the server's loop)."""
+        place = self.prefix if code is None else f"{self.prefix}room/{code}"
+        if place == self.place or self.closed:
+            return
+        self.place = place
+        message = json.dumps(["place", place])
+        task = asyncio.get_running_loop().create_task(self.send_place(message))
+        self.placing.add(task)
+        task.add_done_callback(self.placing.discard)
+
+    async def send_place(self, message: str) -> None:
+        with contextlib.suppress(ConnectionError):
+            await self.websocket.send_str(message)
 
     def attach_driver(self, driver: Keys, loop: asyncio.AbstractEventLoop) -> None:
         self.input.attach(driver, loop)

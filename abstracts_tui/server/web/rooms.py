@@ -19,23 +19,36 @@ import contextlib
 import logging
 import time
 from collections import Counter
+from functools import partial
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, web
 
 from ...printable import NAME_LIMIT, printable
-from ..auth import auth_required
 from ..bites import bite_reads
 from ..limits import ConfigError, clamp_size
+from ..moderation import suspension_sentence
 from ..quiet_log import Hush
+from ..room_files import valid_code
 from .address import Address, BrowserAddresses
 from .guard import CONNECTIONS_PER_ADDRESS, HttpGuard, handler_args, read_form
 from .internals import Page
 from .limits import MAX_MESSAGE, MAX_VISITORS, PAGES_PER_ADDRESS, size_from_query
+from .links import Links
 from .page_session import PageSession
 from .room_page import RoomPage
-from .signin import COOKIE, MAX_FORM, SIGNED_IN_SECONDS, SignInRefused, SignIns, form_page
+from .signin import (
+    COOKIE,
+    MAX_FORM,
+    SIGNED_IN_SECONDS,
+    SignInRefused,
+    SignIns,
+    form_page,
+    form_response,
+    own_page,
+    sign_in_needs_password,
+)
 from .visitors import (
     CLOSE_SECONDS,
     HEARTBEAT,
@@ -59,32 +72,6 @@ STOP_SECONDS = 5.0
 """The longest a stopping server waits for a page's app to end."""
 SIGNED_OUT = "You signed out: open the page to sign in again."
 STOPPING = "The server is stopping; your games are kept: open the page again when it is back."
-FORM_HEADERS = {
-    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; "
-    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-    "Cache-Control": "no-store",
-}
-
-
-def sign_in_needs_password(server: Server, host: str) -> bool:
-    """Whether a browser signs in with a password, by SSH's rule for the address the web
-    listens on; ConfigError when browsers could not sign in at all (keys only)."""
-    config = server.config
-    try:
-        needed = auth_required(
-            host,
-            open=config.open,
-            keys=config.authorized_keys is not None,
-            passwords=bool(server.passwords),
-        )
-    except ConfigError as error:
-        raise ConfigError(f"--web: {error}") from None
-    if needed and not server.passwords:
-        raise ConfigError(
-            "--web: this server lets players in by their SSH keys only, and a browser has "
-            "none: give --password-file too"
-        )
-    return needed
 
 
 def ssh_address(host: str, port: int) -> str:
@@ -134,7 +121,8 @@ class WebRooms:
         elif behind_proxy:
             reached = "the proxy's address"
         self.passwords = sign_in_needs_password(server, reached)
-        self.signins = SignIns(server.guesses, passwords=self.passwords)
+        barred = partial(suspension_sentence, server.store)
+        self.signins = SignIns(server.guesses, passwords=self.passwords, barred=barred)
         self.many_signins = Hush(log)
         self.page = Page(TITLE)
         self.by_token: dict[str, set[RoomPage]] = {}
@@ -143,6 +131,8 @@ class WebRooms:
         """The pages open now, by the address they come from (`client_key`)."""
         self.handlers: set[asyncio.Task[object]] = set()
         self.runner: web.AppRunner | None = None
+        self.links = Links(self)
+        """The addresses people share: a room, a profile, a leaderboard."""
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=MAX_FORM, middlewares=[self.http.middleware])
@@ -154,6 +144,7 @@ class WebRooms:
                     web.post(f"{prefix}signout", self.handle_signout),
                     web.get(f"{prefix}ws", self.handle_websocket),
                     web.static(f"{prefix}static", self.page.static),
+                    *self.links.routes(prefix),
                 ]
             )
         return app
@@ -190,21 +181,39 @@ class WebRooms:
         except ValueError as error:
             raise web.HTTPBadRequest(text=str(error)) from None
 
-    def form(self, *, name: str = "", refusal: str = "", status: int = 200) -> web.Response:
-        return web.Response(
-            text=form_page(passwords=self.passwords, name=name, refusal=refusal),
-            status=status,
-            content_type="text/html",
-            headers=FORM_HEADERS,
+    def form(
+        self,
+        address: Address,
+        *,
+        name: str = "",
+        refusal: str = "",
+        status: int = 200,
+        next_page: str = "",
+    ) -> web.Response:
+        """The sign-in form, which goes on to `next_page` (`signin.own_page`)."""
+        text = form_page(
+            passwords=self.passwords,
+            name=name,
+            refusal=refusal,
+            action=address.url("signin"),
+            next_page=next_page,
         )
+        return form_response(text, status)
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
         """The sign-in form, or for a browser signed in the page with the terminal."""
-        if self.signins.who(request.cookies.get(COOKIE, "")) is None:
-            return self.form()
         address = self.address(request)
+        if self.signins.who(request.cookies.get(COOKIE, "")) is None:
+            return self.form(address)
+        return self.page_response(request, address)
+
+    def page_response(
+        self, request: web.Request, address: Address, room: str | None = None
+    ) -> web.Response:
+        """The page with the terminal; its app opens in room `room` if one is given."""
         size = font_size(request.query.get("fontsize", ""))
-        text, headers = self.page.render(address, size, sign_out=True)
+        socket = "ws" if room is None else f"ws/room/{room}"
+        text, headers = self.page.render(address, size, sign_out=True, websocket=socket)
         return web.Response(text=text, content_type="text/html", headers=headers)
 
     async def handle_signin(self, request: web.Request) -> web.StreamResponse:
@@ -213,6 +222,7 @@ class WebRooms:
         form = await read_form(request)
         name = str(form.get("name", "")).strip()
         password = str(form.get("password", ""))
+        next_page = own_page(str(form.get("next", "")))
         who = self.client(request)
         try:
             token = await self.signins.sign_in(who, name, password)
@@ -223,9 +233,15 @@ class WebRooms:
                 self.many_signins.say(logging.INFO, line, *said)
             else:
                 log.info(line, *said)
-            return self.form(name=name[:24], refusal=str(refusal), status=refusal.status)
+            return self.form(
+                address,
+                name=name[:24],
+                refusal=str(refusal),
+                status=refusal.status,
+                next_page=next_page,
+            )
         log.info("%s signed in from %s (web)", name, who)
-        response = web.Response(status=303, headers={"Location": address.url()})
+        response = web.Response(status=303, headers={"Location": address.url(next_page)})
         response.set_cookie(
             COOKIE,
             token,
@@ -274,12 +290,17 @@ class WebRooms:
         return None
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
-        """The player's app, for as long as the page is open."""
+        """The player's app, for as long as the page is open (opened in the room of the
+        address's code: `ws/room/CODE`)."""
+        room = request.match_info.get("code")
+        if room is not None and not valid_code(room):
+            raise web.HTTPNotFound(text=f"There is no room {printable(room, NAME_LIMIT)}.")
         token = request.cookies.get(COOKIE, "")
         user = self.signins.who(token)
         if user is None:
             raise web.HTTPForbidden(text="Sign in first: open the page.")
         self.check_origin(request)
+        prefix = self.address(request).prefix
         who = self.client(request)
         mark_page(self.http, request, who)
         websocket = web.WebSocketResponse(
@@ -313,7 +334,7 @@ class WebRooms:
                 return websocket
             size = clamp_size(*size_from_query(request.query))
             hint = ssh_address(request.url.host or server.config.host, server.port)
-            page = RoomPage(server, user, websocket, size, hint)
+            page = RoomPage(server, user, websocket, size, hint, room=room, prefix=prefix)
             self.by_token.setdefault(token, set()).add(page)
             try:
                 await self.play(request, page, holder, who)
@@ -398,6 +419,8 @@ async def start_web(
 ) -> WebRooms:
     """Listen for browsers beside the SSH server; ConfigError if it cannot."""
     rooms = WebRooms(server, host, port, public=public, behind_proxy=behind_proxy)
+    if public is not None:  # the rooms' links, in every lobby (SSH's too)
+        server.rooms.web_url = public.url()
     bound = await rooms.start()
     shown = f"[{host}]" if ":" in host else host
     sign_in = "name and password" if rooms.passwords else "a name (no password)"

@@ -23,14 +23,22 @@ from __future__ import annotations
 
 import html
 import math
+import re
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from ...rates import TokenBucket
-from ..auth import valid_name
+from ..auth import auth_required, valid_name
 from ..guesses import Guesses, TooManyGuesses
+from ..limits import ConfigError
+
+if TYPE_CHECKING:
+    from aiohttp import web
+
+    from ..ssh.server import Server
 
 COOKIE = "abstracts_tui_player"
 SIGNED_IN_SECONDS = 7 * 24 * 3600.0
@@ -54,6 +62,38 @@ MAX_FORM = 4096
 """The longest sign-in form the server reads, in bytes."""
 MAX_PASSWORD = 1024
 """The longest password checked (longer ones are wrong without being hashed)."""
+NEXT = re.compile(r"room/[a-z0-9]{1,16}|@/[A-Za-z0-9._-]{1,24}|leaderboard/[a-z0-9-]{1,32}")
+"""The pages a sign-in may go on to (`next`, a path under the server's prefix): a room,
+a profile or a leaderboard of this site, nothing else."""
+
+
+FORM_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; "
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "Cache-Control": "no-store",
+}
+"""The sign-in form's headers: nothing loaded, posted only to this site."""
+
+
+def sign_in_needs_password(server: Server, host: str) -> bool:
+    """Whether a browser signs in with a password, by SSH's rule for the address the web
+    listens on; ConfigError when browsers could not sign in at all (keys only)."""
+    config = server.config
+    try:
+        needed = auth_required(
+            host,
+            open=config.open,
+            keys=config.authorized_keys is not None,
+            passwords=bool(server.passwords),
+        )
+    except ConfigError as error:
+        raise ConfigError(f"--web: {error}") from None
+    if needed and not server.passwords:
+        raise ConfigError(
+            "--web: this server lets players in by their SSH keys only, and a browser has "
+            "none: give --password-file too"
+        )
+    return needed
 
 
 class SignInRefused(Exception):
@@ -74,9 +114,16 @@ class SignIns:
     """Who signed in, by their browser's token."""
 
     def __init__(
-        self, guesses: Guesses, *, passwords: bool, clock: Callable[[], float] = time.monotonic
+        self,
+        guesses: Guesses,
+        *,
+        passwords: bool,
+        clock: Callable[[], float] = time.monotonic,
+        barred: Callable[[str], Awaitable[str | None]] | None = None,
     ) -> None:
         self.guesses = guesses
+        self.barred = barred
+        """Why a name may not sign in at all (suspended), if it may not."""
         self.passwords = passwords
         """Whether a password is asked for (else a name is enough)."""
         self.clock = clock
@@ -124,6 +171,8 @@ class SignIns:
                 ) from None
             if not right:
                 raise SignInRefused("Wrong name or password.")
+        if self.barred is not None and (why := await self.barred(name)) is not None:
+            raise SignInRefused(why)
         token = secrets.token_hex(16)
         self.make_room(address)
         self.names[token] = (name, self.clock() + SIGNED_IN_SECONDS, address)
@@ -172,9 +221,21 @@ class SignIns:
         return name
 
 
-def form_page(*, passwords: bool, name: str = "", refusal: str = "") -> str:
+def own_page(text: str) -> str:
+    """`text` if it is a page a sign-in may go on to (`NEXT`), else "" (the lobby)."""
+    return text if NEXT.fullmatch(text) else ""
+
+
+def form_page(
+    *,
+    passwords: bool,
+    name: str = "",
+    refusal: str = "",
+    action: str = "signin",
+    next_page: str = "",
+) -> str:
     """The sign-in page: a name (and a password where one is asked for), and why the last
-    try was refused."""
+    try was refused; posted to `action`, then on to `next_page` (`own_page`)."""
     password = (
         '<label>Password <input name="password" type="password" '
         'autocomplete="current-password" required></label>'
@@ -182,7 +243,25 @@ def form_page(*, passwords: bool, name: str = "", refusal: str = "") -> str:
         else "<p>This server asks for no password: your name is enough.</p>"
     )
     said = f'<p class="refused" role="alert">{html.escape(refusal)}</p>' if refusal else ""
-    return FORM.format(name=html.escape(name), password=password, refused=said)
+    after = (
+        f'<input type="hidden" name="next" value="{html.escape(own_page(next_page))}">'
+        if own_page(next_page)
+        else ""
+    )
+    return FORM.format(
+        name=html.escape(name),
+        password=password,
+        refused=said,
+        action=html.escape(action),
+        next=after,
+    )
+
+
+def form_response(text: str, status: int = 200) -> web.Response:
+    """The sign-in form `text` (`form_page`) as an answer."""
+    from aiohttp import web  # the web extra's, as `serve --web` has it
+
+    return web.Response(text=text, status=status, content_type="text/html", headers=FORM_HEADERS)
 
 
 FORM = """<!DOCTYPE html>
@@ -206,13 +285,14 @@ FORM = """<!DOCTYPE html>
     </style>
   </head>
   <body>
-    <form method="post" action="signin">
+    <form method="post" action="{action}">
       <h1>abstracts-tui</h1>
       <p>Sign in with your name on this server's SSH rooms.</p>
       {refused}
       <label>Name <input name="name" value="{name}" autocomplete="username"
         maxlength="24" required autofocus></label>
       {password}
+      {next}
       <button type="submit">Sign in</button>
     </form>
   </body>

@@ -96,6 +96,14 @@ class OfferDialog(Dialog[bool | None]):
             "in a new room. Accept to go there now.",
         )
 
+    @classmethod
+    def draw(cls, offerer: str) -> OfferDialog:
+        """`offerer` offers a draw."""
+        return cls(
+            "Draw offered",
+            f"{offerer} offers a draw. Accept to end the game drawn; decline to play on.",
+        )
+
     def compose_body(self) -> ComposeResult:
         yield Static(self.text, classes="dialog-text", markup=False)
         yield self.button_row(

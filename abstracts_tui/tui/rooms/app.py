@@ -12,6 +12,7 @@ reaches them through its `rooms.client.RoomClient` only, and its screens show re
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 from collections.abc import Sequence
@@ -29,6 +30,7 @@ from ...game_setup import Setup
 from ...rooms.client import RoomClient, RoomView, Shown
 from ...rooms.events import Rated, Stamped
 from ...rooms.holder import Holder
+from ...rooms.pairing import drawn_notice
 from ...rooms.room import RoomError
 from ...rooms.told import came_back, rated_text
 from ...rules import RulesError
@@ -279,7 +281,10 @@ class ServerApp(AbstractsApp):
         screen: Screen[Any]
         missed: str | None = None
         if room.joiner is None and self.user == room.creator:
-            screen = WaitingScreen(room, self.address)
+            from ...waiting_notes import waiting_notes
+
+            notes = await waiting_notes(self.rooms, room)
+            screen = WaitingScreen(room, self.address, notes=tuple(notes))
         else:
             shown = await self.rooms.show(room.code)
             if shown is None:
@@ -297,6 +302,10 @@ class ServerApp(AbstractsApp):
             screen = PlayScreen(shown.session, ascii=self.ascii, seat=seat)
             self.follow_events(shown)
             missed, _ = await came_back(self.rooms, shown)
+            moved = bool(shown.session.record.root.children)
+            drawn = drawn_notice(room.colour, room.creator, shown.session.people, moved)
+            if drawn is not None:
+                missed = drawn if missed is None else f"{drawn} {missed}"
         if isinstance(self.screen, WaitingScreen):
             self.switch_screen(screen)
         else:
@@ -332,6 +341,8 @@ class ServerApp(AbstractsApp):
             players=lambda: shown.room.players,
             listen=shown.listen,
             terms=shown.terms,
+            replies=lambda words: rooms.replies(code, words),
+            moderate=rooms.moderate,
         )
 
     def follow_events(self, shown: Shown) -> None:
@@ -379,14 +390,21 @@ class ServerApp(AbstractsApp):
 
     @on(LobbyScreen.Create)
     def create_requested(self) -> None:
-        from .create import JOINER, RoomScreen
+        from .choices import keep_choices, read_choices
+        from .create import remembered_screen
 
-        default = Setup("petrify", first=self.user, second=JOINER)
-        screen = RoomScreen(default, rated=self.rooms.rated)
+        screen = remembered_screen(read_choices(self.data), self.user, rated=self.rooms.rated)
 
         async def create(setup: Setup) -> None:
+            await asyncio.to_thread(keep_choices, self.data, screen.chosen(setup))
             try:
-                room = await self.rooms.create(setup, rated=screen.rated, open=screen.open)
+                room = await self.rooms.create(
+                    setup,
+                    rated=screen.rated,
+                    open=screen.open,
+                    colour=screen.room_colour(),
+                    rating_range=screen.room_range(),
+                )
             except RoomError as error:
                 self.notify(f"{str(error).capitalize()}.", severity="error")
                 return

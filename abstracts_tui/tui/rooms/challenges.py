@@ -2,8 +2,10 @@
 
 A person making a room may leave it open to anyone: it is listed in every lobby (its
 game, board, clock, whether it is rated, and who waits, with their rating) until
-somebody accepts it with Enter, which joins the room as its code would. A person's own
-challenge is not in their list: it is one of their games, waiting for a player.
+somebody accepts it with Enter, which joins the room as its code would. Each says the
+creator's colour when it is not first, and the ratings that may accept it, if only some
+may (another is told why not on Enter). A person's own challenge is not in their list:
+it is one of their games, waiting for a player.
 """
 
 from __future__ import annotations
@@ -15,6 +17,10 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
+
+from ...rated import Ratings
+from ...rooms.client import RoomView
+from ...rooms.pairing import colour_note, parse_range
 
 
 @dataclass(frozen=True)
@@ -29,12 +35,19 @@ class Challenge:
     clock: str | None
     """The time control's spec (`5m+3s`); None: no clock."""
     rated: bool
+    colour: str = ""
+    """The creator's colour when not first (`plays second`, `colour at random`)."""
+    ratings: str = ""
+    """Who may accept it (`ratings 1300-1700`); "": anyone."""
 
     def line(self) -> str:
-        """`k7m2  Pilo 8x8  clock 5m+3s  rated  ann 1662?`."""
+        """`k7m2  Pilo 8x8  clock 5m+3s  rated  ann 1662? (plays second)  ratings
+        1462-1862`."""
         clock = f"clock {self.clock}" if self.clock else "no clock"
         rated = "rated" if self.rated else "casual"
-        return f"{self.code}  {self.game}  {clock}  {rated}  {self.creator}"
+        creator = f"{self.creator} ({self.colour})" if self.colour else self.creator
+        ratings = f"  {self.ratings}" if self.ratings else ""
+        return f"{self.code}  {self.game}  {clock}  {rated}  {creator}{ratings}"
 
 
 NONE_OPEN = "No open challenges now: c makes a room, open to anyone if you choose."
@@ -72,3 +85,11 @@ class ChallengeList(OptionList):
         event.stop()
         if event.option.id is not None:
             self.post_message(self.Accept(event.option.id))
+
+
+def pairing_words(room: RoomView, ratings: Ratings) -> tuple[str, str]:
+    """A room's creator's colour (`plays second`; "" for first) and who may accept it
+    (`ratings 1462-1862`, around the creator's rating now; "": anyone), as listed."""
+    found = parse_range(room.rating_range) if room.rating_range else None
+    allowed = found.shown(ratings.get((room.creator, room.game))) if found else ""
+    return colour_note(room.colour), allowed

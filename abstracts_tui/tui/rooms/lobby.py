@@ -21,9 +21,10 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...rated import Ratings, own_ratings, rated_name, read_ratings
+from ...time_odds import spec_words
 from ..textual_internals import SteadyScreen
 from ..widgets.key_bar import KeyBar
-from .challenges import Challenge, ChallengeList
+from .challenges import Challenge, ChallengeList, pairing_words
 
 if TYPE_CHECKING:
     from ...rooms.client import RoomClient, RoomView
@@ -42,22 +43,27 @@ class LobbyHost(Protocol):
     """How the person reached the server, for the title: `over SSH`, `in a browser`."""
 
 
-def room_line(room: RoomView, user: str, ratings: Ratings) -> str:
+def room_line(room: RoomView, user: str, ratings: Ratings, link: str | None = None) -> str:
     """`your move  k7m2  Pilo 8x8 5m+3s rated  ann 1662? - bob 1500?  Blue to move (ann)`
-    (the clock's spec, when the room has one)."""
+    (the clock's spec, when the room has one), and the room's `link` in a browser if any."""
     game = room.game
-    rated = f" {room.clock}" if room.clock else ""
+    rated = f" {spec_words(room.clock)}" if room.clock else ""
     rated += " rated" if room.rated else ""
     first = rated_name(room.creator, game, ratings)
     second = rated_name(room.joiner, game, ratings) if room.joiner else "waiting for a player"
+    if room.joiner is None and (note := pairing_words(room, ratings)[0]):
+        first = f"{first} ({note})"
     mark = "your move  " if room.waits_for(user) else ""
-    return f"{mark}{room.code}  {room.game_text()}{rated}  {first} - {second}  {room.state_text()}"
+    line = f"{mark}{room.code}  {room.game_text()}{rated}  {first} - {second}  {room.state_text()}"
+    return f"{line}  {link}" if link else line
 
 
 def challenge(room: RoomView, ratings: Ratings) -> Challenge:
     """Room `room`, an open challenge, as the lobby lists it."""
     creator = rated_name(room.creator, room.game, ratings)
-    return Challenge(room.code, creator, room.game_text(), room.clock, room.rated)
+    colour, allowed = pairing_words(room, ratings)
+    clock = spec_words(room.clock) if room.clock else room.clock
+    return Challenge(room.code, creator, room.game_text(), clock, room.rated, colour, allowed)
 
 
 class RoomList(OptionList):
@@ -149,6 +155,8 @@ class LobbyScreen(SteadyScreen[None]):
         Binding("h", "hot_seat", "Hot-seat", id="lobby.hot_seat"),
         Binding("a", "archive", "Archive", id="lobby.archive"),
         Binding("l", "standings", "Ratings", id="lobby.standings"),
+        Binding("n", "notices", "Notices", id="lobby.notices"),
+        Binding("p", "puzzles", "Puzzles", id="lobby.puzzles"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh"),
         Binding("question_mark,f1", "app.help", "Help", key_display="?", id="lobby.help"),
         Binding("q", "app.quit", "Quit", show=False, id="lobby.quit"),
@@ -242,8 +250,12 @@ class LobbyScreen(SteadyScreen[None]):
         mine = self.rooms.of_player(self.user)
         others = self.rooms.to_watch(self.user)
         challenges = [challenge(room, self.ratings) for room in self.rooms.challenges(self.user)]
+        link = self.rooms.room_link
         lines = {
-            list_id: [(room.code, room_line(room, self.user, self.ratings)) for room in rooms]
+            list_id: [
+                (room.code, room_line(room, self.user, self.ratings, link(room.code)))
+                for room in rooms
+            ]
             for list_id, rooms in (("#mine", mine), ("#others", others))
         }
         news = self.host.news[0] if self.host.news else None
@@ -324,6 +336,17 @@ class LobbyScreen(SteadyScreen[None]):
 
         self.app.push_screen(StandingsScreen(self.user, self.rooms))
 
+    def action_notices(self) -> None:
+        from .notices import NoticesScreen
+
+        self.app.push_screen(NoticesScreen(self.rooms))
+
+    def action_puzzles(self) -> None:
+        from .puzzles import PuzzleGamesScreen  # rated puzzles, near the person's rating
+
+        ascii = bool(getattr(self.app, "ascii", False))
+        self.app.push_screen(PuzzleGamesScreen(self.rooms, ascii=ascii))
+
 
 OPEN_TEXT = "An open challenge: anyone may accept it in their lobby.\n\n"
 BY_CODE_TEXT = "Listed in nobody else's lobby: only those given its code find it.\n\n"
@@ -348,20 +371,28 @@ class WaitingScreen(SteadyScreen[None]):
             super().__init__()
             self.room = room
 
-    def __init__(self, room: RoomView, address: str) -> None:
+    def __init__(self, room: RoomView, address: str, notes: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.room = room
         self.address = address
+        self.notes = notes
+        """Its rating range and time odds, as `waiting_notes` says them."""
 
     def compose(self) -> ComposeResult:
         room = self.room
+        host: LobbyHost = self.app  # type: ignore[assignment]
+        link = host.rooms.room_link(room.code)
+        browser = f"or they open {link} in a browser, " if link else ""
+        notes = "".join(note + "\n\n" for note in self.notes)
         yield Static(f"Room {room.code}", id="waiting-title")
         yield Static(
             f"{room.describe()}\n"
-            f"Clock: {room.clock or 'none'}\n\n"
+            f"Clock: {spec_words(room.clock or 'none')}\n\n"
             f"{OPEN_TEXT if room.open else BY_CODE_TEXT}"
+            f"{notes}"
             f"Waiting for a second player. Give them the room code {room.code}:\n\n"
             f"    ssh -t {self.address} join {room.code}\n\n"
+            f"{browser}"
             "or they type the code in the lobby. The game starts as soon as they join.",
             id="waiting-text",
             markup=False,

@@ -8,6 +8,7 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from ...rooms.chat import Chat
+from ..chat_mute import ChatMutes
 from ..textual_internals import SteadyScreen
 from ..widgets.chat_panel import ChatPanel, Send
 from ..widgets.key_bar import KeyBar
@@ -29,18 +30,21 @@ class ChatScreen(SteadyScreen[None]):
     AUTO_FOCUS = "#chat-input"
     BINDINGS = [Binding("escape", "leave", "Back to the game", key_display="esc", id="chat.back")]
 
-    def __init__(self, code: str, chat: Chat, send: Send, *, player: bool) -> None:
+    def __init__(
+        self, code: str, chat: Chat, send: Send, *, player: bool, mutes: ChatMutes | None = None
+    ) -> None:
         super().__init__()
         self.code = code
         self.chat = chat
         self.send = send
         self.player = player
+        self.mutes = mutes
 
     def compose(self) -> ComposeResult:
         watching = "" if self.player else " (you watch)"
         title = f"Room {self.code}: chat{watching}"
         yield Static(title, id="chat-title", markup=False)
-        yield ChatPanel(self.chat, self.send, hideable=self.player, id="chat")
+        yield ChatPanel(self.chat, self.send, hideable=self.player, id="chat", mutes=self.mutes)
         yield KeyBar()
 
     def action_leave(self) -> None:

@@ -28,7 +28,7 @@ from ...rooms.events import Stamped
 from ...rules import PASS, Game
 from ...session import Change, Changed, Phase, Session
 from ...subscribers import Ties
-from .. import play_files
+from .. import kept_ready, play_files
 from ..asking import Asking
 from ..computer import Kind, SearchDone, Searches, SearchStarted
 from ..keymaps import key_of
@@ -52,6 +52,7 @@ from ..play_layout import Layout
 from ..play_messages import RoomHeard, SavingChanged, SessionChanged
 from ..play_news import News, saving_news
 from ..play_seat import MoveText, Presence, Seat
+from ..premove import Premove
 from ..room_keys import RoomKeys
 from ..selection import Selection
 from ..study_keys import StudyKeys
@@ -63,7 +64,7 @@ from ..widgets.chat_panel import ChatPanel
 from ..widgets.clock_faces import ClockFaces
 from ..widgets.game_panel import GamePanel
 from ..widgets.key_bar import KeyBar
-from ..widgets.move_line import MoveLine
+from ..widgets.move_line import MoveLine, MoveTyping
 from ..widgets.move_list import MoveList
 from ..widgets.pie_question import PieQuestion
 from ..widgets.steady_text import show_text
@@ -85,7 +86,7 @@ TICK = 0.25
 """Seconds between two redraws of a search's figures (four a second)."""
 
 
-class PlayScreen(SteadyScreen[None]):
+class PlayScreen(MoveTyping, SteadyScreen[None]):
     """A game in progress, played from the keyboard or the mouse, or studied."""
 
     CSS_PATH = "play.tcss"
@@ -107,9 +108,13 @@ class PlayScreen(SteadyScreen[None]):
         people = seat.local_people
         told = self.room_keys.told
         self.turns = Turns(session, local_people=people, shared=seat.shared, send=send, told=told)
+        self.premove = Premove(self)
+        self.turns.hold = self.premove.hold if self.online is not None else None
         online = self.online
         self.chat = (
-            ChatPanel(online.chat, online.chat_send, hideable=online.player) if online else None
+            ChatPanel(online.chat, online.chat_send, hideable=online.player, mutes=online.mutes)
+            if online
+            else None
         )
         self.status = SteadyStatic(id="status", markup=False)
         self.searches = Searches(self, session)
@@ -133,6 +138,7 @@ class PlayScreen(SteadyScreen[None]):
         self.too_small = Static(id="too-small", markup=False)
         self.fitting = Layout(self)
         self.analysis_panel = AnalysisPanel(ascii=ascii, id="analysis-panel")
+        self.move_line = MoveLine(session, MoveText(session), id="move-row")
 
     @property
     def game(self) -> Game:
@@ -157,7 +163,7 @@ class PlayScreen(SteadyScreen[None]):
         yield self.too_small
         yield self.summary
         yield self.status
-        yield MoveLine(self.session, MoveText(self.session), id="move-row")
+        yield self.move_line
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -246,6 +252,7 @@ class PlayScreen(SteadyScreen[None]):
         if self.analysing:
             self.thinking.analyse()
         self.next_step()
+        self.premove.turn_came()
 
     @on(RoomHeard)
     def say_room_events(self, message: RoomHeard) -> None:
@@ -359,6 +366,7 @@ class PlayScreen(SteadyScreen[None]):
             players = self.online.room.players() if self.online is not None else None
             here = presence.people()
             self.query_one(GamePanel).show_presence(self.session.people, here, players)
+            self.refresh_bindings()  # a claim's key, once the other player has left
 
     # -- which keys work -------------------------------------------------------------------
 
@@ -441,24 +449,22 @@ class PlayScreen(SteadyScreen[None]):
 
     def action_move_line(self) -> None:
         self.show_move_line(True)
-        self.query_one(MoveLine).start()
+        self.move_line.start()
 
     @on(MoveLine.Typed)
     def move_typed(self, event: MoveLine.Typed) -> None:
         self.close_move_line()
+        if kept_ready.typed(self, self.online, event.text):  # `if d4 then e5`, `ifs`
+            return
         self.refuse(self.turns.play(event.text))
-
-    @property
-    def typing(self) -> bool:
-        """Whether the move line is open (in place of the status line)."""
-        return self.query_one(MoveLine).display
 
     def show_move_line(self, shown: bool) -> None:
         """Open the move line in place of the status line (of the summary line where the
         compact view has no status line), or close it. Inline styles, not classes: a
         class makes Textual style the widget again, which over SSH costs the loop dearly;
         closed, the layout's classes (`play.tcss`) apply again."""
-        self.query_one(MoveLine).display = shown
+        self.move_line.display = shown
+        self.refresh_bindings()  # the footer without the keys the line takes
         summary_too = "message" not in self.fitting.kept and self.fitting.compact
         for widget, hidden in ((self.status, True), (self.summary, summary_too)):
             if shown and hidden:
@@ -477,7 +483,7 @@ class PlayScreen(SteadyScreen[None]):
             self.say("Stopping the review...")
         elif self.typing:
             self.close_move_line()  # the status line as it was before the line opened
-        else:
+        elif not self.premove.clear():
             self.selection.cancel()
 
     def action_refuse_pass(self) -> None:

@@ -6,7 +6,8 @@ its speaker starting every row (`rooms.chat.rows`). A watcher's line is marked
 `(watching)`; a player may hide the watchers' lines (ctrl+t) and show them again, none
 lost. The line typed is sent by the `send` given (the room's gateway: it answers the
 refusal's sentence, or None once the line is said); a refused line stays in the field,
-to be sent again.
+to be sent again. With `mutes` (`tui.chat_mute`), `/mute NAME` typed hides NAME's chat
+(the lines shown already at once) instead of being said, `/unmute NAME` shows it again.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from textual.widgets import Input, RichLog, Static
 
 from ...commands import CHAT_LIMIT
 from ...rooms.chat import KEPT, Chat, ChatLine, rows
+from ..chat_mute import ChatMutes
 
 Send = Callable[[str], Awaitable[str | None]]
 """Sends a line typed: the sentence saying why it was refused, or None once said."""
@@ -106,12 +108,21 @@ class ChatPanel(Vertical):
             super().__init__()
             self.line = line
 
-    def __init__(self, chat: Chat, send: Send, *, hideable: bool, id: str | None = None) -> None:
+    def __init__(
+        self,
+        chat: Chat,
+        send: Send,
+        *,
+        hideable: bool,
+        id: str | None = None,
+        mutes: ChatMutes | None = None,
+    ) -> None:
         """The chat `chat`, lines typed sent by `send`; `hideable`: a player's panel,
-        which may hide the watchers' lines."""
+        which may hide the watchers' lines; `mutes`: the people muted from it."""
         super().__init__(id=id)
         self.chat = chat
         self.send = send
+        self.mutes = mutes
         self.hideable = hideable
         self.watchers_hidden = False
         self.lines: deque[ChatLine] = deque(maxlen=KEPT)
@@ -155,6 +166,8 @@ class ChatPanel(Vertical):
         log.write(line_text(line, width or log.min_width), width=width or None)
 
     def shown(self, line: ChatLine) -> bool:
+        if self.mutes is not None and self.mutes.hides(line.by):
+            return False
         return not (line.watcher and self.watchers_hidden)
 
     def redraw(self) -> None:
@@ -164,7 +177,7 @@ class ChatPanel(Vertical):
         for line in self.lines:
             if self.shown(line):
                 self._write(log, line)
-        hidden = sum(1 for line in self.lines if not self.shown(line))
+        hidden = sum(1 for line in self.lines if line.watcher)
         if self.watchers_hidden:
             self.say(f"Watchers' lines hidden ({hidden}): ctrl+t shows them.")
         elif not self.lines:
@@ -210,6 +223,13 @@ class ChatPanel(Vertical):
     @work(group="chat-send")
     async def _send(self, text: str) -> None:
         field = self.query_one("#chat-input", Input)
+        if self.mutes is not None and self.mutes.asked(text):
+            said, refused = await self.mutes.answer(text)
+            self.redraw()  # the lines of whoever was muted hidden, or shown again
+            self.say(said, refused=refused)
+            if not refused and field.value == text:
+                field.value = ""
+            return
         refusal = await self.send(text)
         if refusal is not None:
             self.say(refusal, refused=True)  # the line stays in the field

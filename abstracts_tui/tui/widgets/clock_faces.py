@@ -95,7 +95,7 @@ class ClockFaces(Widget):
         if left.out:
             self.post_message(self.TimeUp())  # the screen ends the game, and shows it
             return
-        in_main = left.main > 0 or not clock.control.periods
+        in_main = left.main > 0 or not clock.control.of(side).periods
         seconds = left.main if in_main else clock.period_left(side, now)
         step = 0.1 if seconds < 10 else (seconds % 1.0) or 1.0
         self.timer = asyncio.get_running_loop().call_later(max(0.05, step + 0.01), self.tick)

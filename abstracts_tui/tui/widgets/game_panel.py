@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rich.segment import Segment
+from rich.style import Style
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -98,6 +101,16 @@ class CursorLine(Widget):
     def render(self) -> Content:
         return Content(self.text)
 
+    def render_line(self, y: int) -> Strip:
+        """The text as it is where it fits (the common case, drawn without Textual's text
+        layout at every key); a text wider than the panel is wrapped as Textual does."""
+        width = self.scrollable_content_region.width
+        if len(self.text) > width or not self.text.isprintable():
+            return super().render_line(y)
+        style = self.rich_style
+        text = "" if y else self.text
+        return Strip([Segment(text, style)]).crop_extend(0, width, Style(bgcolor=style.bgcolor))
+
 
 class GamePanel(Vertical):
     """Title, the autosave's trouble, the turn, who is away, the cursor and the score."""
@@ -135,15 +148,19 @@ class GamePanel(Vertical):
         """Texts given before this panel's parts were mounted, by selector."""
         self.cursor_text = ""
         self.cursor_line: CursorLine | None = None
+        self.parts: dict[str, Static] = {}
+        """The parts found so far, by selector (looked for once, not at every move)."""
 
     def _set(self, selector: str, text: str, *, hide_empty: bool = False) -> None:
         # The screen may show its game before this panel's own parts are mounted (keys
         # typed in one burst as the game starts): each part takes its text when it is.
-        found = self.query(selector).results(Static)
-        widget = next(found, None)
+        widget = self.parts.get(selector)
         if widget is None:
-            self.waiting[selector] = (text, hide_empty)
-            return
+            widget = next(self.query(selector).results(Static), None)
+            if widget is None:
+                self.waiting[selector] = (text, hide_empty)
+                return
+            self.parts[selector] = widget
         show_text(widget, text)
         if hide_empty:
             widget.set_class(not text, "-hidden")

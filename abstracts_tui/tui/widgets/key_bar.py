@@ -10,9 +10,13 @@ from rich.cells import cell_len
 from textual import events
 from textual.binding import Binding
 from textual.content import Content
+from textual.keys import key_to_character
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.style import Style
 from textual.widget import Widget
+
+from ..textual_internals import component_styling
 
 KEPT = {"help", "quit", "toggle_panel"}
 """The actions whose keys the bar shows however narrow it is (others are left out from
@@ -21,6 +25,8 @@ terminal's compact view hides."""
 SPARED = {"settings"}
 """The actions whose keys are left out first where the bar is too narrow (the help and
 the palette name them too)."""
+KEPT_DRAWINGS = 4
+"""How many of the bar's last drawings (one for each set of keys and width) are kept."""
 
 
 class Shown(NamedTuple):
@@ -66,6 +72,8 @@ class KeyBar(Widget):
         super().__init__()
         self._keys: list[tuple[Binding, bool]] = []
         self._shown: list[Shown] = []
+        self._drawn: dict[tuple[object, ...], tuple[Strip, list[Shown]]] = {}
+        """The line drawn for each of the last sets of keys, with where each key is."""
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
@@ -80,14 +88,30 @@ class KeyBar(Widget):
     def bindings_changed(self, screen: Screen[object]) -> None:
         if not (screen.app.app_focus and self.is_attached and screen is self.screen):
             return
+        # A screen that takes typed text itself (the play screen's move line) leaves out
+        # the keys of the characters it takes, as Textual does above a focused field.
+        consumes = screen.check_consume_key
         keys = [
             (binding, enabled)
-            for _, binding, enabled, _ in screen.active_bindings.values()
-            if binding.show
+            for key, (_, binding, enabled, _) in screen.active_bindings.items()
+            if binding.show and not consumes(key, key_to_character(key))
         ]
         if keys != self._keys:
             self._keys = keys
             self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        """The bar's line, drawn once for each set of keys it shows: the move line's `:`
+        and Enter go from one set to another and back, at every typed move."""
+        state = (tuple(self._keys), self.size.width, y, component_styling(self))
+        drawn = self._drawn.get(state)
+        if drawn is None:
+            drawn = (super().render_line(y), self._shown)  # `render` finds `_shown`
+            if len(self._drawn) >= KEPT_DRAWINGS:
+                del self._drawn[next(iter(self._drawn))]
+            self._drawn[state] = drawn
+        self._shown = drawn[1]
+        return drawn[0]
 
     def render(self) -> Content:
         key_style = self.get_visual_style("key-bar--key")
