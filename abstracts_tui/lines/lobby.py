@@ -32,27 +32,33 @@ from .rated_puzzles import puzzle_words
 from .room import LineRoom, Outcome
 from .standings import say_standings
 
-HELP = """\
-In the lobby:
-a number: enter that room (your game, an open challenge to accept, or a game to watch).
-rooms (or lobby): the lists again.
-join CODE: take a seat in room CODE (or your seat back); watch CODE: watch it.
-new GAME [SIZE] [clock SPEC] [rated] [open] [first|second|random] [range N|MIN-MAX]: a new
-room, such as new pilo 6 clock 5m+3s second; open makes it an open challenge, listed in
-every lobby; without it the room is listed to nobody else, and whoever you give its code
-to joins it with join CODE. second: you play second; random: drawn when somebody joins.
-range 200: only ratings within 200 of yours accept it (range 1400-1800: those between).
-challenge GAME ...: the same as new GAME ... open.
-play: a game here, hot-seat or against the computer (quit in it comes back here).
-leaderboard GAME: the highest ratings of GAME; profile [NAME]: your ratings (or NAME's)
-with their history, games won and lost, and the last games.
-mute NAME: hide NAME's chat from you (unmute NAME); block NAME: also never play NAME
-(unblock NAME); mute or block alone: whom you mute or block. report NAME REASON: tell the
-server's admins about NAME.
-notify: how you are told of your games while away; notify URL (ntfy or Gotify), notify
-mailto:ADDRESS, notify off, notify quiet 22-7 [+2] (quiet hours, UTC or an offset).
-puzzles: your puzzle ratings; puzzle GAME: rated puzzles of GAME, near your rating.
-help (?): this list. quit (q): leave; your games are kept."""
+HELP = "\n".join(
+    (
+        "In the lobby:",
+        "a number: enter that room (your game, an open challenge to accept, or a game to watch).",
+        "rooms (or lobby): the lists again.",
+        "join CODE: take a seat in room CODE (or your seat back); watch CODE: watch it.",
+        "new GAME [SIZE] [clock SPEC] [rated] [open] [first|second|random] [range"
+        " N|MIN-MAX]: a new room, such as new pilo 6 clock 5m+3s second; open makes it an"
+        " open challenge, listed in every lobby; without it the room is listed to nobody"
+        " else, and whoever you give its code to joins it with join CODE.",
+        "second: you play second; random: drawn when somebody joins.",
+        "range 200: only ratings within 200 of yours accept it (range 1400-1800: those between).",
+        "challenge GAME ...: the same as new GAME ... open.",
+        "play: a game here, hot-seat or against the computer (quit in it comes back here).",
+        "leaderboard GAME: the highest ratings of GAME; profile [NAME]: your ratings (or"
+        " NAME's) with their history, games won and lost, and the last games.",
+        "mute NAME: hide NAME's chat from you (unmute NAME); block NAME: also never play"
+        " NAME (unblock NAME); mute or block alone: whom you mute or block.",
+        "report NAME REASON: tell the server's admins about NAME.",
+        "notify: how you are told of your games while away; notify URL (ntfy or Gotify),"
+        " notify mailto:ADDRESS, notify off, notify quiet 22-7 [+2] (quiet hours, UTC or an"
+        " offset).",
+        "puzzles: your puzzle ratings; puzzle GAME: rated puzzles of GAME, near your rating.",
+        "help (?): this list. quit (q): leave; your games are kept.",
+    )
+)
+"""What `help` says, a line for each command (a screen reader reads a line at a time)."""
 
 
 @dataclass(frozen=True)

@@ -68,27 +68,32 @@ from .questions import QUESTIONS, Say, seconds_words
 
 log = logging.getLogger(__name__)
 
-HELP = """\
-In a room (the short form in brackets):
-a move in the game's notation, such as d4, b3-e3, pass or swap: play it (your turn).
-komi N: set komi; first or second: take a side, when you are asked.
-board (b), row N (r N), column X (c X), cell d4 (or d4?), score (s), moves (m), legal (l),
-turn (t), clock (k): as in a game played here.
-say TEXT: a line in the room's chat, for players and watchers; chat: the last lines said.
-resign: give up the game (asks first); abort: call it off before each side has moved
-(asks first).
-takeback: ask to take back your last move, or accept the other player's request.
-rematch: offer a rematch once the game is over, or accept the one offered.
-draw: offer a draw in a game that can end equal, or accept the one offered.
-decline: refuse the other player's take-back request, draw or rematch.
-if MOVE then REPLY: in a game of days per move, on the other player's turn, keep REPLY
-ready for their MOVE, played at once if they play it (secret until then; any other move of
-theirs clears them); ifs: the replies kept; if clear: clear them.
-claim: win the game once the other player has left it for a minute (a day in a game of
-days per move), on their turn where a clock runs; claim draw: a draw instead, in a game
-that can end equal.
-leave: back to the lobby (the game goes on, your seat is kept). quit (q): leave the server.
-help (?): this list."""
+HELP = "\n".join(
+    (
+        "In a room (the short form in brackets):",
+        "a move in the game's notation, such as d4, b3-e3, pass or swap: play it (your turn).",
+        "komi N: set komi; first or second: take a side, when you are asked.",
+        "board (b), row N (r N), column X (c X), cell d4 (or d4?), score (s), moves (m),"
+        " legal (l), turn (t), clock (k): as in a game played here.",
+        "say TEXT: a line in the room's chat, for players and watchers; chat: the last lines said.",
+        "resign: give up the game (asks first); abort: call it off before each side has moved"
+        " (asks first).",
+        "takeback: ask to take back your last move, or accept the other player's request.",
+        "rematch: offer a rematch once the game is over, or accept the one offered.",
+        "draw: offer a draw in a game that can end equal, or accept the one offered.",
+        "decline: refuse the other player's take-back request, draw or rematch.",
+        "if MOVE then REPLY: in a game of days per move, on the other player's turn, keep"
+        " REPLY ready for their MOVE, played at once if they play it (secret until then; any"
+        " other move of theirs clears them); ifs: the replies kept; if clear: clear them.",
+        "claim: win the game once the other player has left it for a minute (a day in a game"
+        " of days per move), on their turn where a clock runs; claim draw: a draw instead, in"
+        " a game that can end equal.",
+        "leave: back to the lobby (the game goes on, your seat is kept). quit (q): leave the"
+        " server.",
+        "help (?): this list.",
+    )
+)
+"""What `help` says, a line for each command (a screen reader reads a line at a time)."""
 
 ROOM_COMMANDS = (
     "say", "chat", "resign", "abort", "takeback", "draw", "decline", "rematch", "leave", "komi",

@@ -23,6 +23,7 @@ EXTRA_MODULES = {
     "abstracts_tui.store.postgres": "psycopg",
     "abstracts_tui.server.web.guard": "aiohttp",
     "abstracts_tui.server.web.internals": "textual_serve",
+    "abstracts_tui.server.web.links": "aiohttp",
     "abstracts_tui.server.web.page_session": "aiohttp",
     "abstracts_tui.server.web.room_page": "aiohttp",
     "abstracts_tui.server.web.rooms": "aiohttp",
