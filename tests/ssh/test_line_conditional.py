@@ -5,13 +5,12 @@ once; in a room without days per move `if` is refused in one sentence."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 
 from tests.openssh import needs_ssh
 from tests.ssh.conftest import RunningServer
-from tests.ssh.test_line_rooms import lines_of, no_escapes
+from tests.ssh.test_line_rooms import joined_room, lines_of, no_escapes
 
 pytestmark = needs_ssh
 
@@ -23,12 +22,7 @@ def test_a_reply_kept_ready_is_played_for_the_move_named(
     ann = lines_of(server, "ann", tmp_path)
     bob = lines_of(server, "bob", tmp_path)
     try:
-        ann.wait_for("Type new")
-        ann.send("new linage 5 clock 3d")
-        found = re.match(r"Room (\w{4}): Linage", ann.wait_for("Room "))
-        assert found
-        bob.wait_for("Type new")
-        bob.send(f"join {found.group(1)}")
+        joined_room(ann, bob, "linage 5 clock 3d", "Linage")
         assert ann.wait_for("bob joined") == "bob joined the room: the game begins."
         ann.wait_for("ann, ")  # asked for komi
         ann.send("komi 0")
@@ -74,12 +68,7 @@ def test_no_reply_is_kept_without_days_per_move(
     ann = lines_of(server, "ann", tmp_path)
     bob = lines_of(server, "bob", tmp_path)
     try:
-        ann.wait_for("Type new")
-        ann.send("new pilo 6")
-        found = re.match(r"Room (\w{4}): Pilo", ann.wait_for("Room "))
-        assert found
-        bob.wait_for("Type new")
-        bob.send(f"join {found.group(1)}")
+        joined_room(ann, bob, "pilo 6", "Pilo")
         assert ann.wait_for("Blue to move") == "Blue to move (ann)."
         bob.send("if a1 then a2")
         assert bob.wait_for("Not kept") == (

@@ -4,13 +4,12 @@ komi lets the game end equal; a Pilo room refuses the offer in one sentence."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 
 from tests.openssh import needs_ssh
 from tests.ssh.conftest import RunningServer
-from tests.ssh.test_line_rooms import lines_of, no_escapes
+from tests.ssh.test_line_rooms import joined_room, lines_of, no_escapes
 
 pytestmark = needs_ssh
 
@@ -22,12 +21,7 @@ def test_a_draw_offered_declined_and_agreed_in_line_mode(
     ann = lines_of(server, "ann", tmp_path)
     bob = lines_of(server, "bob", tmp_path)
     try:
-        ann.wait_for("Type new")
-        ann.send("new linage 5")
-        found = re.match(r"Room (\w{4}): Linage", ann.wait_for("Room "))
-        assert found
-        bob.wait_for("Type new")
-        bob.send(f"join {found.group(1)}")
+        joined_room(ann, bob, "linage 5", "Linage")
         assert ann.wait_for("bob joined") == "bob joined the room: the game begins."
         ann.wait_for("ann, ")  # asked for komi
         ann.send("komi 0")
@@ -71,12 +65,7 @@ def test_a_draw_is_refused_where_the_game_cannot_end_equal(
     ann = lines_of(server, "ann", tmp_path)
     bob = lines_of(server, "bob", tmp_path)
     try:
-        ann.wait_for("Type new")
-        ann.send("new pilo 6")
-        found = re.match(r"Room (\w{4}): Pilo", ann.wait_for("Room "))
-        assert found
-        bob.wait_for("Type new")
-        bob.send(f"join {found.group(1)}")
+        joined_room(ann, bob, "pilo 6", "Pilo")
         assert ann.wait_for("Blue to move") == "Blue to move (ann)."
         ann.send("draw")
         assert ann.wait_for("This game") == (

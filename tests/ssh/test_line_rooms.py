@@ -39,6 +39,18 @@ def lines_of(server: RunningServer, user: str, home: Path) -> LineTerminal:
     return term
 
 
+def joined_room(ann: LineTerminal, bob: LineTerminal, words: str, title: str) -> str:
+    """Ann makes a room with `new WORDS` (its game named `title` in her answer), and Bob
+    joins it by its code, both from their lobbies; the code."""
+    ann.wait_for("Type new")
+    ann.send(f"new {words}")
+    found = re.match(rf"Room (\w{{4}}): {title}", ann.wait_for("Room "))
+    assert found
+    bob.wait_for("Type new")
+    bob.send(f"join {found.group(1)}")
+    return found.group(1)
+
+
 async def heard(term: LineTerminal, start: str) -> str:
     """The next line `term` is told that starts with `start` (waited for off the loop)."""
     return await asyncio.to_thread(term.wait_for, start)
