@@ -19,8 +19,16 @@ from typing import Any
 
 from textual.app import App
 
+from .free_pages import give_back_free_pages
+
 REPLACE = "_replace_screen"
 """Textual's coroutine that removes a screen taken off the stack (its private API)."""
+
+
+def collect() -> None:
+    """Collect the garbage, then hand the pages it leaves free back to the system."""
+    gc.collect()
+    give_back_free_pages()
 
 
 def collect_after_screens(app: App[Any]) -> bool:
@@ -36,7 +44,7 @@ def collect_after_screens(app: App[Any]) -> bool:
             return await replace(screen)
         finally:
             # Once the removal's callers have let the screen go.
-            asyncio.get_running_loop().call_soon(gc.collect)
+            asyncio.get_running_loop().call_soon(collect)
 
     setattr(app, REPLACE, replaced)
     return True

@@ -9,27 +9,29 @@ to each session, which copies every page it writes to. So the forkserver, as it 
 runs a session as a session's process does (`session_child.run`, its messages answered
 here as the server would with no room open) until its lobby is drawn, then the room's
 creation dialog, and another to its lobby and then a game's screen (the one a room shows,
-with its board), so that the code a room and its creator run is specialized and its
-styles parsed (`shared_styles`) before the fork. Then it collects
-its garbage, fills the free spaces it left (`fill_free_blocks`) and freezes what is left
-(`gc.freeze`): a session's collections never walk, so never copy, those objects; the free
-pages the warm-up left are handed back (`give_back_free_pages`).
+with its board drawn), so that the code a room and its creator run is specialized and its
+styles parsed (`shared_styles`) before the fork. On 3.12 and 3.13 it runs them twice: the
+first time noting the functions called, whose code it then copies side by side
+(`hot_code`), the second so that the copies are specialized. Then it empties the bounded
+caches the warm-up filled (`bounded_caches`), collects its garbage, fills the free
+spaces it left (`fill_free_blocks`) and freezes what is left (`gc.freeze`): a session's
+collections never walk, so never copy, those objects; the free pages the warm-up left
+are handed back (`give_back_free_pages`).
 
 What the warm-up made is gone before the first fork: its data folder is removed, and an
 app keeps its choices in itself (its settings, its screens), not in its modules.
 
-What is left to each session is mostly not its own data (about 1 MiB in the lobby) but
-the pages it copies by using what the forkserver made. CPython writes every object it
-uses, its reference count, so a page is copied for any object on it that a session
-touches: on 3.11 a session's Textual app touches objects on two fifths of the
-forkserver's pages, and a lobby keeps 14 MiB of its own. CPython 3.12 and 3.13 have
-immortal objects, whose counts are never written: there the forkserver makes all it
-holds immortal before it freezes it (`immortalize`), and a lobby keeps 6.5 to 7 MiB, a
-room 12 to 12.6 (`scripts/session_memory.py`). What such a session still copies is mostly the
-code it runs (CPython rewrites a function's bytecode as it specializes it, and counts
-down in it) and the free spaces between the forkserver's objects that its own fill.
+What is left to each session is its own data (about 1 MiB in the lobby) and the pages it
+copies by using what the forkserver made. CPython writes every object it uses, its
+reference count, so a page is copied for any object on it that a session touches: on
+3.11 a session's Textual app touches objects on two fifths of the forkserver's pages,
+and a lobby keeps 15 MiB of its own. CPython 3.12 and 3.13 have immortal objects, whose
+counts are never written: there the forkserver makes all it holds immortal before it
+freezes it (`immortalize`), and with the code it runs side by side a lobby keeps 5.2 to
+5.6 MiB, a room 9.3 (joined by its code) to 11.9 (its creator, who came through the
+lobby, the dialog and the waiting screen) (`scripts/session_memory.py`).
 `scripts/session_memory.py --floor` measures the floor: on 3.11 a process forked from a
-warmed one that runs a one-widget Textual app keeps about 10 MiB of its own, a lobby 14.
+warmed one that runs a one-widget Textual app keeps about 11 MiB of its own.
 """
 
 from __future__ import annotations
@@ -44,7 +46,6 @@ import re
 import socket
 import sys
 import tempfile
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -54,46 +55,35 @@ from ..rooms.link import Views
 from ..rules.catalogue import PETRIFY
 from ..tui.rooms.app import OVER_SSH, ServerApp, Terminal
 from ..tui.rooms.lobby import LobbyScreen
+from .bounded_caches import empty_bounded_caches
 from .forkserver_main import in_forkserver, keep_main_module
+from .free_pages import give_back_free_pages
+from .hot_code import calls_seen, copy_hot_code
 from .messages import Ask, EndApp, Frame, Reply, Send, read, sender
 from .session_child import Spec, run
 from .shared_styles import share_parsed_styles
+from .warm_waits import WARM_SECONDS, Frames, in_game, in_lobby
 
 log = logging.getLogger(__name__)
 
-WARM_SECONDS = 20.0
-"""The longest the warm-up waits for the lobby (the forkserver serves, colder, after)."""
-QUIET_SECONDS = 0.3
-"""How long the lobby goes without a new frame before it counts as drawn."""
 WARM_SIZE = (100, 30)
 """The terminal the warm-up's app draws on."""
 
 
-async def shown(check: Callable[[], bool]) -> bool:
-    """Wait until `check` holds (at most `WARM_SECONDS`); whether it does."""
-    deadline = time.monotonic() + WARM_SECONDS
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        await asyncio.sleep(0.02)
-    return True
-
-
 class Server:
     """The server's side of the session, with no room open: no rooms listed, every other
-    call refused (as a server that has lost its store would); its frames dropped."""
+    call refused (as a server that has lost its store would); its frames counted."""
 
     def __init__(self) -> None:
-        self.last_frame = time.monotonic()
+        self.frames = Frames()
 
-    def quiet(self) -> bool:
-        """Whether no frame has come for `QUIET_SECONDS`."""
-        return time.monotonic() - self.last_frame > QUIET_SECONDS
+    async def settled(self, showing: Callable[[], bool], session: asyncio.Task[int]) -> bool:
+        return await self.frames.settled(showing, session)
 
     async def answer(self, reader: asyncio.StreamReader, send: Send) -> None:
         while (message := await read(reader, restricted=True)) is not None:
             if isinstance(message, Frame):
-                self.last_frame = time.monotonic()
+                self.frames.drawn()
             elif isinstance(message, Ask):
                 reply(send, message.key, message.request)
 
@@ -103,22 +93,6 @@ def reply(send: Send, key: int, request: object) -> None:
         send(Reply(key, True, ()))
     else:
         send(Reply(key, False, ConnectionError("no server while warming up")))
-
-
-def in_lobby(apps: list[ServerApp]) -> bool:
-    if not apps or not apps[0].shown:
-        return False
-    stack = apps[0].screen_stack
-    return bool(stack) and isinstance(stack[-1], LobbyScreen)
-
-
-def in_game(apps: list[ServerApp]) -> bool:
-    from ..tui.screens.play import PlayScreen
-
-    if not apps or not apps[0].is_running:
-        return False
-    screen = apps[0].screen
-    return isinstance(screen, PlayScreen) and screen.board.is_mounted
 
 
 async def room_dialog(app: ServerApp, server: Server, session: asyncio.Task[int]) -> bool:
@@ -135,12 +109,10 @@ async def room_dialog(app: ServerApp, server: Server, session: asyncio.Task[int]
     if not isinstance(lobby, LobbyScreen):
         return False
     app.call_later(lobby.action_create)
-    await shown(lambda: (isinstance(app.screen, RoomScreen) and server.quiet()) or session.done())
-    if session.done() or not isinstance(app.screen, RoomScreen):
+    if not await server.settled(lambda: isinstance(app.screen, RoomScreen), session):
         return False
     app.call_later(app.pop_screen)
-    await shown(lambda: (in_lobby([app]) and server.quiet()) or session.done())
-    return in_lobby([app]) and not session.done()
+    return await server.settled(lambda: in_lobby([app]), session)
 
 
 async def run_one(
@@ -164,18 +136,16 @@ async def run_one(
     server = Server()
     answering = asyncio.create_task(server.answer(reader, send))
     try:
-        await shown(lambda: (in_lobby(apps) and server.quiet()) or session.done())
-        if drawn is not None and in_lobby(apps):
-            await drawn()
-        if not in_lobby(apps):
+        if not await server.settled(lambda: in_lobby(apps), session):
             return False
+        if drawn is not None:
+            await drawn()
         if dialog:
             return await room_dialog(apps[0], server, session)
         if game:
             app = apps[0]
             app.call_later(app.start_game, Setup(PETRIFY.name))  # in the app's own context
-            await shown(lambda: (in_game(apps) and server.quiet()) or session.done())
-            return in_game(apps) and not session.done()
+            return await server.settled(lambda: in_game(apps), session)
         return True
     finally:
         send(EndApp())
@@ -198,9 +168,13 @@ def warm() -> bool:
     root = logging.getLogger()
     level, handlers = root.level, root.handlers
     try:
-        with tempfile.TemporaryDirectory(prefix="abstracts-warm-") as folder:
-            dialog = asyncio.run(run_one(Path(folder), dialog=True))
-            drawn = asyncio.run(run_one(Path(folder), game=True)) and dialog
+        if can_immortalize():
+            with calls_seen() as hot:
+                warm_screens()
+            gc.collect()
+            fill_free_blocks()  # the copies side by side, not in the warm-up's gaps
+            COPIED.append(copy_hot_code(hot))
+        drawn = warm_screens()
     except Exception:
         drawn = False
     finally:
@@ -208,12 +182,25 @@ def warm() -> bool:
         root.handlers = handlers
     if not drawn:
         log.warning("the forkserver's warm-up did not draw its screens: sessions start colder")
+    empty_bounded_caches()
     gc.collect()
     fill_free_blocks()
     immortalize()
     gc.freeze()
     give_back_free_pages()
     return drawn
+
+
+def warm_screens() -> bool:
+    """Run a session through the room's creation dialog and another to a game's screen
+    (`run_one`); whether both were drawn."""
+    with tempfile.TemporaryDirectory(prefix="abstracts-warm-") as folder:
+        dialog = asyncio.run(run_one(Path(folder), dialog=True))
+        return asyncio.run(run_one(Path(folder), game=True)) and dialog
+
+
+COPIED: list[int] = []
+"""How many functions' code the warm-up copied side by side (`hot_code`), where it did."""
 
 
 def read_cell_widths() -> None:
@@ -351,19 +338,6 @@ def fill_free_blocks() -> int:
         FILLERS.extend(filler(size_class) for _ in range(count))
     FILLERS.extend(filler(SIZE_CLASSES - 1) for _ in range(unused * POOL_BLOCKS))
     return len(FILLERS) - before
-
-
-def give_back_free_pages() -> bool:
-    """Hand the C library's free pages back to the system (glibc's `malloc_trim`): what
-    the warm-up freed stays free in every session, so no session needs it resident;
-    whether it was done (not where the C library has no `malloc_trim`)."""
-    try:
-        trim = ctypes.CDLL(None).malloc_trim
-    except (AttributeError, OSError, TypeError):
-        return False
-    trim.argtypes = [ctypes.c_size_t]
-    trim(0)
-    return True
 
 
 MAIN_KEPT = keep_main_module() if in_forkserver() else None

@@ -82,6 +82,9 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
         limits = server.config.limits
         self.input = TokenBucket(limits.input_rate, limits.input_burst)
         self.last_input = time.monotonic()
+        self.drawn = False
+        """Whether the app has drawn its first frame: the idle time counts from then (a
+        session may first wait for the server's warm-up, with nothing to answer)."""
         self.idle_check: asyncio.TimerHandle | None = None
         self.task: asyncio.Task[None] | None = None
         """The app or the command, while it runs (kept: the loop holds tasks weakly)."""
@@ -394,6 +397,9 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
             self.to_app.attach(driver, loop)
 
     def write_screen(self, data: str) -> None:
+        if not self.drawn:
+            self.drawn = True
+            self.last_input = time.monotonic()
         if self.frames.hold(data, self.send):
             return  # the client does not read now: drawn again whole once it does
         self.send(data)
@@ -459,7 +465,7 @@ class TerminalSession(asyncssh.SSHServerSession[str]):
 
     def check_idle(self) -> None:
         idle = self.server.config.limits.idle_seconds
-        if time.monotonic() - self.last_input < idle:
+        if not self.drawn or time.monotonic() - self.last_input < idle:
             self.schedule_idle_check()
             return
         self.idle_check = None

@@ -70,6 +70,9 @@ class RoomPage:
         self.closed = False
         """Whether the page is gone, or no longer drawn (it did not read its screen)."""
         self.last_input = time.monotonic()
+        self.drawn = False
+        """Whether the app has drawn its first frame: the idle time counts from then (a
+        page may first wait for the server's warm-up, with nothing to answer)."""
         self.farewell = ""
         """Why the page was ended from outside it (a sign-out), for its closed dialog."""
         self.room = room
@@ -130,6 +133,9 @@ class RoomPage:
         screen is closed once the server holds more of it than SSH allows a client."""
         if self.closed:
             return
+        if not self.drawn:
+            self.drawn = True
+            self.last_input = time.monotonic()
         chunk = data.encode()
         self.out.append(chunk)
         self.out_bytes += len(chunk)

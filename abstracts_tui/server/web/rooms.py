@@ -393,10 +393,11 @@ class WebRooms:
             log.info("%s: web session ended", user)
 
     async def idle(self, page: RoomPage) -> str:
-        """Return once the page has sent no input for SSH's idle time: what it is told."""
+        """Return once the page has sent no input for SSH's idle time since its app was
+        first drawn: what it is told."""
         seconds = self.server.config.limits.idle_seconds
-        while (left := page.last_input + seconds - time.monotonic()) > 0:
-            await asyncio.sleep(max(0.5, left))
+        while not page.drawn or (left := page.last_input + seconds - time.monotonic()) > 0:
+            await asyncio.sleep(0.5 if not page.drawn else max(0.5, left))
         return (
             f"Closed after {seconds / 60:g} minutes without input; "
             "your games are kept: press Restart to go on."
